@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test command (README, .ci/run): set up, then lint, type-check and run the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/ruff check src tests bench
+.venv/bin/ruff format --check src tests bench
+.venv/bin/mypy
+.venv/bin/python -m pytest -q "$@"

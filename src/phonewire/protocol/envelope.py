@@ -1,0 +1,88 @@
+"""The reply envelope.
+
+``{"ok": true, "data": {...}}`` or ``{"ok": false, "error": {"code", "message", "hint"?}}``, plus two optional
+top-level fields that are encoded only when set, so a clean reply stays byte-identical on the wire:
+
+* ``reactivated: true`` — the target app was alive but backgrounded and was re-fronted before the command ran
+  (ok and error envelopes alike: the re-front precedes the command).
+* ``warning: "..."`` — only on ok replies of mutating commands: the suppressed-issue counter grew while the
+  command ran; re-observe the screen and confirm the effect.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from phonewire.protocol.errors import ProtocolError
+
+JSONObject = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    ok: bool
+    data: JSONObject | None = None
+    error: ProtocolError | None = None
+    reactivated: bool = False
+    warning: str | None = None
+    extra: JSONObject = field(default_factory=dict)
+
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"ok": self.ok}
+        if self.ok:
+            out["data"] = self.data if self.data is not None else {}
+        else:
+            assert self.error is not None
+            out["error"] = self.error.to_wire()
+        if self.reactivated:
+            out["reactivated"] = True
+        if self.warning and self.ok:
+            out["warning"] = self.warning
+        return out
+
+    def encode(self) -> bytes:
+        return encode_json(self.to_json())
+
+    @property
+    def http_status(self) -> int:
+        """Informational only; the envelope is authoritative."""
+        return 200 if self.ok else 500
+
+
+def ok(data: JSONObject | None = None, *, reactivated: bool = False, warning: str | None = None) -> Envelope:
+    return Envelope(ok=True, data=data or {}, reactivated=reactivated, warning=warning)
+
+
+def fail(error: ProtocolError, *, reactivated: bool = False) -> Envelope:
+    return Envelope(ok=False, error=error, reactivated=reactivated)
+
+
+def encode_json(obj: object) -> bytes:
+    """Compact, deterministic JSON (no NaN: non-finite numbers are a bug upstream and fail loudly)."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+def decode_envelope(obj: object) -> Envelope:
+    """Parse a reply object into an :class:`Envelope`; raises ``ValueError`` for anything malformed."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("ok"), bool):
+        raise ValueError("reply is not an envelope object with a boolean 'ok'")
+    reactivated = obj.get("reactivated") is True
+    warning = obj.get("warning")
+    if warning is not None and not isinstance(warning, str):
+        raise ValueError("envelope 'warning' is not a string")
+    if obj["ok"]:
+        data = obj.get("data", {})
+        if not isinstance(data, dict):
+            raise ValueError("envelope 'data' is not an object")
+        return Envelope(ok=True, data=data, reactivated=reactivated, warning=warning)
+    err = obj.get("error")
+    if not isinstance(err, dict) or not isinstance(err.get("code"), str) or not isinstance(err.get("message"), str):
+        raise ValueError("error envelope lacks error.code / error.message strings")
+    hint = err.get("hint")
+    return Envelope(
+        ok=False,
+        error=ProtocolError(err["code"], err["message"], hint if isinstance(hint, str) else None),
+        reactivated=reactivated,
+    )

@@ -1,0 +1,92 @@
+"""Error codes of the wire protocol, and the one exception type that carries them.
+
+Every failure that reaches an agent is a :class:`ProtocolError` with one of the codes below, a message, and
+optionally a hint phrased for the agent operating the device.  Lower layers (CDP, adb, sockets) raise their
+own exceptions; each boundary maps them to a ``ProtocolError`` with ``raise ... from exc``.
+
+Error tree::
+
+    Exception
+     └── ProtocolError(code, message, hint)     the only error type that crosses a layer boundary
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --- v1 codes (reference protocol) -------------------------------------------------------------------
+INVALID_REQUEST: Final = "INVALID_REQUEST"
+APP_BUNDLE_ID_REQUIRED: Final = "APP_BUNDLE_ID_REQUIRED"
+APP_NOT_AVAILABLE: Final = "APP_NOT_AVAILABLE"
+APP_BACKGROUNDED: Final = "APP_BACKGROUNDED"
+TEXT_INPUT_NOT_FOCUSED: Final = "TEXT_INPUT_NOT_FOCUSED"
+UNSUPPORTED_OPERATION: Final = "UNSUPPORTED_OPERATION"
+RUNNER_BUSY: Final = "RUNNER_BUSY"
+RUNNER_WEDGED: Final = "RUNNER_WEDGED"
+XCTEST_RECORDED_FAILURE: Final = "XCTEST_RECORDED_FAILURE"
+SNAPSHOT_FAILED: Final = "SNAPSHOT_FAILED"
+COMMAND_TIMED_OUT: Final = "COMMAND_TIMED_OUT"
+COMMAND_FAILED: Final = "COMMAND_FAILED"
+
+# --- phonewire extensions -------------------------------------------------------------------------------
+#: The device behind the runner is gone (browser crashed, adb disconnected, on-device agent died).
+DEVICE_UNAVAILABLE: Final = "DEVICE_UNAVAILABLE"
+#: An app id that the device does not know (not installed, not a URL, not the bundled demo).
+APP_UNKNOWN: Final = "APP_UNKNOWN"
+#: Host side: the command's fate is unknown (reply lost and not recoverable); re-observe before acting.
+TRANSPORT_FAILED: Final = "TRANSPORT_FAILED"
+#: Host side: the command was accepted by the runner and is still executing.
+COMMAND_IN_FLIGHT: Final = "COMMAND_IN_FLIGHT"
+#: Host side: the runner could not be started or reached.
+RUNNER_UNAVAILABLE: Final = "RUNNER_UNAVAILABLE"
+#: Agent side: a ref from an older snapshot no longer names exactly one element on screen.
+STALE_REF: Final = "STALE_REF"
+#: Agent side: a selector matched more than one element.
+AMBIGUOUS_MATCH: Final = "AMBIGUOUS_MATCH"
+#: Agent side: a selector matched nothing.
+NOT_FOUND: Final = "NOT_FOUND"
+
+#: Codes the runner itself can put on the wire (the v1 set plus the runner-side extensions).
+RUNNER_CODES: Final = (
+    INVALID_REQUEST,
+    APP_BUNDLE_ID_REQUIRED,
+    APP_NOT_AVAILABLE,
+    APP_BACKGROUNDED,
+    TEXT_INPUT_NOT_FOCUSED,
+    UNSUPPORTED_OPERATION,
+    RUNNER_BUSY,
+    RUNNER_WEDGED,
+    XCTEST_RECORDED_FAILURE,
+    SNAPSHOT_FAILED,
+    COMMAND_TIMED_OUT,
+    COMMAND_FAILED,
+    DEVICE_UNAVAILABLE,
+    APP_UNKNOWN,
+)
+
+#: Codes produced above the runner (host session and agent layer).
+CLIENT_CODES: Final = (TRANSPORT_FAILED, COMMAND_IN_FLIGHT, RUNNER_UNAVAILABLE, STALE_REF, AMBIGUOUS_MATCH, NOT_FOUND)
+
+ALL_CODES: Final = RUNNER_CODES + CLIENT_CODES
+
+#: The one code a client may retry blindly: nothing ran.
+RETRYABLE_CODES: Final = frozenset({RUNNER_BUSY})
+
+
+class ProtocolError(Exception):
+    """A failure with a wire error code.  ``hint`` is phrased for the agent operating the device."""
+
+    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+    def __repr__(self) -> str:
+        return f"ProtocolError({self.code!r}, {self.message!r}, hint={self.hint!r})"
+
+    def to_wire(self) -> dict[str, str]:
+        error = {"code": self.code, "message": self.message}
+        if self.hint:
+            error["hint"] = self.hint
+        return error

@@ -1,0 +1,142 @@
+"""Request validation: a JSON object in, a typed :class:`Request` out, or INVALID_REQUEST with a hint.
+
+Pure: no I/O.  The runner calls :func:`parse_request` on every body before anything else happens.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from phonewire.protocol import commands as c
+from phonewire.protocol.errors import APP_BUNDLE_ID_REQUIRED, INVALID_REQUEST, ProtocolError
+
+# field name -> expected kind
+_NUMBER = "number"
+_INT = "integer"
+_STRING = "string"
+_BOOL = "boolean"
+
+FIELD_TYPES: dict[str, str] = {
+    "command": _STRING,
+    "commandId": _STRING,
+    "statusCommandId": _STRING,
+    "appBundleId": _STRING,
+    "x": _NUMBER,
+    "y": _NUMBER,
+    "numberOfTaps": _INT,
+    "fromX": _NUMBER,
+    "fromY": _NUMBER,
+    "toX": _NUMBER,
+    "toY": _NUMBER,
+    "durationMs": _NUMBER,
+    "holdMs": _NUMBER,
+    "settle": _NUMBER,
+    "text": _STRING,
+    "button": _STRING,
+    "url": _STRING,
+    # screenshot options (extension)
+    "format": _STRING,
+    "scale": _STRING,
+    "quality": _INT,
+}
+
+#: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
+REQUIRED: dict[str, tuple[str, ...]] = {
+    c.TAP: ("x", "y"),
+    c.LONG_PRESS: ("x", "y"),
+    c.DRAG: ("fromX", "fromY", "toX", "toY"),
+    c.TYPE: ("text",),
+    c.BUTTON: ("button",),
+    c.OPEN_URL: ("url",),
+}
+
+NON_NEGATIVE = ("durationMs", "holdMs", "settle")
+SCREENSHOT_FORMATS = ("png", "jpeg")
+SCREENSHOT_SCALES = ("device", "css")
+MAX_TAPS = 20
+MAX_DURATION_MS = 60_000.0
+MAX_ID_LENGTH = 200
+
+
+def _invalid(message: str, hint: str | None = None) -> ProtocolError:
+    return ProtocolError(INVALID_REQUEST, message, hint)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    command: str
+    command_id: str | None = None
+    app_id: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def read_only(self) -> bool:
+        return self.command in c.READ_ONLY
+
+
+def _check_type(name: str, value: object) -> None:
+    kind = FIELD_TYPES[name]
+    if kind == _STRING:
+        good = isinstance(value, str)
+    elif kind == _BOOL:
+        good = isinstance(value, bool)
+    elif kind == _INT:
+        good = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        good = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if good and not math.isfinite(float(value)):  # type: ignore[arg-type]
+            raise _invalid(f"field {name!r} must be a finite number", "Send coordinates as plain numbers.")
+    if not good:
+        raise _invalid(f"field {name!r} must be a {kind}, got {type(value).__name__}")
+
+
+def parse_request(obj: object) -> Request:
+    """Validate one decoded request body.  Unknown fields are ignored (forward compatibility)."""
+    if not isinstance(obj, dict):
+        raise _invalid("request body must be a JSON object", 'Send {"command": "...", ...}.')
+    command = obj.get("command")
+    if not isinstance(command, str):
+        raise _invalid("request lacks a string 'command'", f"Known commands: {', '.join(c.ALL_COMMANDS)}.")
+    if command not in c.ALL_COMMANDS:
+        raise _invalid(f"unknown command {command!r}", f"Known commands: {', '.join(c.ALL_COMMANDS)}.")
+    for name, value in obj.items():
+        if name in FIELD_TYPES and value is not None:
+            _check_type(name, value)
+    for name in ("commandId", "statusCommandId"):
+        value = obj.get(name)
+        if isinstance(value, str) and not 0 < len(value) <= MAX_ID_LENGTH:
+            raise _invalid(f"{name} must be 1..{MAX_ID_LENGTH} characters")
+    app_id = obj.get("appBundleId")
+    if (command in c.APP_SCOPED or command in c.APP_LIFECYCLE) and not app_id:
+        raise ProtocolError(
+            APP_BUNDLE_ID_REQUIRED,
+            f"{command} needs appBundleId",
+            "Name the target app explicitly (listApps shows the running ones); it is never inferred.",
+        )
+    for name in REQUIRED.get(command, ()):
+        if obj.get(name) is None:
+            raise _invalid(f"{command} needs field {name!r}")
+    args: dict[str, Any] = {
+        k: v for k, v in obj.items() if k in FIELD_TYPES and k not in ("command", "commandId", "appBundleId")
+    }
+    args = {k: v for k, v in args.items() if v is not None}
+    taps = args.get("numberOfTaps")
+    if taps is not None and not 1 <= taps <= MAX_TAPS:
+        raise _invalid(f"numberOfTaps must be between 1 and {MAX_TAPS}, got {taps}")
+    for name in NON_NEGATIVE:
+        value = args.get(name)
+        if value is not None and not 0 <= value <= MAX_DURATION_MS:
+            raise _invalid(f"{name} must be between 0 and {MAX_DURATION_MS:.0f} ms, got {value}")
+    button = args.get("button")
+    if command == c.BUTTON and button not in c.BUTTONS:
+        raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
+    if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
+        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}")
+    if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
+        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}")
+    quality = args.get("quality")
+    if quality is not None and not 1 <= quality <= 100:
+        raise _invalid("quality must be between 1 and 100")
+    return Request(command=command, command_id=obj.get("commandId"), app_id=app_id, args=args)

@@ -1,0 +1,175 @@
+"""Snapshot nodes: the shared role vocabulary and the one builder every backend feeds.
+
+A backend turns its native tree (Chromium's accessibility tree, Android's view hierarchy, XCUITest's element
+tree) into :class:`RawNode` objects; :func:`build_snapshot` applies the protocol's rules identically for all of
+them:
+
+* inclusion — interactive roles, scroll containers, and anything with a label, identifier or value;
+* visibility — the node's rect overlaps the viewport (a geometry-less node, whose rect is all zero, is kept:
+  its position is unknown, not off-screen);
+* dedup — by type + texts + integer geometry;
+* caps — 1500 nodes (then ``quality.state = "degraded"``, ``reasonCode = "node_cap"``); the raw walk stops at
+  depth 100 and emission at depth 60 (depth-dropped content does not degrade the snapshot);
+* totality — every number is finite on the wire (non-finite → 0) and integer conversions clamp, so no input can
+  make the builder raise.
+
+Wire node::
+
+    {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
+     "enabled", "focused", "selected", "depth", "parentIndex"}
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+# --- role vocabulary (shared by all backends; docs/snapshot.md documents it) --------------------------
+ROLES: Final = (
+    "Application", "Window", "Other", "Group", "StaticText", "Heading", "Image", "Button", "Link",
+    "TextField", "SecureTextField", "SearchField", "TextView", "Switch", "CheckBox", "RadioButton",
+    "Slider", "Stepper", "ComboBox", "Cell", "Table", "List", "ScrollView", "TabBar", "Tab", "NavigationBar",
+    "Toolbar", "Alert", "Dialog", "Menu", "MenuItem", "ProgressIndicator", "WebView", "Keyboard",
+)  # fmt: skip
+INTERACTIVE_ROLES: Final = frozenset({
+    "Button", "Link", "TextField", "SecureTextField", "SearchField", "TextView", "Switch", "CheckBox",
+    "RadioButton", "Slider", "Stepper", "ComboBox", "Cell", "Tab", "MenuItem",
+})  # fmt: skip
+SCROLL_ROLES: Final = frozenset({"ScrollView", "Table", "List"})
+TEXT_INPUT_ROLES: Final = frozenset({"TextField", "SecureTextField", "SearchField", "TextView", "ComboBox"})
+
+NODE_CAP: Final = 1500
+WALK_DEPTH_CAP: Final = 100
+EMIT_DEPTH_CAP: Final = 60
+_COORD_CLAMP: Final = 1_000_000_000
+
+
+def finite(value: float | int | None) -> float:
+    """Total conversion: non-finite or missing → 0."""
+    if value is None:
+        return 0.0
+    try:
+        f = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return f if math.isfinite(f) else 0.0
+
+
+def key_coordinate(value: float) -> int:
+    """Integer key of a coordinate; clamps instead of overflowing."""
+    f = finite(value)
+    return int(max(-_COORD_CLAMP, min(_COORD_CLAMP, round(f))))
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @classmethod
+    def of(cls, x: float | None, y: float | None, width: float | None, height: float | None) -> Rect:
+        return cls(finite(x), finite(y), max(0.0, finite(width)), max(0.0, finite(height)))
+
+    @property
+    def unknown(self) -> bool:
+        return self.x == 0 and self.y == 0 and self.width == 0 and self.height == 0
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.x + self.width / 2, self.y + self.height / 2)
+
+    def overlaps(self, other: Rect) -> bool:
+        if self.width == 0 or self.height == 0:  # a line or a point: inside counts
+            return other.x <= self.x <= other.x + other.width and other.y <= self.y <= other.y + other.height
+        return (
+            self.x < other.x + other.width
+            and self.x + self.width > other.x
+            and self.y < other.y + other.height
+            and self.y + self.height > other.y
+        )
+
+    def to_wire(self) -> dict[str, float]:
+        return {"x": _num(self.x), "y": _num(self.y), "width": _num(self.width), "height": _num(self.height)}
+
+
+def _num(v: float) -> float:
+    """Round to 0.1 pt for the wire (smaller replies, same meaning); ints stay ints."""
+    r = round(finite(v), 1)
+    return int(r) if r == int(r) else r
+
+
+@dataclass(slots=True)
+class RawNode:
+    """One node of a backend's native tree, already mapped to the shared vocabulary."""
+
+    type: str
+    label: str | None = None
+    identifier: str | None = None
+    value: str | None = None
+    rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    enabled: bool | None = None
+    focused: bool | None = None
+    selected: bool | None = None
+    interactive: bool = False
+    children: list[RawNode] = field(default_factory=list)
+
+
+def _clean(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = " ".join(text.split())
+    return text or None
+
+
+def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any]:
+    """Apply inclusion, visibility, dedup, caps and totality; return ``{"nodes": [...], "quality": {...}}``."""
+    nodes: list[dict[str, Any]] = []
+    seen: set[tuple[object, ...]] = set()
+    capped = False
+    # iterative DFS: (node, depth, nearest emitted ancestor index)
+    stack: list[tuple[RawNode, int, int | None]] = [(root, 0, None)]
+    while stack:
+        node, depth, parent_index = stack.pop()
+        emitted_index = parent_index
+        label, identifier, value = _clean(node.label), _clean(node.identifier), _clean(node.value)
+        included = (
+            node.interactive
+            or node.type in INTERACTIVE_ROLES
+            or node.type in SCROLL_ROLES
+            or bool(label or identifier or value)
+        )
+        visible = node.rect.unknown or node.rect.overlaps(viewport)
+        if included and visible and depth <= EMIT_DEPTH_CAP:
+            r = node.rect
+            key = (node.type, label, identifier, value, key_coordinate(r.x), key_coordinate(r.y),
+                   key_coordinate(r.width), key_coordinate(r.height))  # fmt: skip
+            if key not in seen:
+                if len(nodes) >= NODE_CAP:
+                    capped = True
+                    break
+                seen.add(key)
+                emitted_index = len(nodes)
+                nodes.append({
+                    "index": emitted_index,
+                    "type": node.type,
+                    "label": label,
+                    "identifier": identifier,
+                    "value": value,
+                    "rect": r.to_wire(),
+                    "enabled": node.enabled,
+                    "focused": node.focused,
+                    "selected": node.selected,
+                    "depth": depth,
+                    "parentIndex": parent_index,
+                })  # fmt: skip
+        if depth < WALK_DEPTH_CAP:
+            for child in reversed(node.children):
+                stack.append((child, depth + 1, emitted_index))
+    quality: dict[str, Any] = {"state": "healthy", "backend": backend}
+    if capped:
+        quality.update(state="degraded", reasonCode="node_cap",
+                       reason=f"more than {NODE_CAP} nodes on screen; the rest were dropped")  # fmt: skip
+    return {"nodes": nodes, "quality": quality}
