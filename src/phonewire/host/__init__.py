@@ -1,0 +1,25 @@
+"""The host side of a runner: launcher, transport, session lifecycle rules, diagnostics.
+
+The layers above (agent view, CLI daemon, bridge, MCP server, Python API) depend only on
+:class:`CommandSender`: one call per wire command, returning the ok envelope or raising
+:class:`phonewire.protocol.ProtocolError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from phonewire.protocol.envelope import Envelope
+
+
+class CommandSender(Protocol):
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        """Send one wire command (``fields`` are the request fields besides ``command``/``commandId``).
+
+        Returns the ok :class:`Envelope` (with ``reactivated`` / ``warning`` as the runner stamped them, and the
+        host's own warning when it recovered an ambiguous outcome); raises ``ProtocolError`` for an error
+        envelope or an unrecoverable transport failure."""
+        ...
+
+    async def close(self) -> None: ...
