@@ -33,6 +33,9 @@ COMMAND_FAILED: Final = "COMMAND_FAILED"
 DEVICE_UNAVAILABLE: Final = "DEVICE_UNAVAILABLE"
 #: An app id that the device does not know (not installed, not a URL, not the bundled demo).
 APP_UNKNOWN: Final = "APP_UNKNOWN"
+#: A resend of a commandId that already completed and whose reply the journal did not retain (snapshot,
+#: screenshot, or an envelope over 16 KB): the command ran once and is never executed again.
+COMMAND_ALREADY_COMPLETED: Final = "COMMAND_ALREADY_COMPLETED"
 #: Host side: the command's fate is unknown (reply lost and not recoverable); re-observe before acting.
 TRANSPORT_FAILED: Final = "TRANSPORT_FAILED"
 #: Host side: the command was accepted by the runner and is still executing.
@@ -62,6 +65,7 @@ RUNNER_CODES: Final = (
     COMMAND_FAILED,
     DEVICE_UNAVAILABLE,
     APP_UNKNOWN,
+    COMMAND_ALREADY_COMPLETED,
 )
 
 #: Codes produced above the runner (host session and agent layer).

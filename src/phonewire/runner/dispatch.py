@@ -1,0 +1,233 @@
+"""Dispatch: one validated :class:`~phonewire.protocol.request.Request` in, one :class:`Envelope` out, by calling the
+:class:`~phonewire.devices.base.Device`.
+
+This is the runner's single exception-to-wire boundary for device work (:func:`map_exception`): a
+``ProtocolError`` from a backend keeps its code; anything else becomes COMMAND_FAILED.  On the way it applies the
+contract between backend and runner:
+
+* a device whose :meth:`~phonewire.devices.base.Device.health` is not ``None`` answers DEVICE_UNAVAILABLE;
+* app-scoped commands ask :meth:`~phonewire.devices.base.Device.app_state` first: ``notRunning`` →
+  APP_NOT_AVAILABLE; ``background`` → snapshot answers APP_BACKGROUNDED (observation never re-fronts), every other
+  app-scoped command re-fronts the app with :meth:`~phonewire.devices.base.Device.activate` and its reply, ok or
+  error, carries ``reactivated: true``;
+* mutating commands are bracketed by the suppressed-issue counter: growth across an ok mutation stamps ``warning``.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from phonewire.devices.base import AppState, Device
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope, JSONObject, fail, ok
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import Request
+
+DEFAULT_LONG_PRESS_MS: Final = 800.0
+DEFAULT_DRAG_MS: Final = 300.0
+DEFAULT_HOLD_MS: Final = 50.0
+DEFAULT_SETTLE_MS: Final = 0.0
+DEFAULT_SCREENSHOT_QUALITY: Final = 80
+
+WARNING_SUPPRESSED: Final = (
+    "the command succeeded, but the device muted {n} issue(s) while it ran; a gesture may have missed its target. "
+    "Re-observe the screen (snapshot) and confirm the effect before continuing."
+)
+
+
+def map_exception(exc: Exception) -> ProtocolError:
+    """The one mapping of a backend exception to a wire error."""
+    if isinstance(exc, ProtocolError):
+        return exc
+    return ProtocolError(
+        e.COMMAND_FAILED,
+        f"the device backend failed: {type(exc).__name__}: {exc}",
+        "Observe the screen (snapshot) before retrying; if it keeps failing, restart the runner.",
+    )
+
+
+Handler = Callable[[Device, Request], Awaitable[JSONObject]]
+
+
+def _message(text: str) -> JSONObject:
+    return {"message": text}
+
+
+async def _viewport(d: Device, r: Request) -> JSONObject:
+    rect = await d.viewport(_app(r))
+    return rect.to_wire()
+
+
+async def _tap(d: Device, r: Request) -> JSONObject:
+    x, y, taps = float(r.args["x"]), float(r.args["y"]), int(r.args.get("numberOfTaps", 1))
+    await d.tap(_app(r), x, y, taps)
+    return _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
+
+
+async def _long_press(d: Device, r: Request) -> JSONObject:
+    x, y = float(r.args["x"]), float(r.args["y"])
+    duration = float(r.args.get("durationMs", DEFAULT_LONG_PRESS_MS))
+    await d.long_press(_app(r), x, y, duration)
+    return _message(f"long-pressed ({x:g}, {y:g}) for {duration:g} ms")
+
+
+async def _drag(d: Device, r: Request) -> JSONObject:
+    start = (float(r.args["fromX"]), float(r.args["fromY"]))
+    end = (float(r.args["toX"]), float(r.args["toY"]))
+    await d.drag(
+        _app(r),
+        start,
+        end,
+        duration_ms=float(r.args.get("durationMs", DEFAULT_DRAG_MS)),
+        hold_ms=float(r.args.get("holdMs", DEFAULT_HOLD_MS)),
+        settle_ms=float(r.args.get("settle", DEFAULT_SETTLE_MS)),
+    )
+    return _message(f"dragged ({start[0]:g}, {start[1]:g}) to ({end[0]:g}, {end[1]:g})")
+
+
+async def _type(d: Device, r: Request) -> JSONObject:
+    text = str(r.args["text"])
+    await d.type_text(_app(r), text)
+    return _message(f"typed {len(text)} character(s)")
+
+
+async def _keyboard_return(d: Device, r: Request) -> JSONObject:
+    await d.keyboard_return(_app(r))
+    return _message("pressed return")
+
+
+async def _keyboard_delete(d: Device, r: Request) -> JSONObject:
+    await d.keyboard_delete(_app(r))
+    return _message("deleted one character")
+
+
+async def _snapshot(d: Device, r: Request) -> JSONObject:
+    return await d.snapshot(_app(r))
+
+
+async def _button(d: Device, r: Request) -> JSONObject:
+    name = str(r.args["button"])
+    await d.button(name)
+    return _message(f"pressed {name}")
+
+
+async def _screenshot(d: Device, r: Request) -> JSONObject:
+    shot = await d.screenshot(
+        format=str(r.args.get("format", "png")),
+        scale=str(r.args.get("scale", "device")),
+        quality=int(r.args.get("quality", DEFAULT_SCREENSHOT_QUALITY)),
+    )
+    return {
+        "imageBase64": base64.b64encode(shot.data).decode("ascii"),
+        "format": shot.format,
+        "width": shot.width,
+        "height": shot.height,
+    }
+
+
+async def _launch_app(d: Device, r: Request) -> JSONObject:
+    return await d.launch_app(_app(r))
+
+
+async def _terminate_app(d: Device, r: Request) -> JSONObject:
+    return await d.terminate_app(_app(r))
+
+
+async def _list_apps(d: Device, r: Request) -> JSONObject:
+    return {"apps": [app.to_wire() for app in await d.list_apps()]}
+
+
+async def _open_url(d: Device, r: Request) -> JSONObject:
+    return await d.open_url(str(r.args["url"]))
+
+
+async def _reset(d: Device, r: Request) -> JSONObject:
+    return await d.reset()
+
+
+#: Every command that reaches the device (status, uptime and shutdown are the runner's own).
+HANDLERS: Final[dict[str, Handler]] = {
+    c.VIEWPORT: _viewport,
+    c.TAP: _tap,
+    c.LONG_PRESS: _long_press,
+    c.DRAG: _drag,
+    c.TYPE: _type,
+    c.KEYBOARD_RETURN: _keyboard_return,
+    c.KEYBOARD_DELETE: _keyboard_delete,
+    c.SNAPSHOT: _snapshot,
+    c.BUTTON: _button,
+    c.SCREENSHOT: _screenshot,
+    c.LAUNCH_APP: _launch_app,
+    c.TERMINATE_APP: _terminate_app,
+    c.LIST_APPS: _list_apps,
+    c.OPEN_URL: _open_url,
+    c.RESET: _reset,
+}
+
+
+def _app(r: Request) -> str:
+    assert r.app_id is not None, "parse_request guarantees appBundleId for app-scoped commands"
+    return r.app_id
+
+
+class Dispatcher:
+    def __init__(self, device: Device) -> None:
+        self.device = device
+
+    async def run(self, request: Request) -> Envelope:
+        """Execute one command on the device.  Never raises (except cancellation): failures are envelopes."""
+        reactivated = False
+        try:
+            reason = self.device.health()
+            if reason is not None:
+                raise ProtocolError(
+                    e.DEVICE_UNAVAILABLE,
+                    f"the device is unavailable: {reason}",
+                    "Nothing ran. Restart the runner to reacquire the device.",
+                )
+            mutating = request.command in c.MUTATING
+            before = self.device.counters().suppressed if mutating else 0
+            if request.command in c.APP_SCOPED:
+                reactivated = await self._front(request)
+            data = await HANDLERS[request.command](self.device, request)
+            warning = None
+            if mutating:
+                grown = self.device.counters().suppressed - before
+                if grown > 0:
+                    warning = WARNING_SUPPRESSED.format(n=grown)
+            return ok(data, reactivated=reactivated, warning=warning)
+        except Exception as exc:
+            return fail(map_exception(exc), reactivated=reactivated)
+
+    async def _front(self, request: Request) -> bool:
+        """Make sure the target app is in front; ``True`` when it had to be re-fronted."""
+        app_id = _app(request)
+        state = await self.device.app_state(app_id)
+        if state is AppState.FOREGROUND:
+            return False
+        if state is AppState.NOT_RUNNING:
+            raise ProtocolError(
+                e.APP_NOT_AVAILABLE,
+                f"app {app_id!r} is not running",
+                "Launch it first with launchApp; commands never launch an app as a side effect.",
+            )
+        if request.command == c.SNAPSHOT:
+            raise ProtocolError(
+                e.APP_BACKGROUNDED,
+                f"app {app_id!r} is running in the background",
+                "A snapshot never changes the screen. Bring the app to the front (launchApp, or any other "
+                "command for it, which re-fronts it) and snapshot again.",
+            )
+        await self.device.activate(app_id)
+        return True
+
+
+def describe_device(device: Device) -> dict[str, Any]:
+    """Device facts for ``status``; never raises."""
+    try:
+        return dict(device.describe())
+    except Exception as exc:
+        return {"kind": device.kind, "describeError": f"{type(exc).__name__}: {exc}"}

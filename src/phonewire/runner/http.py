@@ -1,0 +1,264 @@
+"""The HTTP adapter: a thin asyncio socket loop around h11.  One request per connection, ``Connection: close``.
+
+Framing rules (all rejections are INVALID_REQUEST envelopes; the envelope is authoritative, the status informational):
+
+=======  ==========================================================================================================
+status   when
+=======  ==========================================================================================================
+200      an ok envelope
+500      an error envelope (from the command path)
+400      the bytes are not HTTP/1.x h11 accepts, or a finished header block lacks a usable Content-Length
+         (missing, malformed, or chunked transfer coding instead)
+403      the Host header is not a loopback name (or is missing), or the request carries an Origin header: a web page
+         in the user's own browser must never drive their phone
+405      a method other than POST
+408      the request was not complete within the read deadline (slow or silent client)
+413      the declared (or received) body exceeds 2 MB: decided from the header block, before buffering the body
+431      the header block exceeds 16 KB
+503      more connections are open than the cap (RUNNER_BUSY, nothing ran)
+=======  ==========================================================================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Final
+
+import h11
+
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import fail
+from phonewire.protocol.errors import ProtocolError
+from phonewire.runner.executor import Reply
+
+#: Whole-request read deadline (unscaled seconds): from accept to the last body byte.
+READ_DEADLINE_S: Final = 10.0
+#: Deadline for writing one reply (unscaled seconds).
+WRITE_DEADLINE_S: Final = 30.0
+#: Concurrent connections served; more get an immediate RUNNER_BUSY.
+MAX_CONNECTIONS: Final = 64
+MAX_HEADER_BYTES: Final = 16 * 1024
+#: After an early rejection, how long unread request bytes are drained so the client can read the reply.
+LINGER_S: Final = 0.5
+_LINGER_MAX_BYTES: Final = 4 * c.MAX_REQUEST_BYTES
+
+_REASONS: Final = {
+    200: b"OK",
+    400: b"Bad Request",
+    403: b"Forbidden",
+    405: b"Method Not Allowed",
+    408: b"Request Timeout",
+    413: b"Content Too Large",
+    431: b"Request Header Fields Too Large",
+    500: b"Internal Server Error",
+    503: b"Service Unavailable",
+}
+
+
+class FramingError(Exception):
+    """A request refused by the adapter before the command path sees it."""
+
+    def __init__(self, status: int, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.reply = Reply(status, fail(ProtocolError(e.INVALID_REQUEST, message, hint)).encode())
+
+
+def is_loopback_host(value: bytes) -> bool:
+    """``localhost``, ``127.x.x.x`` or ``[::1]``, with an optional port."""
+    try:
+        text = value.decode("ascii").strip().lower()
+    except UnicodeDecodeError:
+        return False
+    if text.startswith("["):
+        host, sep, rest = text[1:].partition("]")
+        if not sep or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return False
+    else:
+        host, sep, port = text.partition(":")
+        if sep and not port.isdigit():
+            return False
+    if host in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_head(event: h11.Request) -> int:
+    """Apply the protocol's own checks to a finished header block; return the declared body length."""
+    if event.method != b"POST":
+        raise FramingError(405, f"method {event.method.decode('latin-1')} is not allowed", "Send one POST per command.")
+    hosts = [v for k, v in event.headers if k == b"host"]
+    if len(hosts) != 1 or not is_loopback_host(hosts[0]):
+        shown = hosts[0].decode("latin-1") if hosts else "(none)"
+        raise FramingError(403, f"Host {shown!r} is not a loopback name", "Address the runner as 127.0.0.1:PORT.")
+    if any(k == b"origin" for k, _ in event.headers):
+        raise FramingError(
+            403, "requests carrying an Origin header are refused", "Browsers may not drive the runner; use a client."
+        )
+    if any(k == b"transfer-encoding" for k, _ in event.headers):
+        raise FramingError(400, "chunked transfer coding is not supported", "Send the body with a Content-Length.")
+    lengths = [v for k, v in event.headers if k == b"content-length"]
+    if not lengths:
+        raise FramingError(400, "the request lacks a Content-Length", "Send the JSON body with a Content-Length.")
+    declared = int(lengths[0])  # h11 has validated it: digits only, duplicates agree
+    if declared > c.MAX_REQUEST_BYTES:
+        raise FramingError(413, f"declared body of {declared} bytes exceeds {c.MAX_REQUEST_BYTES} bytes")
+    return declared
+
+
+Handler = Callable[[bytes], Awaitable[Reply]]
+
+
+@dataclass(slots=True)
+class Limits:
+    read_deadline: float = READ_DEADLINE_S
+    write_deadline: float = WRITE_DEADLINE_S
+    max_connections: int = MAX_CONNECTIONS
+
+    @classmethod
+    def scaled(cls, scale: float) -> Limits:
+        return cls(READ_DEADLINE_S * scale, WRITE_DEADLINE_S * scale, MAX_CONNECTIONS)
+
+
+class HttpServer:
+    """Serves ``handler`` on loopback.  ``on_stop`` is called after a reply with ``stop_after`` is flushed."""
+
+    def __init__(self, handler: Handler, limits: Limits, on_stop: Callable[[], None]) -> None:
+        self._handler = handler
+        self._limits = limits
+        self._on_stop = on_stop
+        self._active = 0
+        self._server: asyncio.Server | None = None
+        self._busy_reply = Reply(
+            503,
+            fail(
+                ProtocolError(
+                    e.RUNNER_BUSY,
+                    f"more than {limits.max_connections} connections are open",
+                    "Nothing ran. Retry in a moment with fewer parallel requests.",
+                )
+            ).encode(),
+        )
+
+    async def start(self, port: int) -> int:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", port, limit=2**16, backlog=128)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 1.0)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._active += 1
+        try:
+            if self._active > self._limits.max_connections:
+                await self._respond(reader, writer, None, self._busy_reply, linger=True)
+                return
+            conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
+            try:
+                body = await asyncio.wait_for(self._read(conn, reader, writer), self._limits.read_deadline)
+            except FramingError as exc:
+                await self._respond(reader, writer, conn, exc.reply, linger=True)
+                return
+            except h11.RemoteProtocolError as exc:
+                status = 431 if exc.error_status_hint == 431 else 400
+                reply = FramingError(
+                    status, f"malformed HTTP request: {exc}", "Send one HTTP/1.1 POST with a JSON body."
+                )
+                await self._respond(reader, writer, conn, reply.reply, linger=True)
+                return
+            except TimeoutError:
+                reply = FramingError(
+                    408,
+                    f"the request was not complete within {self._limits.read_deadline:.1f} s",
+                    "Send the whole request at once.",
+                )
+                await self._respond(reader, writer, conn, reply.reply, linger=False)
+                return
+            if body is None:  # the client left before sending anything
+                return
+            result = await self._handler(body)
+            await self._respond(reader, writer, conn, result, linger=False)
+            if result.stop_after:
+                self._on_stop()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._active -= 1
+            writer.close()
+
+    async def _read(
+        self, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> bytes | None:
+        body = bytearray()
+        while True:
+            event = conn.next_event()
+            if event is h11.NEED_DATA:
+                data = await reader.read(65536)
+                conn.receive_data(data)
+            elif isinstance(event, h11.Request):
+                check_head(event)
+                if conn.they_are_waiting_for_100_continue:
+                    writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
+            elif isinstance(event, h11.Data):
+                body += event.data
+                if len(body) > c.MAX_REQUEST_BYTES:  # unreachable with a validated Content-Length; kept as a guard
+                    raise FramingError(413, f"body exceeds {c.MAX_REQUEST_BYTES} bytes")
+            elif isinstance(event, h11.EndOfMessage):
+                return bytes(body)
+            elif isinstance(event, h11.ConnectionClosed):
+                return None
+
+    async def _respond(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        conn: h11.Connection | None,
+        reply: Reply,
+        *,
+        linger: bool,
+    ) -> None:
+        writer.write(_encode(conn, reply))
+        await asyncio.wait_for(writer.drain(), self._limits.write_deadline)
+        if linger:
+            # Unread request bytes would make the close a reset that can destroy the reply before the client
+            # reads it: stop writing, then discard what the client still sends, briefly.
+            with contextlib.suppress(Exception):
+                writer.write_eof()
+                await asyncio.wait_for(_discard(reader), LINGER_S)
+
+
+async def _discard(reader: asyncio.StreamReader) -> None:
+    total = 0
+    while total < _LINGER_MAX_BYTES:
+        chunk = await reader.read(65536)
+        if not chunk:
+            return
+        total += len(chunk)
+
+
+def _encode(conn: h11.Connection | None, reply: Reply) -> bytes:
+    """Serialize ``reply`` with h11.  Without a usable connection state (a refusal before any request was read, or
+    a request h11 could not parse), a fresh h11 connection that saw a minimal request does the serializing."""
+    if conn is None or conn.our_state is not h11.SEND_RESPONSE:
+        conn = h11.Connection(h11.SERVER)
+        conn.receive_data(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+        conn.next_event()
+    headers = [
+        ("Content-Type", "application/json"),
+        ("Content-Length", str(len(reply.body))),
+        ("Connection", "close"),
+    ]
+    out = conn.send(h11.Response(status_code=reply.status, headers=headers, reason=_REASONS.get(reply.status, b"")))
+    out = (out or b"") + (conn.send(h11.Data(data=reply.body)) or b"") + (conn.send(h11.EndOfMessage()) or b"")
+    return out

@@ -1,0 +1,132 @@
+"""``phonewire runner --device KIND[:PROFILE]``: open the device, serve the wire protocol on loopback, and exit.
+
+Lifecycle::
+
+    parse args ─► create + open the device ─(fails)─► message on stderr, exit 2
+        │
+        ▼
+    listen on 127.0.0.1:$PHONEWIRE_RUNNER_PORT (0 / unset: system-assigned)
+    print "PHONEWIRE_RUNNER_LISTENING port=N" (flushed)
+        │
+        ▼
+    serve until: a shutdown command's reply is flushed, or SIGTERM / SIGINT
+        │
+        ▼
+    stop listening ─► close the device ─► exit 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from typing import Final
+
+from phonewire.devices import create_device
+from phonewire.devices.base import Device
+from phonewire.protocol.commands import Timing
+from phonewire.protocol.errors import ProtocolError
+from phonewire.runner.http import HttpServer, Limits
+from phonewire.runner.service import Runner
+
+LISTENING_LINE: Final = "PHONEWIRE_RUNNER_LISTENING port={port}"
+EXIT_OK: Final = 0
+EXIT_USAGE: Final = 2
+EXIT_DEVICE: Final = 3
+#: How long closing the device may take on the way out (seconds).
+CLOSE_DEADLINE_S: Final = 10.0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="phonewire runner", description="Serve the phonewire wire protocol v1 for one device on loopback."
+    )
+    parser.add_argument(
+        "--device", default="web", metavar="KIND[:PROFILE]", help="web[:PROFILE], android[:SERIAL] or double"
+    )
+    return parser
+
+
+def _port(environ: dict[str, str]) -> int:
+    raw = environ.get("PHONEWIRE_RUNNER_PORT", "").strip() or "0"
+    port = int(raw)
+    if not 0 <= port <= 65535:
+        raise ValueError(f"PHONEWIRE_RUNNER_PORT must be 0..65535, got {raw!r}")
+    return port
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse exits for --help and for usage errors
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+    environ = dict(os.environ)
+    try:
+        timing = Timing.from_env(environ)
+        port = _port(environ)
+    except ValueError as exc:
+        print(f"phonewire runner: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        device = create_device(args.device)
+    except ProtocolError as exc:
+        print(f"phonewire runner: {exc.message}. {exc.hint or ''}".rstrip(), file=sys.stderr)
+        return EXIT_USAGE
+    except ImportError as exc:
+        print(f"phonewire runner: device kind {args.device!r} is not available: {exc}", file=sys.stderr)
+        return EXIT_DEVICE
+    code = asyncio.run(serve(device, timing, port))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return code
+
+
+async def serve(device: Device, timing: Timing, port: int) -> int:
+    try:
+        await device.open()
+    except Exception as exc:
+        detail = exc.message if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
+        print(f"phonewire runner: could not open device {device.kind!r}: {detail}", file=sys.stderr)
+        await _close(device)
+        return EXIT_DEVICE
+    stop = asyncio.Event()
+    runner = Runner(device, timing)
+    server = HttpServer(runner.handle, Limits.scaled(timing.scale), stop.set)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        try:
+            bound = await server.start(port)
+        except OSError as exc:
+            print(f"phonewire runner: cannot listen on 127.0.0.1:{port}: {exc}", file=sys.stderr)
+            return EXIT_DEVICE
+        print(LISTENING_LINE.format(port=bound), flush=True)
+        await stop.wait()
+        return EXIT_OK
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+        await server.close()
+        await _close(device)
+        if runner.executor.draining:
+            # Abandoned work is a thread or task that cannot be cancelled; do not let it hold the exit.
+            _hard_exit_after_flush()
+
+
+async def _close(device: Device) -> None:
+    try:
+        await asyncio.wait_for(device.close(), CLOSE_DEADLINE_S)
+    except Exception as exc:
+        print(f"phonewire runner: closing the device failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def _hard_exit_after_flush() -> None:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(EXIT_OK)
