@@ -1,0 +1,409 @@
+"""The agent core: one :class:`AgentSession` per agent conversation, on top of a host :class:`CommandSender`.
+
+Every front end (CLI daemon, JSON-RPC bridge, MCP server, Python API) drives a device through this class.  It
+adds what agents need above the wire protocol:
+
+* the agent view (:mod:`phonewire.agent.view`) with ``@eN`` refs, the interactive filter and diffs;
+* targets — ``@e3`` (a ref of the last snapshot this session issued), ``"X Y"`` (a point), or a selector
+  (:mod:`phonewire.agent.selectors`);
+* refs that cannot hit the wrong element: acting on a ref takes a fresh snapshot, re-finds the element
+  (:mod:`phonewire.agent.refs`) and taps its *current* centre, or answers STALE_REF.
+
+Errors are :class:`ProtocolError` (the runner's, passed through, or STALE_REF / AMBIGUOUS_MATCH / NOT_FOUND /
+APP_BUNDLE_ID_REQUIRED / INVALID_REQUEST raised here) with hints phrased for the agent.
+
+Sessions are not thread-safe; concurrent calls on one session are serialised by an ``asyncio.Lock``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from phonewire.agent import selectors
+from phonewire.agent.refs import Index, refind
+from phonewire.agent.view import Rendered, diff, node_line, quality_header, render
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope
+from phonewire.protocol.errors import ProtocolError
+
+if TYPE_CHECKING:
+    from phonewire.host import CommandSender
+
+T = TypeVar("T")
+Node = dict[str, Any]
+
+OPEN_APP_HINT = "Open an app first: `open APP` (e.g. open dev.phonewire.demo); `apps` lists them."
+_POINT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[ ,]\s*(-?\d+(?:\.\d+)?)\s*$")
+_REF = re.compile(r"^@?(e\d+)$")
+
+#: ``press`` key names → wire command (+ button name).
+KEYS: dict[str, tuple[str, str | None]] = {
+    "enter": (c.KEYBOARD_RETURN, None),
+    "return": (c.KEYBOARD_RETURN, None),
+    "delete": (c.KEYBOARD_DELETE, None),
+    "backspace": (c.KEYBOARD_DELETE, None),
+    **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
+}
+SCROLL_DIRECTIONS = ("up", "down", "left", "right")
+#: Most deletes ``fill`` sends to clear a field.
+MAX_CLEAR = 500
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    data: dict[str, Any]
+    warning: str | None = None
+    reactivated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"data": self.data}
+        if self.warning:
+            out["warning"] = self.warning
+        if self.reactivated:
+            out["reactivated"] = True
+        return out
+
+
+class View:
+    """A rendered snapshot: the compact text, the raw nodes, the refs it issued and the snapshot quality."""
+
+    def __init__(self, text: str, nodes: list[Node], refs: dict[str, Node], quality: dict[str, Any]) -> None:
+        self.text = text
+        self.nodes = nodes
+        self.refs = refs
+        self.quality = quality
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "quality": self.quality, "refs": {r: n["index"] for r, n in self.refs.items()}}
+
+
+@dataclass
+class _Issued:
+    """The last snapshot this session showed the agent: its refs resolve against it."""
+
+    nodes: list[Node]
+    refs: dict[str, Node]
+    index: Index
+
+
+def _result(env: Envelope, extra: Mapping[str, Any] | None = None) -> ActionResult:
+    data = dict(env.data or {})
+    if extra:
+        data.update(extra)
+    return ActionResult(data=data, warning=env.warning, reactivated=env.reactivated)
+
+
+def _centre(node: Node) -> tuple[float, float]:
+    r = node.get("rect") or {}
+    return (float(r.get("x", 0)) + float(r.get("width", 0)) / 2, float(r.get("y", 0)) + float(r.get("height", 0)) / 2)
+
+
+def _invalid(message: str, hint: str) -> ProtocolError:
+    return ProtocolError(e.INVALID_REQUEST, message, hint)
+
+
+class AgentSession:
+    def __init__(self, sender: CommandSender, *, app_id: str | None = None) -> None:
+        self.sender = sender
+        self.app_id: str | None = app_id
+        self._issued: _Issued | None = None
+        self._previous: list[Node] | None = None
+        self._lock = asyncio.Lock()
+        #: Set by the last ref/selector resolution: how long the fresh-snapshot check took (seconds).
+        self.last_check_s: float = 0.0
+
+    # -- plumbing -------------------------------------------------------------------------------------------
+    async def _locked(self, fn: Callable[[], Awaitable[T]]) -> T:
+        async with self._lock:
+            return await fn()
+
+    def _app(self) -> str:
+        if not self.app_id:
+            raise ProtocolError(e.APP_BUNDLE_ID_REQUIRED, "no app is open in this session", OPEN_APP_HINT)
+        return self.app_id
+
+    async def _send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Envelope:
+        body = dict(fields or {})
+        if app:
+            body["appBundleId"] = self._app()
+        return await self.sender.send(command, body)
+
+    async def _raw_snapshot(self) -> dict[str, Any]:
+        env = await self._send(c.SNAPSHOT, app=True)
+        data = env.data or {}
+        nodes = data.get("nodes")
+        return {"nodes": nodes if isinstance(nodes, list) else [], "quality": data.get("quality") or {}}
+
+    def _issue(self, nodes: list[Node], rendered: Rendered) -> None:
+        self._issued = _Issued(nodes, rendered.refs, Index(nodes))
+
+    # -- apps -----------------------------------------------------------------------------------------------
+    async def open_app(self, app_id: str) -> ActionResult:
+        if not app_id:
+            raise _invalid("open needs an app id", OPEN_APP_HINT)
+
+        async def run() -> ActionResult:
+            env = await self.sender.send(c.LAUNCH_APP, {"appBundleId": app_id})
+            self.app_id = str((env.data or {}).get("appBundleId") or app_id)
+            self._issued = None
+            self._previous = None
+            return _result(env)
+
+        return await self._locked(run)
+
+    async def close_app(self, app_id: str | None = None) -> ActionResult:
+        async def run() -> ActionResult:
+            target = app_id or self._app()
+            env = await self.sender.send(c.TERMINATE_APP, {"appBundleId": target})
+            if target == self.app_id:
+                self.app_id = None
+                self._issued = None
+                self._previous = None
+            return _result(env)
+
+        return await self._locked(run)
+
+    async def list_apps(self) -> list[dict[str, Any]]:
+        env = await self.sender.send(c.LIST_APPS, {})
+        apps = (env.data or {}).get("apps")
+        return [a for a in apps if isinstance(a, dict)] if isinstance(apps, list) else []
+
+    async def open_url(self, url: str) -> ActionResult:
+        async def run() -> ActionResult:
+            env = await self.sender.send(c.OPEN_URL, {"url": url})
+            opened = (env.data or {}).get("appBundleId")
+            if isinstance(opened, str) and opened:
+                self.app_id = opened
+                self._issued = None
+                self._previous = None
+            return _result(env)
+
+        return await self._locked(run)
+
+    # -- observe --------------------------------------------------------------------------------------------
+    async def snapshot(self, *, interactive: bool = False, diff: bool = False) -> View:
+        async def run() -> View:
+            raw = await self._raw_snapshot()
+            return self._render(raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff)
+
+        return await self._locked(run)
+
+    def _render(self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool) -> View:
+        rendered = render(nodes, interactive=interactive)
+        header = quality_header(quality)
+        if as_diff:
+            if self._previous is None:
+                lines = ["# no previous snapshot in this session: full view", *rendered.lines]
+            else:
+                changes = diff(render(self._previous, interactive=interactive), rendered)
+                lines = changes or ["# no changes"]
+        else:
+            lines = rendered.lines
+        if header:
+            lines = [header, *lines]
+        self._issue(nodes, rendered)
+        self._previous = nodes
+        return View("\n".join(lines), nodes, rendered.refs, quality)
+
+    async def viewport(self) -> dict[str, float]:
+        env = await self._send(c.VIEWPORT, app=True)
+        data = env.data or {}
+        rect = data.get("rect") if isinstance(data.get("rect"), dict) else data
+        assert isinstance(rect, dict)
+        return {k: float(rect.get(k, 0)) for k in ("x", "y", "width", "height")}
+
+    async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:
+        async def run() -> bytes:
+            fields: dict[str, Any] = {"format": format, "scale": scale}
+            if overlay_refs:
+                raw = await self._raw_snapshot()
+                view = self._render(raw["nodes"], raw["quality"], interactive=True, as_diff=False)
+                viewport = await self.viewport()
+            env = await self.sender.send(c.SCREENSHOT, fields)
+            image = _decode_image(env.data or {})
+            if not overlay_refs:
+                return image
+            from phonewire.agent.overlay import draw_refs
+
+            return draw_refs(image, view.refs, viewport, format=format)
+
+        return await self._locked(run)
+
+    # -- targets --------------------------------------------------------------------------------------------
+    async def resolve(self, target: str) -> tuple[float, float, dict[str, Any]]:
+        """The current centre of ``target`` (``@eN``, ``"X Y"`` or a selector) and what it resolved to."""
+        point = _POINT.match(target)
+        if point:
+            return float(point.group(1)), float(point.group(2)), {}
+        node, ref = await self._find(target)
+        x, y = _centre(node)
+        return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
+                                 "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
+
+    async def _find(self, target: str) -> tuple[Node, str]:
+        target = target.strip()
+        if not target:
+            raise _invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
+        start = time.perf_counter()
+        ref_match = _REF.match(target)
+        if ref_match:
+            ref = ref_match.group(1)
+            issued = self._issued
+            if issued is None or ref not in issued.refs:
+                raise ProtocolError(
+                    e.STALE_REF,
+                    f"@{ref} was not issued by this session's last snapshot",
+                    "Run `snapshot` and use a ref from its output.",
+                )
+            raw = await self._raw_snapshot()
+            fresh = Index(raw["nodes"])
+            node = refind(ref, issued.refs[ref], issued.index, fresh)
+            self.last_check_s = time.perf_counter() - start
+            return node, ref
+        selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
+        raw = await self._raw_snapshot()
+        nodes: list[Node] = raw["nodes"]
+        found = selectors.match(selector, nodes)
+        self.last_check_s = time.perf_counter() - start
+        if not found:
+            raise ProtocolError(
+                e.NOT_FOUND,
+                f"nothing on screen matches {target!r}",
+                "Run `snapshot` to see what is on screen (scroll to reveal more), then use a ref or a selector.",
+            )
+        # The fresh snapshot becomes the issued one, so refs in answers (and the agent's next step) resolve.
+        rendered = render(nodes)
+        self._issue(nodes, rendered)
+        by_node = {id(n): r for r, n in rendered.refs.items()}
+        refs = self._issued.refs if self._issued else {}
+        for n in found:
+            if id(n) not in by_node:
+                extra = f"e{len(refs) + 1}"
+                refs[extra] = n
+                by_node[id(n)] = extra
+        if len(found) > 1:
+            listing = "; ".join(f"@{by_node[id(n)]} {node_line(n)}" for n in found[:10])
+            more = f" (+{len(found) - 10} more)" if len(found) > 10 else ""
+            raise ProtocolError(
+                e.AMBIGUOUS_MATCH,
+                f"{target!r} matches {len(found)} elements: {listing}{more}",
+                "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=).",
+            )
+        return found[0], by_node[id(found[0])]
+
+    # -- act ------------------------------------------------------------------------------------------------
+    async def tap(self, target: str, *, count: int = 1) -> ActionResult:
+        async def run() -> ActionResult:
+            x, y, info = await self.resolve(target)
+            return await self._tap_at(x, y, count, info)
+
+        return await self._locked(run)
+
+    async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
+        return await self._locked(lambda: self._tap_at(x, y, count, {}))
+
+    async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
+        fields: dict[str, Any] = {"x": x, "y": y}
+        if count != 1:
+            fields["numberOfTaps"] = count
+        return _result(await self._send(c.TAP, fields, app=True), info)
+
+    async def long_press(self, target: str, *, duration_ms: float = 800) -> ActionResult:
+        async def run() -> ActionResult:
+            x, y, info = await self.resolve(target)
+            env = await self._send(c.LONG_PRESS, {"x": x, "y": y, "durationMs": duration_ms}, app=True)
+            return _result(env, info)
+
+        return await self._locked(run)
+
+    async def fill(self, target: str, text: str) -> ActionResult:
+        """Focus the field, clear its current value, type ``text``."""
+
+        async def run() -> ActionResult:
+            point = _POINT.match(target)
+            value = ""
+            if point:
+                x, y, info = float(point.group(1)), float(point.group(2)), {}
+            else:
+                node, ref = await self._find(target)
+                r = node.get("rect") or {}
+                # Tap near the right end of the field so the caret lands after the existing text.
+                width, height = float(r.get("width", 0)), float(r.get("height", 0))
+                x = float(r.get("x", 0)) + max(width / 2, width - min(12.0, width / 4))
+                y = float(r.get("y", 0)) + height / 2
+                value = str(node.get("value") or "")
+                info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}}
+            tapped = await self._send(c.TAP, {"x": x, "y": y}, app=True)
+            warnings = [tapped.warning] if tapped.warning else []
+            for _ in range(min(len(value), MAX_CLEAR)):
+                await self._send(c.KEYBOARD_DELETE, app=True)
+            env = await self._send(c.TYPE, {"text": text}, app=True) if text else tapped
+            if env.warning and env is not tapped:
+                warnings.append(env.warning)
+            data = dict(env.data or {})
+            data.update(info)
+            data["cleared"] = min(len(value), MAX_CLEAR)
+            return ActionResult(data, "; ".join(warnings) or None, tapped.reactivated or env.reactivated)
+
+        return await self._locked(run)
+
+    async def type(self, text: str) -> ActionResult:
+        return await self._locked(lambda: self._typed(text))
+
+    async def _typed(self, text: str) -> ActionResult:
+        return _result(await self._send(c.TYPE, {"text": text}, app=True))
+
+    async def press(self, key: str) -> ActionResult:
+        entry = KEYS.get(key.strip().lower())
+        if entry is None:
+            raise _invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
+        command, button = entry
+
+        async def run() -> ActionResult:
+            if command == c.BUTTON:
+                return _result(await self._send(c.BUTTON, {"button": button}))
+            return _result(await self._send(command, app=True))
+
+        return await self._locked(run)
+
+    async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
+        fields = {"fromX": x1, "fromY": y1, "toX": x2, "toY": y2, "durationMs": duration_ms}
+        return await self._locked(lambda: self._drag(fields))
+
+    async def _drag(self, fields: dict[str, Any]) -> ActionResult:
+        return _result(await self._send(c.DRAG, fields, app=True))
+
+    async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
+        """Scroll the content ``direction`` by ``amount`` of the viewport: a drag the other way, centred."""
+        d = direction.strip().lower()
+        if d not in SCROLL_DIRECTIONS:
+            raise _invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
+        if not 0 < amount <= 1:
+            raise _invalid(f"scroll amount must be in (0, 1], got {amount}", "Use a fraction of the screen, e.g. 0.6.")
+
+        async def run() -> ActionResult:
+            vp = await self.viewport()
+            cx, cy = vp["x"] + vp["width"] / 2, vp["y"] + vp["height"] / 2
+            dx = {"left": -1, "right": 1}.get(d, 0) * amount * vp["width"] / 2
+            dy = {"up": -1, "down": 1}.get(d, 0) * amount * vp["height"] / 2
+            # Scrolling down moves the finger up: from below the centre to above it.
+            fields = {"fromX": cx + dx, "fromY": cy + dy, "toX": cx - dx, "toY": cy - dy, "durationMs": 300}
+            result = await self._drag(fields)
+            return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
+
+        return await self._locked(run)
+
+
+def _decode_image(data: Mapping[str, Any]) -> bytes:
+    for key in ("base64", "data", "image", "png"):
+        value = data.get(key)
+        if isinstance(value, str):
+            return base64.b64decode(value)
+    raise ProtocolError(e.COMMAND_FAILED, "screenshot reply carried no image", "Try the screenshot again.")

@@ -1,0 +1,110 @@
+"""Re-finding the element a ref named, in a fresh snapshot.  Pure, no I/O.
+
+A ref (``@e3``) belongs to the snapshot that issued it.  Acting on it never taps the old coordinates: the
+session takes a fresh snapshot and :func:`refind` looks for *the same element* there:
+
+* **identity** — role + label + identifier, plus the value for roles whose value is not user state (a text
+  field's contents, a switch's position or a slider's level change while it stays the same element);
+* **context** — when several elements share that identity (a "+" button in each row), the labels of the
+  element's emitted ancestors and of the text in its row tell them apart.
+
+Decision order (first that applies):
+
+1. the screen is unchanged (every node has the same identity and place) → the node at the same place;
+2. exactly one element with the identity → it;
+3. exactly one of those with the same context → it;
+4. exactly one candidate shares the first text of the old context (the row's title; other texts such as a
+   counter may have changed) → it;
+5. otherwise STALE_REF (gone, or ambiguous) — never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from phonewire.agent.view import STATEFUL_ROLES, row_mates
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+Node = dict[str, Any]
+Identity = tuple[Any, ...]
+
+STALE_HINT = "The screen changed since that snapshot: run `snapshot` again and use the new refs."
+
+
+def identity(node: Node) -> Identity:
+    role = node.get("type")
+    value = None if role in STATEFUL_ROLES else node.get("value")
+    return (role, node.get("label"), node.get("identifier"), value)
+
+
+class Index:
+    """Per-snapshot lookups that :func:`refind` needs (built once per snapshot)."""
+
+    def __init__(self, nodes: Sequence[Node]) -> None:
+        self.nodes = list(nodes)
+        self.by_index = {int(n["index"]): n for n in nodes}
+        self._mates: dict[int, list[int]] | None = None
+        #: What the screen looks like: every node's identity and place, in order.
+        self.signature = tuple((identity(n), _rect_key(n)) for n in nodes)
+        self.by_identity: dict[Identity, list[Node]] = {}
+        for n in nodes:
+            self.by_identity.setdefault(identity(n), []).append(n)
+
+    def context(self, node: Node) -> tuple[str, ...]:
+        """Texts around ``node``: its row's texts (left to right), then its ancestors' labels (inner first)."""
+        if self._mates is None:
+            self._mates = row_mates(self.nodes)
+        out: list[str] = []
+        mates = sorted(
+            (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
+            key=lambda m: float((m.get("rect") or {}).get("x", 0)),
+        )
+        out.extend(str(m.get("label")) for m in mates if m.get("label"))
+        parent = node.get("parentIndex")
+        seen: set[int] = set()
+        while parent is not None and parent in self.by_index and parent not in seen:
+            seen.add(parent)
+            p = self.by_index[parent]
+            if p.get("label"):
+                out.append(str(p["label"]))
+            parent = p.get("parentIndex")
+        return tuple(out)
+
+
+def _rect_key(node: Node) -> tuple[int, int, int, int]:
+    r = node.get("rect") or {}
+    return (round(float(r.get("x", 0))), round(float(r.get("y", 0))),
+            round(float(r.get("width", 0))), round(float(r.get("height", 0))))  # fmt: skip
+
+
+def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
+    """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone or ambiguous."""
+    if issued.signature == fresh.signature:
+        return fresh.nodes[issued.nodes.index(node)]
+    ident = identity(node)
+    candidates = fresh.by_identity.get(ident, [])
+    if not candidates:
+        raise ProtocolError(e.STALE_REF, f"@{ref} ({_describe(node)}) is no longer on screen", STALE_HINT)
+    if len(candidates) == 1:
+        return candidates[0]
+    old_context = issued.context(node)
+    same_context = [c for c in candidates if fresh.context(c) == old_context]
+    if len(same_context) == 1:
+        return same_context[0]
+    if old_context:
+        anchor = old_context[0]
+        anchored = [c for c in candidates if anchor in fresh.context(c)[:1]]
+        if len(anchored) == 1:
+            return anchored[0]
+    raise ProtocolError(
+        e.STALE_REF,
+        f"@{ref} ({_describe(node)}) now matches {len(candidates)} elements and cannot be told apart",
+        STALE_HINT,
+    )
+
+
+def _describe(node: Node) -> str:
+    label = node.get("label") or node.get("identifier") or node.get("value")
+    return f'{node.get("type")} "{label}"' if label else str(node.get("type"))

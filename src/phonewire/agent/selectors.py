@@ -1,0 +1,277 @@
+"""Selectors: a pure parser and matcher over snapshot nodes.  No I/O.
+
+Grammar::
+
+    selector    := alternative ( "||" alternative )*
+    alternative := term ( WS term )*
+    term        := KEY "=" VALUE | BOOLKEY | WORD
+    VALUE       := WORD | '"' chars '"' | "'" chars "'"      (backslash escapes the next character)
+
+Keys:
+
+==========  ==========================================================================================
+``id``      identifier, exact
+``role``    role (``Button``, ``TextField`` …), case-insensitive
+``label``   label, exact
+``text``    label or value, case-insensitive substring; when some nodes match exactly, only they count
+``value``   value, exact
+booleans    ``visible``, ``enabled``, ``selected``, ``focused``, ``editable`` = ``true``/``false``
+            (a bare boolean key means ``=true``)
+==========  ==========================================================================================
+
+A bare word (or quoted string) is ``text=WORD``.  Terms of one alternative are ANDed; alternatives are tried
+in order and the first that matches anything decides (``id=save || label=Save``).  Matching a node and one of
+its ancestors keeps only the ancestor (a button and its own caption are one target).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+
+Node = dict[str, Any]
+
+STRING_KEYS: Final = ("id", "role", "label", "text", "value")
+BOOL_KEYS: Final = ("visible", "enabled", "selected", "focused", "editable")
+_TRUE: Final = frozenset({"true", "1", "yes", "on"})
+_FALSE: Final = frozenset({"false", "0", "no", "off"})
+
+_HINT = (
+    "Selector terms are key=value (keys: id, role, label, text, value, visible, enabled, selected, focused, "
+    'editable), ANDed by spaces, alternatives joined by "||"; quote values with spaces: label="Sign in".'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    key: str
+    value: str | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    alternatives: tuple[tuple[Term, ...], ...]
+    source: str
+
+
+def _invalid(message: str) -> ProtocolError:
+    return ProtocolError(e.INVALID_REQUEST, message, _HINT)
+
+
+def _tokens(source: str) -> list[tuple[str, bool]]:
+    """Split into (token, was_quoted_somewhere) words; ``||`` is its own token."""
+    out: list[tuple[str, bool]] = []
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if source.startswith("||", i):
+            out.append(("||", False))
+            i += 2
+            continue
+        buf: list[str] = []
+        quoted = False
+        while i < n and not source[i].isspace() and not source.startswith("||", i):
+            ch = source[i]
+            if ch in "\"'":
+                quote = ch
+                quoted = True
+                i += 1
+                while True:
+                    if i >= n:
+                        raise _invalid(f"unterminated {quote} quote in selector {source!r}")
+                    ch = source[i]
+                    if ch == "\\" and i + 1 < n:
+                        buf.append(source[i + 1])
+                        i += 2
+                    elif ch == quote:
+                        i += 1
+                        break
+                    else:
+                        buf.append(ch)
+                        i += 1
+            elif ch == "\\" and i + 1 < n:
+                buf.append(source[i + 1])
+                i += 2
+            else:
+                buf.append(ch)
+                i += 1
+        out.append(("".join(buf), quoted))
+    return out
+
+
+def parse(source: str) -> Selector:
+    """Parse a selector; INVALID_REQUEST with a hint for anything malformed."""
+    if not source or not source.strip():
+        raise _invalid("empty selector")
+    alternatives: list[tuple[Term, ...]] = []
+    current: list[Term] = []
+    for raw in _raw_words(source):
+        if raw == "||":
+            if not current:
+                raise _invalid(f"empty alternative in selector {source!r}")
+            alternatives.append(tuple(current))
+            current = []
+            continue
+        current.append(_term(raw, source))
+    if not current:
+        raise _invalid(f"empty alternative in selector {source!r}")
+    alternatives.append(tuple(current))
+    return Selector(tuple(alternatives), source)
+
+
+def _raw_words(source: str) -> list[str]:
+    """Words with their quotes kept (so ``label="a=b"`` splits on the first *unquoted* ``=``)."""
+    words: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        if source[i].isspace():
+            i += 1
+            continue
+        if source.startswith("||", i):
+            words.append("||")
+            i += 2
+            continue
+        start = i
+        while i < n and not source[i].isspace() and not source.startswith("||", i):
+            if source[i] == "\\":
+                i += 2
+                continue
+            if source[i] in "\"'":
+                quote = source[i]
+                i += 1
+                while i < n and source[i] != quote:
+                    i += 2 if source[i] == "\\" else 1
+                if i >= n:
+                    raise _invalid(f"unterminated {quote} quote in selector {source!r}")
+            i += 1
+        words.append(source[start:i])
+    return words
+
+
+def _unquote(raw: str, source: str) -> str:
+    tokens = _tokens(raw)
+    if len(tokens) != 1:
+        raise _invalid(f"cannot read {raw!r} in selector {source!r}")
+    return tokens[0][0]
+
+
+def _term(raw: str, source: str) -> Term:
+    eq = _unquoted_eq(raw)
+    if eq < 0:
+        word = _unquote(raw, source)
+        if raw == word and word.lower() in BOOL_KEYS:
+            return Term(word.lower(), True)
+        return Term("text", word)
+    key = raw[:eq].strip().lower()
+    value = _unquote(raw[eq + 1 :], source) if raw[eq + 1 :] else ""
+    if key in BOOL_KEYS:
+        lowered = value.lower()
+        if lowered in _TRUE:
+            return Term(key, True)
+        if lowered in _FALSE:
+            return Term(key, False)
+        raise _invalid(f"{key} takes true or false, got {value!r}")
+    if key not in STRING_KEYS:
+        raise _invalid(f"unknown selector key {key!r}")
+    if value == "":
+        raise _invalid(f"{key}= needs a value")
+    return Term(key, value)
+
+
+def _unquoted_eq(raw: str) -> int:
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch in "\"'":
+            return -1  # a quote before any '=': the whole word is a (quoted) text
+        if ch == "=":
+            return i
+        i += 1
+    return -1
+
+
+# --- matching -----------------------------------------------------------------------------------------------
+
+
+def _is_visible(node: Node) -> bool:
+    r = node.get("rect") or {}
+    return float(r.get("width", 0)) > 0 and float(r.get("height", 0)) > 0
+
+
+def _bool_of(node: Node, key: str) -> bool:
+    if key == "visible":
+        return _is_visible(node)
+    if key == "enabled":
+        return node.get("enabled") is not False
+    if key == "editable":
+        return node.get("type") in TEXT_INPUT_ROLES and node.get("enabled") is not False
+    return bool(node.get(key))
+
+
+def _term_matches(node: Node, term: Term) -> bool:
+    if isinstance(term.value, bool):
+        return _bool_of(node, term.key) is term.value
+    want = term.value
+    if term.key == "id":
+        return node.get("identifier") == want
+    if term.key == "role":
+        return str(node.get("type") or "").lower() == want.lower()
+    if term.key == "label":
+        return node.get("label") == want
+    if term.key == "value":
+        return node.get("value") == want
+    # text: case-insensitive substring of label or value
+    low = want.lower()
+    return any(low in str(t).lower() for t in (node.get("label"), node.get("value")) if t)
+
+
+def _text_exact(node: Node, terms: tuple[Term, ...]) -> bool:
+    for term in terms:
+        if term.key == "text" and isinstance(term.value, str):
+            low = term.value.lower()
+            if not any(str(t).lower() == low for t in (node.get("label"), node.get("value")) if t):
+                return False
+    return True
+
+
+def _has_ancestor_in(node: Node, chosen: set[int], parents: dict[int, Any]) -> bool:
+    parent = node.get("parentIndex")
+    seen: set[int] = set()
+    while parent is not None and parent not in seen:
+        if parent in chosen:
+            return True
+        seen.add(parent)
+        parent = parents.get(parent, _MISSING)
+        if parent is _MISSING:
+            return False
+    return False
+
+
+_MISSING: Final = object()
+
+
+def match(selector: Selector, nodes: Sequence[Node]) -> list[Node]:
+    """The nodes the first matching alternative selects (ancestor wins over its own descendants)."""
+    all_parents = {int(n["index"]): n.get("parentIndex") for n in nodes}
+    for terms in selector.alternatives:
+        found = [n for n in nodes if all(_term_matches(n, t) for t in terms)]
+        if not found:
+            continue
+        if any(t.key == "text" for t in terms):
+            exact = [n for n in found if _text_exact(n, terms)]
+            if exact:
+                found = exact
+        chosen = {int(n["index"]) for n in found}
+        return [n for n in found if not _has_ancestor_in(n, chosen, all_parents)]
+    return []

@@ -1,0 +1,261 @@
+"""The agent view: a snapshot's nodes rendered as compact text with ``@eN`` refs.  Pure, no I/O.
+
+One line per useful node, indented two spaces per *emitted* ancestor::
+
+    @e1 Heading "Demo"
+    @e2 List "Rows"
+      @e3 Cell "Row 1"
+        @e4 StaticText "count 0"
+        @e5 Button "Increment row 1"
+    @e6 TextField "Email" value="a@b.c" [focused]
+
+Rules (docs/agent-view.md is the user-facing version):
+
+* a node with no label, identifier or value that is not interactive (wrappers, unlabeled containers) gets no
+  line; its children move up to its nearest emitted ancestor;
+* a non-interactive node whose text repeats its nearest emitted ancestor's label gets no line (a button's own
+  caption);
+* ``interactive=True`` keeps interactive nodes, headings, alerts/dialogs, and the text an agent needs to choose
+  among the interactive nodes: non-interactive text inside an interactive node, and text in the same row
+  (same emitted parent, overlapping vertical band) as an interactive node;
+* refs are numbered in emission order (document order), ``e1`` first.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES
+
+Node = dict[str, Any]
+
+#: Roles whose value is the user's input/state: the value is not part of the element's identity.
+STATEFUL_ROLES = TEXT_INPUT_ROLES | frozenset({"Switch", "CheckBox", "RadioButton", "Slider", "Stepper"})
+#: Non-interactive roles always kept by the interactive filter (they say which screen/overlay this is).
+LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog"})
+#: Longest label/value printed; longer texts are cut with an ellipsis (identity uses the full text).
+MAX_TEXT = 80
+
+
+def is_interactive(node: Node) -> bool:
+    return node.get("type") in INTERACTIVE_ROLES
+
+
+def _texts(node: Node) -> tuple[str | None, str | None, str | None]:
+    return node.get("label"), node.get("identifier"), node.get("value")
+
+
+def _informative(node: Node) -> bool:
+    label, identifier, value = _texts(node)
+    return bool(label or identifier or value) or is_interactive(node)
+
+
+def _quote(text: str) -> str:
+    if len(text) > MAX_TEXT:
+        text = text[: MAX_TEXT - 1] + "…"
+    return json.dumps(text, ensure_ascii=False)
+
+
+def node_line(node: Node) -> str:
+    """The line of one node, without ref and indentation: ``Button "Save" id=save value="x" [disabled]``."""
+    label, identifier, value = _texts(node)
+    parts = [str(node.get("type") or "Other")]
+    if label:
+        parts.append(_quote(label))
+    if identifier and identifier != label:
+        parts.append(f"id={_quote(identifier) if _needs_quotes(identifier) else identifier}")
+    if value and value != label:
+        parts.append(f"value={_quote(value)}")
+    flags = []
+    if node.get("enabled") is False:
+        flags.append("disabled")
+    if node.get("selected"):
+        flags.append("selected")
+    if node.get("focused"):
+        flags.append("focused")
+    if flags:
+        parts.append("[" + ",".join(flags) + "]")
+    return " ".join(parts)
+
+
+def _needs_quotes(text: str) -> bool:
+    return not text or any(ch.isspace() or ch in "\"'|=\\" for ch in text) or len(text) > MAX_TEXT
+
+
+def _parents(nodes: Sequence[Node]) -> dict[int, int | None]:
+    return {int(n["index"]): n.get("parentIndex") for n in nodes}
+
+
+def _ancestors(index: int, parents: dict[int, int | None]) -> list[int]:
+    out: list[int] = []
+    parent = parents.get(index)
+    while parent is not None and parent not in out:
+        out.append(parent)
+        parent = parents.get(parent)
+    return out
+
+
+def _band_overlap(a: Node, b: Node) -> bool:
+    """True when ``a`` and ``b`` share a horizontal row: their vertical extents overlap by half the smaller one."""
+    ra, rb = a.get("rect") or {}, b.get("rect") or {}
+    ay, ah = float(ra.get("y", 0)), float(ra.get("height", 0))
+    by, bh = float(rb.get("y", 0)), float(rb.get("height", 0))
+    if ah <= 0 or bh <= 0:
+        return False
+    overlap = min(ay + ah, by + bh) - max(ay, by)
+    return overlap >= 0.5 * min(ah, bh)
+
+
+def row_mates(nodes: Sequence[Node]) -> dict[int, list[int]]:
+    """For each node: the non-interactive text nodes in its row (same parent, overlapping vertical band)."""
+    by_parent: dict[int | None, list[Node]] = {}
+    for n in nodes:
+        by_parent.setdefault(n.get("parentIndex"), []).append(n)
+    out: dict[int, list[int]] = {}
+    for siblings in by_parent.values():
+        texts = sorted((s for s in siblings if not is_interactive(s) and s.get("label")), key=_top)
+        tops = [_top(t) for t in texts]
+        for n in siblings:
+            rect = n.get("rect") or {}
+            bottom = float(rect.get("y", 0)) + float(rect.get("height", 0))
+            mates: list[int] = []
+            # only texts that start above this node's bottom can overlap it; stop scanning past it
+            for t in texts[: bisect.bisect_left(tops, bottom)]:
+                if t is not n and _band_overlap(n, t):
+                    mates.append(int(t["index"]))
+            out[int(n["index"])] = mates
+    return out
+
+
+def _top(node: Node) -> float:
+    return float((node.get("rect") or {}).get("y", 0))
+
+
+def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[int]:
+    """Indexes of the nodes that get a line, in emission order."""
+    parents = _parents(nodes)
+    by_index = {int(n["index"]): n for n in nodes}
+    keep: set[int] = set()
+    for n in nodes:
+        i = int(n["index"])
+        if not _informative(n):
+            continue
+        parent = parents.get(i)
+        if not is_interactive(n) and parent is not None and parent in by_index:
+            plabel = by_index[parent].get("label")
+            own = n.get("label") or n.get("value")
+            if own and plabel and own == plabel and not n.get("identifier"):
+                continue  # repeats its container's caption
+        keep.add(i)
+    if interactive:
+        chosen: set[int] = set()
+        mates = row_mates(nodes)
+        for i in keep:
+            n = by_index[i]
+            if is_interactive(n) or n.get("type") in LANDMARK_ROLES:
+                chosen.add(i)
+                chosen.update(m for m in mates.get(i, ()) if m in keep)
+                continue
+            if any(is_interactive(by_index[a]) for a in _ancestors(i, parents) if a in by_index):
+                chosen.add(i)  # text inside a cell/button: what the control says
+        keep = chosen
+    return [int(n["index"]) for n in nodes if int(n["index"]) in keep]
+
+
+@dataclass
+class Rendered:
+    """Lines of a view: ``keys`` are the ref-less lines (indent included) used for diffs."""
+
+    lines: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    refs: dict[str, Node] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def render(nodes: Sequence[Node], *, interactive: bool = False) -> Rendered:
+    """Render ``nodes`` (wire snapshot nodes) as the agent view; refs ``e1``… in emission order."""
+    parents = _parents(nodes)
+    by_index = {int(n["index"]): n for n in nodes}
+    out = Rendered()
+    level: dict[int, int] = {}
+    for i in select_lines(nodes, interactive=interactive):
+        depth = 0
+        for a in _ancestors(i, parents):
+            if a in level:
+                depth = level[a] + 1
+                break
+        level[i] = depth
+        ref = f"e{len(out.refs) + 1}"
+        out.refs[ref] = by_index[i]
+        key = "  " * depth + node_line(by_index[i])
+        out.keys.append(key)
+        out.lines.append("  " * depth + f"@{ref} " + key.lstrip(" "))
+    return out
+
+
+def quality_header(quality: dict[str, Any]) -> str | None:
+    """A one-line warning when the snapshot is not healthy (else nothing)."""
+    if not quality or quality.get("state", "healthy") == "healthy":
+        return None
+    reason = quality.get("reason") or quality.get("reasonCode") or ""
+    return f"# snapshot {quality.get('state')}: {reason}".rstrip()
+
+
+# --- diff -------------------------------------------------------------------------------------------------
+
+
+def _identity_of_line(key: str) -> str:
+    """The part of a line that names the element (role + label), without value and flags."""
+    stripped = key.strip()
+    if " value=" in stripped:
+        stripped = stripped.split(" value=", 1)[0]
+    if stripped.endswith("]") and " [" in stripped:
+        stripped = stripped.rsplit(" [", 1)[0]
+    return stripped
+
+
+def diff(previous: Rendered, current: Rendered) -> list[str]:
+    """Lines added (``+``), removed (``-``) and changed (``~``, same element, new value/flags) since ``previous``.
+
+    Added and changed lines carry the current refs; removed lines carry none (those elements are gone)."""
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(a=[k.strip() for k in previous.keys], b=[k.strip() for k in current.keys],
+                                      autojunk=False)  # fmt: skip
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        removed = list(range(a0, a1))
+        added = list(range(b0, b1))
+        if op == "replace":
+            # pair lines that name the same element: those changed in place
+            pending: dict[str, list[int]] = {}
+            for a in removed:
+                pending.setdefault(_identity_of_line(previous.keys[a]), []).append(a)
+            changed: list[tuple[int, int]] = []
+            for b in added:
+                bucket = pending.get(_identity_of_line(current.keys[b]))
+                if bucket:
+                    changed.append((bucket.pop(0), b))
+            paired_a = {a for a, _ in changed}
+            paired_b = {b for _, b in changed}
+            for a in removed:
+                if a not in paired_a:
+                    out.append("- " + previous.keys[a].strip())
+            was = dict((b, a) for a, b in changed)
+            for b in added:
+                if b in paired_b:
+                    out.append(f"~ {current.lines[b].strip()}  (was: {previous.keys[was[b]].strip()})")
+                else:
+                    out.append("+ " + current.lines[b].strip())
+        else:
+            out.extend("- " + previous.keys[a].strip() for a in removed)
+            out.extend("+ " + current.lines[b].strip() for b in added)
+    return out

@@ -1,0 +1,200 @@
+"""AgentSession over a scripted CommandSender: targets, refs that cannot hit the wrong element, actions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import pytest
+from agent_fakes import FakeSender, row, screen
+
+from phonewire.agent.core import AgentSession
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import RawNode, Rect
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def rows(first: int, last: int, *, top: float = 100, counts: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    counts = counts or {}
+    return screen(*(row(i, top + (i - first) * 50, counts.get(i, 0)) for i in range(first, last + 1)))
+
+
+def session(nodes: list[dict[str, Any]]) -> tuple[AgentSession, FakeSender]:
+    sender = FakeSender(nodes)
+    return AgentSession(sender, app_id="dev.phonewire.demo"), sender
+
+
+def test_app_scoped_ops_need_an_open_app() -> None:
+    s = AgentSession(FakeSender([]))
+    with pytest.raises(ProtocolError) as info:
+        run(s.snapshot())
+    assert info.value.code == e.APP_BUNDLE_ID_REQUIRED
+    assert info.value.hint and "open an app first" in info.value.hint.lower()
+
+
+def test_open_app_makes_it_the_target_of_later_commands() -> None:
+    sender = FakeSender(rows(1, 2))
+    s = AgentSession(sender)
+    run(s.open_app("dev.phonewire.demo"))
+    run(s.tap("10 20"))
+    assert sender.commands("tap") == [{"x": 10.0, "y": 20.0, "appBundleId": "dev.phonewire.demo"}]
+
+
+def test_a_ref_taps_the_current_centre_of_the_same_element() -> None:
+    s, sender = session(rows(1, 5))
+    view = run(s.snapshot())
+    ref = next(r for r, n in view.refs.items() if n["label"] == "+" and n["rect"]["y"] == 154)  # row 2's button
+    sender.nodes = rows(1, 5, top=60)  # the list moved up by 40 points
+    run(s.tap("@" + ref))
+    assert sender.commands("tap") == [{"x": 350.0, "y": 132.0, "appBundleId": "dev.phonewire.demo"}]
+
+
+def test_a_ref_follows_its_row_when_the_list_scrolled_by_exactly_one_row() -> None:
+    s, sender = session(rows(1, 5))
+    view = run(s.snapshot())
+    ref = next(r for r, n in view.refs.items() if n["label"] == "+" and n["rect"]["y"] == 154)  # row 2
+    sender.nodes = rows(2, 6)  # row 2 now sits where row 1 was
+    run(s.tap(ref))
+    assert sender.commands("tap")[0]["y"] == 104 + 18  # row 2's button, now in the first slot
+
+
+def test_a_ref_survives_its_own_row_counter_changing() -> None:
+    s, sender = session(rows(1, 3))
+    view = run(s.snapshot())
+    ref = next(r for r, n in view.refs.items() if n["label"] == "+" and n["rect"]["y"] == 154)  # row 2
+    sender.nodes = rows(1, 3, top=80, counts={2: 1, 3: 0})
+    run(s.tap(ref))
+    assert sender.commands("tap")[0]["y"] == 80 + 50 + 4 + 18
+
+
+def test_a_ref_whose_element_is_gone_is_stale_and_nothing_is_tapped() -> None:
+    s, sender = session(rows(1, 3))
+    view = run(s.snapshot())
+    ref = next(r for r, n in view.refs.items() if n["label"] == "+" and n["rect"]["y"] == 154)  # row 2
+    sender.nodes = screen(RawNode("Heading", label="Detail", rect=Rect(0, 0, 390, 40)))  # navigated away
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap(ref))
+    assert info.value.code == e.STALE_REF
+    assert info.value.hint and "snapshot" in info.value.hint
+    assert sender.commands("tap") == []
+
+
+def test_a_ref_that_became_indistinguishable_is_stale_and_nothing_is_tapped() -> None:
+    twin = lambda y: RawNode("Button", label="OK", rect=Rect(0, y, 90, 40))  # noqa: E731
+    s, sender = session(screen(twin(100)))
+    run(s.snapshot())
+    sender.nodes = screen(twin(300), twin(400))
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@e1"))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []
+
+
+def test_an_unchanged_screen_resolves_even_identical_twins_by_place() -> None:
+    twin = lambda y: RawNode("Button", label="OK", rect=Rect(0, y, 90, 40))  # noqa: E731
+    s, sender = session(screen(twin(100), twin(300)))
+    run(s.snapshot())
+    run(s.tap("@e2"))
+    assert sender.commands("tap")[0]["y"] == 320
+
+
+def test_a_ref_not_issued_by_the_last_snapshot_is_stale() -> None:
+    s, sender = session(rows(1, 2))
+    run(s.snapshot())
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@e99"))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []
+
+
+def test_a_text_field_ref_survives_its_value_changing() -> None:
+    field = lambda v: RawNode("TextField", label="Name", value=v, rect=Rect(0, 100, 300, 40))  # noqa: E731
+    s, sender = session(screen(field("Ann"), RawNode("Button", label="Go", rect=Rect(0, 200, 90, 40))))
+    run(s.snapshot())
+    sender.nodes = screen(field("Annabel"), RawNode("Button", label="Go", rect=Rect(0, 250, 90, 40)))
+    run(s.tap("@e1"))
+    assert sender.commands("tap")[0]["y"] == 120
+
+
+def test_an_ambiguous_selector_lists_the_candidates_as_refs_that_then_work() -> None:
+    s, sender = session(rows(1, 3))
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("label=+"))
+    assert info.value.code == e.AMBIGUOUS_MATCH
+    assert '@e3 Button "+"' in info.value.message and '@e6 Button "+"' in info.value.message
+    assert sender.commands("tap") == []
+    run(s.tap("@e6"))
+    assert sender.commands("tap")[0]["y"] == 150 + 4 + 18
+
+
+def test_a_selector_matching_nothing_is_not_found() -> None:
+    s, sender = session(rows(1, 2))
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap('label="Nope"'))
+    assert info.value.code == e.NOT_FOUND
+    assert sender.commands("tap") == []
+
+
+def test_a_bad_selector_fails_before_any_device_command() -> None:
+    s, sender = session(rows(1, 2))
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("colour=red"))
+    assert info.value.code == e.INVALID_REQUEST
+    assert sender.sent == []
+
+
+def test_fill_taps_the_field_end_clears_its_value_and_types() -> None:
+    field = RawNode("TextField", label="Name", value="Ann", rect=Rect(0, 100, 300, 40))
+    s, sender = session(screen(field))
+    result = run(s.fill("label=Name", "Bob"))
+    assert [c for c, _ in sender.sent] == [
+        "snapshot",
+        "tap",
+        "keyboardDelete",
+        "keyboardDelete",
+        "keyboardDelete",
+        "type",
+    ]
+    assert sender.commands("tap")[0]["x"] == 288
+    assert sender.commands("type") == [{"text": "Bob", "appBundleId": "dev.phonewire.demo"}]
+    assert result.data["cleared"] == 3
+
+
+def test_press_maps_keys_to_commands_and_rejects_unknown_keys() -> None:
+    s, sender = session([])
+    run(s.press("Enter"))
+    run(s.press("backspace"))
+    run(s.press("home"))
+    assert [c for c, _ in sender.sent] == ["keyboardReturn", "keyboardDelete", "button"]
+    assert sender.commands("button") == [{"button": "home"}]
+    with pytest.raises(ProtocolError) as info:
+        run(s.press("f13"))
+    assert info.value.code == e.INVALID_REQUEST
+
+
+def test_scroll_down_drags_up_through_the_centre() -> None:
+    s, sender = session([])
+    run(s.scroll("down", amount=0.5))
+    drag = sender.commands("drag")[0]
+    assert (drag["fromX"], drag["toX"]) == (195, 195)
+    assert drag["fromY"] == 422 + 211 and drag["toY"] == 422 - 211
+    with pytest.raises(ProtocolError):
+        run(s.scroll("sideways"))
+
+
+def test_diff_snapshot_reports_changes_since_the_previous_snapshot() -> None:
+    s, sender = session(rows(1, 2))
+    first = run(s.snapshot(diff=True))
+    assert first.text.startswith("# no previous snapshot")
+    sender.nodes = rows(1, 2, counts={1: 1})
+    second = run(s.snapshot(diff=True))
+    assert second.text.splitlines() == ['- StaticText "count 0"', '+ @e2 StaticText "count 1"']
+    third = run(s.snapshot(diff=True))
+    assert third.text == "# no changes"
