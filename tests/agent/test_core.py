@@ -26,6 +26,14 @@ def rows(first: int, last: int, *, top: float = 100, counts: dict[int, int] | No
     return screen(*(row(i, top + (i - first) * 50, counts.get(i, 0)) for i in range(first, last + 1)))
 
 
+def twin(y: float) -> RawNode:
+    return RawNode("Button", label="OK", rect=Rect(0, y, 90, 40))
+
+
+def name_field(value: str) -> RawNode:
+    return RawNode("TextField", label="Name", value=value, rect=Rect(0, 100, 300, 40))
+
+
 def session(nodes: list[dict[str, Any]]) -> tuple[AgentSession, FakeSender]:
     sender = FakeSender(nodes)
     return AgentSession(sender, app_id="dev.phonewire.demo"), sender
@@ -87,7 +95,6 @@ def test_a_ref_whose_element_is_gone_is_stale_and_nothing_is_tapped() -> None:
 
 
 def test_a_ref_that_became_indistinguishable_is_stale_and_nothing_is_tapped() -> None:
-    twin = lambda y: RawNode("Button", label="OK", rect=Rect(0, y, 90, 40))  # noqa: E731
     s, sender = session(screen(twin(100)))
     run(s.snapshot())
     sender.nodes = screen(twin(300), twin(400))
@@ -98,7 +105,6 @@ def test_a_ref_that_became_indistinguishable_is_stale_and_nothing_is_tapped() ->
 
 
 def test_an_unchanged_screen_resolves_even_identical_twins_by_place() -> None:
-    twin = lambda y: RawNode("Button", label="OK", rect=Rect(0, y, 90, 40))  # noqa: E731
     s, sender = session(screen(twin(100), twin(300)))
     run(s.snapshot())
     run(s.tap("@e2"))
@@ -115,10 +121,9 @@ def test_a_ref_not_issued_by_the_last_snapshot_is_stale() -> None:
 
 
 def test_a_text_field_ref_survives_its_value_changing() -> None:
-    field = lambda v: RawNode("TextField", label="Name", value=v, rect=Rect(0, 100, 300, 40))  # noqa: E731
-    s, sender = session(screen(field("Ann"), RawNode("Button", label="Go", rect=Rect(0, 200, 90, 40))))
+    s, sender = session(screen(name_field("Ann"), RawNode("Button", label="Go", rect=Rect(0, 200, 90, 40))))
     run(s.snapshot())
-    sender.nodes = screen(field("Annabel"), RawNode("Button", label="Go", rect=Rect(0, 250, 90, 40)))
+    sender.nodes = screen(name_field("Annabel"), RawNode("Button", label="Go", rect=Rect(0, 250, 90, 40)))
     run(s.tap("@e1"))
     assert sender.commands("tap")[0]["y"] == 120
 

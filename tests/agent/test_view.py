@@ -114,7 +114,9 @@ def test_diff_shows_added_removed_and_changed_lines() -> None:
 
 
 def test_diff_marks_a_value_change_of_the_same_element_as_changed() -> None:
-    field = lambda v: RawNode("TextField", label="Email", value=v, rect=Rect(0, 0, 300, 40))  # noqa: E731
+    def field(v: str) -> RawNode:
+        return RawNode("TextField", label="Email", value=v, rect=Rect(0, 0, 300, 40))
+
     changes = diff(render(screen(field("a"))), render(screen(field("ab"))))
     assert changes == ['~ @e1 TextField "Email" value="ab"  (was: TextField "Email" value="a")']
 
