@@ -23,3 +23,8 @@ class CommandSender(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+from phonewire.host.session import HostError, HostSession, RunnerSession  # noqa: E402
+
+__all__ = ["CommandSender", "HostError", "HostSession", "RunnerSession"]

@@ -1,0 +1,626 @@
+"""Host sessions: the rules of :mod:`phonewire.host.rules` applied to real runners.
+
+Two objects::
+
+    HostSession                 what the front ends hold (implements CommandSender); lives as long as the agent
+     └── RunnerSession          one runner, from start or attach to invalidation; never reused afterwards
+          ├── Transport         one POST per command, one deadline
+          └── RunnerProcess     the owned process (None when attached to a runner someone else started)
+
+Lifecycle of a RunnerSession (exact states, one direction only)::
+
+    starting ──first reply──► ready ──invalidate(reason)──► invalidated
+        └──────────────invalidate(reason)──────────────────────┘
+
+``HostSession.send`` gets the current runner session (starting a new one when the last was invalidated or its
+process died), lets it execute one attempt, and asks :func:`rules.decide_retry` whether another attempt — always
+with a fresh command id — is allowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from phonewire.host import diagnostics as d
+from phonewire.host import rules as r
+from phonewire.host.diagnostics import Diagnostics
+from phonewire.host.launcher import DEFAULT_STARTUP_BUDGET_S, RunnerProcess, spawn_runner
+from phonewire.host.transport import Transport, TransportError, parse_address
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.commands import Timing
+from phonewire.protocol.envelope import Envelope
+from phonewire.protocol.errors import ProtocolError
+
+STARTING: Final = "starting"
+READY: Final = "ready"
+INVALIDATED: Final = "invalidated"
+
+Clock = Callable[[], float]
+
+
+class HostError(ProtocolError):
+    """A :class:`ProtocolError` raised by the host, with the decision context that produced it."""
+
+    def __init__(self, code: str, message: str, hint: str | None = None, *, context: dict[str, Any]) -> None:
+        super().__init__(code, message, hint)
+        self.context = context
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What one send of a command came to."""
+
+    outcome: r.Outcome
+    envelope: Envelope | None = None
+    error: ProtocolError | None = None
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 3)
+
+
+class RunnerSession:
+    """One runner.  Holds ``lastHealthyMutation``; once invalidated every further use raises."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        process: RunnerProcess | None,
+        timing: Timing,
+        diagnostics: Diagnostics,
+        clock: Clock = time.monotonic,
+        healthy_window_s: float = r.HEALTHY_MUTATION_WINDOW_S,
+    ) -> None:
+        self.transport = transport
+        self.process = process
+        self.timing = timing
+        self.diag = diagnostics
+        self.clock = clock
+        self.healthy_window_s = healthy_window_s
+        self.generation = diagnostics.runner_generation
+        self.lifecycle = STARTING
+        self.invalidation_reason: str | None = None
+        self.last_healthy_mutation: r.HealthyMutation | None = None
+        self.running_apps: set[str] = set()
+        self.last_snapshot: r.SnapshotEvidence | None = None
+        self._attached_at = clock()
+
+    # -- state ------------------------------------------------------------------------------------------------
+    @property
+    def invalidated(self) -> bool:
+        return self.lifecycle == INVALIDATED
+
+    @property
+    def owned(self) -> bool:
+        return self.process is not None
+
+    def process_alive(self) -> bool | None:
+        """``None`` for an attached runner (not ours to poll)."""
+        return None if self.process is None else self.process.alive()
+
+    def _mark_ready(self) -> None:
+        if self.lifecycle != STARTING:
+            return
+        self.lifecycle = READY
+        phases: dict[str, Any]
+        if self.process is not None:
+            timings = self.process.timings
+            timings.ready_ms = (time.monotonic() - timings.started_at) * 1000
+            phases = {k: None if v is None else round(v, 3) for k, v in timings.as_dict().items()}
+        else:
+            phases = {"readyMs": _ms(self.clock() - self._attached_at)}
+        self.diag.record(
+            d.STARTUP,
+            phase="ready",
+            address=self.transport.address,
+            pid=None if self.process is None else self.process.pid,
+            phases=phases,
+        )
+
+    # -- one attempt --------------------------------------------------------------------------------------------
+    async def execute(self, command: str, fields: Mapping[str, Any], command_id: str | None) -> Attempt:
+        if self.invalidated:
+            raise RuntimeError(f"runner session invalidated ({self.invalidation_reason}) is never reused")
+        if self.process is not None and not self.process.alive():
+            await self.invalidate(r.INVALIDATE_PROCESS_EXITED, reachable=False)
+            return self._not_sent(command, "the runner process has exited")
+        app_id = fields.get("appBundleId")
+        app = app_id if isinstance(app_id, str) else None
+        decision = r.decide_preflight(
+            command,
+            app,
+            ready=self.lifecycle == READY,
+            record=self.last_healthy_mutation,
+            now=self.clock(),
+            window_s=self.healthy_window_s,
+        )
+        if decision.preflight:
+            failure = await self._preflight(command, app, decision)
+            if failure is not None:
+                return failure
+        else:
+            self.diag.record(
+                d.PREFLIGHT,
+                command=command,
+                app=app,
+                decision="skipped",
+                reason=decision.reason,
+                recencyAgeMs=_ms(decision.age_s),
+            )
+        body: dict[str, Any] = dict(fields)
+        body["command"] = command
+        if command_id is not None:
+            body["commandId"] = command_id
+        running_before = frozenset(self.running_apps)
+        try:
+            envelope = await self.transport.send(body, self.timing.window(command))
+        except TransportError as exc:
+            return await self._transport_failed(command, app, command_id, exc, decision)
+        self._mark_ready()
+        return await self._finish(command, app, envelope, running_before)
+
+    async def _preflight(self, command: str, app: str | None, decision: r.PreflightDecision) -> Attempt | None:
+        try:
+            await self.transport.send({"command": c.UPTIME}, self.timing.probe_window)
+        except TransportError as exc:
+            self.diag.record(
+                d.PREFLIGHT,
+                command=command,
+                app=app,
+                decision="used",
+                reason=decision.reason,
+                recencyAgeMs=_ms(decision.age_s),
+                ok=False,
+                failure=exc.detail,
+            )
+            await self.invalidate(r.INVALIDATE_PREFLIGHT_FAILED, reachable=False)
+            return self._not_sent(command, f"the runner did not answer its readiness probe ({exc.message})")
+        self.diag.record(
+            d.PREFLIGHT,
+            command=command,
+            app=app,
+            decision="used",
+            reason=decision.reason,
+            recencyAgeMs=_ms(decision.age_s),
+            ok=True,
+        )
+        self._mark_ready()
+        return None
+
+    def _not_sent(self, command: str, why: str) -> Attempt:
+        return Attempt(
+            r.Outcome.NOT_SENT,
+            error=HostError(
+                e.RUNNER_UNAVAILABLE,
+                f"{command} was not sent: {why}",
+                "The runner is gone and could not be replaced. Check the device, then try again.",
+                context={"reason": self.invalidation_reason},
+            ),
+        )
+
+    async def _transport_failed(
+        self,
+        command: str,
+        app: str | None,
+        command_id: str | None,
+        exc: TransportError,
+        decision: r.PreflightDecision,
+    ) -> Attempt:
+        # A transport failure after a skip clears the record and carries the skip context.
+        self.last_healthy_mutation = None
+        context: dict[str, Any] = {"transport": exc.detail, "shape": exc.shape.value, "commandId": command_id}
+        if decision.skipped_on_recency:
+            context[r.PREFLIGHT_SKIPPED_MARKER] = True
+            context["recencyAgeMs"] = _ms(decision.age_s)
+        action = r.decide_after_transport_failure(exc.shape, delivered=exc.delivered)
+        self.diag.record(
+            d.SEND_FAILED,
+            command=command,
+            app=app,
+            commandId=command_id,
+            shape=exc.shape.value,
+            detail=exc.detail,
+            delivered=exc.delivered,
+            action=action.value,
+            preflightSkipped=not decision.preflight,
+            skipReason=None if decision.preflight else decision.reason,
+        )
+        if action is r.FailureAction.NOT_SENT:
+            await self.invalidate(r.INVALIDATE_CONNECTION_REFUSED, reachable=False)
+            return self._not_sent(command, exc.message)
+        if action is r.FailureAction.STATUS_RECOVERY and command_id is not None:
+            return await self._recover(command, app, command_id, exc, context)
+        read_only = command in c.READ_ONLY
+        return Attempt(
+            r.Outcome.FINAL,
+            error=HostError(
+                e.TRANSPORT_FAILED,
+                f"{command}: {exc.message}",
+                "Try again." if read_only else r.HINT_REOBSERVE,
+                context=context,
+            ),
+        )
+
+    async def _recover(
+        self, command: str, app: str | None, command_id: str, exc: TransportError, context: dict[str, Any]
+    ) -> Attempt:
+        status: dict[str, Any] | None = None
+        probe_error: str | None = None
+        try:
+            reply = await self.transport.send(
+                {"command": c.STATUS, "statusCommandId": command_id}, self.timing.probe_window
+            )
+            if reply.ok and reply.data is not None:
+                status = reply.data
+            else:
+                probe_error = reply.error.code if reply.error else "error"
+        except TransportError as probe_exc:
+            probe_error = probe_exc.detail
+        decision = r.decide_recovery(command, status)
+        self.diag.record(
+            d.STATUS_RECOVERY,
+            command=command,
+            app=app,
+            commandId=command_id,
+            state=decision.state,
+            action=decision.action.value,
+            reason=decision.reason,
+            probeError=probe_error,
+        )
+        context = {**context, "recovery": decision.reason}
+        if decision.action is r.RecoveryAction.REPLY:
+            assert decision.envelope is not None
+            self._mark_ready()
+            recovered = Envelope(
+                ok=decision.envelope.ok,
+                data=decision.envelope.data,
+                error=decision.envelope.error,
+                reactivated=decision.envelope.reactivated,
+                warning=decision.envelope.warning,
+                extra={"recovered": r.RECOVERED_COMPLETED},
+            )
+            # A recovered reply is the command's answer, but not a health signal: the next command preflights.
+            return await self._finish(command, app, recovered, frozenset(self.running_apps), healthy_signal=False)
+        if decision.action is r.RecoveryAction.RETRY:
+            return Attempt(
+                r.Outcome.REPLY_LOST,
+                error=HostError(e.TRANSPORT_FAILED, f"{command}: {exc.message}", "Try again.", context=context),
+            )
+        if decision.action is r.RecoveryAction.FAIL:
+            assert decision.error is not None
+            err = decision.error
+            return Attempt(r.Outcome.FINAL, error=HostError(err.code, err.message, err.hint, context=context))
+        await self.invalidate(
+            r.INVALIDATE_PROBE_FAILED
+            if decision.reason == r.RECOVERY_PROBE_FAILED
+            else (
+                r.INVALIDATE_NOT_ACCEPTED if decision.reason == r.RECOVERY_NOT_ACCEPTED else r.INVALIDATE_UNKNOWN_STATE
+            ),
+            reachable=status is not None,
+        )
+        read_only = command in c.READ_ONLY
+        return Attempt(
+            r.Outcome.REPLY_LOST if read_only else r.Outcome.FINAL,
+            error=HostError(
+                e.TRANSPORT_FAILED,
+                f"{command}: {exc.message}; the runner could not account for it ({decision.reason})",
+                "Try again." if read_only else r.HINT_REOBSERVE,
+                context=context,
+            ),
+        )
+
+    async def _finish(
+        self,
+        command: str,
+        app: str | None,
+        envelope: Envelope,
+        running_before: frozenset[str],
+        *,
+        healthy_signal: bool = True,
+    ) -> Attempt:
+        if envelope.ok:
+            # Recorded only after the runnerFatal check (inside should_record_healthy), never from read-only replies.
+            if healthy_signal and r.should_record_healthy(command, envelope):
+                self.last_healthy_mutation = r.HealthyMutation(command, app, self.clock())
+            self._track_apps(command, app, envelope)
+            if command == c.SNAPSHOT:
+                self.last_snapshot = r.snapshot_evidence(app, envelope.data)
+            if r.needs_lifecycle_reset(command, app, running_before, envelope):
+                await self._lifecycle_reset(app)
+            return Attempt(r.Outcome.OK, envelope=envelope)
+        err = envelope.error
+        assert err is not None
+        if command not in c.READ_ONLY:
+            self.last_healthy_mutation = None
+        if err.code == e.RUNNER_BUSY:
+            return Attempt(r.Outcome.RUNNER_BUSY, error=err)
+        if err.code == e.RUNNER_WEDGED:
+            await self.invalidate(r.INVALIDATE_WEDGED, reachable=True)
+            return Attempt(
+                r.Outcome.RUNNER_WEDGED,
+                error=HostError(
+                    e.RUNNER_WEDGED,
+                    err.message,
+                    f"{command} did not run: the runner was stuck and has been recycled. Take a snapshot to see "
+                    "the current screen (apps may need to be opened again), then retry.",
+                    context={"reason": r.INVALIDATE_WEDGED},
+                ),
+            )
+        if command == c.LAUNCH_APP and app is not None and app in running_before:
+            # The relaunch failed before a reset could re-aim the runner: discard it.
+            await self.invalidate(r.INVALIDATE_RESET_UNCONFIRMED, reachable=True)
+        if r.wants_post_action_capture(command, err.code, self.last_snapshot, app):
+            return await self._recorded_failure(command, app, envelope)
+        if command == c.TAP and err.code == e.XCTEST_RECORDED_FAILURE:
+            reason = r.decide_recorded_failure(app, self.last_snapshot, None).reason
+            self.diag.record(d.RECORDED_FAILURE, command=command, app=app, successWithWarning=False, reason=reason)
+        return Attempt(r.Outcome.RUNNER_ERROR, envelope=envelope, error=err)
+
+    def _track_apps(self, command: str, app: str | None, envelope: Envelope) -> None:
+        data = envelope.data or {}
+        if command == c.LAUNCH_APP and app is not None:
+            self.running_apps.add(app)
+        elif command == c.OPEN_URL and isinstance(data.get("appBundleId"), str):
+            self.running_apps.add(data["appBundleId"])
+        elif command == c.TERMINATE_APP and app is not None:
+            self.running_apps.discard(app)
+        elif command == c.LIST_APPS and isinstance(data.get("apps"), list):
+            self.running_apps = {
+                a["appBundleId"]
+                for a in data["apps"]
+                if isinstance(a, dict) and isinstance(a.get("appBundleId"), str) and a.get("state") != "notRunning"
+            }
+
+    async def _lifecycle_reset(self, app: str | None) -> None:
+        confirmed = False
+        reachable = True
+        failure: str | None = None
+        try:
+            reply = await self.transport.send(
+                {"command": c.RESET, "commandId": uuid.uuid4().hex}, self.timing.window(c.RESET)
+            )
+            confirmed = reply.ok
+            if not reply.ok and reply.error is not None:
+                failure = reply.error.code
+        except TransportError as exc:
+            failure = exc.detail
+            reachable = False
+        self.diag.record(d.LIFECYCLE_RESET, app=app, confirmed=confirmed, failure=failure)
+        if not confirmed:
+            await self.invalidate(r.INVALIDATE_RESET_UNCONFIRMED, reachable=reachable)
+
+    async def _recorded_failure(self, command: str, app: str | None, original: Envelope) -> Attempt:
+        after: r.SnapshotEvidence | None = None
+        try:
+            reply = await self.transport.send(
+                {"command": c.SNAPSHOT, "commandId": uuid.uuid4().hex, "appBundleId": app},
+                self.timing.window(c.SNAPSHOT),
+            )
+            if reply.ok:
+                after = r.snapshot_evidence(app, reply.data)
+        except TransportError:
+            after = None
+        decision = r.decide_recorded_failure(app, self.last_snapshot, after)
+        self.diag.record(
+            d.RECORDED_FAILURE,
+            command=command,
+            app=app,
+            successWithWarning=decision.success_with_warning,
+            reason=decision.reason,
+        )
+        if after is not None:
+            self.last_snapshot = after
+        if decision.success_with_warning:
+            assert original.error is not None
+            return Attempt(
+                r.Outcome.OK,
+                envelope=Envelope(
+                    ok=True,
+                    data={"message": "tap delivered; the screen changed", "recordedFailure": original.error.message},
+                    reactivated=original.reactivated,
+                    warning=r.RECORDED_FAILURE_WARNING,
+                    extra={"recovered": r.EVIDENCE_CHANGED},
+                ),
+            )
+        assert original.error is not None
+        return Attempt(r.Outcome.RUNNER_ERROR, envelope=original, error=original.error)
+
+    # -- invalidation -----------------------------------------------------------------------------------------
+    async def invalidate(self, reason: str, *, reachable: bool) -> None:
+        """Stop using this runner for good; stop its process as :func:`rules.decide_invalidation` says."""
+        if self.invalidated:
+            return
+        before = self.lifecycle
+        self.lifecycle = INVALIDATED
+        self.invalidation_reason = reason
+        self.last_healthy_mutation = None
+        alive = self.process_alive()
+        decision = r.decide_invalidation(
+            reason, owned=self.process is not None, process_alive=bool(alive), reachable=reachable
+        )
+        self.diag.record(
+            d.INVALIDATION,
+            reason=reason,
+            lifecycle=before,
+            reachable=reachable,
+            processAlive=alive,
+            stop=decision.stop.value,
+            address=self.transport.address,
+        )
+        if self.process is None:
+            return
+        started = time.monotonic()
+        how = await self.process.stop(graceful=decision.stop is r.StopMode.GRACEFUL, shutdown=self._shutdown)
+        self.diag.record(
+            d.RUNNER_STOPPED,
+            pid=self.process.pid,
+            how=how,
+            returncode=self.process.proc.returncode,
+            tookMs=_ms(time.monotonic() - started),
+        )
+
+    async def _shutdown(self) -> object:
+        return await self.transport.send(
+            {"command": c.SHUTDOWN, "commandId": uuid.uuid4().hex}, self.timing.probe_window
+        )
+
+
+class HostSession:
+    """The host's one object per agent: owns the current runner session and replaces it after invalidation.
+
+    ``HostSession(device="double")`` spawns runners for that device spec; ``HostSession(runner_addr="127.0.0.1:N")``
+    (or ``PHONEWIRE_RUNNER_ADDR``) attaches to a runner that is already listening.  Implements
+    :class:`phonewire.host.CommandSender`.
+    """
+
+    def __init__(
+        self,
+        device: str | None = None,
+        *,
+        runner_addr: str | None = None,
+        timing: Timing | None = None,
+        diagnostics_path: str | Path | None = None,
+        write_diagnostics: bool = True,
+        startup_budget_s: float = DEFAULT_STARTUP_BUDGET_S,
+        env: Mapping[str, str] | None = None,
+        clock: Clock = time.monotonic,
+        healthy_window_s: float = r.HEALTHY_MUTATION_WINDOW_S,
+    ) -> None:
+        self.env: dict[str, str] = dict(os.environ if env is None else env)
+        addr = runner_addr or (None if device else self.env.get("PHONEWIRE_RUNNER_ADDR"))
+        self.attach_to: tuple[str, int] | None = parse_address(addr) if addr else None
+        self.device = device or "web"
+        self.timing = timing or Timing.from_env(self.env)
+        self.env["PHONEWIRE_TIME_SCALE"] = repr(self.timing.scale)
+        self.startup_budget_s = startup_budget_s
+        self.clock = clock
+        self.healthy_window_s = healthy_window_s
+        self.session_id = uuid.uuid4().hex[:12]
+        path: Path | None = None
+        if write_diagnostics:
+            path = Path(diagnostics_path) if diagnostics_path else d.default_path(self.session_id, self.env)
+        self.diag = Diagnostics(self.session_id, path)
+        self._runner: RunnerSession | None = None
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # -- public API --------------------------------------------------------------------------------------------
+    @property
+    def runner(self) -> RunnerSession | None:
+        """The current runner session (``None`` before the first command)."""
+        return self._runner
+
+    @property
+    def diagnostics_path(self) -> Path | None:
+        return self.diag.path
+
+    def diagnostics(self, limit: int | None = None, *, event: str | None = None) -> list[dict[str, Any]]:
+        """The newest diagnostics events, oldest first (optionally only one kind)."""
+        return self.diag.recent(limit, event=event)
+
+    async def start(self) -> RunnerSession:
+        """Start (or attach to) the runner now instead of on the first command."""
+        return await self._current()
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if self._closed:
+            raise ProtocolError(e.RUNNER_UNAVAILABLE, "this host session is closed", "Open a new session.")
+        body = dict(fields) if fields else {}
+        body.pop("command", None)
+        body.pop("commandId", None)
+        attempt = 0
+        while True:
+            runner = await self._current()
+            command_id = None if command in r.READINESS_PROBES else uuid.uuid4().hex
+            result = await runner.execute(command, body, command_id)
+            if result.outcome is r.Outcome.OK:
+                assert result.envelope is not None
+                return result.envelope
+            decision = r.decide_retry(command, result.outcome, attempt, scale=self.timing.scale)
+            self.diag.record(
+                d.RETRY,
+                command=command,
+                commandId=command_id,
+                outcome=result.outcome.value,
+                attempt=attempt,
+                retry=decision.retry,
+                reason=decision.reason,
+                delayMs=_ms(decision.delay_s),
+                code=None if result.error is None else result.error.code,
+            )
+            if not decision.retry:
+                assert result.error is not None
+                raise result.error
+            if decision.delay_s > 0:
+                await asyncio.sleep(decision.delay_s)
+            attempt += 1
+
+    async def close(self) -> None:
+        """Stop the runner this session owns (graceful when reachable) and close the diagnostics file."""
+        if self._closed:
+            return
+        self._closed = True
+        async with self._lock:
+            runner, self._runner = self._runner, None
+            if runner is not None and not runner.invalidated:
+                alive = runner.process_alive()
+                await runner.invalidate(r.INVALIDATE_CLOSED, reachable=alive is not False)
+        self.diag.close()
+
+    async def __aenter__(self) -> HostSession:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- runner sessions ---------------------------------------------------------------------------------------
+    async def _current(self) -> RunnerSession:
+        async with self._lock:
+            runner = self._runner
+            if runner is not None and not runner.invalidated and runner.process_alive() is False:
+                # A dead process is invalidated at once: no shutdown request it could never answer.
+                await runner.invalidate(r.INVALIDATE_PROCESS_EXITED, reachable=False)
+            if runner is None or runner.invalidated:
+                runner = await self._new_runner()
+                self._runner = runner
+            return runner
+
+    async def _new_runner(self) -> RunnerSession:
+        self.diag.runner_generation += 1
+        if self.attach_to is not None:
+            host, port = self.attach_to
+            self.diag.record(d.STARTUP, phase="attached", address=f"{host}:{port}")
+            return self._session(Transport(host, port), None)
+        try:
+            process = await spawn_runner(self.device, env=self.env, startup_budget_s=self.startup_budget_s)
+        except ProtocolError as exc:
+            self.diag.record(d.STARTUP, phase="failed", device=self.device, code=exc.code, message=exc.message)
+            raise
+        self.diag.record(
+            d.STARTUP,
+            phase="listening",
+            device=self.device,
+            pid=process.pid,
+            address=f"127.0.0.1:{process.port}",
+            phases={k: None if v is None else round(v, 3) for k, v in process.timings.as_dict().items()},
+        )
+        return self._session(Transport("127.0.0.1", process.port), process)
+
+    def _session(self, transport: Transport, process: RunnerProcess | None) -> RunnerSession:
+        return RunnerSession(
+            transport,
+            process=process,
+            timing=self.timing,
+            diagnostics=self.diag,
+            clock=self.clock,
+            healthy_window_s=self.healthy_window_s,
+        )
