@@ -1,0 +1,501 @@
+"""The JSON-RPC bridge's methods and its one request → reply function.  No sockets here.
+
+A request line is ``{"id": …, "method": "…", "params": {…}}``; the reply is ``{"id": …, "result": {…}}`` or
+``{"id": …, "error": {"code", "message", "hint"}}``.  :class:`Dispatcher` turns one line into one reply object and
+is the single place where exceptions become wire errors: a :class:`ProtocolError` keeps its code, anything else is
+COMMAND_FAILED (logged with its traceback on stderr).
+
+Methods follow the PhoneAgent bridge (``get_tree``, ``get_screen_image``, ``get_context``, ``open_app``, ``tap``,
+``tap_element``, ``enter_text``, ``scroll``, ``swipe``) and add the rest of phonewire's command set.  Actions answer
+with the fresh tree, as the reference's do (``"return_tree": false`` skips that snapshot).  The tree is the agent
+view with each element's frame string appended, so an agent can act by ref (``tap {"target": "@e3"}``) or copy the
+frame into ``tap_element``/``enter_text``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from phonewire.agent._bridge_params import Form, Frame, Param, format_frame, parse_params
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+log = logging.getLogger("phonewire.bridge")
+
+JSONObject = dict[str, Any]
+
+
+# --- what the front ends need from the agent layer (phonewire.agent.core.AgentSession fits it) --------------------
+class ActionLike(Protocol):
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def warning(self) -> str | None: ...
+    @property
+    def reactivated(self) -> bool: ...
+
+
+class ViewLike(Protocol):
+    text: str
+    nodes: list[dict[str, Any]]
+    refs: dict[str, dict[str, Any]]
+    quality: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class AgentAPI(Protocol):
+    app_id: str | None
+
+    async def open_app(self, app_id: str) -> ActionLike: ...
+    async def close_app(self, app_id: str | None = None) -> ActionLike: ...
+    async def list_apps(self) -> list[dict[str, Any]]: ...
+    async def snapshot(self, *, interactive: bool = False, diff: bool = False) -> ViewLike: ...
+    async def tap(self, target: str, *, count: int = 1) -> ActionLike: ...
+    async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionLike: ...
+    async def long_press(self, target: str, *, duration_ms: float = 800) -> ActionLike: ...
+    async def fill(self, target: str, text: str) -> ActionLike: ...
+    async def type(self, text: str) -> ActionLike: ...
+    async def press(self, key: str) -> ActionLike: ...
+    async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionLike: ...
+    async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionLike: ...
+    async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes: ...
+    async def viewport(self) -> dict[str, float]: ...
+    async def open_url(self, url: str) -> ActionLike: ...
+
+
+# --- trees and images -------------------------------------------------------------------------------------------
+_REF_AT_LINE_START: Final = re.compile(r"^(\s*)@(e\d+)\b")
+
+
+def _rect_of(node: Mapping[str, Any]) -> tuple[float, float, float, float] | None:
+    rect = node.get("rect")
+    if not isinstance(rect, Mapping):
+        return None
+    try:
+        return (float(rect["x"]), float(rect["y"]), float(rect["width"]), float(rect["height"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def render_tree(view: ViewLike) -> str:
+    """The agent view with ``frame={{x, y}, {w, h}}`` appended to every line that carries a ref."""
+    out = []
+    for line in view.text.splitlines():
+        match = _REF_AT_LINE_START.match(line)
+        node = None
+        if match:
+            ref = match.group(2)
+            node = view.refs.get(ref) or view.refs.get("@" + ref)
+        rect = _rect_of(node) if node is not None else None
+        out.append(f"{line} frame={format_frame(*rect)}" if rect is not None else line)
+    return "\n".join(out)
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` read from a PNG or JPEG header, or ``None``."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            length = int.from_bytes(data[i + 2 : i + 4], "big")
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height = int.from_bytes(data[i + 5 : i + 7], "big")
+                width = int.from_bytes(data[i + 7 : i + 9], "big")
+                return width, height
+            i += 2 + length
+    return None
+
+
+def image_result(data: bytes, fmt: str) -> JSONObject:
+    metadata: JSONObject = {"format": fmt}
+    size = image_size(data)
+    if size is not None:
+        metadata["width"], metadata["height"] = size
+    return {"screenshot_base64": base64.b64encode(data).decode("ascii"), "metadata": metadata}
+
+
+# --- the method table ---------------------------------------------------------------------------------------------
+@dataclass
+class Context:
+    """What a method may touch: the agent session, and the server's stop switch."""
+
+    session: AgentAPI
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+Handler = Callable[[Context, JSONObject], Awaitable[JSONObject]]
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    name: str
+    summary: str
+    variants: tuple[tuple[Form, Handler], ...]
+
+    @property
+    def forms(self) -> tuple[Form, ...]:
+        return tuple(form for form, _ in self.variants)
+
+
+RETURN_TREE = Param("return_tree", "boolean", "Answer with the fresh tree after the action (default true).")
+COUNT = Param("count", "integer", "Number of taps (default 1).", minimum=1, maximum=20)
+DURATION = Param("duration_ms", "number", "Gesture duration in milliseconds.", minimum=0, maximum=60_000)
+FORMAT = Param("format", "string", "Image format (default png).", choices=("png", "jpeg"))
+SCALE = Param("scale", "string", "device = device pixels, css = one pixel per point.", choices=("device", "css"))
+OVERLAY = Param("overlay_refs", "boolean", "Draw each ref's box and label over the image.")
+X = Param("x", "number", "X in screen points, as in the tree's frames.", required=True)
+Y = Param("y", "number", "Y in screen points, as in the tree's frames.", required=True)
+TARGET = Param("target", "string", 'What to act on: a ref from the tree ("@e3"), "X Y" points, or a selector '
+               '(e.g. "role=Button label=Save").', required=True)  # fmt: skip
+DIRECTION = Param("direction", "string", "Direction.", required=True, choices=("up", "down", "left", "right"))
+BUNDLE = Param("bundle_identifier", "string", "App id: dev.phonewire.demo, an http(s) URL, or a package/bundle id.",
+               required=True)  # fmt: skip
+
+
+async def _finish(ctx: Context, params: JSONObject, results: list[ActionLike], extra: JSONObject) -> JSONObject:
+    """An action's reply: extra fields, the warning / reactivated flags of its steps, then the fresh tree."""
+    out = dict(extra)
+    warnings = [r.warning for r in results if r.warning]
+    if warnings:
+        out["warning"] = " ".join(warnings)
+    if any(r.reactivated for r in results):
+        out["reactivated"] = True
+    if params.get("return_tree", True):
+        out["tree"] = render_tree(await ctx.session.snapshot())
+    return out
+
+
+def _xy(x: float, y: float) -> str:
+    return f"{x:g} {y:g}"
+
+
+async def get_tree(ctx: Context, params: JSONObject) -> JSONObject:
+    return {"tree": render_tree(await ctx.session.snapshot())}
+
+
+async def get_screen_image(ctx: Context, params: JSONObject) -> JSONObject:
+    fmt = params.get("format", "png")
+    data = await ctx.session.screenshot(
+        format=fmt, scale=params.get("scale", "device"), overlay_refs=params.get("overlay_refs", False)
+    )
+    return image_result(data, fmt)
+
+
+async def get_context(ctx: Context, params: JSONObject) -> JSONObject:
+    tree = render_tree(await ctx.session.snapshot())
+    return {"tree": tree, **await get_screen_image(ctx, params)}
+
+
+async def open_app(ctx: Context, params: JSONObject) -> JSONObject:
+    app = params["bundle_identifier"]
+    result = await ctx.session.open_app(app)
+    return await _finish(ctx, params, [result], {"bundle_identifier": app})
+
+
+async def close_app(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.close_app(params.get("bundle_identifier"))
+    out = dict(result.data)
+    if result.warning:
+        out["warning"] = result.warning
+    return out
+
+
+async def list_apps(ctx: Context, params: JSONObject) -> JSONObject:
+    return {"apps": await ctx.session.list_apps()}
+
+
+async def tap_xy(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.tap_point(params["x"], params["y"], count=params.get("count", 1))
+    return await _finish(ctx, params, [result], {})
+
+
+async def tap_target(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.tap(params["target"], count=params.get("count", 1))
+    return await _finish(ctx, params, [result], {})
+
+
+async def tap_element(ctx: Context, params: JSONObject) -> JSONObject:
+    frame: Frame = params["coordinate"]
+    x, y = frame.center
+    long_press = params.get("longPress", False)
+    count = params.get("count", 1)
+    if long_press:
+        result = await ctx.session.long_press(_xy(x, y), duration_ms=params.get("duration_ms", 800))
+        count = 1
+    else:
+        result = await ctx.session.tap_point(x, y, count=count)
+    extra = {"coordinate": str(frame), "count": count, "longPress": long_press}
+    return await _finish(ctx, params, [result], extra)
+
+
+async def enter_text(ctx: Context, params: JSONObject) -> JSONObject:
+    frame: Frame = params["coordinate"]
+    tapped = await ctx.session.tap_point(*frame.center)
+    typed = await ctx.session.type(params["text"])
+    return await _finish(ctx, params, [tapped, typed], {"coordinate": str(frame)})
+
+
+async def long_press_target(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.long_press(params["target"], duration_ms=params.get("duration_ms", 800))
+    return await _finish(ctx, params, [result], {})
+
+
+async def long_press_xy(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.long_press(_xy(params["x"], params["y"]), duration_ms=params.get("duration_ms", 800))
+    return await _finish(ctx, params, [result], {})
+
+
+async def fill(ctx: Context, params: JSONObject) -> JSONObject:
+    return await _finish(ctx, params, [await ctx.session.fill(params["target"], params["text"])], {})
+
+
+async def type_text(ctx: Context, params: JSONObject) -> JSONObject:
+    return await _finish(ctx, params, [await ctx.session.type(params["text"])], {})
+
+
+async def press(ctx: Context, params: JSONObject) -> JSONObject:
+    return await _finish(ctx, params, [await ctx.session.press(params["key"])], {})
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
+
+
+async def _drag_within_screen(
+    ctx: Context, params: JSONObject, start: tuple[float, float], delta: tuple[float, float]
+) -> JSONObject:
+    (x, y), (dx, dy) = start, delta
+    vp = await ctx.session.viewport()
+    width, height = float(vp.get("width", 0)), float(vp.get("height", 0))
+    x2 = _clamp(x + dx, 0, max(0.0, width - 1)) if width > 0 else x + dx
+    y2 = _clamp(y + dy, 0, max(0.0, height - 1)) if height > 0 else y + dy
+    result = await ctx.session.swipe(x, y, x2, y2, duration_ms=params.get("duration_ms", 300))
+    return await _finish(ctx, params, [result], {})
+
+
+async def scroll_direction(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.scroll(params["direction"], amount=params.get("amount", 0.6))
+    return await _finish(ctx, params, [result], {})
+
+
+async def scroll_distance(ctx: Context, params: JSONObject) -> JSONObject:
+    """Reference form: the finger moves from (x, y) by (distanceX, distanceY), kept on screen."""
+    start, delta = (params["x"], params["y"]), (params["distanceX"], params["distanceY"])
+    return await _drag_within_screen(ctx, params, start, delta)
+
+
+async def swipe_direction(ctx: Context, params: JSONObject) -> JSONObject:
+    """Reference form: the finger moves from (x, y) in ``direction`` by ``distance`` (default half the screen)."""
+    distance = params.get("distance")
+    if distance is None:
+        vp = await ctx.session.viewport()
+        distance = max(1.0, min(float(vp.get("width", 0)), float(vp.get("height", 0))) / 2)
+    dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}[params["direction"]]
+    return await _drag_within_screen(ctx, params, (params["x"], params["y"]), (dx * distance, dy * distance))
+
+
+async def swipe_points(ctx: Context, params: JSONObject) -> JSONObject:
+    result = await ctx.session.swipe(
+        params["x1"], params["y1"], params["x2"], params["y2"], duration_ms=params.get("duration_ms", 300)
+    )
+    return await _finish(ctx, params, [result], {})
+
+
+async def snapshot(ctx: Context, params: JSONObject) -> JSONObject:
+    view = await ctx.session.snapshot(interactive=params.get("interactive", False), diff=params.get("diff", False))
+    out: JSONObject = {"tree": render_tree(view) if params.get("frames") else view.text, "quality": view.quality}
+    if params.get("json"):
+        out["view"] = view.to_json()
+    return out
+
+
+async def open_url(ctx: Context, params: JSONObject) -> JSONObject:
+    return await _finish(ctx, params, [await ctx.session.open_url(params["url"])], {})
+
+
+async def viewport(ctx: Context, params: JSONObject) -> JSONObject:
+    return dict(await ctx.session.viewport())
+
+
+async def stop(ctx: Context, params: JSONObject) -> JSONObject:
+    ctx.stop.set()
+    return {"stopping": True}
+
+
+def _form(*params: Param) -> Form:
+    return Form(tuple(params))
+
+
+COORDINATE = Param("coordinate", "frame", "Frame string of the element, copied from the tree.", required=True)
+TEXT = Param("text", "string", "Text to type.", required=True)
+
+METHODS: Final[dict[str, Method]] = {
+    m.name: m
+    for m in (
+        Method("get_tree", "The current app's tree: agent view lines with refs and frame strings.",
+               ((_form(), get_tree),)),
+        Method("get_screen_image", "The screen as a base64 image with its width and height.",
+               ((_form(FORMAT, SCALE, OVERLAY), get_screen_image),)),
+        Method("get_context", "get_tree and get_screen_image in one call.",
+               ((_form(FORMAT, SCALE, OVERLAY), get_context),)),
+        Method("open_app", "Launch (or front) an app and make it the target of later calls.",
+               ((_form(BUNDLE, RETURN_TREE), open_app),)),
+        Method("close_app", "Stop an app (default: the current one).",
+               ((_form(Param("bundle_identifier", "string", "App id (default: the current app).")), close_app),)),
+        Method("list_apps", "Running and launchable apps.", ((_form(), list_apps),)),
+        Method("tap", "Tap a point, or a target (ref, \"X Y\" or selector).", (
+            (_form(X, Y, COUNT, RETURN_TREE), tap_xy),
+            (_form(TARGET, COUNT, RETURN_TREE), tap_target),
+        )),
+        Method("tap_element", "Tap the centre of a frame string (count taps, or a long press).", ((_form(
+            COORDINATE, COUNT, Param("longPress", "boolean", "Long-press instead of tapping."), DURATION, RETURN_TREE,
+        ), tap_element),)),
+        Method("enter_text", "Tap the field at a frame string, then type text into it.",
+               ((_form(COORDINATE, TEXT, RETURN_TREE), enter_text),)),
+        Method("long_press", "Press and hold a target or a point.", (
+            (_form(TARGET, DURATION, RETURN_TREE), long_press_target),
+            (_form(X, Y, DURATION, RETURN_TREE), long_press_xy),
+        )),
+        Method("fill", "Focus a target field and replace its text.", ((_form(TARGET, TEXT, RETURN_TREE), fill),)),
+        Method("type", "Type text into the focused field.", ((_form(TEXT, RETURN_TREE), type_text),)),
+        Method("press", "Press a key or button: enter, delete, home, back, volumeUp, volumeDown.",
+               ((_form(Param("key", "string", "Key name.", required=True), RETURN_TREE), press),)),
+        Method("scroll", "Scroll the content (direction, amount = fraction of the screen), or drag the finger from "
+               "(x, y) by (distanceX, distanceY).", (
+            (_form(DIRECTION, Param("amount", "number", "Fraction of the screen (default 0.6).", minimum=0.01,
+                                    maximum=10), RETURN_TREE), scroll_direction),
+            (_form(X, Y, Param("distanceX", "number", "Finger movement along x.", required=True),
+                   Param("distanceY", "number", "Finger movement along y.", required=True), DURATION, RETURN_TREE),
+             scroll_distance),
+        )),
+        Method("swipe", "Move the finger from (x, y) in a direction, or from (x1, y1) to (x2, y2).", (
+            (_form(X, Y, DIRECTION, Param("distance", "number", "Points to move (default half the screen).",
+                                          minimum=1), DURATION, RETURN_TREE), swipe_direction),
+            (_form(*(Param(n, "number", f"{n} in screen points.", required=True) for n in ("x1", "y1", "x2", "y2")),
+                   DURATION, RETURN_TREE), swipe_points),
+        )),
+        Method("snapshot", "The agent view (refs only); interactive, diff, json and frames options.",
+               ((_form(Param("interactive", "boolean", "Only interactive nodes and the text to choose among them."),
+                       Param("diff", "boolean", "Only what changed since the previous snapshot."),
+                       Param("json", "boolean", "Also return the raw nodes."),
+                       Param("frames", "boolean", "Append frame strings to the lines.")), snapshot),)),
+        Method("screenshot", "Same as get_screen_image.", ((_form(FORMAT, SCALE, OVERLAY), get_screen_image),)),
+        Method("open_url", "Open a URL as the OS would.",
+               ((_form(Param("url", "string", "http(s) URL.", required=True), RETURN_TREE), open_url),)),
+        Method("viewport", "The app's viewport in screen points.", ((_form(), viewport),)),
+        Method("stop", "Stop the bridge (and its runner).", ((_form(), stop),)),
+    )
+}  # fmt: skip
+
+
+def _method_list() -> str:
+    return ", ".join(METHODS)
+
+
+# --- one line in, one reply out ------------------------------------------------------------------------------------
+REQUEST_SHAPE: Final = 'Send one JSON object per line: {"id": 1, "method": "get_tree", "params": {}}.'
+_DEFAULT_HINTS: Final[dict[str, str]] = {
+    e.COMMAND_FAILED: "Call get_tree to see the screen as it is now, then retry or choose another element.",
+    e.TRANSPORT_FAILED: "Call get_tree to see whether the action happened before repeating it.",
+}
+
+
+def error_reply(req_id: object, exc: ProtocolError) -> JSONObject:
+    hint = exc.hint or _DEFAULT_HINTS.get(exc.code) or "Call get_tree to see the screen as it is now."
+    return {"id": req_id, "error": {"code": exc.code, "message": exc.message, "hint": hint}}
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    id: object
+    method: Method
+    variant: int
+    params: JSONObject
+
+
+def parse_call(line: bytes) -> Call:
+    """Decode and validate one request line.  Raises :class:`BadCall` carrying the id (when one was readable)."""
+    try:
+        obj = json.loads(line)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise BadCall(None, ProtocolError(e.INVALID_REQUEST, f"line is not valid JSON: {exc}", REQUEST_SHAPE)) from exc
+    if not isinstance(obj, dict):
+        raise BadCall(None, ProtocolError(e.INVALID_REQUEST, "request is not a JSON object", REQUEST_SHAPE))
+    req_id = obj.get("id")
+    if req_id is not None and (isinstance(req_id, bool) or not isinstance(req_id, (str, int, float))):
+        raise BadCall(None, ProtocolError(e.INVALID_REQUEST, "request id must be a string or a number", REQUEST_SHAPE))
+    name = obj.get("method")
+    if not isinstance(name, str):
+        raise BadCall(req_id, ProtocolError(e.INVALID_REQUEST, "request lacks a string 'method'", REQUEST_SHAPE))
+    method = METHODS.get(name)
+    if method is None:
+        raise BadCall(
+            req_id, ProtocolError(e.INVALID_REQUEST, f"unknown method {name[:60]!r}", f"Methods: {_method_list()}.")
+        )
+    try:
+        variant, params = parse_params(name, method.forms, obj.get("params"))
+    except ProtocolError as exc:
+        raise BadCall(req_id, exc) from exc
+    return Call(req_id, method, variant, params)
+
+
+class BadCall(Exception):
+    def __init__(self, req_id: object, error: ProtocolError) -> None:
+        super().__init__(error.message)
+        self.req_id = req_id
+        self.error = error
+
+
+class Dispatcher:
+    """Runs calls one at a time (one lock per server: the device does one thing at a time)."""
+
+    def __init__(self, session: AgentAPI) -> None:
+        self.context = Context(session)
+        self._lock = asyncio.Lock()
+
+    @property
+    def stop_requested(self) -> asyncio.Event:
+        return self.context.stop
+
+    async def handle(self, line: bytes) -> JSONObject:
+        try:
+            call = parse_call(line)
+        except BadCall as bad:
+            return error_reply(bad.req_id, bad.error)
+        handler = call.method.variants[call.variant][1]
+        try:
+            async with self._lock:
+                result = await handler(self.context, call.params)
+        except ProtocolError as exc:
+            return error_reply(call.id, exc)
+        except Exception as exc:
+            log.exception("bridge method %s failed", call.method.name)
+            failure = ProtocolError(e.COMMAND_FAILED, f"{call.method.name} failed: {type(exc).__name__}: {exc}")
+            return error_reply(call.id, failure)
+        return {"id": call.id, "result": result}
+
+
+def encode_reply(reply: JSONObject) -> bytes:
+    """One reply line.  A result that cannot be JSON (a non-finite number upstream) becomes COMMAND_FAILED."""
+    try:
+        text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        log.error("bridge reply not encodable: %s", exc)
+        failure = ProtocolError(e.COMMAND_FAILED, f"the reply could not be encoded as JSON: {exc}")
+        text = json.dumps(error_reply(reply.get("id"), failure), separators=(",", ":"), ensure_ascii=False)
+    return text.encode() + b"\n"

@@ -1,0 +1,264 @@
+"""``phonewire bridge``: the PhoneAgent-style JSON-RPC bridge, newline-delimited JSON over loopback TCP.
+
+::
+
+    phonewire bridge [--port 45678] [--device web] [--app APP_ID]
+
+Listens on 127.0.0.1 (peers that are not loopback are refused), starts a host session for the device, and prints
+``PHONEWIRE_BRIDGE_READY port=N`` on stdout once it accepts connections.  Each line is one request
+``{"id": …, "method": "…", "params": {…}}``; each reply is one line ``{"id": …, "result": {…}}`` or
+``{"id": …, "error": {"code", "message", "hint"}}``.  A malformed line gets an error reply and the connection keeps
+working.  A connection is served one request at a time; requests from all connections run one at a time.
+
+The methods live in :mod:`phonewire.agent._bridge_methods`; docs/bridge.md documents them.  SIGINT, SIGTERM or the
+``stop`` method end the bridge and stop the runner it started.
+
+Lifecycle::
+
+    start runner (host session) → listen → READY line → serve … → stop signal → close listener and
+    connections → close the host session (stops an owned runner) → exit 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import signal
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from phonewire.agent._bridge_methods import AgentAPI, Dispatcher, encode_reply, error_reply
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+log = logging.getLogger("phonewire.bridge")
+
+DEFAULT_PORT: Final = 45678
+READY_LINE: Final = "PHONEWIRE_BRIDGE_READY port={port}"
+#: Longest request line accepted (the wire protocol's request cap).
+MAX_LINE_BYTES: Final = 2 * 1024 * 1024
+_READ_CHUNK: Final = 64 * 1024
+
+
+# --- framing (pure) -------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class LineTooLong:
+    """A line longer than the cap: it is discarded up to its newline and answered with one error."""
+
+    size: int
+
+
+class LineFramer:
+    """Bytes in, complete lines out.  Blank lines are skipped; an overlong line becomes one :class:`LineTooLong`."""
+
+    def __init__(self, max_line: int = MAX_LINE_BYTES) -> None:
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._discarding = False
+        self._discarded = 0
+
+    def feed(self, data: bytes) -> Iterator[bytes | LineTooLong]:
+        self._buffer += data
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline < 0:
+                break
+            line = bytes(self._buffer[:newline])
+            del self._buffer[: newline + 1]
+            if self._discarding:
+                size, self._discarding, self._discarded = self._discarded + len(line), False, 0
+                yield LineTooLong(size)
+            elif len(line) > self.max_line:
+                yield LineTooLong(len(line))
+            elif line.strip():
+                yield line.strip()
+        if len(self._buffer) > self.max_line:
+            self._discarding = True
+            self._discarded += len(self._buffer)
+            self._buffer.clear()
+
+    @property
+    def pending(self) -> bool:
+        """Bytes of an unfinished line are buffered (or being discarded)."""
+        return bool(self._buffer) or self._discarding
+
+
+def too_long_reply(event: LineTooLong, limit: int) -> bytes:
+    error = ProtocolError(
+        e.INVALID_REQUEST,
+        f"request line of {event.size} bytes exceeds the {limit}-byte limit",
+        "Split long input into several type/enter_text calls.",
+    )
+    return encode_reply(error_reply(None, error))
+
+
+def is_loopback(peer: object) -> bool:
+    if not isinstance(peer, tuple) or not peer:
+        return False
+    try:
+        return ipaddress.ip_address(str(peer[0]).split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+# --- the server -------------------------------------------------------------------------------------------------
+class BridgeServer:
+    """Serves one :class:`Dispatcher` on a loopback TCP port.  ``aclose()`` closes the listener and connections."""
+
+    def __init__(self, dispatcher: Dispatcher, *, max_line: int = MAX_LINE_BYTES) -> None:
+        self.dispatcher = dispatcher
+        self.max_line = max_line
+        self._server: asyncio.Server | None = None
+        self._connections: set[asyncio.Task[None]] = set()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None and self._server.sockets
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self, port: int, host: str = "127.0.0.1") -> None:
+        self._server = await asyncio.start_server(self._on_connect, host, port, reuse_address=True)
+
+    async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        if not is_loopback(peer):
+            log.warning("refused bridge connection from %r (loopback peers only)", peer)
+            writer.close()
+            return
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections.add(task)
+        try:
+            await self._serve(reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self._connections.discard(task)
+            writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        framer = LineFramer(self.max_line)
+        while True:
+            data = await reader.read(_READ_CHUNK)
+            if not data:
+                return
+            for event in framer.feed(data):
+                if isinstance(event, LineTooLong):
+                    writer.write(too_long_reply(event, self.max_line))
+                else:
+                    writer.write(encode_reply(await self.dispatcher.handle(event)))
+                await writer.drain()
+                if self.dispatcher.stop_requested.is_set():
+                    return
+
+    async def aclose(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._connections):
+            task.cancel()
+        if self._connections:
+            await asyncio.gather(*self._connections, return_exceptions=True)
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+
+
+async def serve(session: AgentAPI, port: int, stop: asyncio.Event | None = None) -> None:
+    """Serve ``session`` until ``stop`` is set (by a signal handler of the caller) or the ``stop`` method."""
+    dispatcher = Dispatcher(session)
+    server = BridgeServer(dispatcher)
+    await server.start(port)
+    try:
+        print(READY_LINE.format(port=server.port), flush=True)
+        waits = [asyncio.ensure_future(dispatcher.stop_requested.wait())]
+        if stop is not None:
+            waits.append(asyncio.ensure_future(stop.wait()))
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+    finally:
+        await server.aclose()
+
+
+class SignalStop:
+    """SIGINT/SIGTERM handling for a front end's main task.
+
+    While the front end is starting (runner launch), a signal cancels the main task, so startup unwinds through
+    its ``finally`` blocks and an owned runner is still stopped; once ``serving`` is set, a signal only sets
+    ``event`` and the serve loop returns normally."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.serving = False
+        self._task = asyncio.current_task()
+        self._loop = asyncio.get_running_loop()
+
+    def _on_signal(self) -> None:
+        self.event.set()
+        if not self.serving and self._task is not None:
+            self._task.cancel()
+
+    def __enter__(self) -> SignalStop:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._loop.add_signal_handler(sig, self._on_signal)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._loop.remove_signal_handler(sig)
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from phonewire.agent._bridge_host import agent_session
+
+    with SignalStop() as signals:
+        try:
+            async with agent_session(args.device, app=args.app, runner=args.runner) as session:
+                signals.serving = True
+                await serve(session, args.port, signals.event)
+        except asyncio.CancelledError:
+            if not signals.event.is_set():
+                raise
+            return 130
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="phonewire bridge", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port on 127.0.0.1 (0 = any free port)")
+    parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
+    parser.add_argument("--app", default=None, help="open this app before serving (e.g. dev.phonewire.demo)")
+    parser.add_argument("--runner", default=None, help="attach to a runner at 127.0.0.1:PORT instead of starting one")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        print(f"phonewire bridge: --port must be 0..65535, got {args.port}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="phonewire bridge: %(message)s")
+    try:
+        return asyncio.run(_run(args))
+    except ProtocolError as exc:
+        print(f"phonewire bridge: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"phonewire bridge: cannot listen: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
