@@ -1,0 +1,290 @@
+"""Android view hierarchy dumps → snapshot :class:`RawNode` trees.  Pure: XML text in, nodes out, no I/O.
+
+Two dump formats are read, because both occur in the wild (and in our fixtures):
+
+* the classic ``uiautomator dump`` / ``UiDevice.dumpWindowHierarchy()`` format, which uiautomator2's
+  ``dump_hierarchy()`` also emits: ``<hierarchy rotation="0"><node class="android.widget.Button" ...>``;
+* the Appium UiAutomator2 page source: ``<hierarchy ... width height><android.widget.Button class=... >`` — the
+  tag is the class name, ``displayed`` replaces ``visible-to-user``.
+
+Every child of ``<hierarchy>`` is the root of one window (the status bar, the app, a system dialog, the keyboard).
+The tree handed to :func:`phonewire.protocol.snapshot.build_snapshot` is::
+
+    Application (identifier = the target app id, rect = the viewport)
+     └── Window (identifier = the window's package, rect = its root's bounds)   one per window, in dump order
+          └── the window's views, mapped to the shared role vocabulary
+
+Bounds are pixels; they are divided by the display density (pixels per point, ``dpi / 160``) so that rects are
+points, like every other backend.  Android-specific visibility is decided here, before the shared rules: a node
+reported ``visible-to-user="false"`` / ``displayed="false"``, or with zero area, emits nothing (its children are
+still walked; each carries its own flags).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from typing import Final
+
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES, RawNode, Rect
+
+# --- role mapping ----------------------------------------------------------------------------------------------
+#: Simple class name (after the last ``.`` or ``$``) → role.  Framework widgets and their AppCompat / Material
+#: subclasses; anything else falls through to the suffix rules and then to the node's flags.
+CLASS_ROLES: Final[dict[str, str]] = {
+    # buttons
+    "Button": "Button", "ImageButton": "Button", "AppCompatButton": "Button", "AppCompatImageButton": "Button",
+    "MaterialButton": "Button", "FloatingActionButton": "Button", "ExtendedFloatingActionButton": "Button",
+    "Chip": "Button",
+    # text input
+    "EditText": "TextField", "AppCompatEditText": "TextField", "TextInputEditText": "TextField",
+    "AutoCompleteTextView": "TextField", "AppCompatAutoCompleteTextView": "TextField",
+    "MultiAutoCompleteTextView": "TextField", "MaterialAutoCompleteTextView": "TextField",
+    "ExtractEditText": "TextField", "SearchAutoComplete": "SearchField",
+    # toggles
+    "Switch": "Switch", "SwitchCompat": "Switch", "SwitchMaterial": "Switch", "MaterialSwitch": "Switch",
+    "ToggleButton": "Switch",
+    "CheckBox": "CheckBox", "AppCompatCheckBox": "CheckBox", "MaterialCheckBox": "CheckBox",
+    "CheckedTextView": "CheckBox",
+    "RadioButton": "RadioButton", "AppCompatRadioButton": "RadioButton", "MaterialRadioButton": "RadioButton",
+    # ranges
+    "SeekBar": "Slider", "AppCompatSeekBar": "Slider", "RatingBar": "Slider", "AppCompatRatingBar": "Slider",
+    "Slider": "Slider", "RangeSlider": "Slider",
+    "ProgressBar": "ProgressIndicator", "ContentLoadingProgressBar": "ProgressIndicator",
+    "CircularProgressIndicator": "ProgressIndicator", "LinearProgressIndicator": "ProgressIndicator",
+    # containers
+    "ScrollView": "ScrollView", "HorizontalScrollView": "ScrollView", "NestedScrollView": "ScrollView",
+    "RecyclerView": "ScrollView", "ListView": "ScrollView", "GridView": "ScrollView",
+    "ExpandableListView": "ScrollView",
+    "WebView": "WebView",
+    "Spinner": "ComboBox", "AppCompatSpinner": "ComboBox",
+    "Toolbar": "Toolbar", "ActionBarContainer": "Toolbar",
+    "TabWidget": "TabBar", "TabLayout": "TabBar", "BottomNavigationView": "TabBar", "NavigationBarView": "TabBar",
+    "TabView": "Tab", "BottomNavigationItemView": "Tab", "NavigationBarItemView": "Tab",
+    # content
+    "TextView": "StaticText", "AppCompatTextView": "StaticText", "MaterialTextView": "StaticText",
+    "ImageView": "Image", "AppCompatImageView": "Image", "ShapeableImageView": "Image",
+}  # fmt: skip
+
+#: Suffix rules for custom subclasses that keep the framework name (``com.example.FancyEditText``); first match.
+SUFFIX_ROLES: Final[tuple[tuple[str, str], ...]] = (
+    ("EditText", "TextField"),
+    ("RadioButton", "RadioButton"),
+    ("CheckBox", "CheckBox"),
+    ("Switch", "Switch"),
+    ("Button", "Button"),
+    ("SeekBar", "Slider"),
+    ("ScrollView", "ScrollView"),
+    ("RecyclerView", "ScrollView"),
+    ("ListView", "ScrollView"),
+    ("GridView", "ScrollView"),
+    ("WebView", "WebView"),
+    ("TextView", "StaticText"),
+    ("ImageView", "Image"),
+)
+
+TOGGLE_ROLES: Final = frozenset({"Switch", "CheckBox", "RadioButton"})
+_OBFUSCATED_ID: Final = "_resource_name_obfuscated"
+_BOUNDS_RE: Final = re.compile(r"^\s*\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]\s*$")
+
+
+class HierarchyError(ValueError):
+    """The dump is not a readable view hierarchy (the device layer maps it to SNAPSHOT_FAILED)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hierarchy:
+    root: RawNode
+    rotation: int  # 0..3, quarter turns from the natural orientation (``<hierarchy rotation>``)
+    windows: int
+
+
+def simple_class_name(class_name: str) -> str:
+    return re.split(r"[.$]", class_name)[-1]
+
+
+def _flag(attrs: dict[str, str], name: str) -> bool | None:
+    value = attrs.get(name)
+    if value is None:
+        return None
+    return value.strip().lower() == "true"
+
+
+def parse_bounds(text: str | None) -> tuple[int, int, int, int] | None:
+    """``"[x1,y1][x2,y2]"`` → ``(x1, y1, x2, y2)`` in pixels, or None when malformed."""
+    if not text:
+        return None
+    match = _BOUNDS_RE.match(text)
+    if match is None:
+        return None
+    x1, y1, x2, y2 = (int(g) for g in match.groups())
+    return x1, y1, x2, y2
+
+
+def role_of(class_name: str, attrs: dict[str, str], *, in_scroll: bool, has_children: bool) -> str:
+    """The shared role of one Android node (see docs/android.md for the table)."""
+    name = simple_class_name(class_name)
+    role = CLASS_ROLES.get(name)
+    if role is None:
+        role = next((r for suffix, r in SUFFIX_ROLES if name.endswith(suffix)), None)
+    if role is None:
+        if _flag(attrs, "scrollable"):
+            role = "ScrollView"
+        elif _flag(attrs, "checkable"):
+            role = "CheckBox"
+        elif _flag(attrs, "clickable") or _flag(attrs, "long-clickable"):
+            # A clickable container in a scrolling list is a row; anywhere else it acts as a button.
+            role = "Cell" if in_scroll and has_children else "Button"
+        else:
+            role = "Other"
+    elif _flag(attrs, "scrollable") and role in ("Other", "StaticText", "Image"):
+        role = "ScrollView"
+    if role == "TextField" and _flag(attrs, "password"):
+        role = "SecureTextField"
+    return role
+
+
+def _texts(role: str, attrs: dict[str, str]) -> tuple[str | None, str | None]:
+    """(label, value) of one node.  Text fields keep their text as the value (masked in a password field) and
+    their description or hint as the label; toggles report ``"1"``/``"0"``; elsewhere the content description
+    wins the label and a different visible text is kept as the value."""
+    text = attrs.get("text") or None
+    desc = attrs.get("content-desc") or None
+    hint = attrs.get("hint") or None
+    if role in TEXT_INPUT_ROLES:
+        value = None if text is not None and text == hint else text
+        if role == "SecureTextField" and value:
+            value = "•" * len(value)  # never put a password on the wire, whatever the dump reveals
+        return desc or hint, value
+    if role in TOGGLE_ROLES and (role == "Switch" or _flag(attrs, "checkable")):
+        return desc or text, "1" if _flag(attrs, "checked") else "0"
+    if desc and text and desc != text:
+        return desc, text
+    return desc or text, None
+
+
+def _identifier(attrs: dict[str, str]) -> str | None:
+    rid = attrs.get("resource-id") or None
+    if rid is None or _OBFUSCATED_ID in rid:
+        return None  # Play-protected apps obfuscate ids: all equal, they name nothing
+    return rid
+
+
+def _visible(attrs: dict[str, str], bounds: tuple[int, int, int, int] | None) -> bool:
+    if _flag(attrs, "visible-to-user") is False or _flag(attrs, "displayed") is False:
+        return False
+    if bounds is not None:
+        x1, y1, x2, y2 = bounds
+        if x2 <= x1 or y2 <= y1:
+            return False
+    return True
+
+
+def _rect(bounds: tuple[int, int, int, int] | None, density: float) -> Rect:
+    if bounds is None:
+        return Rect(0, 0, 0, 0)
+    x1, y1, x2, y2 = bounds
+    return Rect.of(x1 / density, y1 / density, (x2 - x1) / density, (y2 - y1) / density)
+
+
+def _class_of(element: ET.Element) -> str:
+    return element.get("class") or ("" if element.tag == "node" else element.tag)
+
+
+#: Conversion stops here, like build_snapshot's walk (uiautomator2 itself caps dumps at 50 levels).
+_MAX_DEPTH: Final = 100
+
+
+def _convert_at(element: ET.Element, density: float, in_scroll: bool, depth: int) -> RawNode:
+    attrs = dict(element.attrib)
+    children = list(element) if depth < _MAX_DEPTH else []
+    role = role_of(_class_of(element), attrs, in_scroll=in_scroll, has_children=bool(children))
+    bounds = parse_bounds(attrs.get("bounds"))
+    child_scroll = in_scroll or role == "ScrollView"
+    mapped = [_convert_at(child, density, child_scroll, depth + 1) for child in children]
+    if not _visible(attrs, bounds):
+        return RawNode("Other", children=mapped)  # transparent: emits nothing, keeps its subtree
+    label, value = _texts(role, attrs)
+    clickable = bool(_flag(attrs, "clickable") or _flag(attrs, "long-clickable") or _flag(attrs, "checkable"))
+    return RawNode(
+        type=role,
+        label=label,
+        identifier=_identifier(attrs),
+        value=value,
+        rect=_rect(bounds, density),
+        enabled=_flag(attrs, "enabled"),
+        focused=_flag(attrs, "focused"),
+        selected=_flag(attrs, "selected"),
+        interactive=clickable,
+        children=mapped,
+    )
+
+
+def _root_element(xml: str) -> ET.Element:
+    start = xml.find("<hierarchy")
+    if start < 0:
+        raise HierarchyError("the dump has no <hierarchy> element")
+    end = xml.rfind("</hierarchy>")
+    if end > start:
+        body = xml[start : end + len("</hierarchy>")]
+    else:  # an empty, self-closing root; `uiautomator dump /dev/tty` appends a line after it
+        close = xml.find("/>", start)
+        body = xml[start : close + 2] if close > 0 else xml[start:]
+    try:
+        return ET.fromstring(body)
+    except ET.ParseError as exc:
+        raise HierarchyError(f"the dump is not well-formed XML: {exc}") from exc
+
+
+def parse_hierarchy(xml: str, density: float, app_id: str | None = None) -> Hierarchy:
+    """Parse one dump.  ``density`` is pixels per point (must be > 0)."""
+    if not density > 0:
+        raise HierarchyError(f"display density must be positive, got {density}")
+    root_element = _root_element(xml)
+    try:
+        rotation = int(root_element.get("rotation") or 0) % 4
+    except ValueError:
+        rotation = 0
+    windows: list[RawNode] = []
+    for element in root_element:
+        content = _convert_at(element, density, False, 0)
+        bounds = parse_bounds(element.get("bounds"))
+        package = element.get("package") or None
+        windows.append(RawNode("Window", identifier=package, rect=_rect(bounds, density), children=[content]))
+    x_max = max((w.rect.x + w.rect.width for w in windows), default=0.0)
+    y_max = max((w.rect.y + w.rect.height for w in windows), default=0.0)
+    root = RawNode("Application", identifier=app_id, rect=Rect(0, 0, x_max, y_max), children=windows)
+    return Hierarchy(root=root, rotation=rotation, windows=len(windows))
+
+
+def has_focused_text_input(xml: str) -> bool:
+    """The focus probe: does some node that takes text (EditText and kin) have input focus?"""
+    root_element = _root_element(xml)
+    for element in root_element.iter():
+        attrs = dict(element.attrib)
+        if not _flag(attrs, "focused"):
+            continue
+        role = role_of(_class_of(element), attrs, in_scroll=False, has_children=len(element) > 0)
+        if role in TEXT_INPUT_ROLES:
+            return True
+    return False
+
+
+# --- shell output parsers (``wm size`` / ``wm density``) ----------------------------------------------------------
+def parse_wm_size(output: str) -> tuple[int, int] | None:
+    """``Physical size: 1080x2400`` (and ``Override size:``, which wins) → natural-orientation pixels."""
+    override = re.search(r"Override size:\s*(\d+)x(\d+)", output)
+    physical = re.search(r"Physical size:\s*(\d+)x(\d+)", output)
+    match = override or physical
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def parse_wm_density(output: str) -> float | None:
+    """``Physical density: 420`` (``Override density:`` wins) → pixels per point (dpi / 160)."""
+    override = re.search(r"Override density:\s*(\d+)", output)
+    physical = re.search(r"Physical density:\s*(\d+)", output)
+    match = override or physical
+    if match is None or int(match.group(1)) <= 0:
+        return None
+    return int(match.group(1)) / 160.0
