@@ -29,7 +29,7 @@ def create_device(spec: str) -> Device:
     if kind == "double":
         from phonewire.devices.double import DoubleDevice
 
-        return DoubleDevice()
+        return DoubleDevice(profile=arg or None)
     raise ProtocolError(
         e.INVALID_REQUEST,
         f"unknown device kind {kind!r}",

@@ -16,6 +16,9 @@ app id                      behaviour of every app-scoped command against it
 
 Apps start not running; ``launchApp`` fronts one (backgrounding the previous), ``button home`` backgrounds all,
 ``terminateApp`` stops one.  ``unknown.*`` ids answer APP_UNKNOWN.  ``status`` details include the tap counts.
+
+Device-wide scripting: ``launchApp`` of ``device.lost`` makes :meth:`health` report the device gone from then on
+(the runner answers DEVICE_UNAVAILABLE); ``--device double:broken`` makes :meth:`open` fail.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ _PNG_1PX = bytes.fromhex(
 class DoubleDevice(Device):
     kind = "double"
 
-    def __init__(self) -> None:
+    def __init__(self, profile: str | None = None) -> None:
+        self.profile = profile
+        self.lost = False
         self.states: dict[str, AppState] = {}
         self.taps: dict[str, int] = {}
         self.typed: dict[str, str] = {}
@@ -50,7 +55,12 @@ class DoubleDevice(Device):
         self.closed = False
 
     async def open(self) -> None:
+        if self.profile == "broken":
+            raise RuntimeError("scripted open failure (double:broken)")
         self.opened = True
+
+    def health(self) -> str | None:
+        return "scripted: the device was lost" if self.lost else None
 
     async def close(self) -> None:
         self.closed = True
@@ -95,6 +105,8 @@ class DoubleDevice(Device):
     async def launch_app(self, app_id: str) -> dict[str, Any]:
         self._check_known(app_id)
         self.calls.append(("launchApp", app_id))
+        if app_id == "device.lost":
+            self.lost = True
         self._front(app_id)
         return {"appBundleId": app_id, "state": AppState.FOREGROUND.value}
 

@@ -93,6 +93,9 @@ def is_loopback_host(value: bytes) -> bool:
 
 def check_head(event: h11.Request) -> int:
     """Apply the protocol's own checks to a finished header block; return the declared body length."""
+    size = len(event.method) + len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
+    if size > MAX_HEADER_BYTES:  # h11 caps only a block that arrives in pieces; this caps one that arrives at once
+        raise FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", "Send only the needed headers.")
     if event.method != b"POST":
         raise FramingError(405, f"method {event.method.decode('latin-1')} is not allowed", "Send one POST per command.")
     hosts = [v for k, v in event.headers if k == b"host"]

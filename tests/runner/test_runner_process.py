@@ -1,0 +1,77 @@
+"""The runner process: start-up line, shutdown, signals, exit codes."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+
+import pytest
+from runner_wire import fate, post, runner_command, start_runner, status
+
+
+def test_shutdown_acknowledges_then_exits_0() -> None:
+    runner = start_runner()
+    try:
+        reply = post(runner.port, "shutdown", commandId="bye")
+        assert reply.envelope == {"ok": True, "data": {"message": "shutting down"}}
+        assert runner.proc.wait(10) == 0
+    finally:
+        runner.stop()
+        runner.stderr_path.unlink(missing_ok=True)
+
+
+def test_shutdown_exits_0_even_while_abandoned_work_is_draining() -> None:
+    runner = start_runner(scale=0.01)
+    try:
+        post(runner.port, "launchApp", appBundleId="hang.30000").data
+        assert post(runner.port, "tap", appBundleId="hang.30000", x=1, y=1).code == "COMMAND_TIMED_OUT"
+        assert post(runner.port, "shutdown").envelope["ok"] is True
+        assert runner.proc.wait(10) == 0
+    finally:
+        runner.stop()
+        runner.stderr_path.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_and_sigint_close_the_device_and_exit_0(signum: signal.Signals) -> None:
+    runner = start_runner()
+    try:
+        assert status(runner.port)["state"] == "idle"
+        runner.proc.send_signal(signum)
+        assert runner.proc.wait(10) == 0
+        assert "Traceback" not in runner.stderr()
+    finally:
+        runner.stop()
+        runner.stderr_path.unlink(missing_ok=True)
+
+
+def test_a_device_that_fails_to_open_is_a_clear_message_and_a_non_zero_exit() -> None:
+    done = subprocess.run(runner_command("double:broken"), capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+    assert "could not open device" in done.stderr
+    assert "scripted open failure" in done.stderr
+    assert "PHONEWIRE_RUNNER_LISTENING" not in done.stdout
+
+
+def test_an_unknown_device_kind_is_a_clear_message_and_a_non_zero_exit() -> None:
+    done = subprocess.run(runner_command("toaster"), capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "unknown device kind 'toaster'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_status_command_id_survives_nothing_across_runners() -> None:
+    """A new runner is a new journal: ids of an old one answer notAccepted (the host must not assume otherwise)."""
+    first = start_runner()
+    try:
+        post(first.port, "listApps", commandId="old").data
+        assert fate(first.port, "old")["state"] == "completed"
+    finally:
+        first.stop()
+        first.stderr_path.unlink(missing_ok=True)
+    second = start_runner()
+    try:
+        assert fate(second.port, "old")["state"] == "notAccepted"
+    finally:
+        second.stop()
+        second.stderr_path.unlink(missing_ok=True)
