@@ -212,3 +212,8 @@ def wait_for_state(port: int, state: str, limit_s: float = 30.0) -> dict[str, An
         if time.monotonic() > end:
             raise AssertionError(f"runner never reached {state!r}; last status {current}")
         time.sleep(0.02)
+
+
+def run_ok(port: int, command: str, **fields: Any) -> dict[str, Any]:
+    """Send a command that must succeed; return its data."""
+    return post(port, command, **fields).data

@@ -7,7 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from runner_wire import RunnerProcess, fate, new_id, post, post_raw, status, taps, wait_for_state
+from runner_wire import RunnerProcess, fate, new_id, post, post_raw, run_ok, status, taps, wait_for_state
 
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
@@ -79,7 +79,7 @@ def test_status_of_an_unknown_id_is_not_accepted(runner: RunnerProcess) -> None:
     assert fate(runner.port, "never-sent") == {"commandId": "never-sent", "state": "notAccepted"}
 
 
-# -- dispatch -----------------------------------------------------------------------------------------------------------
+# -- dispatch ---------------------------------------------------------------------------------------------------------
 def test_tap_on_an_app_that_is_not_running_is_app_not_available(runner: RunnerProcess) -> None:
     response = post(runner.port, "tap", appBundleId="app.cold", x=1, y=1)
     assert response.code == e.APP_NOT_AVAILABLE
@@ -88,15 +88,15 @@ def test_tap_on_an_app_that_is_not_running_is_app_not_available(runner: RunnerPr
 
 
 def test_foreground_tap_is_clean_and_byte_identical_without_optional_fields(runner: RunnerProcess) -> None:
-    post(runner.port, "launchApp", appBundleId="app.front").data
+    run_ok(runner.port, "launchApp", appBundleId="app.front")
     response = post(runner.port, "tap", appBundleId="app.front", x=10, y=20)
     assert response.body == b'{"ok":true,"data":{"message":"tapped (10, 20)"}}'
 
 
 def test_background_app_snapshot_is_app_backgrounded_and_tap_reactivates(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="app.bg").data
-    post(port, "button", button="home").data
+    run_ok(port, "launchApp", appBundleId="app.bg")
+    run_ok(port, "button", button="home")
     snap = post(port, "snapshot", appBundleId="app.bg")
     assert snap.code == e.APP_BACKGROUNDED
     assert "app.bg" in snap.envelope["error"]["message"]
@@ -111,15 +111,15 @@ def test_background_app_snapshot_is_app_backgrounded_and_tap_reactivates(fresh_r
 
 def test_error_reply_after_a_refront_still_carries_reactivated(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="crash").data
-    post(port, "button", button="home").data
+    run_ok(port, "launchApp", appBundleId="crash")
+    run_ok(port, "button", button="home")
     response = post(port, "tap", appBundleId="crash", x=1, y=1)
     assert response.code == e.COMMAND_FAILED
     assert response.envelope["reactivated"] is True
 
 
 def test_backend_exception_is_command_failed(runner: RunnerProcess) -> None:
-    post(runner.port, "launchApp", appBundleId="crash").data
+    run_ok(runner.port, "launchApp", appBundleId="crash")
     response = post(runner.port, "tap", appBundleId="crash", x=1, y=1)
     assert response.code == e.COMMAND_FAILED
     assert "RuntimeError" in response.envelope["error"]["message"]
@@ -128,7 +128,7 @@ def test_backend_exception_is_command_failed(runner: RunnerProcess) -> None:
 @pytest.mark.parametrize("code", e.RUNNER_CODES)
 def test_backend_protocol_errors_pass_through_with_their_code(runner: RunnerProcess, code: str) -> None:
     app = f"fail.{code}"
-    post(runner.port, "launchApp", appBundleId=app).data
+    run_ok(runner.port, "launchApp", appBundleId=app)
     response = post(runner.port, "keyboardReturn", appBundleId=app)
     assert response.status == 500
     assert response.envelope["error"] == {"code": code, "message": f"scripted failure {code}", "hint": "scripted hint"}
@@ -143,7 +143,7 @@ def test_absent_button_is_unsupported_operation(runner: RunnerProcess) -> None:
 
 
 def test_noisy_mutation_carries_a_warning_but_a_noisy_read_does_not(runner: RunnerProcess) -> None:
-    post(runner.port, "launchApp", appBundleId="noisy").data
+    run_ok(runner.port, "launchApp", appBundleId="noisy")
     before = status(runner.port)["suppressedIssues"]
     tap = post(runner.port, "tap", appBundleId="noisy", x=1, y=1)
     assert tap.envelope["ok"] is True
@@ -174,7 +174,7 @@ def test_extensions_launch_list_terminate_open_url_reset(fresh_runner: RunnerPro
 
 def test_every_command_with_minimal_fields_answers_an_envelope(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="app.all").data
+    run_ok(port, "launchApp", appBundleId="app.all")
     fields = {
         c.VIEWPORT: {}, c.TAP: {"x": 1, "y": 2}, c.LONG_PRESS: {"x": 1, "y": 2}, c.TYPE: {"text": "hi"},
         c.DRAG: {"fromX": 1, "fromY": 2, "toX": 3, "toY": 4}, c.KEYBOARD_RETURN: {}, c.KEYBOARD_DELETE: {},
@@ -189,7 +189,7 @@ def test_every_command_with_minimal_fields_answers_an_envelope(fresh_runner: Run
 
 def test_unhealthy_device_is_device_unavailable_with_the_reason(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="device.lost").data
+    run_ok(port, "launchApp", appBundleId="device.lost")
     response = post(port, "listApps")
     assert response.code == e.DEVICE_UNAVAILABLE
     assert "lost" in response.envelope["error"]["message"]
@@ -198,7 +198,7 @@ def test_unhealthy_device_is_device_unavailable_with_the_reason(fresh_runner: Ru
 
 # -- journal and send-once --------------------------------------------------------------------------------------------
 def test_resend_of_a_finished_id_is_answered_from_the_journal_not_executed(runner: RunnerProcess) -> None:
-    post(runner.port, "launchApp", appBundleId="app.once").data
+    run_ok(runner.port, "launchApp", appBundleId="app.once")
     command_id = new_id("once")
     first = post(runner.port, "tap", commandId=command_id, appBundleId="app.once", x=5, y=5)
     second = post(runner.port, "tap", commandId=command_id, appBundleId="app.once", x=5, y=5)
@@ -223,7 +223,7 @@ def test_resend_of_a_failed_id_answers_the_journaled_error(runner: RunnerProcess
 
 
 def test_resend_of_a_completed_snapshot_is_command_already_completed(runner: RunnerProcess) -> None:
-    post(runner.port, "launchApp", appBundleId="app.snap").data
+    run_ok(runner.port, "launchApp", appBundleId="app.snap")
     command_id = new_id("snap")
     assert post(runner.port, "snapshot", commandId=command_id, appBundleId="app.snap").data["nodes"]
     again = post(runner.port, "snapshot", commandId=command_id, appBundleId="app.snap")
@@ -236,7 +236,7 @@ def test_resend_of_a_completed_snapshot_is_command_already_completed(runner: Run
 
 def test_a_commandid_reused_for_another_command_is_invalid_request(runner: RunnerProcess) -> None:
     command_id = new_id("reuse")
-    post(runner.port, "listApps", commandId=command_id).data
+    run_ok(runner.port, "listApps", commandId=command_id)
     response = post(runner.port, "reset", commandId=command_id)
     assert response.code == e.INVALID_REQUEST
     assert "listApps" in response.envelope["error"]["message"]
@@ -244,10 +244,10 @@ def test_a_commandid_reused_for_another_command_is_invalid_request(runner: Runne
 
 def test_journal_evicts_the_65th_id(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="app.evict", commandId="evict-launch").data
+    run_ok(port, "launchApp", appBundleId="app.evict", commandId="evict-launch")
     ids = [f"evict-{i}" for i in range(c.JOURNAL_MAX_ENTRIES)]
     for command_id in ids:  # with the launch, 65 ids have now been touched
-        post(port, "tap", commandId=command_id, appBundleId="app.evict", x=1, y=1).data
+        run_ok(port, "tap", commandId=command_id, appBundleId="app.evict", x=1, y=1)
     assert fate(port, "evict-launch")["state"] == "notAccepted"
     assert all(fate(port, command_id)["state"] == "completed" for command_id in ids)
     one_more = post(port, "tap", commandId="evict-65", appBundleId="app.evict", x=1, y=1).data
@@ -255,7 +255,7 @@ def test_journal_evicts_the_65th_id(fresh_runner: RunnerProcess) -> None:
     assert fate(port, ids[0])["state"] == "notAccepted"  # the oldest tap is gone now
     assert fate(port, ids[1])["state"] == "completed"
     # An evicted id is unknown: sending it again executes it again (the reason the client never resends blindly).
-    post(port, "tap", commandId=ids[0], appBundleId="app.evict", x=1, y=1).data
+    run_ok(port, "tap", commandId=ids[0], appBundleId="app.evict", x=1, y=1)
     assert taps(port, "app.evict") == c.JOURNAL_MAX_ENTRIES + 2
 
 
@@ -264,13 +264,13 @@ def test_journal_retains_replies_up_to_16kb_only(fresh_runner: RunnerProcess) ->
     # listApps grows with the apps launched: long ids push its reply past 16 KB.
     long_ids = [f"app.{i:03d}." + "x" * 180 for i in range(90)]
     small_id, big_id = new_id("small"), new_id("big")
-    post(port, "launchApp", appBundleId=long_ids[0]).data
+    run_ok(port, "launchApp", appBundleId=long_ids[0])
     small = post(port, "listApps", commandId=small_id)
     assert len(small.body) <= c.JOURNAL_MAX_RETAINED_BYTES
     assert fate(port, small_id)["responseJson"].encode() == small.body
     assert post(port, "listApps", commandId=small_id).body == small.body
     for app in long_ids[1:]:
-        post(port, "launchApp", appBundleId=app).data
+        run_ok(port, "launchApp", appBundleId=app)
     big = post(port, "listApps", commandId=big_id)
     assert len(big.body) > c.JOURNAL_MAX_RETAINED_BYTES
     big_fate = fate(port, big_id)
@@ -281,7 +281,7 @@ def test_journal_retains_replies_up_to_16kb_only(fresh_runner: RunnerProcess) ->
 
 def test_duplicate_of_an_in_flight_id_attaches_and_shares_the_reply(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="hang.1500").data
+    run_ok(port, "launchApp", appBundleId="hang.1500")
     body = json.dumps({"command": "tap", "commandId": "dup", "appBundleId": "hang.1500", "x": 1, "y": 1}).encode()
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(post_raw, port, body)
@@ -296,7 +296,7 @@ def test_duplicate_of_an_in_flight_id_attaches_and_shares_the_reply(fresh_runner
 
 def test_status_is_answered_while_a_command_hangs(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    post(port, "launchApp", appBundleId="hang.2000").data
+    run_ok(port, "launchApp", appBundleId="hang.2000")
     with ThreadPoolExecutor(1) as pool:
         hanging = pool.submit(post, port, "tap", commandId="hangs", appBundleId="hang.2000", x=1, y=1)
         busy = wait_for_state(port, "busy")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from runner_wire import fate, post, running, status, taps, wait_for_state
+from runner_wire import fate, post, run_ok, running, status, taps, wait_for_state
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import Timing
@@ -19,7 +19,7 @@ def test_timed_out_then_busy_then_wedged_then_drained() -> None:
     app = f"hang.{hang_ms}"
     with running(scale=SCALE) as runner:
         port = runner.port
-        post(port, "launchApp", appBundleId=app).data
+        run_ok(port, "launchApp", appBundleId=app)
         timed_out = post(port, "tap", commandId="slow", appBundleId=app, x=1, y=1)
         assert timed_out.code == e.COMMAND_TIMED_OUT
         assert fate(port, "slow")["errorCode"] == e.COMMAND_TIMED_OUT  # the journal agrees with the reply
@@ -45,8 +45,8 @@ def test_timed_out_then_busy_then_wedged_then_drained() -> None:
 def test_commands_queued_behind_an_abandoned_command_never_run_and_answer_busy() -> None:
     with running(scale=SCALE) as runner:
         port = runner.port
-        post(port, "launchApp", appBundleId="hang.2000").data
-        post(port, "launchApp", appBundleId="app.behind").data
+        run_ok(port, "launchApp", appBundleId="hang.2000")
+        run_ok(port, "launchApp", appBundleId="app.behind")
         with ThreadPoolExecutor(2) as pool:
             head = pool.submit(post, port, "tap", commandId="head", appBundleId="hang.2000", x=1, y=1)
             wait_for_state(port, "busy")
@@ -62,7 +62,7 @@ def test_budget_expiring_while_queued_answers_runner_busy_and_the_command_never_
     scale = 0.02  # tap budget 1.5 s; viewport (default) budget 0.6 s
     with running(scale=scale) as runner:
         port = runner.port
-        post(port, "launchApp", appBundleId="hang.1000").data
+        run_ok(port, "launchApp", appBundleId="hang.1000")
         with ThreadPoolExecutor(2) as pool:
             head = pool.submit(post, port, "tap", commandId="head", appBundleId="hang.1000", x=1, y=1)
             wait_for_state(port, "busy")

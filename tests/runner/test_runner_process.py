@@ -6,7 +6,7 @@ import signal
 import subprocess
 
 import pytest
-from runner_wire import fate, post, runner_command, start_runner, status
+from runner_wire import fate, post, run_ok, runner_command, start_runner, status
 
 
 def test_shutdown_acknowledges_then_exits_0() -> None:
@@ -23,7 +23,7 @@ def test_shutdown_acknowledges_then_exits_0() -> None:
 def test_shutdown_exits_0_even_while_abandoned_work_is_draining() -> None:
     runner = start_runner(scale=0.01)
     try:
-        post(runner.port, "launchApp", appBundleId="hang.30000").data
+        run_ok(runner.port, "launchApp", appBundleId="hang.30000")
         assert post(runner.port, "tap", appBundleId="hang.30000", x=1, y=1).code == "COMMAND_TIMED_OUT"
         assert post(runner.port, "shutdown").envelope["ok"] is True
         assert runner.proc.wait(10) == 0
@@ -46,7 +46,7 @@ def test_sigterm_and_sigint_close_the_device_and_exit_0(signum: signal.Signals) 
 
 
 def test_a_device_that_fails_to_open_is_a_clear_message_and_a_non_zero_exit() -> None:
-    done = subprocess.run(runner_command("double:broken"), capture_output=True, text=True, timeout=30)
+    done = subprocess.run(runner_command("double:broken"), capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode != 0
     assert "could not open device" in done.stderr
     assert "scripted open failure" in done.stderr
@@ -54,7 +54,7 @@ def test_a_device_that_fails_to_open_is_a_clear_message_and_a_non_zero_exit() ->
 
 
 def test_an_unknown_device_kind_is_a_clear_message_and_a_non_zero_exit() -> None:
-    done = subprocess.run(runner_command("toaster"), capture_output=True, text=True, timeout=30)
+    done = subprocess.run(runner_command("toaster"), capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == 2
     assert "unknown device kind 'toaster'" in done.stderr
     assert "Traceback" not in done.stderr
@@ -64,7 +64,7 @@ def test_status_command_id_survives_nothing_across_runners() -> None:
     """A new runner is a new journal: ids of an old one answer notAccepted (the host must not assume otherwise)."""
     first = start_runner()
     try:
-        post(first.port, "listApps", commandId="old").data
+        run_ok(first.port, "listApps", commandId="old")
         assert fate(first.port, "old")["state"] == "completed"
     finally:
         first.stop()
