@@ -402,7 +402,7 @@ class AgentSession:
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:
-    for key in ("base64", "data", "image", "png"):
+    for key in ("imageBase64", "base64", "image"):
         value = data.get(key)
         if isinstance(value, str):
             return base64.b64decode(value)

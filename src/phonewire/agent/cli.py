@@ -1,0 +1,66 @@
+"""``phonewire VERB …``: the thin client entry point.  Exits in one place, :func:`main`, with the code it returns.
+
+Device verbs go to the daemon (:mod:`phonewire.agent.client`); ``bridge`` and ``mcp`` run in this process
+(``runner`` is dispatched by ``phonewire.__main__``).  Imports stay at the standard library's cheapest modules
+unless a cold path (help, bridge, mcp) needs more.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from phonewire.agent.client import EXIT_DAEMON, DaemonError, request
+
+_VALUE_OPTIONS = ("--device", "--session", "--runner")
+
+
+def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str]]:
+    """The verb and the words after it, skipping global options (and their values) before it."""
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in _VALUE_OPTIONS:
+            i += 2
+            continue
+        if word.startswith("-") and not word.lstrip("-").replace(".", "", 1).isdigit():
+            i += 1
+            continue
+        return word, argv[i + 1 :]
+    return None, []
+
+
+def _write(stream: TextIO, text: str) -> None:
+    if text:
+        stream.write(text if text.endswith("\n") else text + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    verb, rest = _verb_and_args(args)
+    if verb is None or verb == "help" or "-h" in args or "--help" in args:
+        from phonewire.agent.verbs import usage_text
+
+        _write(sys.stdout if verb is not None or args else sys.stderr, usage_text())
+        return 0 if (verb == "help" or "-h" in args or "--help" in args) else 2
+    if verb == "bridge":
+        from phonewire.agent.bridge import main as bridge_main
+
+        return int(bridge_main(rest) or 0)
+    if verb == "mcp":
+        from phonewire.agent.mcp_server import main as mcp_main
+
+        return int(mcp_main(rest) or 0)
+    stdin = None
+    if verb == "batch":
+        files = [w for w in rest if not w.startswith("--")]
+        if not files or files[0] == "-":
+            stdin = sys.stdin.read()
+    try:
+        reply = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
+    except DaemonError as exc:
+        _write(sys.stderr, f"error DAEMON_UNAVAILABLE: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
+        return EXIT_DAEMON
+    _write(sys.stdout, str(reply.get("stdout") or ""))
+    _write(sys.stderr, str(reply.get("stderr") or ""))
+    return int(reply["exit"])

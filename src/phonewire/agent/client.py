@@ -1,0 +1,163 @@
+"""The CLI's thin client: find (or start) the daemon, ship argv over its Unix socket, print the answer.
+
+This module is on every warm command's path, so it imports only the standard library's cheapest modules
+(``os``, ``sys``, ``socket``, ``json``); ``subprocess`` and ``time`` are imported only to start a daemon.
+
+Files, in the daemon directory (``PHONEWIRE_DAEMON_DIR``, else ``$XDG_RUNTIME_DIR/phonewire``, else
+``/tmp/phonewire-UID``; created 0700 and refused when another user owns it or others can enter it)::
+
+    daemon.sock   the Unix socket (0600)
+    token         the secret a client must present (0600, rewritten by each daemon start)
+    daemon.lock   held by the serving daemon (one daemon per directory)
+    daemon.pid    its process id
+    daemon.log    its stderr
+
+Wire: one request per connection, a JSON line ``{"token", "argv", "cwd", "stdin"?, "env"}``; the daemon answers
+one JSON line ``{"exit", "stdout", "stderr"}`` and closes.
+"""
+
+# The client stays on os.path on purpose: pathlib costs import time on every warm command.
+# ruff: noqa: PTH103, PTH109, PTH112, PTH116, PTH118, PTH123
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from typing import Any
+
+EXIT_DAEMON = 4
+#: Environment the client forwards per request (defaults for --device / --session).
+FORWARDED_ENV = ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION")
+START_BUDGET_S = 20.0
+
+
+class DaemonError(Exception):
+    """The daemon could not be started or reached, or answered something that is not a reply."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+def daemon_dir(environ: dict[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    explicit = env.get("PHONEWIRE_DAEMON_DIR")
+    if explicit:
+        return explicit
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return os.path.join(runtime, "phonewire")
+    return f"/tmp/phonewire-{os.getuid()}"
+
+
+def ensure_private_dir(path: str) -> str:
+    """Create ``path`` 0700 (parents as needed) and check nobody else owns or can enter it."""
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.stat(path)
+    except OSError as exc:
+        raise DaemonError(f"cannot use daemon directory {path}: {exc.strerror}") from exc
+    if st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise DaemonError(
+            f"daemon directory {path} is not private to this user",
+            "Remove it or set PHONEWIRE_DAEMON_DIR to a directory only you can enter (mode 0700).",
+        )
+    return path
+
+
+def _connect(sock_path: str) -> socket.socket | None:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(sock_path)
+    except (FileNotFoundError, ConnectionRefusedError):
+        sock.close()
+        return None
+    except OSError as exc:
+        sock.close()
+        raise DaemonError(f"cannot reach the daemon at {sock_path}: {exc.strerror}") from exc
+    return sock
+
+
+def start_daemon(directory: str) -> None:
+    """Start a detached daemon serving ``directory`` (it exits by itself when another one already serves)."""
+    import subprocess
+
+    log = os.open(os.path.join(directory, "daemon.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "phonewire.agent.daemon", "--dir", directory],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError as exc:
+        raise DaemonError(f"cannot start the daemon: {exc.strerror}") from exc
+    finally:
+        os.close(log)
+
+
+def connect(directory: str, *, start: bool = True) -> socket.socket:
+    """A connection to the daemon of ``directory``, starting one when none answers."""
+    sock_path = os.path.join(directory, "daemon.sock")
+    sock = _connect(sock_path)
+    if sock is not None or not start:
+        if sock is None:
+            raise DaemonError("no daemon is running", "Any device verb starts one (e.g. `phonewire apps`).")
+        return sock
+    import time
+
+    start_daemon(directory)
+    deadline = time.monotonic() + START_BUDGET_S
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        sock = _connect(sock_path)
+        if sock is not None:
+            return sock
+    raise DaemonError(
+        f"the daemon did not start within {START_BUDGET_S:g} s",
+        f"See {os.path.join(directory, 'daemon.log')} for its output.",
+    )
+
+
+def request(argv: list[str], *, start: bool = True, stdin: str | None = None) -> dict[str, Any]:
+    """Send one invocation to the daemon and return its reply ``{"exit", "stdout", "stderr"}``."""
+    directory = ensure_private_dir(daemon_dir())
+    sock = connect(directory, start=start)
+    with sock:
+        try:
+            with open(os.path.join(directory, "token"), encoding="ascii") as fh:
+                token = fh.read().strip()
+        except OSError as exc:
+            raise DaemonError(f"cannot read the daemon token: {exc.strerror}") from exc
+        body: dict[str, Any] = {
+            "token": token,
+            "argv": argv,
+            "cwd": os.getcwd(),
+            "env": {k: os.environ[k] for k in FORWARDED_ENV if k in os.environ},
+        }
+        if stdin is not None:
+            body["stdin"] = stdin
+        try:
+            sock.sendall(json.dumps(body).encode() + b"\n")
+            chunks = []
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError as exc:
+            raise DaemonError(f"lost the connection to the daemon: {exc.strerror}") from exc
+    try:
+        reply = json.loads(b"".join(chunks))
+    except ValueError:
+        reply = None
+    if not isinstance(reply, dict) or not isinstance(reply.get("exit"), int):
+        raise DaemonError(
+            "the daemon closed the connection without a reply",
+            f"Run the command again; see {os.path.join(directory, 'daemon.log')} if it persists.",
+        )
+    return reply

@@ -1,0 +1,306 @@
+"""The CLI daemon: one per user (per daemon directory), started detached by the first CLI call.
+
+It holds what makes a warm command cheap: named :class:`AgentSession` objects (``--session NAME``, default
+``default``), one host session — and so one runner — per device spec, shared by the sessions on that device.
+
+Lifecycle::
+
+    start ──lock daemon.lock──► write token (0600) ──bind daemon.sock (0600)──► serving
+    serving ──idle for PHONEWIRE_DAEMON_IDLE_S (default 900) / `daemon stop` / SIGTERM / SIGINT──► stopping
+    stopping: stop accepting, remove the socket, close every host session (which stops the runners it
+    started), release the lock, exit
+
+A second daemon started for the same directory waits for the lock; when it gets it and a daemon answers on the
+socket, it exits, so concurrent first calls start exactly one server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import hmac
+import json
+import os
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from phonewire.agent import verbs as v
+from phonewire.agent.client import daemon_dir, ensure_private_dir
+from phonewire.agent.core import AgentSession
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import encode_json
+from phonewire.protocol.errors import ProtocolError
+
+DEFAULT_IDLE_S: Final = 900.0
+MAX_REQUEST_BYTES: Final = 4 * 1024 * 1024
+SenderFactory = Callable[[str | None, str | None], Any]
+
+
+def idle_timeout(environ: dict[str, str] | None = None) -> float:
+    raw = (os.environ if environ is None else environ).get("PHONEWIRE_DAEMON_IDLE_S", "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_IDLE_S
+    except ValueError:
+        return DEFAULT_IDLE_S
+    return value if value > 0 else DEFAULT_IDLE_S
+
+
+def _host_session(device: str | None, runner: str | None) -> Any:
+    from phonewire.host.session import HostSession
+
+    return HostSession(device, runner_addr=runner)
+
+
+class Daemon:
+    def __init__(self, directory: str, *, idle_s: float, sender_factory: SenderFactory = _host_session) -> None:
+        self.directory = directory
+        self.idle_s = idle_s
+        self.sender_factory = sender_factory
+        self.token = ""
+        self.senders: dict[str, Any] = {}  # device key -> host session
+        self.sessions: dict[tuple[str, str], AgentSession] = {}
+        self.active = 0
+        self.last_activity = time.monotonic()
+        self.stopping = asyncio.Event()
+        self._sender_lock = asyncio.Lock()
+        self.started = time.time()
+
+    # -- files -------------------------------------------------------------------------------------------------
+    def path(self, name: str) -> Path:
+        return Path(self.directory) / name
+
+    def write_token(self) -> None:
+        self.token = secrets.token_hex(32)
+        tmp = self.path(f"token.{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(self.token)
+        tmp.replace(self.path("token"))
+
+    # -- sessions ----------------------------------------------------------------------------------------------
+    async def session(self, name: str, device: str | None, runner: str | None) -> AgentSession:
+        device = device or os.environ.get("PHONEWIRE_DEVICE") or ("" if runner else "web")
+        key = f"runner@{runner}" if runner else str(device)
+        agent = self.sessions.get((name, key))
+        if agent is not None:
+            return agent
+        async with self._sender_lock:
+            sender = self.senders.get(key)
+            if sender is None:
+                sender = self.sender_factory(None if runner else device, runner)
+                self.senders[key] = sender
+        agent = self.sessions.setdefault((name, key), AgentSession(sender))
+        return agent
+
+    async def devices(self) -> list[dict[str, Any]]:
+        from phonewire.agent.devices import list_devices
+
+        listed = await asyncio.to_thread(list_devices)
+        for d in listed:
+            d["runner"] = d["device"] in self.senders
+        return listed
+
+    # -- requests ----------------------------------------------------------------------------------------------
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.active += 1
+        try:
+            reply = await self._reply(reader)
+            writer.write(encode_json(reply) + b"\n")
+            with contextlib.suppress(ConnectionError):
+                await writer.drain()
+        finally:
+            self.active -= 1
+            self.last_activity = time.monotonic()
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+
+    async def _reply(self, reader: asyncio.StreamReader) -> dict[str, Any]:
+        try:
+            line = await reader.readuntil(b"\n")
+            body = json.loads(line)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            return {"exit": v.EXIT_DAEMON, "stdout": "", "stderr": "error DAEMON_PROTOCOL: malformed request"}
+        if not isinstance(body, dict) or not hmac.compare_digest(str(body.get("token", "")), self.token):
+            return {"exit": v.EXIT_DAEMON, "stdout": "", "stderr": "error DAEMON_AUTH: bad or missing token"}
+        argv = body.get("argv")
+        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            return {"exit": v.EXIT_DAEMON, "stdout": "", "stderr": "error DAEMON_PROTOCOL: argv must be strings"}
+        env = body.get("env") if isinstance(body.get("env"), dict) else {}
+        assert isinstance(env, dict)
+        return await self.run_argv(
+            argv, cwd=str(body.get("cwd") or "."), stdin=body.get("stdin"), env={str(k): str(x) for k, x in env.items()}
+        )
+
+    async def run_argv(
+        self, argv: list[str], *, cwd: str = ".", stdin: object = None, env: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Run one CLI invocation; return ``{"exit", "stdout", "stderr"}`` (never raises)."""
+        env = env or {}
+        as_json = "--json" in argv
+        try:
+            inv = v.parse_argv(argv)
+            self._apply_env_defaults(inv, env, argv)
+            if inv.verb == "daemon":
+                return self._daemon_verb(inv)
+            if inv.verb == "batch":
+                return await self._batch(inv, cwd, stdin)
+            outcome = await v.execute(inv, self._context(inv, cwd))
+        except ProtocolError as exc:
+            stream = "stdout" if as_json else "stderr"
+            return {"exit": v.exit_code_for(exc), stream: v.render_error(exc, as_json=as_json)}
+        except Exception as exc:  # a bug: report it as a daemon failure, keep serving
+            err = ProtocolError(e.COMMAND_FAILED, f"internal error: {type(exc).__name__}: {exc}", None)
+            print(f"phonewire daemon: {err.message}", file=sys.stderr)
+            return {"exit": v.EXIT_DAEMON, "stderr": v.render_error(err, as_json=False)}
+        return {"exit": v.EXIT_OK, "stdout": v.render_outcome(outcome, as_json=inv.json)}
+
+    @staticmethod
+    def _apply_env_defaults(inv: v.Invocation, env: dict[str, str], argv: list[str]) -> None:
+        if inv.device is None and env.get("PHONEWIRE_DEVICE"):
+            inv.device = env["PHONEWIRE_DEVICE"]
+        if "--session" not in " ".join(argv) and env.get("PHONEWIRE_SESSION"):
+            inv.session = env["PHONEWIRE_SESSION"]
+
+    def _context(self, inv: v.Invocation, cwd: str) -> v.Context:
+        async def session() -> AgentSession:
+            return await self.session(inv.session, inv.device, inv.runner)
+
+        return v.Context(session, cwd=cwd, devices=self.devices)
+
+    def _daemon_verb(self, inv: v.Invocation) -> dict[str, Any]:
+        what = inv.args[0]
+        if what == "stop":
+            self.stopping.set()
+            return {"exit": 0, "stdout": "ok daemon stopping" if not inv.json else '{"ok":true,"data":{}}'}
+        if what == "status":
+            data = {
+                "pid": os.getpid(),
+                "uptimeS": round(time.time() - self.started, 1),
+                "idleTimeoutS": self.idle_s,
+                "devices": sorted(self.senders),
+                "sessions": sorted({name for name, _ in self.sessions}),
+            }
+            text = " ".join(f"{k}={','.join(x) if isinstance(x, list) else x}" for k, x in data.items())
+            return {"exit": 0, "stdout": v.render_outcome(v.Outcome(data, text), as_json=inv.json)}
+        err = v.UsageError(f"unknown daemon action {what!r}", v.VERBS["daemon"].usage)
+        return {"exit": v.EXIT_USAGE, "stderr": v.render_error(err, as_json=False)}
+
+    async def _batch(self, inv: v.Invocation, cwd: str, stdin: object) -> dict[str, Any]:
+        if inv.args and inv.args[0] != "-":
+            path = Path(cwd) / inv.args[0]
+            try:
+                raw = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            except OSError as exc:
+                raise v.UsageError(f"cannot read {path}: {exc.strerror}", v.VERBS["batch"].usage) from exc
+        else:
+            raw = stdin if isinstance(stdin, str) else ""
+        steps = v.parse_steps(raw)
+        results: list[dict[str, Any]] = []
+        texts: list[str] = []
+        code = v.EXIT_OK
+        for n, step in enumerate(steps):
+            try:
+                sub = v.parse_argv(step)
+                if sub.verb in ("batch", "daemon"):
+                    raise v.UsageError(f"{sub.verb} cannot run inside a batch", v.VERBS["batch"].usage)
+                sub.device = sub.device or inv.device
+                sub.runner = sub.runner or inv.runner
+                if "--session" not in step:
+                    sub.session = inv.session
+                outcome = await v.execute(sub, self._context(sub, cwd))
+            except ProtocolError as exc:
+                results.append({"step": n, "argv": step, "ok": False, "error": exc.to_wire()})
+                texts.append(f"[{n}] {' '.join(step)}\n" + v.render_error(exc, as_json=False))
+                code = v.exit_code_for(exc)
+                break
+            entry: dict[str, Any] = {"step": n, "argv": step, "ok": True, "data": outcome.data}
+            if outcome.warning:
+                entry["warning"] = outcome.warning
+            results.append(entry)
+            texts.append(f"[{n}] {' '.join(step)}\n" + v.render_outcome(outcome, as_json=False))
+        summary = {"ok": code == v.EXIT_OK, "completed": sum(1 for r in results if r["ok"]), "steps": len(steps)}
+        if inv.json:
+            return {"exit": code, "stdout": encode_json({**summary, "results": results}).decode()}
+        texts.append(f"{'ok' if code == v.EXIT_OK else 'stopped'}: {summary['completed']}/{len(steps)} steps")
+        return {"exit": code, "stdout": "\n".join(texts)}
+
+    # -- serving -----------------------------------------------------------------------------------------------
+    async def serve(self) -> None:
+        sock_path = self.path("daemon.sock")
+        sock_path.unlink(missing_ok=True)
+        old_umask = os.umask(0o177)
+        try:
+            server = await asyncio.start_unix_server(self.handle, sock_path, limit=MAX_REQUEST_BYTES)
+        finally:
+            os.umask(old_umask)
+        sock_path.chmod(0o600)
+        self.path("daemon.pid").write_text(str(os.getpid()), encoding="ascii")
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.stopping.set)
+        print(f"phonewire daemon: serving {sock_path} (pid {os.getpid()}, idle {self.idle_s:g} s)", file=sys.stderr)
+        watcher = asyncio.create_task(self._idle_watch())
+        try:
+            await self.stopping.wait()
+        finally:
+            watcher.cancel()
+            server.close()
+            for name in ("daemon.sock", "daemon.pid"):
+                self.path(name).unlink(missing_ok=True)
+            await server.wait_closed()
+            await self.close_senders()
+            print("phonewire daemon: stopped", file=sys.stderr)
+
+    async def close_senders(self) -> None:
+        senders, self.senders = list(self.senders.values()), {}
+        self.sessions.clear()
+        for sender in senders:
+            try:
+                await sender.close()
+            except Exception as exc:  # keep closing the others
+                print(f"phonewire daemon: closing a host session failed: {exc!r}", file=sys.stderr)
+
+    async def _idle_watch(self) -> None:
+        while True:
+            await asyncio.sleep(min(1.0, self.idle_s / 4))
+            if self.active == 0 and time.monotonic() - self.last_activity >= self.idle_s:
+                print("phonewire daemon: idle, stopping", file=sys.stderr)
+                self.stopping.set()
+                return
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m phonewire.agent.daemon")
+    parser.add_argument("--dir", default=None, help="daemon directory (default: as the CLI computes it)")
+    parser.add_argument("--idle", type=float, default=None, help="idle timeout in seconds")
+    opts = parser.parse_args(argv)
+    directory = ensure_private_dir(opts.dir or daemon_dir())
+    lock_fd = os.open(Path(directory) / "daemon.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + 30.0
+        while True:
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return 0  # another daemon keeps serving
+                time.sleep(0.05)
+        daemon = Daemon(directory, idle_s=opts.idle or idle_timeout())
+        daemon.write_token()
+        asyncio.run(daemon.serve())
+        return 0
+    finally:
+        os.close(lock_fd)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,409 @@
+"""The CLI's verbs: argv parsing, execution on an :class:`AgentSession`, and output formatting.
+
+Runs inside the daemon (the client only ships argv across the socket), so it may import what it likes.  Pure
+parsing (:func:`parse_argv`) is separate from execution (:func:`execute`) so both are testable alone.
+
+Exit codes (the client exits with them, in one place)::
+
+    0  ok
+    2  usage error: unknown verb, missing or malformed arguments, a malformed selector (INVALID_REQUEST)
+    3  device or command error: any other error code (STALE_REF, NOT_FOUND, APP_NOT_AVAILABLE …)
+    4  daemon failure: the daemon could not be started, reached, or answered nonsense
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import re
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from phonewire.agent.core import SCROLL_DIRECTIONS, ActionResult, AgentSession
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import encode_json
+from phonewire.protocol.errors import ProtocolError
+
+EXIT_OK: Final = 0
+EXIT_USAGE: Final = 2
+EXIT_COMMAND: Final = 3
+EXIT_DAEMON: Final = 4
+
+USAGE_CODES: Final = frozenset({e.INVALID_REQUEST})
+
+# -- the verb table --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    usage: str
+    summary: str
+    min_args: int = 0
+    max_args: int | None = 0  # None: any number
+    flags: dict[str, str] = field(default_factory=dict)  # flag -> "bool" | "value"
+    aliases: dict[str, str] = field(default_factory=dict)  # short -> long
+    device: bool = True  # needs a device session
+
+
+VERBS: Final[dict[str, Spec]] = {
+    "open": Spec("open APP", "launch APP (an app id or an http(s) URL) and make it the session's app", 1, 1),
+    "close": Spec("close [APP]", "stop APP (default: the session's app)", 0, 1),
+    "apps": Spec("apps", "list the device's apps and their state"),
+    "devices": Spec("devices", "list web profiles and attached Android devices", device=False),
+    "snapshot": Spec(
+        "snapshot [-i] [--diff] [--json]",
+        "the screen as the agent view (-i: interactive only; --diff: changes since the last snapshot)",
+        flags={"--interactive": "bool", "--diff": "bool"},
+        aliases={"-i": "--interactive"},
+    ),
+    "tap": Spec("tap TARGET [--count N]", "tap @eN, X Y or a selector", 1, None, {"--count": "value"}),
+    "longpress": Spec("longpress TARGET [--duration MS]", "long-press a target", 1, None, {"--duration": "value"}),
+    "fill": Spec("fill TARGET TEXT", "focus a text field, clear it and type TEXT", 2, None),
+    "type": Spec("type TEXT", "type TEXT into the focused field", 1, 1),
+    "press": Spec("press KEY", "enter, delete, home, back, volumeUp, volumeDown", 1, 1),
+    "swipe": Spec("swipe X1 Y1 X2 Y2 [--duration MS]", "drag from one point to another", 4, 4, {"--duration": "value"}),
+    "scroll": Spec(
+        "scroll DIR [--amount F]", "scroll up/down/left/right by F of the screen", 1, 1, {"--amount": "value"}
+    ),
+    "screenshot": Spec(
+        "screenshot [PATH] [--overlay-refs] [--format png|jpeg] [--scale device|css]",
+        "save a screenshot (--overlay-refs draws each ref's box and label)",
+        0,
+        1,
+        {"--overlay-refs": "bool", "--format": "value", "--scale": "value"},
+    ),
+    "url": Spec("url URL", "open URL as the device would", 1, 1),
+    "viewport": Spec("viewport", "the app's viewport: x y width height"),
+    "batch": Spec("batch [FILE|-]", "run JSON steps (argv arrays) and stop at the first error", 0, 1, device=False),
+    "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
+}
+#: Verbs that run in the client process (never through the daemon).
+LOCAL_VERBS: Final = ("runner", "bridge", "mcp", "help")
+GLOBAL_FLAGS: Final = {"--device": "value", "--session": "value", "--json": "bool", "--runner": "value"}
+
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+_SELECTOR_KEYS = ("id", "role", "label", "text", "value")
+
+
+def usage_text() -> str:
+    lines = ["usage: phonewire [--device SPEC] [--session NAME] [--json] VERB ...", "", "verbs:"]
+    for spec in VERBS.values():
+        lines.append(f"  {spec.usage:<60} {spec.summary}")
+    lines += [
+        f"  {'bridge [--port 45678]':<60} serve the JSON-RPC bridge",
+        f"  {'mcp':<60} serve MCP over stdio",
+        f"  {'runner --device SPEC':<60} serve the wire protocol for one device",
+        "",
+        "TARGET is @eN (a ref from the last snapshot), X Y (a point), or a selector such as",
+        "'role=Button label=\"Sign in\"' (see docs/cli.md).  Exit codes: 0 ok, 2 usage, 3 device/command, 4 daemon.",
+    ]
+    return "\n".join(lines)
+
+
+class UsageError(ProtocolError):
+    def __init__(self, message: str, usage: str | None = None) -> None:
+        hint = f"usage: phonewire {usage}" if usage else "Run `phonewire help` for the verbs."
+        super().__init__(e.INVALID_REQUEST, message, hint)
+
+
+@dataclass
+class Invocation:
+    verb: str
+    args: list[str]
+    flags: dict[str, Any]
+    device: str | None = None
+    session: str = "default"
+    json: bool = False
+    runner: str | None = None
+
+
+def parse_argv(argv: list[str]) -> Invocation:
+    """Split argv into global options, the verb, its arguments and flags; :class:`UsageError` if malformed."""
+    globals_: dict[str, Any] = {}
+    verb: str | None = None
+    args: list[str] = []
+    flags: dict[str, Any] = {}
+    i = 0
+    only_args = False
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if only_args or (not token.startswith("-") or _NUMBER.match(token)):
+            if verb is None:
+                verb = token
+                if verb not in VERBS:
+                    raise UsageError(f"unknown verb {verb!r}")
+            else:
+                args.append(token)
+            continue
+        if token == "--":
+            only_args = True
+            continue
+        name, eq, inline = token.partition("=")
+        spec = VERBS.get(verb) if verb else None
+        if spec is not None:
+            name = spec.aliases.get(name, name)
+        kind = GLOBAL_FLAGS.get(name) or (spec.flags.get(name) if spec else None)
+        if kind is None:
+            where = f" for {verb}" if verb else ""
+            raise UsageError(f"unknown option {token!r}{where}", spec.usage if spec else None)
+        if kind == "bool":
+            if eq:
+                raise UsageError(f"{name} takes no value", spec.usage if spec else None)
+            value: Any = True
+        elif eq:
+            value = inline
+        elif i < len(argv):
+            value = argv[i]
+            i += 1
+        else:
+            raise UsageError(f"{name} needs a value", spec.usage if spec else None)
+        (globals_ if name in GLOBAL_FLAGS else flags)[name] = value
+    if verb is None:
+        raise UsageError("no verb given")
+    spec = VERBS[verb]
+    if len(args) < spec.min_args or (spec.max_args is not None and len(args) > spec.max_args):
+        need = "no arguments" if spec.max_args == 0 else "more arguments" if len(args) < spec.min_args else "fewer"
+        raise UsageError(f"{verb} takes {need} (got {len(args)})", spec.usage)
+    return Invocation(
+        verb=verb,
+        args=args,
+        flags=flags,
+        device=globals_.get("--device"),
+        session=str(globals_.get("--session") or "default"),
+        json=bool(globals_.get("--json")),
+        runner=globals_.get("--runner"),
+    )
+
+
+def join_target(words: list[str]) -> str:
+    """Several shell words → one target: ``X Y`` stays a point; selector words keep their spaces quoted."""
+    if len(words) == 1:
+        return words[0]
+    parts = []
+    for word in words:
+        if not any(ch.isspace() for ch in word):
+            parts.append(word)
+            continue
+        key, eq, value = word.partition("=")
+        if eq and key.lower() in _SELECTOR_KEYS:
+            parts.append(f"{key}={_quoted(value)}")
+        else:
+            parts.append(_quoted(word))
+    return " ".join(parts)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _number(text: str, what: str, usage: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{what} must be a number, got {text!r}", usage) from None
+    if not math.isfinite(value):
+        raise UsageError(f"{what} must be finite, got {text!r}", usage)
+    return value
+
+
+# -- execution ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What a verb produced: ``data`` for --json, ``text`` for people and agents, plus envelope stamps."""
+
+    data: dict[str, Any]
+    text: str
+    warning: str | None = None
+    reactivated: bool = False
+
+
+class Context:
+    """What :func:`execute` needs from its host (the daemon, or a test)."""
+
+    def __init__(
+        self,
+        session: Callable[[], Awaitable[AgentSession]],
+        *,
+        cwd: str = ".",
+        devices: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None,
+        screenshot_dir: str | None = None,
+    ) -> None:
+        self.session = session
+        self.cwd = cwd
+        self.devices = devices
+        self.screenshot_dir = screenshot_dir
+
+
+def _action(result: ActionResult, text: str) -> Outcome:
+    return Outcome(result.data, text, result.warning, result.reactivated)
+
+
+def _target_text(data: dict[str, Any]) -> str:
+    target = data.get("target")
+    if not isinstance(target, dict):
+        return ""
+    label = target.get("label")
+    what = f'{target.get("type")} "{label}"' if label else str(target.get("type"))
+    return f" @{target.get('ref')} {what} at {target.get('x'):g},{target.get('y'):g}" if "x" in target else ""
+
+
+async def execute(inv: Invocation, ctx: Context) -> Outcome:
+    """Run one parsed invocation (not ``batch`` / ``daemon``, which the daemon handles)."""
+    verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
+    if verb == "devices":
+        listed = await ctx.devices() if ctx.devices else []
+        lines = [f"{d['device']}\t{d.get('kind', '')}\t{d.get('description', '')}".rstrip() for d in listed]
+        return Outcome({"devices": listed}, "\n".join(lines))
+    session = await ctx.session()
+    if verb == "open":
+        r = await session.open_app(args[0])
+        return _action(r, f"ok opened {session.app_id}")
+    if verb == "close":
+        r = await session.close_app(args[0] if args else None)
+        return _action(r, f"ok closed {r.data.get('appBundleId', args[0] if args else '')}".rstrip())
+    if verb == "apps":
+        apps = await session.list_apps()
+        lines = []
+        for app in apps:
+            title = app.get("title")
+            lines.append(f"{app.get('appBundleId')}\t{app.get('state')}" + (f"\t{title}" if title else ""))
+        return Outcome({"apps": apps}, "\n".join(lines))
+    if verb == "snapshot":
+        view = await session.snapshot(
+            interactive=bool(inv.flags.get("--interactive")), diff=bool(inv.flags.get("--diff"))
+        )
+        data = view.to_json()
+        data["text"] = view.text
+        return Outcome(data, view.text)
+    if verb == "tap":
+        count = int(_number(str(inv.flags.get("--count", 1)), "--count", spec.usage))
+        r = await session.tap(join_target(args), count=count)
+        return _action(r, "ok " + str(r.data.get("message", "tapped")) + _target_text(r.data))
+    if verb == "longpress":
+        duration = _number(str(inv.flags.get("--duration", 800)), "--duration", spec.usage)
+        r = await session.long_press(join_target(args), duration_ms=duration)
+        return _action(r, "ok " + str(r.data.get("message", "long-pressed")) + _target_text(r.data))
+    if verb == "fill":
+        r = await session.fill(join_target(args[:-1]), args[-1])
+        return _action(r, f"ok filled {len(args[-1])} character(s)" + _fill_target(r.data))
+    if verb == "type":
+        r = await session.type(args[0])
+        return _action(r, "ok " + str(r.data.get("message", "typed")))
+    if verb == "press":
+        r = await session.press(args[0])
+        return _action(r, "ok " + str(r.data.get("message", f"pressed {args[0]}")))
+    if verb == "swipe":
+        x1, y1, x2, y2 = (_number(a, "coordinates", spec.usage) for a in args)
+        duration = _number(str(inv.flags.get("--duration", 300)), "--duration", spec.usage)
+        r = await session.swipe(x1, y1, x2, y2, duration_ms=duration)
+        return _action(r, "ok " + str(r.data.get("message", "swiped")))
+    if verb == "scroll":
+        if args[0].lower() not in SCROLL_DIRECTIONS:
+            raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
+        amount = _number(str(inv.flags.get("--amount", 0.6)), "--amount", spec.usage)
+        r = await session.scroll(args[0], amount=amount)
+        return _action(r, f"ok scrolled {args[0].lower()}")
+    if verb == "url":
+        r = await session.open_url(args[0])
+        return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")
+    if verb == "viewport":
+        vp = await session.viewport()
+        return Outcome(vp, " ".join(f"{vp[k]:g}" for k in ("x", "y", "width", "height")))
+    if verb == "screenshot":
+        return await _screenshot(inv, ctx, session)
+    raise UsageError(f"{verb} cannot run here", spec.usage)
+
+
+def _fill_target(data: dict[str, Any]) -> str:
+    target = data.get("target")
+    if not isinstance(target, dict):
+        return ""
+    return f" into @{target.get('ref')} {target.get('type')}" + (f' "{target["label"]}"' if target.get("label") else "")
+
+
+async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> Outcome:
+    spec = VERBS["screenshot"]
+    fmt = str(inv.flags.get("--format", "png"))
+    scale = str(inv.flags.get("--scale", "device"))
+    if fmt not in ("png", "jpeg"):
+        raise UsageError(f"--format must be png or jpeg, got {fmt!r}", spec.usage)
+    if scale not in ("device", "css"):
+        raise UsageError(f"--scale must be device or css, got {scale!r}", spec.usage)
+    image = await session.screenshot(format=fmt, scale=scale, overlay_refs=bool(inv.flags.get("--overlay-refs")))
+    path = await asyncio.to_thread(_save, image, inv, ctx, fmt)
+    return Outcome({"path": str(path), "bytes": len(image), "format": fmt}, f"ok screenshot {path}")
+
+
+def _save(image: bytes, inv: Invocation, ctx: Context, fmt: str) -> Path:
+    if inv.args:
+        path = Path(ctx.cwd) / Path(inv.args[0]).expanduser()
+    else:
+        folder = Path(ctx.screenshot_dir or Path(tempfile.gettempdir()) / f"phonewire-{os.getuid()}-screenshots")
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
+        path = folder / f"{inv.session}-{stamp}.{'jpg' if fmt == 'jpeg' else 'png'}"
+    try:
+        path.write_bytes(image)
+    except OSError as exc:
+        raise ProtocolError(e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror}", "Pass a writable PATH.") from exc
+    return path.resolve()
+
+
+# -- output --------------------------------------------------------------------------------------------------------
+
+
+def exit_code_for(error: ProtocolError) -> int:
+    return EXIT_USAGE if error.code in USAGE_CODES else EXIT_COMMAND
+
+
+def render_outcome(outcome: Outcome, *, as_json: bool) -> str:
+    if as_json:
+        out: dict[str, Any] = {"ok": True, "data": outcome.data}
+        if outcome.warning:
+            out["warning"] = outcome.warning
+        if outcome.reactivated:
+            out["reactivated"] = True
+        return encode_json(out).decode()
+    lines = [outcome.text] if outcome.text else []
+    if outcome.reactivated:
+        lines.append("note: the app was in the background and was brought to the front first")
+    if outcome.warning:
+        lines.append(f"warning: {outcome.warning}")
+    return "\n".join(lines)
+
+
+def render_error(error: ProtocolError, *, as_json: bool) -> str:
+    if as_json:
+        return encode_json({"ok": False, "error": error.to_wire()}).decode()
+    text = f"error {error.code}: {error.message}"
+    if error.hint:
+        text += f"\nhint: {error.hint}"
+    return text
+
+
+def parse_steps(raw: str) -> list[list[str]]:
+    """Batch input: a JSON array of steps, each an argv array (``["tap", "@e3"]``) or ``{"argv": [...]}``."""
+    try:
+        doc = json.loads(raw)
+    except ValueError as exc:
+        raise UsageError(f"batch input is not JSON: {exc}", VERBS["batch"].usage) from exc
+    if isinstance(doc, dict) and isinstance(doc.get("steps"), list):
+        doc = doc["steps"]
+    if not isinstance(doc, list):
+        raise UsageError("batch input must be a JSON array of steps", VERBS["batch"].usage)
+    steps: list[list[str]] = []
+    for n, raw_step in enumerate(doc):
+        step = raw_step.get("argv") if isinstance(raw_step, dict) else raw_step
+        if not isinstance(step, list) or not step or not all(isinstance(w, str | int | float) for w in step):
+            raise UsageError(f'batch step {n} must be an argv array such as ["tap", "@e3"]', VERBS["batch"].usage)
+        steps.append([str(w) for w in step])
+    return steps
