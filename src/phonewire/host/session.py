@@ -39,6 +39,10 @@ from phonewire.protocol.commands import Timing
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 
+#: Probes (uptime, status) get ``Timing.probe_window`` but never less than this: under a tiny time scale the
+#: window must still outlast the machine's scheduling jitter, or a healthy runner would be invalidated.
+MIN_PROBE_WINDOW_S: Final = 0.5
+
 STARTING: Final = "starting"
 READY: Final = "ready"
 INVALIDATED: Final = "invalidated"
@@ -87,6 +91,7 @@ class RunnerSession:
         self.clock = clock
         self.healthy_window_s = healthy_window_s
         self.generation = diagnostics.runner_generation
+        self.probe_window = max(timing.probe_window, MIN_PROBE_WINDOW_S)
         self.lifecycle = STARTING
         self.invalidation_reason: str | None = None
         self.last_healthy_mutation: r.HealthyMutation | None = None
@@ -170,7 +175,7 @@ class RunnerSession:
 
     async def _preflight(self, command: str, app: str | None, decision: r.PreflightDecision) -> Attempt | None:
         try:
-            await self.transport.send({"command": c.UPTIME}, self.timing.probe_window)
+            await self.transport.send({"command": c.UPTIME}, self.probe_window)
         except TransportError as exc:
             self.diag.record(
                 d.PREFLIGHT,
@@ -257,7 +262,7 @@ class RunnerSession:
         probe_error: str | None = None
         try:
             reply = await self.transport.send(
-                {"command": c.STATUS, "statusCommandId": command_id}, self.timing.probe_window
+                {"command": c.STATUS, "statusCommandId": command_id}, self.probe_window
             )
             if reply.ok and reply.data is not None:
                 status = reply.data
@@ -470,7 +475,7 @@ class RunnerSession:
 
     async def _shutdown(self) -> object:
         return await self.transport.send(
-            {"command": c.SHUTDOWN, "commandId": uuid.uuid4().hex}, self.timing.probe_window
+            {"command": c.SHUTDOWN, "commandId": uuid.uuid4().hex}, self.probe_window
         )
 
 
@@ -500,7 +505,9 @@ class HostSession:
         self.attach_to: tuple[str, int] | None = parse_address(addr) if addr else None
         self.device = device or "web"
         self.timing = timing or Timing.from_env(self.env)
-        self.env["PHONEWIRE_TIME_SCALE"] = repr(self.timing.scale)
+        # The runner's budgets scale with the same factor unless the caller's env names its own (which must not
+        # exceed the host's, or the window > budget invariant breaks).
+        self.env.setdefault("PHONEWIRE_TIME_SCALE", repr(self.timing.scale))
         self.startup_budget_s = startup_budget_s
         self.clock = clock
         self.healthy_window_s = healthy_window_s
