@@ -1,4 +1,40 @@
-"""phonewire: drive a phone's UI from an AI agent or a test script."""
+"""phonewire: drive a phone's UI from an AI agent or a test script.
+
+The public names are imported lazily (``phonewire.Phone`` loads the API on first use), so ``import phonewire``
+stays cheap for the CLI's thin client.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+__all__ = ["ActionResult", "AgentSession", "Phone", "ProtocolError", "View", "__version__"]
+
+_LAZY = {
+    "Phone": "phonewire.api",
+    "AgentSession": "phonewire.agent.core",
+    "ActionResult": "phonewire.agent.core",
+    "View": "phonewire.agent.core",
+    "ProtocolError": "phonewire.protocol.errors",
+}
+
+if TYPE_CHECKING:
+    from phonewire.agent.core import ActionResult, AgentSession, View
+    from phonewire.api import Phone
+    from phonewire.protocol.errors import ProtocolError
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'phonewire' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

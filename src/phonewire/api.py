@@ -1,0 +1,154 @@
+"""The Python API: drive a phone from a test script, synchronously.
+
+::
+
+    import phonewire
+
+    with phonewire.Phone(device="web") as phone:      # starts a runner (and Chromium) for the device
+        phone.open("dev.phonewire.demo")
+        print(phone.snapshot(interactive=True).text)   # @e1 Button "Rows" …
+        phone.tap("@e1")                               # a ref, "X Y", or a selector: 'role=Button label="Rows"'
+        phone.fill('label="Name"', "Ada")
+        phone.press("enter")
+        phone.screenshot("done.png")
+    # leaving the block stops the runner it started
+
+Every method blocks until the device answered and raises :class:`phonewire.ProtocolError` (``code``,
+``message``, ``hint``) on failure.  The same operations and rules as the CLI apply (docs/cli.md): refs belong to
+the last snapshot and are re-found before acting, selectors that match several elements raise AMBIGUOUS_MATCH.
+
+The class runs one private asyncio event loop in a daemon thread; it may be used from any one thread at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from phonewire.agent.core import ActionResult, AgentSession, View
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+if TYPE_CHECKING:
+    from phonewire.host import CommandSender
+
+T = TypeVar("T")
+
+__all__ = ["ActionResult", "Phone", "View"]
+
+
+class Phone:
+    """One phone (one runner) and one agent session on it.
+
+    :param device: device spec, ``web`` (default), ``web:pixel-7``, ``android:SERIAL`` …
+    :param runner: ``HOST:PORT`` of a runner that is already listening (attach instead of starting one)
+    :param sender: a ready :class:`phonewire.host.CommandSender` to use instead (tests, custom hosts)
+    """
+
+    def __init__(self, device: str = "web", *, runner: str | None = None, sender: CommandSender | None = None) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="phonewire-api", daemon=True)
+        self._thread.start()
+        self._closed = False
+        if sender is None:
+            from phonewire.host.session import HostSession
+
+            async def make() -> CommandSender:
+                return HostSession(None if runner else device, runner_addr=runner)
+
+            sender = self._call(make())
+        self._sender = sender
+        self.session = AgentSession(sender)
+
+    # -- plumbing -------------------------------------------------------------------------------------------
+    def _call(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self._closed:
+            coro.close()
+            raise ProtocolError(e.RUNNER_UNAVAILABLE, "this Phone is closed", "Create a new phonewire.Phone().")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def __enter__(self) -> Phone:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the runner this phone started and the private event loop.  Safe to call twice."""
+        if self._closed:
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._sender.close(), self._loop).result()
+        finally:
+            self._closed = True
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+            self._loop.close()
+
+    @property
+    def app_id(self) -> str | None:
+        """The app that app-scoped operations target (set by :meth:`open`)."""
+        return self.session.app_id
+
+    # -- operations -----------------------------------------------------------------------------------------
+    def open(self, app_id: str) -> ActionResult:
+        """Launch ``app_id`` (an app id, or an http(s) URL on the web device) and make it the current app."""
+        return self._call(self.session.open_app(app_id))
+
+    def close_app(self, app_id: str | None = None) -> ActionResult:
+        """Stop ``app_id`` (default: the current app)."""
+        return self._call(self.session.close_app(app_id))
+
+    def apps(self) -> list[dict[str, Any]]:
+        return self._call(self.session.list_apps())
+
+    def open_url(self, url: str) -> ActionResult:
+        return self._call(self.session.open_url(url))
+
+    def snapshot(self, *, interactive: bool = False, diff: bool = False) -> View:
+        """The screen as the agent view (``.text``), with ``.refs`` (``"e1"`` → node) and the raw ``.nodes``."""
+        return self._call(self.session.snapshot(interactive=interactive, diff=diff))
+
+    def tap(self, target: str, *, count: int = 1) -> ActionResult:
+        """Tap ``@eN``, ``"X Y"`` or a selector (``'role=Button label="OK"'``)."""
+        return self._call(self.session.tap(target, count=count))
+
+    def long_press(self, target: str, *, duration_ms: float = 800) -> ActionResult:
+        return self._call(self.session.long_press(target, duration_ms=duration_ms))
+
+    def fill(self, target: str, text: str) -> ActionResult:
+        """Focus the text field ``target``, clear it, type ``text``."""
+        return self._call(self.session.fill(target, text))
+
+    def type(self, text: str) -> ActionResult:
+        """Type into the focused field."""
+        return self._call(self.session.type(text))
+
+    def press(self, key: str) -> ActionResult:
+        """``enter``, ``delete``, ``home``, ``back``, ``volumeUp``, ``volumeDown``."""
+        return self._call(self.session.press(key))
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
+        return self._call(self.session.swipe(x1, y1, x2, y2, duration_ms=duration_ms))
+
+    def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
+        """Scroll the content ``up``/``down``/``left``/``right`` by ``amount`` of the screen."""
+        return self._call(self.session.scroll(direction, amount=amount))
+
+    def viewport(self) -> dict[str, float]:
+        return self._call(self.session.viewport())
+
+    def screenshot(
+        self, path: str | Path | None = None, *, format: str = "png", scale: str = "device", overlay_refs: bool = False
+    ) -> bytes:
+        """The screen as PNG/JPEG bytes, also written to ``path`` when given."""
+        image = self._call(self.session.screenshot(format=format, scale=scale, overlay_refs=overlay_refs))
+        if path is not None:
+            Path(path).write_bytes(image)
+        return image
