@@ -8,9 +8,12 @@ unless a cold path (help, bridge, mcp) needs more.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
 
 from phonewire.agent.client import EXIT_DAEMON, DaemonError, request
+
+TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing import
+if TYPE_CHECKING:
+    from typing import TextIO
 
 _VALUE_OPTIONS = ("--device", "--session", "--runner")
 

@@ -24,7 +24,10 @@ import json
 import os
 import socket
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing import
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_DAEMON = 4
 #: Environment the client forwards per request (defaults for --device / --session).
