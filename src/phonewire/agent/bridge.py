@@ -138,6 +138,10 @@ class BridgeServer:
             await self._serve(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
+        except asyncio.CancelledError:
+            # aclose() cancels connections; the handler is a top-level task of the stream server, which would
+            # log a cancelled handler as an error, so the cancellation ends here.
+            pass
         finally:
             self._connections.discard(task)
             writer.close()

@@ -1,0 +1,166 @@
+"""The bridge's framing (pure) and its TCP server with a real loopback client (agent session on a fake sender)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from agent_fakes import FakeSender, row, screen
+
+from phonewire.agent._bridge_methods import Dispatcher
+from phonewire.agent.bridge import READY_LINE, BridgeServer, LineFramer, LineTooLong, is_loopback, serve
+from phonewire.agent.core import AgentSession
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope
+
+
+# --- framing ------------------------------------------------------------------------------------------------------
+def test_framer_yields_complete_lines_fed_whole_or_one_byte_at_a_time() -> None:
+    stream = b'{"id":1}\n\r\n  \n{"id":2}\r\n{"id":'
+    whole = list(LineFramer().feed(stream))
+    framer = LineFramer()
+    bytewise = [ev for i in range(len(stream)) for ev in framer.feed(stream[i : i + 1])]
+    assert whole == bytewise == [b'{"id":1}', b'{"id":2}']
+    assert framer.pending
+
+
+def test_an_overlong_line_becomes_one_error_event_and_the_next_line_is_read_normally() -> None:
+    framer = LineFramer(max_line=10)
+    events = list(framer.feed(b"x" * 8)) + list(framer.feed(b"y" * 8)) + list(framer.feed(b"z" * 30))
+    assert events == []  # still inside the long line: nothing buffered beyond the cap
+    events = list(framer.feed(b'zz\n{"a":1}\n'))
+    assert events == [LineTooLong(48), b'{"a":1}']
+    assert list(LineFramer(max_line=4).feed(b"12345\nok\n")) == [LineTooLong(5), b"ok"]
+
+
+@pytest.mark.parametrize(
+    ("peer", "allowed"),
+    [(("127.0.0.1", 5), True), (("127.8.9.1", 5), True), (("::1", 5, 0, 0), True), (("10.0.0.2", 5), False),
+     (("192.168.1.4", 5), False), (("fe80::1%eth0", 5, 0, 2), False), (None, False), (("not-an-ip", 1), False)],
+)  # fmt: skip
+def test_only_loopback_peers_are_served(peer: object, allowed: bool) -> None:
+    assert is_loopback(peer) is allowed
+
+
+# --- the TCP server -----------------------------------------------------------------------------------------------
+class Client:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    async def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def reply(self) -> dict[str, Any]:
+        line = await asyncio.wait_for(self.reader.readline(), 10)
+        assert line.endswith(b"\n")
+        out: dict[str, Any] = json.loads(line)
+        return out
+
+    async def call(self, method: str, params: dict[str, Any] | None = None, req_id: object = 1) -> dict[str, Any]:
+        await self.send_raw(json.dumps({"id": req_id, "method": method, "params": params or {}}).encode() + b"\n")
+        return await self.reply()
+
+
+class YieldingSender(FakeSender):
+    """Every command suspends, as a real round trip does, so concurrent calls could interleave if allowed."""
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        await asyncio.sleep(0.002)
+        return await super().send(command, fields)
+
+
+async def _with_server(body: Any, max_line: int = 2 * 1024 * 1024) -> tuple[Any, FakeSender]:
+    sender = YieldingSender(screen(row(1, 100, 0)))
+    agent = AgentSession(sender, app_id="dev.phonewire.demo")
+    server = BridgeServer(Dispatcher(agent), max_line=max_line)
+    await server.start(0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        try:
+            return await body(Client(reader, writer), server), sender
+        finally:
+            writer.close()
+    finally:
+        await server.aclose()
+
+
+def test_bad_lines_get_error_replies_and_the_same_connection_keeps_serving() -> None:
+    async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
+        replies = []
+        for raw in (b"{oops\n", b'{"id": 2, "method": "fly"}\n', b'{"id": 3, "method": "tap", "params": {"x": 1}}\n',
+                    b'{"id": 4, "method": "tap", "params": {"x": "1", "y": 1}}\n'):  # fmt: skip
+            await client.send_raw(raw)
+            replies.append(await client.reply())
+        replies.append(await client.call("get_tree", req_id=5))
+        return replies
+
+    replies, _ = asyncio.run(_with_server(body))
+    assert [r["id"] for r in replies] == [None, 2, 3, 4, 5]
+    assert [r["error"]["code"] for r in replies[:4]] == [e.INVALID_REQUEST] * 4
+    assert "@e1" in replies[4]["result"]["tree"]
+
+
+def test_requests_split_across_writes_and_pipelined_in_one_write_are_answered_in_order() -> None:
+    async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
+        await client.send_raw(b'{"id": 1, "method": "vie')
+        await asyncio.sleep(0.01)
+        await client.send_raw(b'wport"}\n{"id": 2, "method": "list_apps"}\n{"id": 3, "method": "viewport"}\n')
+        return [await client.reply() for _ in range(3)]
+
+    replies, sender = asyncio.run(_with_server(body))
+    assert [r["id"] for r in replies] == [1, 2, 3]
+    assert replies[0]["result"]["width"] == 390 and "apps" in replies[1]["result"]
+    assert [c for c, _ in sender.sent] == ["viewport", "listApps", "viewport"]
+
+
+def test_an_overlong_line_is_answered_with_an_error_and_the_connection_survives() -> None:
+    async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
+        await client.send_raw(b'{"id": 1, "method": "type", "params": {"text": "' + b"a" * 5000 + b'"}}\n')
+        first = await client.reply()
+        return [first, await client.call("viewport", req_id=2)]
+
+    replies, sender = asyncio.run(_with_server(body, max_line=1024))
+    assert replies[0]["error"]["code"] == e.INVALID_REQUEST and "exceeds" in replies[0]["error"]["message"]
+    assert replies[1]["id"] == 2 and "width" in replies[1]["result"]
+    assert [c for c, _ in sender.sent] == ["viewport"]
+
+
+def test_two_connections_are_served_and_their_calls_do_not_interleave() -> None:
+    async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        other = Client(reader, writer)
+        try:
+            params = {"coordinate": "{{0, 0}, {10, 10}}", "text": "hi"}
+            both = await asyncio.gather(client.call("enter_text", params, "a"), other.call("enter_text", params, "b"))
+        finally:
+            writer.close()
+        return list(both)
+
+    replies, sender = asyncio.run(_with_server(body))
+    assert {r["id"] for r in replies} == {"a", "b"}
+    assert all("tree" in r["result"] for r in replies)
+    assert [c for c, _ in sender.sent] == ["tap", "type", "snapshot"] * 2
+
+
+def test_serve_prints_the_ready_line_and_the_stop_method_ends_it(capsys: pytest.CaptureFixture[str]) -> None:
+    async def run() -> dict[str, Any]:
+        agent = AgentSession(FakeSender(screen(row(1, 100, 0))), app_id="dev.phonewire.demo")
+        task = asyncio.ensure_future(serve(agent, 0))
+        for _ in range(200):
+            out = capsys.readouterr().out
+            if out:
+                break
+            await asyncio.sleep(0.01)
+        port = int(out.strip().split("port=")[1])
+        assert out.strip() == READY_LINE.format(port=port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reply = await Client(reader, writer).call("stop")
+        writer.close()
+        await asyncio.wait_for(task, 10)
+        return reply
+
+    assert asyncio.run(run()) == {"id": 1, "result": {"stopping": True}}
