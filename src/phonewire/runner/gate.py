@@ -31,6 +31,10 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
 
+class GateError(Exception):
+    """A transition the gate does not allow (a runner bug, never a client error)."""
+
+
 class RunnerState(enum.Enum):
     IDLE = "idle"
     BUSY = "busy"
@@ -109,12 +113,14 @@ class Gate:
         self.queued -= 1
 
     def on_start(self, token: int, now: float) -> None:
-        assert self.can_start(), "gate: start while the device is occupied"
+        if not self.can_start():
+            raise GateError("start while the device is occupied")
         self.queued -= 1
         self.running, self.running_since = token, now
 
     def on_settled(self, token: int, *, abandoned: bool) -> None:
-        assert self.running == token, "gate: settle of a command that is not running"
+        if self.running != token:
+            raise GateError(f"settle of command {token}, which is not running")
         if abandoned:
             self.abandoned[token] = self.running_since
         self.running = None

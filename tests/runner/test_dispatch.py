@@ -1,0 +1,46 @@
+"""The exception-to-wire boundary for device work."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from phonewire.devices.base import AppState
+from phonewire.devices.double import DoubleDevice
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import parse_request
+from phonewire.runner.dispatch import HANDLERS, Dispatcher, map_exception
+
+
+@pytest.mark.parametrize("exc", [RuntimeError("x"), KeyError("k"), OSError(5, "io"), TimeoutError(), ValueError("v")])
+def test_every_non_protocol_exception_maps_to_command_failed_naming_it(exc: Exception) -> None:
+    mapped = map_exception(exc)
+    assert mapped.code == e.COMMAND_FAILED
+    assert type(exc).__name__ in mapped.message
+    assert mapped.hint
+
+
+def test_a_protocol_error_keeps_its_code_message_and_hint() -> None:
+    original = ProtocolError(e.TEXT_INPUT_NOT_FOCUSED, "no focus", "tap a field")
+    assert map_exception(original) is original
+
+
+def test_every_device_command_has_exactly_one_handler() -> None:
+    assert set(HANDLERS) == set(c.ALL_COMMANDS) - {c.STATUS, c.UPTIME, c.SHUTDOWN}
+
+
+def test_warning_is_never_stamped_on_read_only_commands() -> None:
+    device = DoubleDevice()
+    device.states["noisy"] = AppState.FOREGROUND
+
+    async def both() -> tuple[bool, bool]:
+        dispatcher = Dispatcher(device)
+        read = await dispatcher.run(parse_request({"command": "viewport", "appBundleId": "noisy"}))
+        write = await dispatcher.run(parse_request({"command": "keyboardReturn", "appBundleId": "noisy"}))
+        return read.warning is None, write.warning is not None
+
+    assert asyncio.run(both()) == (True, True)
+    assert device.suppressed == 2

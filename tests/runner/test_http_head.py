@@ -1,0 +1,58 @@
+"""The adapter's own checks on a finished header block (pure functions; h11 builds the events)."""
+
+from __future__ import annotations
+
+import h11
+import pytest
+
+from phonewire.protocol.commands import MAX_REQUEST_BYTES
+from phonewire.runner.http import MAX_HEADER_BYTES, FramingError, check_head, is_loopback_host
+
+
+def head(*headers: tuple[str, str], method: str = "POST") -> h11.Request:
+    return h11.Request(method=method, target="/", headers=list(headers))
+
+
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1", "127.0.0.1:1", "127.8.9.10", "localhost", "LocalHost:9", "localhost.", "[::1]", "[::1]:5"]
+)
+def test_loopback_names_are_loopback(host: str) -> None:
+    assert is_loopback_host(host.encode())
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["", "0.0.0.0", "10.0.0.1", "evil.example", "localhost.evil", "127.0.0.1:x", "[::1", "[::1]x", "::1", "é", "[::2]"],
+)
+def test_other_names_are_not_loopback(host: str) -> None:
+    assert not is_loopback_host(host.encode("utf-8"))
+
+
+def test_a_good_head_yields_its_content_length() -> None:
+    assert check_head(head(("Host", "127.0.0.1"), ("Content-Length", "20"))) == 20
+
+
+@pytest.mark.parametrize(
+    ("headers", "method", "status"),
+    [
+        ([("Host", "127.0.0.1")], "POST", 400),
+        ([("Host", "127.0.0.1"), ("Transfer-Encoding", "chunked")], "POST", 400),
+        ([("Host", "127.0.0.1"), ("Content-Length", str(MAX_REQUEST_BYTES + 1))], "POST", 413),
+        ([("Host", "example.org"), ("Content-Length", "2")], "POST", 403),
+        ([("Host", "127.0.0.1"), ("Origin", "null"), ("Content-Length", "2")], "POST", 403),
+        ([("Host", "127.0.0.1"), ("Content-Length", "2")], "GET", 405),
+        ([("Host", "127.0.0.1"), ("Content-Length", "2"), ("X-Pad", "p" * MAX_HEADER_BYTES)], "POST", 431),
+    ],
+)
+def test_refusals_are_invalid_request_envelopes_with_their_status(
+    headers: list[tuple[str, str]], method: str, status: int
+) -> None:
+    with pytest.raises(FramingError) as caught:
+        check_head(head(*headers, method=method))
+    assert caught.value.status == status
+    assert caught.value.reply.status == status
+    assert caught.value.reply.body.startswith(b'{"ok":false,"error":{"code":"INVALID_REQUEST"')
+
+
+def test_exactly_2mb_declared_is_accepted() -> None:
+    assert check_head(head(("Host", "localhost"), ("Content-Length", str(MAX_REQUEST_BYTES)))) == MAX_REQUEST_BYTES
