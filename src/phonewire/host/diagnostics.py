@@ -35,17 +35,22 @@ LIFECYCLE_RESET: Final = "lifecycleReset"
 RECORDED_FAILURE: Final = "recordedFailure"
 RUNNER_STOPPED: Final = "runnerStopped"
 
-EVENT_KINDS: Final = (
-    PREFLIGHT,
-    SEND_FAILED,
-    STATUS_RECOVERY,
-    INVALIDATION,
-    RETRY,
-    STARTUP,
-    LIFECYCLE_RESET,
-    RECORDED_FAILURE,
-    RUNNER_STOPPED,
-)
+#: Fields every event carries.
+BASE_FIELDS: Final = ("ts", "session", "runner", "event")
+#: The schema: the fields each kind may carry besides the base ones (docs/host.md documents each).
+EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    PREFLIGHT: ("command", "app", "decision", "reason", "recencyAgeMs", "ok", "failure"),
+    SEND_FAILED: ("command", "app", "commandId", "shape", "detail", "delivered", "action", "preflightSkipped",
+                  "skipReason"),
+    STATUS_RECOVERY: ("command", "app", "commandId", "state", "action", "reason", "probeError"),
+    INVALIDATION: ("reason", "lifecycle", "reachable", "processAlive", "stop", "address"),
+    RUNNER_STOPPED: ("pid", "how", "returncode", "tookMs"),
+    RETRY: ("command", "commandId", "outcome", "attempt", "retry", "reason", "delayMs", "code"),
+    STARTUP: ("phase", "device", "address", "pid", "phases", "code", "message"),
+    LIFECYCLE_RESET: ("app", "confirmed", "failure"),
+    RECORDED_FAILURE: ("command", "app", "successWithWarning", "reason"),
+}  # fmt: skip
+EVENT_KINDS: Final = tuple(EVENT_FIELDS)
 
 
 def state_dir(environ: Mapping[str, str] | None = None) -> Path:

@@ -1,0 +1,81 @@
+"""Diagnostics (issue 4 slice 4 / OPT 2): a structured event per decision, as JSON lines and through the API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from pathlib import Path
+
+from phonewire.host import HostSession
+from phonewire.host import diagnostics as d
+from phonewire.protocol.errors import ProtocolError
+
+APP = "app.diag"
+
+
+def test_every_decision_is_a_json_line_in_the_session_file_and_readable_through_the_api(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+
+    async def main() -> list[dict[str, object]]:
+        async with HostSession("double", diagnostics_path=path) as host:
+            await host.send("listApps")  # read-only startup: skipped preflight
+            await host.send("launchApp", {"appBundleId": APP})
+            await host.send("tap", {"appBundleId": APP, "x": 1, "y": 1})
+            await host.send("tap", {"appBundleId": APP, "x": 1, "y": 1})
+            api = host.diagnostics()
+            assert host.diagnostics(2) == api[-2:]
+        return api
+
+    api = asyncio.run(main())
+    on_disk = d.read_events(path)
+    assert on_disk[: len(api)] == api
+    kinds = [ev["event"] for ev in on_disk]
+    assert kinds[0] == d.STARTUP and {d.PREFLIGHT, d.INVALIDATION, d.RUNNER_STOPPED} <= set(kinds)
+    preflights = [(ev["decision"], ev["reason"]) for ev in on_disk if ev["event"] == d.PREFLIGHT]
+    assert preflights == [
+        ("skipped", "readOnlyStartup"),
+        ("used", "notAllowlisted"),
+        ("used", "noRecord"),
+        ("skipped", "healthyMutation"),
+    ]
+    [ready] = [ev for ev in on_disk if ev["event"] == d.STARTUP and ev["phase"] == "ready"]
+    phases = ready["phases"]
+    assert isinstance(phases, dict)
+    assert 0 < phases["spawnedMs"] <= phases["listeningMs"] <= phases["readyMs"]
+
+
+def test_events_follow_the_documented_schema(tmp_path: Path) -> None:
+    """docs/host.md: every event carries the base fields plus only the fields of its kind."""
+    path = tmp_path / "s.jsonl"
+
+    async def main() -> None:
+        async with HostSession("double", diagnostics_path=path) as host:
+            await host.send("launchApp", {"appBundleId": APP})
+            await host.send("launchApp", {"appBundleId": APP})  # relaunch → lifecycle reset
+            await host.send("tap", {"appBundleId": APP, "x": 1, "y": 1})
+            with contextlib.suppress(ProtocolError):
+                await host.send("tap", {"appBundleId": "app.never-launched", "x": 1, "y": 1})
+            runner = host.runner
+            assert runner is not None and runner.process is not None
+            runner.process.proc.kill()
+            await runner.process.proc.wait()
+            await host.send("listApps")
+
+    asyncio.run(main())
+    events = d.read_events(path)
+    assert {ev["event"] for ev in events} >= {d.STARTUP, d.PREFLIGHT, d.LIFECYCLE_RESET, d.INVALIDATION, d.RETRY}
+    for ev in events:
+        assert set(d.BASE_FIELDS) <= set(ev)
+        assert set(ev) - set(d.BASE_FIELDS) <= set(d.EVENT_FIELDS[str(ev["event"])]), ev
+
+
+def test_default_file_lives_under_the_per_user_state_dir(tmp_path: Path) -> None:
+    env = dict(os.environ, PHONEWIRE_STATE_DIR=str(tmp_path))
+    host = HostSession("double", env=env)
+    try:
+        assert host.diagnostics_path == tmp_path / "sessions" / f"{host.session_id}.jsonl"
+        assert host.diagnostics_path.exists()
+    finally:
+        asyncio.run(host.close())
+    assert d.state_dir({"XDG_STATE_HOME": "/x"}) == Path("/x/phonewire")
