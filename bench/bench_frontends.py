@@ -56,6 +56,16 @@ def _read_line(proc: subprocess.Popen[bytes], prefix: bytes, budget_s: float = 9
     raise RuntimeError(f"no {prefix!r} line within {budget_s} s")
 
 
+def _start(argv: list[str], env: dict[str, str], ready: bytes) -> tuple[subprocess.Popen[bytes], int]:
+    """Spawn a process and read the port from its ready line (a blocking step, before any timing)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env)
+    try:
+        return proc, int(_read_line(proc, ready).split(b"=")[1])
+    except BaseException:
+        _stop(proc)
+        raise
+
+
 async def _post(port: int, body: dict[str, Any]) -> dict[str, Any]:
     """One wire command on its own connection (Connection: close), as the host transport sends it."""
     payload = json.dumps(body, separators=(",", ":")).encode()
@@ -97,10 +107,9 @@ async def bench(device: str, app: str, rounds: int) -> int:
 
     env = dict(os.environ, PHONEWIRE_RUNNER_PORT="0")
     env.pop("PHONEWIRE_RUNNER_ADDR", None)
-    runner = subprocess.Popen([PY, "-m", "phonewire", "runner", "--device", device], stdout=subprocess.PIPE, env=env)
+    runner, port = _start([PY, "-m", "phonewire", "runner", "--device", device], env, b"PHONEWIRE_RUNNER_LISTENING")
     bridge: subprocess.Popen[bytes] | None = None
     try:
-        port = int(_read_line(runner, b"PHONEWIRE_RUNNER_LISTENING port=").split(b"=")[1])
         address = f"127.0.0.1:{port}"
 
         async def direct(command: str, **fields: Any) -> dict[str, Any]:
@@ -112,12 +121,11 @@ async def bench(device: str, app: str, rounds: int) -> int:
         x, y = _target_point(snapshot["data"]["nodes"])
         print(f"device {device}, app {app}, tapping ({x:.1f}, {y:.1f}), {rounds} rounds", flush=True)
 
-        bridge = subprocess.Popen(
+        bridge, bridge_port = _start(
             [PY, "-m", "phonewire", "bridge", "--port", "0", "--runner", address, "--app", app],
-            stdout=subprocess.PIPE,
-            env=env,
+            env,
+            b"PHONEWIRE_BRIDGE_READY",
         )
-        bridge_port = int(_read_line(bridge, b"PHONEWIRE_BRIDGE_READY port=").split(b"=")[1])
         b_reader, b_writer = await asyncio.open_connection("127.0.0.1", bridge_port)
 
         async def rpc(method: str, params: dict[str, Any]) -> dict[str, Any]:
