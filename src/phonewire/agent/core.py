@@ -23,7 +23,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import selectors
 from phonewire.agent.refs import Index, refind
@@ -118,11 +118,17 @@ class AgentSession:
         self._lock = asyncio.Lock()
         #: Set by the last ref/selector resolution: how long the fresh-snapshot check took (seconds).
         self.last_check_s: float = 0.0
+        #: A resolution re-fronted the app (reported as ``reactivated`` on the action's result).
+        self._refronted = False
 
     # -- plumbing -------------------------------------------------------------------------------------------
     async def _locked(self, fn: Callable[[], Awaitable[T]]) -> T:
         async with self._lock:
-            return await fn()
+            self._refronted = False
+            result = await fn()
+            if self._refronted and isinstance(result, ActionResult) and not result.reactivated:
+                return cast(T, ActionResult(result.data, result.warning, True))
+            return result
 
     def _app(self) -> str:
         if not self.app_id:
@@ -135,8 +141,17 @@ class AgentSession:
             body["appBundleId"] = self._app()
         return await self.sender.send(command, body)
 
-    async def _raw_snapshot(self) -> dict[str, Any]:
-        env = await self._send(c.SNAPSHOT, app=True)
+    async def _raw_snapshot(self, *, refront: bool = False) -> dict[str, Any]:
+        """The current screen's nodes.  ``refront``: a background app is brought to the front first (as the
+        action about to run would do anyway) instead of answering APP_BACKGROUNDED."""
+        try:
+            env = await self._send(c.SNAPSHOT, app=True)
+        except ProtocolError as exc:
+            if not refront or exc.code != e.APP_BACKGROUNDED:
+                raise
+            fronted = await self._send(c.VIEWPORT, app=True)  # app-scoped and read-only: re-fronts, nothing else
+            self._refronted = self._refronted or fronted.reactivated
+            env = await self._send(c.SNAPSHOT, app=True)
         data = env.data or {}
         nodes = data.get("nodes")
         return {"nodes": nodes if isinstance(nodes, list) else [], "quality": data.get("quality") or {}}
@@ -262,13 +277,13 @@ class AgentSession:
                     f"@{ref} was not issued by this session's last snapshot",
                     "Run `snapshot` and use a ref from its output.",
                 )
-            raw = await self._raw_snapshot()
+            raw = await self._raw_snapshot(refront=True)
             fresh = Index(raw["nodes"])
             node = refind(ref, issued.refs[ref], issued.index, fresh)
             self.last_check_s = time.perf_counter() - start
             return node, ref
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
-        raw = await self._raw_snapshot()
+        raw = await self._raw_snapshot(refront=True)
         nodes: list[Node] = raw["nodes"]
         found = selectors.match(selector, nodes)
         self.last_check_s = time.perf_counter() - start

@@ -187,8 +187,9 @@ class Daemon:
                 "idleTimeoutS": self.idle_s,
                 "devices": sorted(self.senders),
                 "sessions": sorted({name for name, _ in self.sessions}),
+                "runnerPids": sorted(pid for pid in map(_runner_pid, self.senders.values()) if pid is not None),
             }
-            text = " ".join(f"{k}={','.join(x) if isinstance(x, list) else x}" for k, x in data.items())
+            text = " ".join(f"{k}={','.join(map(str, x)) if isinstance(x, list) else x}" for k, x in data.items())
             return {"exit": 0, "stdout": v.render_outcome(v.Outcome(data, text), as_json=inv.json)}
         err = v.UsageError(f"unknown daemon action {what!r}", v.VERBS["daemon"].usage)
         return {"exit": v.EXIT_USAGE, "stderr": v.render_error(err, as_json=False)}
@@ -275,6 +276,13 @@ class Daemon:
                 print("phonewire daemon: idle, stopping", file=sys.stderr)
                 self.stopping.set()
                 return
+
+
+def _runner_pid(sender: Any) -> int | None:
+    """The pid of the runner process a host session owns (None when attached or not started)."""
+    process = getattr(getattr(sender, "runner", None), "process", None)
+    pid = getattr(process, "pid", None)
+    return pid if isinstance(pid, int) else None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,193 @@
+"""The CLI against a real daemon and a real runner process (``--device double``): the contract of the front end.
+
+The web device's end-to-end tests are in test_cli_web.py; these cover what does not need a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_harness import Cli, cli_for, wait_gone
+from PIL import Image
+
+D = ("--device", "double")
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cli]:
+    with cli_for(tmp_path, monkeypatch) as c:
+        yield c
+
+
+def taps_shown(cli: Cli) -> str:
+    snap = cli(*D, "snapshot")
+    assert snap.code == 0, snap.err
+    return next(line for line in snap.out.splitlines() if "taps=" in line).split('"')[1]
+
+
+def test_first_call_starts_the_daemon_and_a_ref_tap_lands_exactly_once(cli: Cli) -> None:
+    opened = cli(*D, "open", "app.one")
+    assert (opened.code, opened.out) == (0, "ok opened app.one\n")
+    snap = cli(*D, "snapshot", "-i")
+    assert snap.out.splitlines() == ['@e1 Button "Counter" id=counter', "@e2 TextField"]
+    tapped = cli(*D, "tap", "@e1")
+    assert tapped.code == 0
+    assert tapped.out.startswith("ok tapped (120, 122) @e1 Button")
+    assert taps_shown(cli) == "taps=1"
+
+
+def test_the_subprocess_cli_shares_the_daemon_and_its_session(cli: Cli) -> None:
+    assert cli.sub(*D, "open", "app.sub").code == 0
+    pid = cli.daemon_pid()
+    assert cli.sub(*D, "tap", "id=counter").code == 0
+    assert cli(*D, "tap", "120", "122").code == 0
+    assert taps_shown(cli) == "taps=2"
+    assert cli.daemon_pid() == pid
+
+
+def test_usage_errors_exit_2_with_a_hint_and_the_daemon_keeps_serving(cli: Cli) -> None:
+    assert cli(*D, "open", "app.u").code == 0
+    pid = cli.daemon_pid()
+    unknown = cli(*D, "frobnicate")
+    assert unknown.code == 2
+    assert unknown.err.startswith("error INVALID_REQUEST: unknown verb 'frobnicate'\nhint:")
+    missing = cli(*D, "tap")
+    assert missing.code == 2 and "usage: phonewire tap TARGET" in missing.err
+    bad_option = cli(*D, "snapshot", "--everything")
+    assert bad_option.code == 2
+    bad_number = cli(*D, "swipe", "1", "2", "three", "4")
+    assert bad_number.code == 2
+    bad_selector = cli(*D, "tap", "colour=red")
+    assert bad_selector.code == 2 and "unknown selector key 'colour'" in bad_selector.err
+    assert cli(*D, "tap", "@e1").code == 3  # no snapshot issued refs yet: a command error, not usage
+    assert cli(*D, "snapshot").code == 0
+    assert cli.daemon_pid() == pid
+
+
+def test_device_errors_exit_3_and_json_errors_are_envelopes(cli: Cli) -> None:
+    res = cli(*D, "--json", "open", "unknown.app")
+    assert res.code == 3
+    assert res.json()["ok"] is False and res.json()["error"]["code"] == "APP_UNKNOWN"
+    no_app = cli(*D, "--session", "fresh", "snapshot")
+    assert no_app.code == 3
+    assert "APP_BUNDLE_ID_REQUIRED" in no_app.err and "open an app first" in no_app.err.lower()
+
+
+def test_json_output_everywhere_is_one_parseable_object(cli: Cli) -> None:
+    assert cli(*D, "--json", "open", "app.j").json() == {
+        "ok": True,
+        "data": {"appBundleId": "app.j", "state": "foreground"},
+    }
+    snap = cli(*D, "snapshot", "--json").json()
+    assert snap["ok"] is True
+    assert {n["type"] for n in snap["data"]["nodes"]} >= {"Button", "StaticText"}
+    assert snap["data"]["refs"]["e2"] == next(n["index"] for n in snap["data"]["nodes"] if n["type"] == "Button")
+    tap = cli(*D, "tap", "--json", "@e2").json()
+    assert tap["data"]["target"] == {"ref": "e2", "type": "Button", "label": "Counter", "x": 120.0, "y": 122.0}
+    apps = cli(*D, "apps", "--json").json()
+    assert apps["data"]["apps"] == [{"appBundleId": "app.j", "state": "foreground"}]
+
+
+def test_named_sessions_keep_their_own_app(cli: Cli) -> None:
+    assert cli(*D, "--session", "a", "open", "app.a").code == 0
+    assert cli(*D, "--session", "b", "open", "app.b").code == 0
+    assert cli(*D, "--session", "a", "tap", "id=counter").code == 0  # re-fronts app.a
+    snap_a = cli(*D, "--session", "a", "snapshot").out
+    assert snap_a.startswith('@e1 Application "app.a"') and "taps=1" in snap_a
+    tapped_b = cli(*D, "--session", "b", "--json", "tap", "id=counter").json()
+    assert tapped_b["reactivated"] is True  # app.b was in the background behind app.a
+    assert "taps=1" in cli(*D, "--session", "b", "snapshot").out
+
+
+def test_batch_runs_steps_and_stops_at_the_first_error_with_partial_results(cli: Cli) -> None:
+    steps = [["open", "app.batch"], ["tap", "id=counter"], ["tap", "label=Nope"], ["tap", "id=counter"]]
+    res = cli(*D, "--json", "batch", stdin=json.dumps(steps))
+    assert res.code == 3
+    doc = res.json()
+    assert (doc["ok"], doc["completed"], doc["steps"]) == (False, 2, 4)
+    assert [r["ok"] for r in doc["results"]] == [True, True, False]
+    assert doc["results"][2]["error"]["code"] == "NOT_FOUND"
+    assert taps_shown(cli) == "taps=1"  # the step after the failure never ran
+
+
+def test_batch_reads_a_file_and_rejects_malformed_input(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "steps.json").write_text(json.dumps([["open", "app.f"], {"argv": ["tap", "120", "122"]}]))
+    res = cli(*D, "batch", str(tmp_path / "steps.json"))
+    assert res.code == 0 and res.out.rstrip().endswith("ok: 2/2 steps")
+    assert cli(*D, "batch", stdin="not json").code == 2
+    assert cli(*D, "batch", stdin='[["batch"]]').code == 2
+
+
+def test_screenshot_writes_a_png_and_overlay_refs_draws_on_it(cli: Cli, tmp_path: Path) -> None:
+    assert cli(*D, "open", "app.s").code == 0
+    plain = cli(*D, "screenshot", str(tmp_path / "plain.png"))
+    assert plain.out == f"ok screenshot {tmp_path / 'plain.png'}\n"
+    with Image.open(tmp_path / "plain.png") as img:
+        assert img.format == "PNG"
+    marked = cli(*D, "screenshot", str(tmp_path / "marked.png"), "--overlay-refs")
+    assert marked.code == 0
+    with Image.open(tmp_path / "marked.png") as img:
+        img.load()
+        assert img.format == "PNG"
+
+
+def test_the_daemon_is_private_to_its_user(cli: Cli) -> None:
+    assert cli(*D, "apps").code == 0
+    assert stat.S_IMODE(cli.dir.stat().st_mode) == 0o700
+    assert stat.S_IMODE((cli.dir / "token").stat().st_mode) == 0o600
+    assert stat.S_IMODE((cli.dir / "daemon.sock").stat().st_mode) == 0o600
+
+
+def test_a_request_without_the_token_is_refused_and_the_daemon_keeps_serving(cli: Cli) -> None:
+    assert cli(*D, "open", "app.t").code == 0
+    for payload in (b'{"token":"wrong","argv":["apps"]}\n', b"garbage\n"):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(str(cli.dir / "daemon.sock"))
+            s.sendall(payload)
+            reply = json.loads(s.makefile("rb").read())
+        assert reply["exit"] == 4
+        assert "DAEMON_AUTH" in reply["stderr"] or "DAEMON_PROTOCOL" in reply["stderr"]
+    assert cli(*D, "apps").out == "app.t\tforeground\n"
+
+
+def test_daemon_stop_stops_its_runners(cli: Cli) -> None:
+    assert cli(*D, "open", "app.x").code == 0
+    status = cli("daemon", "status", "--json").json()["data"]
+    [runner_pid] = status["runnerPids"]
+    daemon_pid = status["pid"]
+    assert cli("daemon", "stop").out == "ok daemon stopping\n"
+    assert wait_gone(daemon_pid)
+    assert wait_gone(runner_pid)
+    assert not (cli.dir / "daemon.sock").exists()
+
+
+def test_an_idle_daemon_stops_itself_and_its_runner(cli: Cli) -> None:
+    cli.setenv("PHONEWIRE_DAEMON_IDLE_S", "0.5")
+    assert cli(*D, "open", "app.idle").code == 0
+    status = cli("daemon", "status", "--json").json()["data"]
+    assert status["idleTimeoutS"] == 0.5
+    assert wait_gone(status["pid"])
+    assert wait_gone(status["runnerPids"][0])
+    again = cli(*D, "apps")  # the next call starts a new daemon (and runner)
+    assert again.code == 0
+    assert cli.daemon_pid() != status["pid"]
+
+
+def test_devices_lists_the_web_profiles(cli: Cli) -> None:
+    res = cli("devices", "--json")
+    assert res.code == 0
+    names = [d["device"] for d in res.json()["data"]["devices"]]
+    assert names[:2] == ["web:iphone-15", "web:iphone-15-landscape"]
+    assert "web:pixel-7" in names
+
+
+def test_help_prints_the_verbs_without_a_daemon(cli: Cli) -> None:
+    res = cli("help")
+    assert res.code == 0 and "snapshot [-i] [--diff] [--json]" in res.out
+    assert cli.daemon_pid() is None
+    assert cli().code == 2
