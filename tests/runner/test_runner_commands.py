@@ -26,6 +26,9 @@ BAD_BODIES = {
     "no command": b'{"commandId":"x"}',
     "unknown command": b'{"command":"selfDestruct","commandId":"x"}',
     "command not a string": b'{"command":7}',
+    "integer too large for a float": b'{"command":"tap","commandId":"t0","appBundleId":"app.a","x":1'
+    + b"0" * 400
+    + b',"y":1}',
     "x not a number": b'{"command":"tap","commandId":"t1","appBundleId":"app.a","x":"1","y":1}',
     "boolean as number": b'{"command":"tap","commandId":"t2","appBundleId":"app.a","x":true,"y":1}',
     "numberOfTaps zero": b'{"command":"tap","commandId":"t3","appBundleId":"app.a","x":1,"y":1,"numberOfTaps":0}',

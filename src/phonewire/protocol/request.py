@@ -76,6 +76,14 @@ class Request:
         return self.command in c.READ_ONLY
 
 
+def _finite(value: object) -> bool:
+    """Finite as a float; an integer too large for a float is not (it would overflow every conversion)."""
+    try:
+        return math.isfinite(float(value))  # type: ignore[arg-type]
+    except OverflowError:
+        return False
+
+
 def _check_type(name: str, value: object) -> None:
     kind = FIELD_TYPES[name]
     if kind == _STRING:
@@ -86,7 +94,7 @@ def _check_type(name: str, value: object) -> None:
         good = isinstance(value, int) and not isinstance(value, bool)
     else:
         good = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if good and not math.isfinite(float(value)):  # type: ignore[arg-type]
+        if good and not _finite(value):
             raise _invalid(f"field {name!r} must be a finite number", "Send coordinates as plain numbers.")
     if not good:
         raise _invalid(f"field {name!r} must be a {kind}, got {type(value).__name__}")

@@ -117,6 +117,13 @@ class RawNode:
     children: list[RawNode] = field(default_factory=list)
 
 
+def _total(rect: Rect) -> Rect:
+    """A rect built without :meth:`Rect.of` may still hold non-finite numbers: zero them (never drop, never raise)."""
+    if all(isinstance(v, (int, float)) and math.isfinite(v) for v in (rect.x, rect.y, rect.width, rect.height)):
+        return rect
+    return Rect.of(rect.x, rect.y, rect.width, rect.height)
+
+
 def _clean(text: str | None) -> str | None:
     if text is None:
         return None
@@ -141,9 +148,9 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
             or node.type in SCROLL_ROLES
             or bool(label or identifier or value)
         )
-        visible = node.rect.unknown or node.rect.overlaps(viewport)
+        r = _total(node.rect) if included else node.rect
+        visible = included and (r.unknown or r.overlaps(viewport))
         if included and visible and depth <= EMIT_DEPTH_CAP:
-            r = node.rect
             key = (node.type, label, identifier, value, key_coordinate(r.x), key_coordinate(r.y),
                    key_coordinate(r.width), key_coordinate(r.height))  # fmt: skip
             if key not in seen:

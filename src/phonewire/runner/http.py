@@ -190,7 +190,12 @@ class HttpServer:
                 return
             if body is None:  # the client left before sending anything
                 return
-            result = await self._handler(body)
+            try:
+                result = await self._handler(body)
+            except Exception as exc:  # a runner bug: still answer an envelope, and keep serving
+                result = Reply(
+                    500, fail(ProtocolError(e.COMMAND_FAILED, f"runner error: {type(exc).__name__}: {exc}")).encode()
+                )
             await self._respond(reader, writer, conn, result, linger=False)
             if result.stop_after:
                 self._on_stop()

@@ -1,0 +1,128 @@
+"""Request validation: types, finite coordinates, numberOfTaps >= 1, non-negative durations, known buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import parse_request
+
+TAP = {"command": "tap", "commandId": "1", "appBundleId": "app.a", "x": 1, "y": 2}
+
+
+def refused(obj: object) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        parse_request(obj)
+    return caught.value
+
+
+def test_a_valid_tap_becomes_a_typed_request() -> None:
+    request = parse_request({**TAP, "numberOfTaps": 2, "unknownField": "ignored"})
+    assert (request.command, request.command_id, request.app_id) == ("tap", "1", "app.a")
+    assert request.args == {"x": 1, "y": 2, "numberOfTaps": 2}
+    assert not request.read_only
+
+
+@pytest.mark.parametrize("obj", [None, [], "tap", 3, True])
+def test_body_must_be_an_object(obj: object) -> None:
+    assert refused(obj).code == e.INVALID_REQUEST
+
+
+@pytest.mark.parametrize("command", [None, 1, "", "Tap", "swipe"])
+def test_command_must_be_a_known_name(command: object) -> None:
+    error = refused({"command": command})
+    assert error.code == e.INVALID_REQUEST
+    assert error.hint and "status" in error.hint
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("x", "1"),
+        ("x", True),
+        ("x", None),
+        ("x", float("nan")),
+        ("y", float("inf")),
+        ("x", 10**400),
+        ("numberOfTaps", 1.0),
+        ("numberOfTaps", 0),
+        ("numberOfTaps", -3),
+        ("numberOfTaps", 21),
+        ("commandId", 5),
+        ("commandId", ""),
+        ("commandId", "i" * 201),
+        ("appBundleId", ["a"]),
+    ],
+)
+def test_tap_field_rules(field: str, value: Any) -> None:
+    assert refused({**TAP, field: value}).code == e.INVALID_REQUEST
+
+
+@pytest.mark.parametrize("field", ["durationMs", "holdMs", "settle"])
+@pytest.mark.parametrize("value", [-1, -0.001, 60_001])
+def test_durations_are_non_negative_and_bounded(field: str, value: float) -> None:
+    drag = {"command": "drag", "appBundleId": "a", "fromX": 0, "fromY": 0, "toX": 1, "toY": 1, field: value}
+    assert refused(drag).code == e.INVALID_REQUEST
+
+
+def test_zero_durations_are_fine() -> None:
+    drag = {"command": "drag", "appBundleId": "a", "fromX": 0, "fromY": 0, "toX": 1, "toY": 1, "durationMs": 0}
+    assert parse_request(drag).args["durationMs"] == 0
+
+
+@pytest.mark.parametrize("button", c.BUTTONS)
+def test_known_buttons_are_accepted(button: str) -> None:
+    assert parse_request({"command": "button", "button": button}).args["button"] == button
+
+
+@pytest.mark.parametrize("button", ["power", "Home", ""])
+def test_unknown_buttons_are_refused_with_the_list(button: str) -> None:
+    error = refused({"command": "button", "button": button})
+    assert error.code == e.INVALID_REQUEST
+    assert error.hint and "volumeUp" in error.hint
+
+
+@pytest.mark.parametrize("command", sorted(c.APP_SCOPED | c.APP_LIFECYCLE))
+@pytest.mark.parametrize("app_id", [None, ""])
+def test_app_scoped_commands_need_an_app_id(command: str, app_id: str | None) -> None:
+    body: dict[str, Any] = {"command": command, "x": 1, "y": 1, "fromX": 1, "fromY": 1, "toX": 1, "toY": 1}
+    body["text"] = "t"
+    if app_id is not None:
+        body["appBundleId"] = app_id
+    error = refused(body)
+    assert error.code == e.APP_BUNDLE_ID_REQUIRED
+    assert error.hint
+
+
+@pytest.mark.parametrize(
+    ("command", "missing"),
+    [("tap", "x"), ("longPress", "y"), ("drag", "toY"), ("type", "text"), ("button", "button"), ("openUrl", "url")],
+)
+def test_required_fields(command: str, missing: str) -> None:
+    full = {"x": 1, "y": 1, "fromX": 1, "fromY": 1, "toX": 1, "toY": 1, "text": "t", "button": "home", "url": "u"}
+    body = {"command": command, "appBundleId": "a", **{k: v for k, v in full.items() if k != missing}}
+    error = refused(body)
+    assert error.code == e.INVALID_REQUEST
+    assert missing in error.message
+
+
+@pytest.mark.parametrize(
+    "extra", [{"format": "gif"}, {"scale": "half"}, {"quality": 0}, {"quality": 101}, {"quality": 50.5}]
+)
+def test_screenshot_options(extra: dict[str, Any]) -> None:
+    assert refused({"command": "screenshot", **extra}).code == e.INVALID_REQUEST
+
+
+def test_screenshot_options_accepted() -> None:
+    args = parse_request({"command": "screenshot", "format": "jpeg", "scale": "css", "quality": 1}).args
+    assert args == {"format": "jpeg", "scale": "css", "quality": 1}
+
+
+def test_status_with_status_command_id() -> None:
+    request = parse_request({"command": "status", "statusCommandId": "abc"})
+    assert request.args == {"statusCommandId": "abc"}
+    assert request.read_only
