@@ -88,6 +88,7 @@ LOCAL_VERBS: Final = ("runner", "bridge", "mcp", "help")
 GLOBAL_FLAGS: Final = {"--device": "value", "--session": "value", "--json": "bool", "--runner": "value"}
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+_POINT = re.compile(r"^\s*-?\d+(\.\d+)?\s*[ ,]\s*-?\d+(\.\d+)?\s*$")
 _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 
@@ -185,7 +186,9 @@ def parse_argv(argv: list[str]) -> Invocation:
 def join_target(words: list[str]) -> str:
     """Several shell words → one target: ``X Y`` stays a point; selector words keep their spaces quoted."""
     if len(words) == 1:
-        return words[0]
+        word = words[0]
+        plain_text = not any(ch in word for ch in "=\"'") and "||" not in word and not _POINT.match(word)
+        return _quoted(word) if plain_text and any(ch.isspace() for ch in word) else word
     parts = []
     for word in words:
         if not any(ch.isspace() for ch in word):

@@ -1,0 +1,75 @@
+"""CLI argv parsing (pure): global options anywhere, verb flags, targets joined from shell words, batch steps."""
+
+from __future__ import annotations
+
+import pytest
+
+from phonewire.agent.selectors import Term, parse
+from phonewire.agent.verbs import (
+    EXIT_COMMAND,
+    EXIT_USAGE,
+    UsageError,
+    exit_code_for,
+    join_target,
+    parse_argv,
+    parse_steps,
+)
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+
+def test_global_options_may_come_before_or_after_the_verb() -> None:
+    inv = parse_argv(["--device", "web:pixel-7", "snapshot", "-i", "--json", "--session=s2"])
+    assert (inv.verb, inv.device, inv.session, inv.json) == ("snapshot", "web:pixel-7", "s2", True)
+    assert inv.flags == {"--interactive": True}
+
+
+def test_verb_flags_with_values() -> None:
+    inv = parse_argv(["scroll", "down", "--amount", "0.3"])
+    assert (inv.args, inv.flags) == (["down"], {"--amount": "0.3"})
+    assert parse_argv(["tap", "@e3", "--count=2"]).flags == {"--count": "2"}
+
+
+def test_negative_numbers_are_arguments_not_options() -> None:
+    assert parse_argv(["swipe", "10", "-5", "10", "300"]).args == ["10", "-5", "10", "300"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "no verb given"),
+        (["fly"], "unknown verb 'fly'"),
+        (["tap"], "tap takes more arguments (got 0)"),
+        (["type", "a", "b"], "type takes fewer (got 2)"),
+        (["apps", "x"], "apps takes no arguments (got 1)"),
+        (["snapshot", "--all"], "unknown option '--all' for snapshot"),
+        (["snapshot", "--diff=yes"], "--diff takes no value"),
+        (["scroll", "up", "--amount"], "--amount needs a value"),
+    ],
+)
+def test_malformed_invocations_are_usage_errors_with_the_verbs_usage(argv: list[str], message: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_argv(argv)
+    assert info.value.message == message
+    assert info.value.code == e.INVALID_REQUEST
+    assert exit_code_for(info.value) == EXIT_USAGE
+
+
+def test_other_errors_are_command_errors() -> None:
+    assert exit_code_for(ProtocolError(e.STALE_REF, "x")) == EXIT_COMMAND
+
+
+def test_shell_words_join_into_one_target_keeping_spaces_in_values() -> None:
+    assert join_target(["120", "300"]) == "120 300"
+    assert join_target(["@e3"]) == "@e3"
+    joined = join_target(["role=Button", "label=Sign in"])
+    assert parse(joined).alternatives[0] == (Term("role", "Button"), Term("label", "Sign in"))
+    assert parse(join_target(["Sign in"])).alternatives[0] == (Term("text", "Sign in"),)
+
+
+def test_batch_steps_are_argv_arrays() -> None:
+    assert parse_steps('[["open", "x"], {"argv": ["tap", 10, 20]}]') == [["open", "x"], ["tap", "10", "20"]]
+    assert parse_steps('{"steps": [["apps"]]}') == [["apps"]]
+    for bad in ("nope", "{}", "[[]]", '[{"verb": "tap"}]', "[[null]]"):
+        with pytest.raises(UsageError):
+            parse_steps(bad)
