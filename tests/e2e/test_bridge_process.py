@@ -1,0 +1,208 @@
+"""The bridge and MCP processes' lifecycle with a real runner process (``--device double``, no browser needed):
+ready line, bad input over a real socket, and every way of stopping them stops the runner they started."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def gone(pid: int, within_s: float = 15.0) -> bool:
+    """True once ``pid`` no longer runs (a zombie counts as gone: it has exited)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL, by PID; then close our ends of its pipes."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+@dataclass
+class Bridge:
+    proc: subprocess.Popen[bytes]
+    port: int
+    runner_pid: int
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    for name in ("PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_RUNNER_PORT", "PHONEWIRE_TIME_SCALE"):
+        out.pop(name, None)
+    return out
+
+
+def start_bridge(*extra: str) -> Bridge:
+    argv = [sys.executable, "-m", "phonewire", "bridge", "--port", "0", "--device", "double", *extra]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env())
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith(b"PHONEWIRE_BRIDGE_READY port="):
+        stop(proc)
+        raise AssertionError(f"bridge did not come up: {line!r}")
+    runners = children(proc.pid)
+    assert len(runners) == 1, runners
+    return Bridge(proc, int(line.split(b"=")[1]), runners[0])
+
+
+@pytest.fixture
+def bridge() -> Iterator[Bridge]:
+    b = start_bridge("--app", "app.one")
+    try:
+        yield b
+    finally:
+        stop(b.proc)
+        if not gone(b.runner_pid, 5):
+            os.kill(b.runner_pid, signal.SIGKILL)
+
+
+class Conn:
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.stream = self.sock.makefile("rwb")
+
+    def raw(self, data: bytes) -> dict[str, Any]:
+        self.stream.write(data)
+        self.stream.flush()
+        reply: dict[str, Any] = json.loads(self.stream.readline())
+        return reply
+
+    def call(self, method: str, req_id: object = 1, **params: Any) -> dict[str, Any]:
+        return self.raw(json.dumps({"id": req_id, "method": method, "params": params}).encode() + b"\n")
+
+    def close(self) -> None:
+        self.stream.close()
+        self.sock.close()
+
+
+def test_bridge_process_answers_bad_lines_with_errors_and_keeps_serving_the_connection(bridge: Bridge) -> None:
+    conn = Conn(bridge.port)
+    try:
+        replies = [
+            conn.raw(b"this is not json\n"),
+            conn.raw(b'{"id": 2, "method": "warp"}\n'),
+            conn.raw(b'{"id": 3, "method": "tap_element", "params": {}}\n'),
+            conn.raw(b'{"id": 4, "method": "tap", "params": {"x": "1", "y": 2}}\n'),
+            conn.raw(b'{"id": 5, "method": "tap_element", "params": {"coordinate": "{{1, 2}, {3}}"}}\n'),
+        ]
+        assert [r["id"] for r in replies] == [None, 2, 3, 4, 5]
+        assert {r["error"]["code"] for r in replies} == {"INVALID_REQUEST"}
+        assert all(r["error"]["hint"] for r in replies)
+        tapped = conn.call("tap", 6, x=10, y=20)
+        assert "taps=1" in tapped["result"]["tree"]  # the double counts taps per app: exactly one landed
+    finally:
+        conn.close()
+
+
+def test_sigterm_stops_the_bridge_and_the_runner_it_started(bridge: Bridge) -> None:
+    bridge.proc.send_signal(signal.SIGTERM)
+    assert bridge.proc.wait(15) == 0
+    assert gone(bridge.runner_pid)
+
+
+def test_the_stop_method_ends_the_bridge_and_its_runner(bridge: Bridge) -> None:
+    conn = Conn(bridge.port)
+    try:
+        assert conn.call("stop") == {"id": 1, "result": {"stopping": True}}
+    finally:
+        conn.close()
+    assert bridge.proc.wait(15) == 0
+    assert gone(bridge.runner_pid)
+
+
+def test_a_bridge_whose_app_cannot_open_exits_1_with_the_code_on_stderr_and_no_ready_line() -> None:
+    argv = [sys.executable, "-m", "phonewire", "bridge", "--port", "0", "--device", "double", "--app", "unknown.x"]
+    proc = subprocess.run(argv, check=False, capture_output=True, env=env(), timeout=60)
+    assert proc.returncode == 1
+    assert proc.stdout == b""
+    assert b"APP_UNKNOWN" in proc.stderr
+
+
+def _mcp(*extra: str) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "phonewire", "mcp", "--device", "double", *extra]
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env())
+
+
+def _runner_of(proc: subprocess.Popen[bytes]) -> int:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        kids = children(proc.pid)
+        if kids:
+            return kids[0]
+        assert proc.poll() is None
+        time.sleep(0.05)
+    raise AssertionError("no runner child appeared")
+
+
+def _initialize(proc: subprocess.Popen[bytes]) -> dict[str, Any]:
+    assert proc.stdin is not None and proc.stdout is not None
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    proc.stdin.write(json.dumps(hello).encode() + b"\n")
+    proc.stdin.flush()
+    reply: dict[str, Any] = json.loads(proc.stdout.readline())
+    return reply
+
+
+def test_mcp_process_writes_only_protocol_to_stdout_and_eof_stops_it_and_its_runner() -> None:
+    proc = _mcp("--app", "app.one")
+    try:
+        runner = _runner_of(proc)
+        reply = _initialize(proc)
+        assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"] == "phonewire"
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.close()  # EOF
+        assert proc.wait(15) == 0
+        assert proc.stdout.read() == b""  # nothing but the one reply was ever written
+        assert gone(runner)
+    finally:
+        stop(proc)
+
+
+def test_sigterm_stops_the_mcp_server_and_its_runner() -> None:
+    proc = _mcp()
+    try:
+        runner = _runner_of(proc)
+        assert _initialize(proc)["id"] == 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 143
+        assert gone(runner)
+    finally:
+        stop(proc)
