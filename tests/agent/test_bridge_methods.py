@@ -323,3 +323,25 @@ def test_image_size_reads_png_and_jpeg_headers() -> None:
     assert image_size(out.getvalue()) == (7, 5)
     assert image_size(PNG_2X3) == (2, 3)
     assert image_size(b"GIF89a") is None
+
+
+# --- the currently focused app ------------------------------------------------------------------------------------
+def test_without_an_open_app_the_foreground_app_becomes_the_target(sender: Sender) -> None:
+    agent = AgentSession(sender)
+    reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 3, "y": 4}})
+    assert "tree" in reply["result"]
+    assert agent.app_id == "dev.phonewire.demo"
+    assert [c for c, _ in sender.sent] == ["listApps", "tap", "snapshot"]
+
+
+def test_without_an_open_app_or_a_foreground_app_the_error_says_to_call_open_app(sender: Sender) -> None:
+
+    async def no_apps(command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        sender.sent.append((command, dict(fields or {})))
+        return ok({"apps": [{"appBundleId": "dev.phonewire.demo", "state": "background"}]})
+
+    sender.send = no_apps  # type: ignore[method-assign]
+    error = error_of(call(AgentSession(sender), {"id": 1, "method": "get_tree"}))
+    assert error["code"] == e.APP_BUNDLE_ID_REQUIRED
+    assert "open_app" in error["hint"]
+    assert [c for c, _ in sender.sent] == ["listApps"]

@@ -21,7 +21,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from phonewire.agent._bridge_params import Form, Frame, Param, format_frame, parse_params
 from phonewire.protocol import errors as e
@@ -30,6 +30,7 @@ from phonewire.protocol.errors import ProtocolError
 log = logging.getLogger("phonewire.bridge")
 
 JSONObject = dict[str, Any]
+T = TypeVar("T")
 
 
 # --- what the front ends need from the agent layer (phonewire.agent.core.AgentSession fits it) --------------------
@@ -127,6 +128,31 @@ def image_result(data: bytes, fmt: str) -> JSONObject:
     if size is not None:
         metadata["width"], metadata["height"] = size
     return {"screenshot_base64": base64.b64encode(data).decode("ascii"), "metadata": metadata}
+
+
+async def adopt_foreground_app(session: AgentAPI) -> bool:
+    """Make the device's foreground app the session's target when none was opened (the reference bridges act on
+    "the currently focused app").  False when no app is in the foreground."""
+    for app in await session.list_apps():
+        app_id = app.get("appBundleId")
+        if app.get("state") == "foreground" and isinstance(app_id, str) and app_id:
+            session.app_id = app_id
+            return True
+    return False
+
+
+async def run_with_app(session: AgentAPI, run: Callable[[], Awaitable[T]], hint: str) -> T:
+    """Run ``run``; if it needs an app and none is open, adopt the foreground app and run it once more.
+
+    Safe to repeat: the agent session raises APP_BUNDLE_ID_REQUIRED before it sends anything."""
+    try:
+        return await run()
+    except ProtocolError as exc:
+        if exc.code != e.APP_BUNDLE_ID_REQUIRED or session.app_id:
+            raise
+        if not await adopt_foreground_app(session):
+            raise ProtocolError(exc.code, "no app is open and none is in the foreground", hint) from exc
+    return await run()
 
 
 # --- the method table ---------------------------------------------------------------------------------------------
@@ -408,6 +434,9 @@ def _method_list() -> str:
 
 
 # --- one line in, one reply out ------------------------------------------------------------------------------------
+OPEN_APP_HINT: Final = (
+    'Call open_app first, e.g. {"bundle_identifier": "dev.phonewire.demo"}; list_apps shows the apps.'
+)
 REQUEST_SHAPE: Final = 'Send one JSON object per line: {"id": 1, "method": "get_tree", "params": {}}.'
 _DEFAULT_HINTS: Final[dict[str, str]] = {
     e.COMMAND_FAILED: "Call get_tree to see the screen as it is now, then retry or choose another element.",
@@ -480,7 +509,9 @@ class Dispatcher:
         handler = call.method.variants[call.variant][1]
         try:
             async with self._lock:
-                result = await handler(self.context, call.params)
+                result = await run_with_app(
+                    self.context.session, lambda: handler(self.context, call.params), OPEN_APP_HINT
+                )
         except ProtocolError as exc:
             return error_reply(call.id, exc)
         except Exception as exc:

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from phonewire.agent._bridge_methods import ActionLike, AgentAPI, image_size
+from phonewire.agent._bridge_methods import ActionLike, AgentAPI, image_size, run_with_app
 from phonewire.agent._bridge_params import Form, Param, json_schema, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("phonewire.mcp")
 
 SERVER_NAME: Final = "phonewire"
+OPEN_HINT: Final = "Call the open_app tool first (e.g. app_id dev.phonewire.demo); list_apps shows the apps."
 INSTRUCTIONS: Final = (
     "Drive a phone's UI. Loop: open_app → snapshot (interactive: true) → act on a ref such as @e3 (tap, fill, "
     "long_press) → verify with snapshot (diff: true) → screenshot when done. Refs belong to the snapshot that "
@@ -242,7 +243,7 @@ class ToolRunner:
         try:
             _, args = parse_params(name, (spec.form,), arguments)
             async with self._lock:
-                content, structured = await spec.run(self.session, args)
+                content, structured = await run_with_app(self.session, lambda: spec.run(self.session, args), OPEN_HINT)
         except ProtocolError as exc:
             return error_result(exc)
         except Exception as exc:
