@@ -211,3 +211,10 @@ def test_host_session_reports_runner_start_failure() -> None:
             assert host.diagnostics(event=d.STARTUP)[-1]["phase"] == "failed"
 
     asyncio.run(main())
+
+
+def test_bad_runner_address_is_a_protocol_error_with_a_hint() -> None:
+    """issue 4: bad input gets a specific code and an agent-phrased hint."""
+    with pytest.raises(ProtocolError) as info:
+        HostSession(runner_addr="localhost:notaport", write_diagnostics=False)
+    assert info.value.code == e.RUNNER_UNAVAILABLE and info.value.hint and "HOST:PORT" in info.value.hint

@@ -261,9 +261,7 @@ class RunnerSession:
         status: dict[str, Any] | None = None
         probe_error: str | None = None
         try:
-            reply = await self.transport.send(
-                {"command": c.STATUS, "statusCommandId": command_id}, self.probe_window
-            )
+            reply = await self.transport.send({"command": c.STATUS, "statusCommandId": command_id}, self.probe_window)
             if reply.ok and reply.data is not None:
                 status = reply.data
             else:
@@ -474,9 +472,7 @@ class RunnerSession:
         )
 
     async def _shutdown(self) -> object:
-        return await self.transport.send(
-            {"command": c.SHUTDOWN, "commandId": uuid.uuid4().hex}, self.probe_window
-        )
+        return await self.transport.send({"command": c.SHUTDOWN, "commandId": uuid.uuid4().hex}, self.probe_window)
 
 
 class HostSession:
@@ -501,8 +497,15 @@ class HostSession:
         healthy_window_s: float = r.HEALTHY_MUTATION_WINDOW_S,
     ) -> None:
         self.env: dict[str, str] = dict(os.environ if env is None else env)
-        addr = runner_addr or (None if device else self.env.get("PHONEWIRE_RUNNER_ADDR"))
-        self.attach_to: tuple[str, int] | None = parse_address(addr) if addr else None
+        addr = runner_addr or self.env.get("PHONEWIRE_RUNNER_ADDR") or None
+        try:
+            self.attach_to: tuple[str, int] | None = parse_address(addr) if addr else None
+        except ValueError as exc:
+            raise ProtocolError(
+                e.RUNNER_UNAVAILABLE,
+                str(exc),
+                "Give the runner address as HOST:PORT (e.g. 127.0.0.1:8100), or unset PHONEWIRE_RUNNER_ADDR.",
+            ) from exc
         self.device = device or "web"
         self.timing = timing or Timing.from_env(self.env)
         # The runner's budgets scale with the same factor unless the caller's env names its own (which must not
