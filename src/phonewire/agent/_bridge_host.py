@@ -1,7 +1,9 @@
-"""The front ends' one way to a device: a host session (spawned or attached runner) and an agent session on it."""
+"""What both front ends share on the way to a device: the host + agent session, and signal handling."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,3 +28,31 @@ async def agent_session(
         yield session
     finally:
         await host.close()
+
+
+class SignalStop:
+    """SIGINT/SIGTERM handling for a front end's main task.
+
+    While the front end is starting (runner launch), a signal cancels the main task, so startup unwinds through
+    its ``finally`` blocks and an owned runner is still stopped; once ``serving`` is set, a signal only sets
+    ``event`` and the serve loop returns normally."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.serving = False
+        self._task = asyncio.current_task()
+        self._loop = asyncio.get_running_loop()
+
+    def _on_signal(self) -> None:
+        self.event.set()
+        if not self.serving and self._task is not None:
+            self._task.cancel()
+
+    def __enter__(self) -> SignalStop:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._loop.add_signal_handler(sig, self._on_signal)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._loop.remove_signal_handler(sig)

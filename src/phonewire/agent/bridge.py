@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import signal
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -194,36 +193,8 @@ async def serve(session: AgentAPI, port: int, stop: asyncio.Event | None = None)
         await server.aclose()
 
 
-class SignalStop:
-    """SIGINT/SIGTERM handling for a front end's main task.
-
-    While the front end is starting (runner launch), a signal cancels the main task, so startup unwinds through
-    its ``finally`` blocks and an owned runner is still stopped; once ``serving`` is set, a signal only sets
-    ``event`` and the serve loop returns normally."""
-
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
-        self.serving = False
-        self._task = asyncio.current_task()
-        self._loop = asyncio.get_running_loop()
-
-    def _on_signal(self) -> None:
-        self.event.set()
-        if not self.serving and self._task is not None:
-            self._task.cancel()
-
-    def __enter__(self) -> SignalStop:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            self._loop.add_signal_handler(sig, self._on_signal)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            self._loop.remove_signal_handler(sig)
-
-
 async def _run(args: argparse.Namespace) -> int:
-    from phonewire.agent._bridge_host import agent_session
+    from phonewire.agent._bridge_host import SignalStop, agent_session
 
     with SignalStop() as signals:
         try:

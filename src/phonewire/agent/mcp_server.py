@@ -302,8 +302,7 @@ async def serve_stdio(session: AgentAPI) -> None:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from phonewire.agent._bridge_host import agent_session
-    from phonewire.agent.bridge import SignalStop
+    from phonewire.agent._bridge_host import SignalStop, agent_session
 
     left_behind = False
     with SignalStop() as signals:
