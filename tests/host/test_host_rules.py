@@ -164,6 +164,21 @@ def test_recovery_decision(case: Any) -> None:
     assert (decision.error.code if decision.error else None) == code, rule
 
 
+INVALIDATION_FOR = [
+    (r.RECOVERY_NOT_ACCEPTED, {"state": "notAccepted"}, r.INVALIDATE_NOT_ACCEPTED),
+    (r.RECOVERY_UNKNOWN_STATE, {"state": "?"}, r.INVALIDATE_UNKNOWN_STATE),
+    (r.RECOVERY_PROBE_FAILED, None, r.INVALIDATE_PROBE_FAILED),
+    (r.RECOVERED_COMPLETED, {"state": "completed", "responseJson": RETAINED}, None),
+]
+
+
+@pytest.mark.parametrize("case", INVALIDATION_FOR, ids=[x[0] for x in INVALIDATION_FOR])
+def test_recovery_names_the_invalidation_reason(case: Any) -> None:
+    """OPT 4: diagnostics record why invalidation was retained."""
+    _name, status, reason = case
+    assert r.decide_recovery(c.TAP, status).invalidation_reason == reason
+
+
 def test_recovered_reply_is_the_retained_envelope() -> None:
     """OPT 1: the recovered command result is returned without resending."""
     decision = r.decide_recovery(c.TAP, {"state": "completed", "responseJson": RETAINED})

@@ -158,7 +158,6 @@ async def spawn_runner(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=child_env,
-            start_new_session=True,  # a Ctrl-C at the host's terminal is the host's to handle
         )
     except OSError as exc:
         raise ProtocolError(

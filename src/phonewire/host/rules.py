@@ -203,6 +203,20 @@ class RecoveryDecision:
     #: Runner state named by the probe (``None`` when the probe failed).
     state: str | None = None
 
+    @property
+    def invalidation_reason(self) -> str | None:
+        """The invalidation reason an INVALIDATE decision stands for."""
+        if self.action is not RecoveryAction.INVALIDATE:
+            return None
+        return _INVALIDATION_FOR_RECOVERY.get(self.reason, INVALIDATE_UNKNOWN_STATE)
+
+
+_INVALIDATION_FOR_RECOVERY: Final = {
+    RECOVERY_NOT_ACCEPTED: INVALIDATE_NOT_ACCEPTED,
+    RECOVERY_UNKNOWN_STATE: INVALIDATE_UNKNOWN_STATE,
+    RECOVERY_PROBE_FAILED: INVALIDATE_PROBE_FAILED,
+}
+
 
 def _retained_envelope(raw: object) -> Envelope | None:
     if raw is None:

@@ -302,14 +302,7 @@ class RunnerSession:
             assert decision.error is not None
             err = decision.error
             return Attempt(r.Outcome.FINAL, error=HostError(err.code, err.message, err.hint, context=context))
-        await self.invalidate(
-            r.INVALIDATE_PROBE_FAILED
-            if decision.reason == r.RECOVERY_PROBE_FAILED
-            else (
-                r.INVALIDATE_NOT_ACCEPTED if decision.reason == r.RECOVERY_NOT_ACCEPTED else r.INVALIDATE_UNKNOWN_STATE
-            ),
-            reachable=status is not None,
-        )
+        await self.invalidate(decision.invalidation_reason or r.INVALIDATE_UNKNOWN_STATE, reachable=status is not None)
         read_only = command in c.READ_ONLY
         return Attempt(
             r.Outcome.REPLY_LOST if read_only else r.Outcome.FINAL,
