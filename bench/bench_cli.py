@@ -1,0 +1,242 @@
+"""CLI benchmark: a warm ``phonewire tap`` against a direct runner tap, the ref check, and agent-view sizes.
+
+One run, one runner, everything measured against a baseline taken in the same run::
+
+    .venv/bin/python bench/bench_cli.py [--device web] [--n 30]
+
+1. a runner is started (``phonewire runner --device …``) and the demo app launched on it;
+2. baseline: a direct tap, one HTTP POST to the runner (what any client must pay);
+3. a warm CLI tap: ``phonewire --runner 127.0.0.1:PORT tap X Y`` as a subprocess (interpreter start, thin
+   client, daemon, host session, runner) — target ≤ 60 ms wall;
+4. the ref check: ``tap @eN`` against ``tap X Y`` (the price of the fresh snapshot + re-finding), and the pure
+   re-finding step alone;
+5. the size in characters of ``snapshot -i`` (and of the full view and the raw JSON) for each demo screen.
+
+Everything it starts (daemon, runner, browser) is stopped at the end, by pid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PHONEWIRE = [sys.executable, "-m", "phonewire"]
+SCRIPT = Path(sys.executable).parent / "phonewire"  # the console script, as agents call it
+DEMO = "dev.phonewire.demo"
+
+
+def p50(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.2f} ms"
+
+
+class Runner:
+    def __init__(self, device: str, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [*PHONEWIRE, "runner", "--device", device], env=env, stdout=subprocess.PIPE, text=True
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if "PHONEWIRE_RUNNER_LISTENING" not in line:
+            self.stop()
+            raise SystemExit(f"runner did not start: {line!r}")
+        self.port = int(line.strip().split("port=")[1])
+
+    def send(self, command: str, **fields: Any) -> dict[str, Any]:
+        body = json.dumps({"command": command, "commandId": uuid.uuid4().hex, **fields}).encode()
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            conn.request("POST", "/", body, {"Content-Type": "application/json", "Connection": "close"})
+            reply: dict[str, Any] = json.loads(conn.getresponse().read())
+        finally:
+            conn.close()
+        if not reply.get("ok"):
+            raise SystemExit(f"{command} failed: {reply}")
+        return reply
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+
+def cli(env: dict[str, str], *argv: str) -> tuple[float, str]:
+    start = time.perf_counter()
+    proc = subprocess.run([str(SCRIPT), *argv], env=env, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"phonewire {' '.join(argv)} failed ({proc.returncode}): {proc.stderr}")
+    return elapsed, proc.stdout
+
+
+def find_ref(view: str, needle: str) -> str:
+    for line in view.splitlines():
+        if needle in line:
+            return line.strip().split()[0]
+    raise SystemExit(f"no line with {needle!r} in:\n{view}")
+
+
+def screens(env: dict[str, str], app: str, rt: list[str]) -> list[tuple[str, list[list[str]]]]:
+    """(screen name, CLI steps that reach it from a fresh launch of the app)."""
+    if app != DEMO:
+        return [("home", [])]
+    return [
+        ("list (300 rows)", []),
+        ("detail", [["tap", "text=Row 1"]]),
+        ("form", [["tap", "role=Tab text=Form || role=Button text=Form || text=Form"]]),
+        ("controls", [["tap", "role=Tab text=Controls || role=Button text=Controls || text=Controls"]]),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default="web")
+    parser.add_argument("--app", default=None, help="app id (default: the demo app; app.bench on the double)")
+    parser.add_argument("--n", type=int, default=30)
+    opts = parser.parse_args(argv)
+    app = opts.app or ("app.bench" if opts.device == "double" else DEMO)
+    tmp = Path(tempfile.mkdtemp(prefix="phonewire-bench-"))
+    env = dict(os.environ)
+    for name in ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION", "PHONEWIRE_RUNNER_ADDR"):
+        env.pop(name, None)
+    env.update(PHONEWIRE_DAEMON_DIR=str(tmp / "d"), PHONEWIRE_STATE_DIR=str(tmp / "state"))
+    runner = Runner(opts.device, env)
+    rt = ["--runner", f"127.0.0.1:{runner.port}"]
+    try:
+        return run(opts, app, env, runner, rt)
+    finally:
+        with contextlib.suppress(SystemExit):
+            cli(env, "daemon", "stop")
+        runner.stop()
+
+
+def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner, rt: list[str]) -> int:
+    runner.send("launchApp", appBundleId=app)
+    vp = runner.send("viewport", appBundleId=app)["data"]
+    # a point that hits nothing interactive: the bottom-left corner's inside margin
+    x, y = 2.0, float(vp["height"]) - 2.0
+    print(f"device {opts.device}, app {app}, n={opts.n}, python {sys.version.split()[0]}")
+
+    # -- baseline: direct runner tap ----------------------------------------------------------------------------
+    for _ in range(3):
+        runner.send("tap", appBundleId=app, x=x, y=y)
+    direct = []
+    for _ in range(opts.n):
+        start = time.perf_counter()
+        runner.send("tap", appBundleId=app, x=x, y=y)
+        direct.append(time.perf_counter() - start)
+
+    # -- warm CLI tap ---------------------------------------------------------------------------------------------
+    cold, _ = cli(env, *rt, "open", app)
+    for _ in range(3):
+        cli(env, *rt, "tap", f"{x:g}", f"{y:g}")
+    warm = [cli(env, *rt, "tap", f"{x:g}", f"{y:g}")[0] for _ in range(opts.n)]
+    noop = []
+    for _ in range(max(5, opts.n // 3)):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import phonewire.agent.cli"], env=env, check=True)
+        noop.append(time.perf_counter() - start)
+
+    print("\n== tap, wall time p50 ==")
+    print(f"direct runner tap (one HTTP POST)      {ms(p50(direct))}")
+    verdict = "PASS" if p50(warm) <= 0.060 else "FAIL"
+    print(f"warm CLI tap (subprocess, X Y)         {ms(p50(warm))}   target <= 60 ms: {verdict}")
+    print(f"  of which interpreter + client start  {ms(p50(noop))}   (python -c 'import phonewire.agent.cli')")
+    print(
+        f"  CLI overhead over the direct tap     {ms(p50(warm) - p50(direct))}   ratio {p50(warm) / p50(direct):.2f}x"
+    )
+    print(f"first CLI call (daemon start + open)   {ms(cold)}")
+
+    # -- ref check --------------------------------------------------------------------------------------------------
+    _, raw = cli(env, *rt, "snapshot", "--json")
+    data = json.loads(raw)["data"]
+    by_index = {n["index"]: n for n in data["nodes"]}
+    # a harmless, stable target: static text without digits (a counter's text changes when tapped), else a ref
+    refs = data["refs"]
+    stable = [r for r, i in refs.items() if by_index[i]["type"] == "StaticText" and not _digits(by_index[i])]
+    buttons = [r for r, i in refs.items() if by_index[i]["type"] == "Button"]
+    pick = (stable or buttons or list(refs) or [None])[0]
+    if pick:
+        rect = by_index[data["refs"][pick]]["rect"]
+        cx, cy = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+        ref_taps = [cli(env, *rt, "tap", f"@{pick}")[0] for _ in range(opts.n)]
+        point_taps = [cli(env, *rt, "tap", f"{cx:g}", f"{cy:g}")[0] for _ in range(opts.n)]
+        snaps = []
+        for _ in range(opts.n):
+            start = time.perf_counter()
+            runner.send("snapshot", appBundleId=app)
+            snaps.append(time.perf_counter() - start)
+        print("\n== ref check (tap @eN = fresh snapshot + re-find + tap at the current centre) ==")
+        print(f"CLI tap X Y (same element)             {ms(p50(point_taps))}")
+        print(f"CLI tap @{pick:<6}                       {ms(p50(ref_taps))}")
+        print(f"  ref check cost                       {ms(p50(ref_taps) - p50(point_taps))}")
+        print(f"  direct runner snapshot (baseline)    {ms(p50(snaps))}")
+        print(f"  pure re-find (Index + refind)        {ms(refind_cost(runner, app))}")
+
+    # -- view sizes ---------------------------------------------------------------------------------------------------
+    print("\n== agent view size per screen (characters) ==")
+    print(f"{'screen':<18} {'snapshot -i':>11} {'snapshot':>9} {'--json':>8} {'lines -i':>8}")
+    for name, steps in screens(env, app, rt):
+        try:
+            cli(env, *rt, "open", app)
+            for step in steps:
+                cli(env, *rt, *step)
+            _, small = cli(env, *rt, "snapshot", "-i")
+            _, full = cli(env, *rt, "snapshot")
+            _, raw = cli(env, *rt, "snapshot", "--json")
+        except SystemExit as exc:
+            print(f"{name:<18} (could not reach: {str(exc).splitlines()[0][:80]})")
+            continue
+        raw_nodes = json.dumps(json.loads(raw)["data"]["nodes"], separators=(",", ":"))
+        sizes = f"{len(small.rstrip()):>11} {len(full.rstrip()):>9} {len(raw_nodes):>8}"
+        print(f"{name:<18} {sizes} {len(small.splitlines()):>8}")
+    return 0
+
+
+def _digits(node: dict[str, Any]) -> bool:
+    return any(ch.isdigit() for ch in str(node.get("label") or ""))
+
+
+def refind_cost(runner: Runner, app: str) -> float:
+    sys.path.insert(0, str(ROOT / "src"))
+    from phonewire.agent.refs import Index, refind
+    from phonewire.agent.view import render
+
+    nodes = runner.send("snapshot", appBundleId=app)["data"]["nodes"]
+    rendered = render(nodes, interactive=True)
+    if not rendered.refs:
+        return 0.0
+    ref, node = next(iter(rendered.refs.items()))
+    issued = Index(nodes)
+    samples = []
+    for _ in range(200):
+        start = time.perf_counter()
+        refind(ref, node, issued, Index(nodes))
+        samples.append(time.perf_counter() - start)
+    return p50(samples)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
