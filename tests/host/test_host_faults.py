@@ -308,3 +308,44 @@ def test_runner_busy_is_retried_after_a_backoff_because_nothing_ran() -> None:
         assert await tap_count(host, APP) == 1
 
     run(scenario, runner_scale=0.01)
+
+
+def test_failed_status_probe_invalidates_and_reports_an_unknown_fate() -> None:
+    """OPT 1: a status timeout preserves the invalidation behaviour; the mutating command is not replayed."""
+
+    def rule(_index: int, body: dict[str, Any]) -> Plan:
+        command = body.get("command")
+        if command == "tap":
+            return Plan(Fault.DROP_REPLY)
+        if command == "status" and "statusCommandId" in body:
+            return Plan(Fault.BLACKHOLE)
+        return Plan(Fault.PASS)
+
+    async def scenario(host: HostSession, proxy: FaultProxy) -> None:
+        await host.send("launchApp", {"appBundleId": APP})
+        with pytest.raises(HostError) as info:
+            await host.send("tap", tap(APP))
+        assert info.value.code == e.TRANSPORT_FAILED and info.value.hint == r.HINT_REOBSERVE
+        [invalidation] = invalidations(host)
+        assert (invalidation["reason"], invalidation["reachable"]) == (r.INVALIDATE_PROBE_FAILED, False)
+        assert proxy.count("tap") == 1
+        assert await tap_count(host, APP) == 1  # it did run, once; the host said it could not tell
+
+    run(scenario, rule, host_scale=0.01)
+
+
+def test_failed_readiness_preflight_invalidates_before_the_command_is_sent() -> None:
+    """ADR 0005: a failed uptime preflight (runnerReadinessPreflightFailed) invalidates; the command, never sent,
+    goes to the next runner session exactly once."""
+
+    async def scenario(host: HostSession, proxy: FaultProxy) -> None:
+        await host.send("launchApp", {"appBundleId": APP})
+        first = host.runner
+        reply = await host.send("tap", tap(APP))  # its preflight (noRecord) is blackholed
+        assert reply.ok
+        assert [ev["reason"] for ev in invalidations(host)] == [r.INVALIDATE_PREFLIGHT_FAILED]
+        assert host.runner is not first
+        assert proxy.count("tap") == 1
+        assert await tap_count(host, APP) == 1
+
+    run(scenario, nth("uptime", 2, Fault.BLACKHOLE), host_scale=0.01)
