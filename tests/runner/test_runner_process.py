@@ -75,3 +75,20 @@ def test_status_command_id_survives_nothing_across_runners() -> None:
     finally:
         second.stop()
         second.stderr_path.unlink(missing_ok=True)
+
+
+def test_sigterm_while_the_device_is_still_opening_exits_0_without_listening() -> None:
+    proc = subprocess.Popen(
+        runner_command("double:slow-open"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline().strip() == "double: opening slowly"
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=10)
+        assert proc.returncode == 0
+        assert "PHONEWIRE_RUNNER_LISTENING" not in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -18,12 +18,14 @@ Apps start not running; ``launchApp`` fronts one (backgrounding the previous), `
 ``terminateApp`` stops one.  ``unknown.*`` ids answer APP_UNKNOWN.  ``status`` details include the tap counts.
 
 Device-wide scripting: ``launchApp`` of ``device.lost`` makes :meth:`health` report the device gone from then on
-(the runner answers DEVICE_UNAVAILABLE); ``--device double:broken`` makes :meth:`open` fail.
+(the runner answers DEVICE_UNAVAILABLE); ``--device double:broken`` makes :meth:`open` fail; ``double:slow-open``
+makes :meth:`open` announce itself on stderr and then take a minute (for start-up signal handling).
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from typing import Any
 
@@ -57,6 +59,9 @@ class DoubleDevice(Device):
     async def open(self) -> None:
         if self.profile == "broken":
             raise RuntimeError("scripted open failure (double:broken)")
+        if self.profile == "slow-open":
+            print("double: opening slowly", file=sys.stderr, flush=True)
+            await asyncio.sleep(60)
         self.opened = True
 
     def health(self) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ class Execution:
     timer: asyncio.TimerHandle | None = None
 
 
+log = logging.getLogger("phonewire.runner")
+
 Work = Callable[[Request], Coroutine[object, object, Envelope]]
 
 
@@ -74,6 +77,11 @@ class Executor:
     # -- public --------------------------------------------------------------------------------------------------
     def in_flight(self, command_id: str) -> Execution | None:
         return self._by_id.get(command_id)
+
+    @property
+    def occupied(self) -> bool:
+        """Device work is running or draining."""
+        return self._running is not None or bool(self._abandoned)
 
     @property
     def draining(self) -> int:
@@ -121,6 +129,7 @@ class Executor:
         if ex.task in self._abandoned:
             self._abandoned.discard(ex.task)
             self.gate.on_drained(ex.token)
+            log.warning("abandoned %s %s drained", ex.request.command, ex.request.command_id)
             _consume(ex.task)
             self._pump()
             return
@@ -142,6 +151,7 @@ class Executor:
             self._settle(ex, _result_of(ex.task))
         elif outcome is Outcome.TIMED_OUT:
             budget = ex.deadline - ex.accepted_at
+            log.warning("%s %s timed out after %.1f s; abandoned", ex.request.command, ex.request.command_id, budget)
             self._abandoned.add(ex.task)
             self._settle(ex, fail(timed_out_error(ex.request.command, budget)), abandoned=True)
             # The device is occupied by work nobody waits for: everything queued behind it never runs.

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -38,6 +39,7 @@ EXIT_USAGE: Final = 2
 EXIT_DEVICE: Final = 3
 #: How long closing the device may take on the way out (seconds).
 CLOSE_DEADLINE_S: Final = 10.0
+_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -78,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"phonewire runner: device kind {args.device!r} is not available: {exc}", file=sys.stderr)
         return EXIT_DEVICE
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="phonewire runner: %(message)s")
     code = asyncio.run(serve(device, timing, port))
     sys.stdout.flush()
     sys.stderr.flush()
@@ -85,21 +88,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def serve(device: Device, timing: Timing, port: int) -> int:
-    try:
-        await device.open()
-    except Exception as exc:
-        detail = exc.message if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
-        print(f"phonewire runner: could not open device {device.kind!r}: {detail}", file=sys.stderr)
-        await _close(device)
-        return EXIT_DEVICE
-    stop = asyncio.Event()
-    runner = Runner(device, timing)
-    server = HttpServer(runner.handle, Limits.scaled(timing.scale), stop.set)
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    stop = asyncio.Event()
+    for signum in _SIGNALS:  # installed before the device opens: a signal during start-up still closes it
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
+    runner: Runner | None = None
+    server: HttpServer | None = None
     try:
+        failure = await _open(device, stop)
+        if failure is not None:
+            print(f"phonewire runner: could not open device {device.kind!r}: {failure}", file=sys.stderr)
+            return EXIT_DEVICE
+        if stop.is_set():
+            return EXIT_OK
+        runner = Runner(device, timing)
+        server = HttpServer(runner.handle, Limits.scaled(timing.scale), stop.set)
         try:
             bound = await server.start(port)
         except OSError as exc:
@@ -109,14 +113,32 @@ async def serve(device: Device, timing: Timing, port: int) -> int:
         await stop.wait()
         return EXIT_OK
     finally:
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in _SIGNALS:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
-        await server.close()
+        if server is not None:
+            await server.close()
         await _close(device)
-        if runner.executor.draining:
-            # Abandoned work is a thread or task that cannot be cancelled; do not let it hold the exit.
+        if runner is not None and runner.executor.occupied:
+            # Device work runs in a task or thread that is never cancelled mid-gesture; it must not hold the exit.
             _hard_exit_after_flush()
+
+
+async def _open(device: Device, stop: asyncio.Event) -> str | None:
+    """Open the device unless a signal comes first; the reason it failed, or ``None``."""
+    opening = asyncio.ensure_future(device.open())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({opening, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not opening.done():
+        opening.cancel()
+        with contextlib.suppress(BaseException):
+            await opening
+        return None
+    exc = opening.exception()
+    if exc is None:
+        return None
+    return exc.message if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
 
 
 async def _close(device: Device) -> None:
