@@ -270,6 +270,21 @@ def test_lifecycle_reset_decision(case: Any) -> None:
     assert r.needs_lifecycle_reset(command, APP, running, reply) is expected, rule
 
 
+RELAUNCH_FAILED_CASES = [
+    ("ADR 0005: a relaunch that fails before the reset discards the runner",
+     frozenset({APP}), Envelope(ok=False, error=ProtocolError(e.APP_NOT_AVAILABLE, "x")), True),
+    ("ADR 0005: a first launch that fails leaves the runner alone",
+     frozenset(), Envelope(ok=False, error=ProtocolError(e.APP_UNKNOWN, "x")), False),
+    ("ADR 0005: a successful relaunch is reset, not discarded", frozenset({APP}), ok({}), False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", RELAUNCH_FAILED_CASES, ids=[x[0] for x in RELAUNCH_FAILED_CASES])
+def test_relaunch_failure_decision(case: Any) -> None:
+    rule, running, reply, expected = case
+    assert r.relaunch_failed(c.LAUNCH_APP, APP, running, reply) is expected, rule
+
+
 # --- XCTEST_RECORDED_FAILURE after a tap ---------------------------------------------------------------------------
 def snap(labels: list[str], app: str | None = APP, fatal: bool = False) -> r.SnapshotEvidence | None:
     nodes = [

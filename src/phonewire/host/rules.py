@@ -364,6 +364,11 @@ def needs_lifecycle_reset(command: str, app_id: str | None, running_before: froz
     return app_id in running_before
 
 
+def relaunch_failed(command: str, app_id: str | None, running_before: frozenset[str], reply: Envelope) -> bool:
+    """A relaunch of a running app that failed before a reset could re-aim the runner: discard the runner."""
+    return command == c.LAUNCH_APP and not reply.ok and app_id is not None and app_id in running_before
+
+
 # --- 7. XCTEST_RECORDED_FAILURE after a tap ---------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SnapshotEvidence:

@@ -351,8 +351,7 @@ class RunnerSession:
                     context={"reason": r.INVALIDATE_WEDGED},
                 ),
             )
-        if command == c.LAUNCH_APP and app is not None and app in running_before:
-            # The relaunch failed before a reset could re-aim the runner: discard it.
+        if r.relaunch_failed(command, app, running_before, envelope):
             await self.invalidate(r.INVALIDATE_RESET_UNCONFIRMED, reachable=True)
         if r.wants_post_action_capture(command, err.code, self.last_snapshot, app):
             return await self._recorded_failure(command, app, envelope)
