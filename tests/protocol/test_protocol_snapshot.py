@@ -20,7 +20,8 @@ VIEW = Rect(0, 0, 400, 800)
 
 def build(*children: RawNode) -> list[dict[str, object]]:
     root = RawNode("Other", children=list(children))
-    return build_snapshot(root, VIEW, "test")["nodes"]
+    nodes: list[dict[str, object]] = build_snapshot(root, VIEW, "test")["nodes"]
+    return nodes
 
 
 def box(y: float = 10) -> Rect:

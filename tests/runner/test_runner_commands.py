@@ -178,7 +178,7 @@ def test_extensions_launch_list_terminate_open_url_reset(fresh_runner: RunnerPro
 def test_every_command_with_minimal_fields_answers_an_envelope(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
     run_ok(port, "launchApp", appBundleId="app.all")
-    fields = {
+    fields: dict[str, dict[str, object]] = {
         c.VIEWPORT: {}, c.TAP: {"x": 1, "y": 2}, c.LONG_PRESS: {"x": 1, "y": 2}, c.TYPE: {"text": "hi"},
         c.DRAG: {"fromX": 1, "fromY": 2, "toX": 3, "toY": 4}, c.KEYBOARD_RETURN: {}, c.KEYBOARD_DELETE: {},
         c.SNAPSHOT: {},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from phonewire.protocol import commands as c
@@ -78,7 +80,7 @@ def test_decline_returns_an_accepted_id_to_not_accepted_so_a_resend_runs() -> No
 )
 def test_transitions_outside_the_table_are_refused(setup: list[str], transition: str) -> None:
     journal = Journal()
-    steps = {
+    steps: dict[str, Callable[[], object]] = {
         "accept": lambda: journal.accept("x", c.TAP),
         "start": lambda: journal.start("x"),
         "decline": lambda: journal.decline("x"),
