@@ -15,6 +15,8 @@ import pytest
 from cli_harness import Cli, cli_for, wait_gone
 from PIL import Image
 
+from phonewire.agent.client import decode_reply, encode_request
+
 D = ("--device", "double")
 
 
@@ -145,13 +147,15 @@ def test_the_daemon_is_private_to_its_user(cli: Cli) -> None:
 
 def test_a_request_without_the_token_is_refused_and_the_daemon_keeps_serving(cli: Cli) -> None:
     assert cli(*D, "open", "app.t").code == 0
-    for payload in (b'{"token":"wrong","argv":["apps"]}\n', b"garbage\n"):
+    wrong = encode_request("wrong", ["apps"], "/", {}, None)
+    for payload, code in ((wrong, "DAEMON_AUTH"), (b"garbage", "DAEMON_PROTOCOL"), (b"", "DAEMON_PROTOCOL")):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.connect(str(cli.dir / "daemon.sock"))
             s.sendall(payload)
-            reply = json.loads(s.makefile("rb").read())
-        assert reply["exit"] == 4
-        assert "DAEMON_AUTH" in reply["stderr"] or "DAEMON_PROTOCOL" in reply["stderr"]
+            s.shutdown(socket.SHUT_WR)
+            exit_code, out, err = decode_reply(s.makefile("rb").read())
+        assert (exit_code, out) == (4, "")
+        assert err.startswith(f"error {code}")
     assert cli(*D, "apps").out == "app.t\tforeground\n"
 
 

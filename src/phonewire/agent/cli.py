@@ -60,10 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         if not files or files[0] == "-":
             stdin = sys.stdin.read()
     try:
-        reply = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
+        code, out, err = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
     except DaemonError as exc:
+        if verb == "daemon" and rest[:1] == ["stop"] and exc.message == "no daemon is running":
+            _write(sys.stdout, "ok no daemon running")
+            return 0
         _write(sys.stderr, f"error DAEMON_UNAVAILABLE: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
         return EXIT_DAEMON
-    _write(sys.stdout, str(reply.get("stdout") or ""))
-    _write(sys.stderr, str(reply.get("stderr") or ""))
-    return int(reply["exit"])
+    _write(sys.stdout, out)
+    _write(sys.stderr, err)
+    return code

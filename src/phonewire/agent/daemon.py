@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import fcntl
 import hmac
-import json
 import os
 import secrets
 import signal
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from phonewire.agent import verbs as v
-from phonewire.agent.client import daemon_dir, ensure_private_dir
+from phonewire.agent.client import daemon_dir, decode_request, encode_reply, ensure_private_dir
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
@@ -40,6 +39,8 @@ from phonewire.protocol.errors import ProtocolError
 
 DEFAULT_IDLE_S: Final = 900.0
 MAX_REQUEST_BYTES: Final = 4 * 1024 * 1024
+#: A client has this long to send its whole request.
+REQUEST_READ_S: Final = 30.0
 SenderFactory = Callable[[str | None, str | None], Any]
 
 
@@ -112,7 +113,7 @@ class Daemon:
         self.active += 1
         try:
             reply = await self._reply(reader)
-            writer.write(encode_json(reply) + b"\n")
+            writer.write(encode_reply(int(reply["exit"]), str(reply.get("stdout", "")), str(reply.get("stderr", ""))))
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
         finally:
@@ -124,20 +125,29 @@ class Daemon:
 
     async def _reply(self, reader: asyncio.StreamReader) -> dict[str, Any]:
         try:
-            line = await reader.readuntil(b"\n")
-            body = json.loads(line)
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
-            return {"exit": v.EXIT_DAEMON, "stdout": "", "stderr": "error DAEMON_PROTOCOL: malformed request"}
-        if not isinstance(body, dict) or not hmac.compare_digest(str(body.get("token", "")), self.token):
-            return {"exit": v.EXIT_DAEMON, "stdout": "", "stderr": "error DAEMON_AUTH: bad or missing token"}
-        argv = body.get("argv")
-        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
-            return {"exit": v.EXIT_DAEMON, "stdout": "", "stderr": "error DAEMON_PROTOCOL: argv must be strings"}
-        env = body.get("env") if isinstance(body.get("env"), dict) else {}
-        assert isinstance(env, dict)
-        return await self.run_argv(
-            argv, cwd=str(body.get("cwd") or "."), stdin=body.get("stdin"), env={str(k): str(x) for k, x in env.items()}
-        )
+            async with asyncio.timeout(REQUEST_READ_S):
+                data = await self._read_request(reader)
+        except TimeoutError:
+            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: request not finished in time"}
+        if len(data) > MAX_REQUEST_BYTES:
+            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: request too large"}
+        try:
+            token, argv, cwd, env, stdin = decode_request(data)
+        except ValueError:
+            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: malformed request"}
+        if not hmac.compare_digest(token.encode(), self.token.encode()):
+            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_AUTH: bad or missing token"}
+        return await self.run_argv(argv, cwd=cwd or ".", stdin=stdin, env=env)
+
+    @staticmethod
+    async def _read_request(reader: asyncio.StreamReader) -> bytes:
+        data = b""
+        while len(data) <= MAX_REQUEST_BYTES:
+            more = await reader.read(MAX_REQUEST_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+        return data
 
     async def run_argv(
         self, argv: list[str], *, cwd: str = ".", stdin: object = None, env: dict[str, str] | None = None
