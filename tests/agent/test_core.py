@@ -133,10 +133,32 @@ def test_an_ambiguous_selector_lists_the_candidates_as_refs_that_then_work() -> 
     with pytest.raises(ProtocolError) as info:
         run(s.tap("label=+"))
     assert info.value.code == e.AMBIGUOUS_MATCH
-    assert '@e3 Button "+"' in info.value.message and '@e6 Button "+"' in info.value.message
+    assert info.value.message.endswith('matches 3 elements: @e1 Button "+"; @e2 Button "+"; @e3 Button "+"')
     assert sender.commands("tap") == []
-    run(s.tap("@e6"))
-    assert sender.commands("tap")[0]["y"] == 150 + 4 + 18
+    run(s.tap("@e3"))
+    assert sender.commands("tap")[0]["y"] == 200 + 4 + 18
+
+
+def test_candidates_on_the_snapshotted_screen_reuse_the_refs_already_issued() -> None:
+    s, _ = session(rows(1, 2))
+    view = run(s.snapshot(interactive=True))
+    plus = [r for r, n in view.refs.items() if n["label"] == "+"]
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("label=+"))
+    assert f'@{plus[0]} Button "+"; @{plus[1]} Button "+"' in info.value.message
+
+
+def test_refs_of_an_earlier_snapshot_keep_their_meaning_after_selector_answers() -> None:
+    s, sender = session(rows(1, 2))
+    view = run(s.snapshot(interactive=True))
+    row2_plus = next(r for r, n in view.refs.items() if n["label"] == "+" and n["rect"]["y"] == 154)
+    sender.nodes = rows(1, 3, top=80)  # the screen moved: candidates get new numbers
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("label=+"))
+    assert f"@e{len(view.refs) + 1} " in info.value.message  # numbering continues after the snapshot's refs
+    run(s.tap("text=Row 1"))  # an unambiguous selector issues nothing
+    run(s.tap("@" + row2_plus))
+    assert sender.commands("tap")[-1]["y"] == 80 + 50 + 4 + 18  # still row 2's button
 
 
 def test_a_selector_matching_nothing_is_not_found() -> None:

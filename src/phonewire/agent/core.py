@@ -84,13 +84,37 @@ class View:
         return {"nodes": self.nodes, "quality": self.quality, "refs": {r: n["index"] for r, n in self.refs.items()}}
 
 
-@dataclass
-class _Issued:
-    """The last snapshot this session showed the agent: its refs resolve against it."""
+class _RefTable:
+    """The refs a session has issued.  Each names a node *of the snapshot that issued it* (kept with that
+    snapshot's :class:`Index`), so refs issued at different times never get mixed up: a new ``snapshot``
+    replaces the table; an AMBIGUOUS_MATCH answer adds its candidates under new numbers (or the refs that
+    already name them, when the screen is the one the table's snapshot showed)."""
 
-    nodes: list[Node]
-    refs: dict[str, Node]
-    index: Index
+    def __init__(self) -> None:
+        self.refs: dict[str, tuple[Node, Index]] = {}
+        self.next = 1
+
+    def reset(self, nodes: list[Node], rendered: Rendered) -> None:
+        index = Index(nodes)
+        self.refs = {ref: (node, index) for ref, node in rendered.refs.items()}
+        self.next = len(self.refs) + 1
+
+    def clear(self) -> None:
+        self.refs = {}
+
+    def existing(self, node: Node, index: Index) -> str | None:
+        for ref, (known, known_index) in self.refs.items():
+            if known.get("index") == node.get("index") and known_index.signature == index.signature:
+                return ref
+        return None
+
+    def add(self, node: Node, index: Index) -> str:
+        ref = self.existing(node, index)
+        if ref is None:
+            ref = f"e{self.next}"
+            self.next += 1
+            self.refs[ref] = (node, index)
+        return ref
 
 
 def _result(env: Envelope, extra: Mapping[str, Any] | None = None) -> ActionResult:
@@ -113,7 +137,7 @@ class AgentSession:
     def __init__(self, sender: CommandSender, *, app_id: str | None = None) -> None:
         self.sender = sender
         self.app_id: str | None = app_id
-        self._issued: _Issued | None = None
+        self._refs = _RefTable()
         self._previous: list[Node] | None = None
         self._lock = asyncio.Lock()
         #: Set by the last ref/selector resolution: how long the fresh-snapshot check took (seconds).
@@ -156,9 +180,6 @@ class AgentSession:
         nodes = data.get("nodes")
         return {"nodes": nodes if isinstance(nodes, list) else [], "quality": data.get("quality") or {}}
 
-    def _issue(self, nodes: list[Node], rendered: Rendered) -> None:
-        self._issued = _Issued(nodes, rendered.refs, Index(nodes))
-
     # -- apps -----------------------------------------------------------------------------------------------
     async def open_app(self, app_id: str) -> ActionResult:
         if not app_id:
@@ -167,7 +188,7 @@ class AgentSession:
         async def run() -> ActionResult:
             env = await self.sender.send(c.LAUNCH_APP, {"appBundleId": app_id})
             self.app_id = str((env.data or {}).get("appBundleId") or app_id)
-            self._issued = None
+            self._refs.clear()
             self._previous = None
             return _result(env)
 
@@ -179,7 +200,7 @@ class AgentSession:
             env = await self.sender.send(c.TERMINATE_APP, {"appBundleId": target})
             if target == self.app_id:
                 self.app_id = None
-                self._issued = None
+                self._refs.clear()
                 self._previous = None
             return _result(env)
 
@@ -196,7 +217,7 @@ class AgentSession:
             opened = (env.data or {}).get("appBundleId")
             if isinstance(opened, str) and opened:
                 self.app_id = opened
-                self._issued = None
+                self._refs.clear()
                 self._previous = None
             return _result(env)
 
@@ -223,7 +244,7 @@ class AgentSession:
             lines = rendered.lines
         if header:
             lines = [header, *lines]
-        self._issue(nodes, rendered)
+        self._refs.reset(nodes, rendered)
         self._previous = nodes
         return View("\n".join(lines), nodes, rendered.refs, quality)
 
@@ -262,7 +283,7 @@ class AgentSession:
         return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
                                  "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
 
-    async def _find(self, target: str) -> tuple[Node, str]:
+    async def _find(self, target: str) -> tuple[Node, str | None]:
         target = target.strip()
         if not target:
             raise _invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
@@ -270,16 +291,15 @@ class AgentSession:
         ref_match = _REF.match(target)
         if ref_match:
             ref = ref_match.group(1)
-            issued = self._issued
-            if issued is None or ref not in issued.refs:
+            if ref not in self._refs.refs:
                 raise ProtocolError(
                     e.STALE_REF,
                     f"@{ref} was not issued by this session's last snapshot",
                     "Run `snapshot` and use a ref from its output.",
                 )
+            old, issued = self._refs.refs[ref]
             raw = await self._raw_snapshot(refront=True)
-            fresh = Index(raw["nodes"])
-            node = refind(ref, issued.refs[ref], issued.index, fresh)
+            node = refind(ref, old, issued, Index(raw["nodes"]))
             self.last_check_s = time.perf_counter() - start
             return node, ref
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
@@ -293,25 +313,16 @@ class AgentSession:
                 f"nothing on screen matches {target!r}",
                 "Run `snapshot` to see what is on screen (scroll to reveal more), then use a ref or a selector.",
             )
-        # The fresh snapshot becomes the issued one, so refs in answers (and the agent's next step) resolve.
-        rendered = render(nodes)
-        self._issue(nodes, rendered)
-        by_node = {id(n): r for r, n in rendered.refs.items()}
-        refs = self._issued.refs if self._issued else {}
-        for n in found:
-            if id(n) not in by_node:
-                extra = f"e{len(refs) + 1}"
-                refs[extra] = n
-                by_node[id(n)] = extra
+        fresh = Index(nodes)
         if len(found) > 1:
-            listing = "; ".join(f"@{by_node[id(n)]} {node_line(n)}" for n in found[:10])
+            listing = "; ".join(f"@{self._refs.add(n, fresh)} {node_line(n)}" for n in found[:10])
             more = f" (+{len(found) - 10} more)" if len(found) > 10 else ""
             raise ProtocolError(
                 e.AMBIGUOUS_MATCH,
                 f"{target!r} matches {len(found)} elements: {listing}{more}",
                 "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=).",
             )
-        return found[0], by_node[id(found[0])]
+        return found[0], self._refs.existing(found[0], fresh)
 
     # -- act ------------------------------------------------------------------------------------------------
     async def tap(self, target: str, *, count: int = 1) -> ActionResult:

@@ -256,7 +256,8 @@ def _target_text(data: dict[str, Any]) -> str:
         return ""
     label = target.get("label")
     what = f'{target.get("type")} "{label}"' if label else str(target.get("type"))
-    return f" @{target.get('ref')} {what} at {target.get('x'):g},{target.get('y'):g}" if "x" in target else ""
+    ref = f" @{target['ref']}" if target.get("ref") else ""
+    return f"{ref} {what} at {target.get('x'):g},{target.get('y'):g}" if "x" in target else ""
 
 
 async def execute(inv: Invocation, ctx: Context) -> Outcome:
@@ -330,7 +331,8 @@ def _fill_target(data: dict[str, Any]) -> str:
     target = data.get("target")
     if not isinstance(target, dict):
         return ""
-    return f" into @{target.get('ref')} {target.get('type')}" + (f' "{target["label"]}"' if target.get("label") else "")
+    ref = f" @{target['ref']}" if target.get("ref") else ""
+    return f" into{ref} {target.get('type')}" + (f' "{target["label"]}"' if target.get("label") else "")
 
 
 async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> Outcome:
