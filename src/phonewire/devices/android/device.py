@@ -10,9 +10,10 @@ Lifecycle::
 
     AndroidDevice(serial)        nothing touched yet
       └─ open()                  adb device list → choose the serial → start the agent → read size and density
-           ├─ commands           each in a worker thread; DEVICE_UNAVAILABLE marks the device unhealthy and
-           │                     makes the next command restart the agent first (``start_uiautomator``)
-           └─ close()            stop the agent (best effort, never raises)
+           ├─ commands           each in a worker thread; a lost agent or adb connection answers
+           │                     DEVICE_UNAVAILABLE and makes the next command restart the agent first
+           │                     (``start_uiautomator``), so the runner keeps serving and recovers by itself
+           └─ close()            stop the agent (best effort, never raises); health() reports it from then on
 
 Coordinates on the wire are points; the phone works in pixels.  ``pixels = points × density`` with density from
 ``wm density`` (dpi / 160).
@@ -65,6 +66,8 @@ FOREGROUND_WAIT_S: Final = 10.0
 POLL_S: Final = 0.2
 #: Interval between finger moves in a drag (each move is one agent round trip on top).
 DRAG_STEP_S: Final = 0.016
+#: A drag this close to its end jumps to the end point (no sub-millisecond sleeps).
+DRAG_END_SLACK_S: Final = 0.001
 DOUBLE_TAP_GAP_S: Final = 0.08
 
 
@@ -141,7 +144,8 @@ class AndroidDevice(Device):
         self.serial: str | None = None
         self.density = 1.0
         self.natural_px: tuple[int, int] = (0, 0)
-        self._unhealthy: str | None = None
+        #: The last lost-agent / lost-adb failure, cleared by the next success (``status`` shows it).
+        self.last_failure: str | None = None
         self._restart_agent = False
         self._closed = False
 
@@ -157,10 +161,10 @@ class AndroidDevice(Device):
         except Exception as exc:
             mapped = android_errors.map_exception(exc)
             if mapped.cause is not None:
-                self._unhealthy = mapped.error.message
+                self.last_failure = mapped.error.message
                 self._restart_agent = True
             raise mapped.error from exc
-        self._unhealthy = None
+        self.last_failure = None
         return result
 
     def _locked(self, work: Callable[[], T]) -> T:
@@ -210,9 +214,9 @@ class AndroidDevice(Device):
             await asyncio.to_thread(agent.stop_uiautomator, False)
 
     def health(self) -> str | None:
-        if self._closed:
-            return "the Android device was closed"
-        return self._unhealthy
+        # A lost agent or adb connection is not reported here: the runner refuses every command of an unhealthy
+        # device, while the next command is exactly what restarts the agent.  describe() shows the last failure.
+        return "the Android device was closed" if self._closed else None
 
     def describe(self) -> dict[str, Any]:
         width, height = self.natural_px
@@ -222,6 +226,7 @@ class AndroidDevice(Device):
             "backend": BACKEND,
             "density": self.density,
             "screen": {"width": round(width / self.density, 1), "height": round(height / self.density, 1)},
+            "lastFailure": self.last_failure,
         }
 
     # -- geometry -----------------------------------------------------------------------------------------------
@@ -430,11 +435,12 @@ class AndroidDevice(Device):
                 duration = duration_ms / 1000.0
                 began = self._clock()
                 while True:  # move at the velocity the duration implies, whatever each round trip costs
-                    done = 1.0 if duration <= 0 else min(1.0, (self._clock() - began) / duration)
+                    elapsed = self._clock() - began
+                    done = 1.0 if elapsed >= duration - DRAG_END_SLACK_S else elapsed / duration
                     touch.move(round(fx + (tx - fx) * done), round(fy + (ty - fy) * done))
                     if done >= 1.0:
                         break
-                    self._sleep(min(DRAG_STEP_S, max(0.0, began + duration - self._clock())))
+                    self._sleep(min(DRAG_STEP_S, duration - elapsed))
                 if settle_ms > 0:
                     self._sleep(settle_ms / 1000.0)
             finally:

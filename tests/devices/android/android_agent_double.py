@@ -1,0 +1,186 @@
+"""A recording double of ``uiautomator2.Device`` and of adbutils' device list, for the Android backend's unit tests.
+
+Every call is recorded as ``(method, args...)``; replies have the shapes uiautomator2 3.7.1 documents and returns:
+``app_current()`` → ``{"package", "activity"}``, ``window_size()`` → ``(width, height)`` in pixels,
+``shell([...])`` → an object with ``output`` and ``exit_code`` (uiautomator2's ``ShellResponse``),
+``dump_hierarchy()`` → the XML text of a real dump, ``screenshot()`` → a ``PIL.Image.Image``.
+A scripted failure (``fail["click"] = SomeError(...)``) is raised by the next call of that method.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from PIL import Image
+
+
+class ShellResponse(NamedTuple):  # the shape of uiautomator2.abstract.ShellResponse
+    output: str
+    exit_code: int
+
+
+class AdbDeviceInfo(NamedTuple):  # the shape of adbutils' AdbDeviceInfo (host:devices)
+    serial: str
+    state: str
+    tags: dict[str, str] = {}  # noqa: RUF012 - never mutated
+
+
+class FakeAdb:
+    def __init__(self, *entries: tuple[str, str], error: Exception | None = None) -> None:
+        self.entries = [AdbDeviceInfo(s, st) for s, st in entries]
+        self.error = error
+        self.calls = 0
+
+    def list(self) -> list[AdbDeviceInfo]:
+        self.calls += 1
+        if self.error is not None:
+            raise self.error
+        return self.entries
+
+
+class FakeClock:
+    """``sleep`` advances ``now``: loops that wait on the device run instantly and deterministically."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@dataclass
+class FakeTouch:
+    owner: AgentDouble
+
+    def down(self, x: int, y: int) -> FakeTouch:
+        self.owner.record("touch.down", x, y)
+        return self
+
+    def move(self, x: int, y: int) -> FakeTouch:
+        self.owner.record("touch.move", x, y)
+        return self
+
+    def up(self, x: int, y: int) -> FakeTouch:
+        self.owner.record("touch.up", x, y)
+        return self
+
+
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+
+
+@dataclass
+class AgentDouble:
+    xml: str = '<hierarchy rotation="0"/>'
+    size: tuple[int, int] = (1080, 2400)
+    dpi: int = 420
+    foreground: str = LAUNCHER
+    running: set[str] = field(default_factory=lambda: {LAUNCHER, "com.android.systemui"})
+    installed: set[str] = field(default_factory=lambda: {LAUNCHER, "com.android.settings", "com.example.shop"})
+    third_party: list[str] = field(default_factory=lambda: ["com.example.shop"])
+    url_activity: str = "com.android.chrome/com.google.android.apps.chrome.Main"
+    fronts_on_start: bool = True
+    calls: list[tuple[Any, ...]] = field(default_factory=list)
+    fail: dict[str, BaseException] = field(default_factory=dict)
+    clock: FakeClock | None = None
+
+    def record(self, name: str, *args: Any) -> None:
+        self.calls.append((name, *args))
+        error = self.fail.pop(name, None)
+        if error is not None:
+            raise error
+
+    def names(self) -> list[str]:
+        return [c[0] for c in self.calls]
+
+    # -- gestures and keys ------------------------------------------------------------------------------------
+    @property
+    def touch(self) -> FakeTouch:
+        return FakeTouch(self)
+
+    def click(self, x: int, y: int) -> None:
+        self.record("click", x, y)
+
+    def double_click(self, x: int, y: int, duration: float = 0.1) -> None:
+        self.record("double_click", x, y, duration)
+
+    def long_click(self, x: int, y: int, duration: float = 0.5) -> None:
+        self.record("long_click", x, y, duration)
+
+    def send_keys(self, text: str) -> None:
+        self.record("send_keys", text)
+
+    def press(self, key: str) -> None:
+        self.record("press", key)
+
+    # -- observation -------------------------------------------------------------------------------------------
+    def dump_hierarchy(self) -> str:
+        self.record("dump_hierarchy")
+        return self.xml
+
+    def screenshot(self) -> Image.Image:
+        self.record("screenshot")
+        return Image.new("RGB", self.size, (30, 120, 200))
+
+    def window_size(self) -> tuple[int, int]:
+        self.record("window_size")
+        return self.size
+
+    # -- apps ----------------------------------------------------------------------------------------------------
+    def app_current(self) -> dict[str, Any]:
+        self.record("app_current")
+        return {"package": self.foreground, "activity": ".MainActivity"}
+
+    def app_start(self, package_name: str) -> None:
+        self.record("app_start", package_name)
+        if self.fronts_on_start:
+            self.running.add(package_name)
+            self.foreground = package_name
+
+    def app_stop(self, package_name: str) -> None:
+        self.record("app_stop", package_name)
+        self.running.discard(package_name)
+        if self.foreground == package_name:
+            self.foreground = LAUNCHER
+
+    def app_list(self, filter: str | None = None) -> list[str]:
+        self.record("app_list", filter)
+        return list(self.third_party)
+
+    def app_list_running(self) -> list[str]:
+        self.record("app_list_running")
+        return sorted(self.running & self.installed | {"com.android.systemui"} & self.running)
+
+    def shell(self, cmdargs: list[str]) -> ShellResponse:
+        self.record("shell", tuple(cmdargs))
+        head = tuple(cmdargs[:2])
+        if head == ("wm", "size"):
+            return ShellResponse(f"Physical size: {self.size[0]}x{self.size[1]}\n", 0)
+        if head == ("wm", "density"):
+            return ShellResponse(f"Physical density: {self.dpi}\n", 0)
+        if cmdargs[0] == "pidof":
+            return ShellResponse("4242\n", 0) if cmdargs[1] in self.running else ShellResponse("", 1)
+        if head == ("pm", "path"):
+            if cmdargs[2] in self.installed:
+                return ShellResponse(f"package:/data/app/{cmdargs[2]}/base.apk\n", 0)
+            return ShellResponse("", 1)
+        if head == ("am", "start"):
+            if self.url_activity:
+                package = self.url_activity.split("/")[0]
+                self.foreground = package
+                self.running.add(package)
+                return ShellResponse(f"Starting: Intent {{ }}\nStatus: ok\nActivity: {self.url_activity}\n", 0)
+            return ShellResponse("Error: Activity not started, unable to resolve Intent\n", 0)
+        raise AssertionError(f"unexpected shell command {cmdargs}")
+
+    # -- the agent process -------------------------------------------------------------------------------------
+    def start_uiautomator(self) -> None:
+        self.record("start_uiautomator")
+
+    def stop_uiautomator(self, wait: bool = True) -> None:
+        self.record("stop_uiautomator", wait)
