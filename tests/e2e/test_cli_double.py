@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import socket
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -195,3 +197,17 @@ def test_help_prints_the_verbs_without_a_daemon(cli: Cli) -> None:
     assert res.code == 0 and "snapshot [-i] [--diff] [--json]" in res.out
     assert cli.daemon_pid() is None
     assert cli().code == 2
+
+
+def test_a_warm_command_imports_nothing_heavy_in_the_client(cli: Cli) -> None:
+    assert cli(*D, "open", "app.light").code == 0
+    probe = (
+        "import sys\n"
+        "from phonewire.agent.cli import main\n"
+        "code = main(['--device', 'double', 'tap', '1', '2'])\n"
+        "heavy = {'asyncio', 'json', 'socket', 'selectors', 'enum', 're', 'typing', 'subprocess', 'h11',\n"
+        "         'websockets', 'PIL', 'phonewire.agent.core', 'phonewire.protocol'}\n"
+        "print(code, sorted(heavy & set(sys.modules)))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], env=cli.env, capture_output=True, text=True, check=True)
+    assert res.stdout.splitlines()[-1] == "0 []"
