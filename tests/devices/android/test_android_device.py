@@ -246,6 +246,13 @@ def test_app_state_from_the_foreground_package_and_running_processes() -> None:
     assert error.code == e.APP_UNKNOWN
 
 
+def test_no_focused_window_means_nothing_is_in_front_not_a_lost_phone() -> None:
+    device, agent = opened()
+    agent.running.add(SHOP)
+    agent.fail["app_current"] = adbutils.AdbError("Couldn't get focused app")
+    assert run(device.app_state(SHOP)) is AppState.BACKGROUND
+
+
 def test_an_app_id_that_is_not_a_package_name_is_unknown_without_touching_the_phone() -> None:
     device, agent = opened()
     for bad in ("https://example.com", "shop; reboot", "noDots"):

@@ -251,7 +251,14 @@ class AndroidDevice(Device):
 
     @staticmethod
     def _foreground(agent: Agent) -> str | None:
-        current = agent.app_current()
+        try:
+            current = agent.app_current()
+        except Exception as exc:
+            # adbutils raises AdbError("Couldn't get focused app") when no window has focus (screen off, keyguard
+            # transition): that is "nothing in front", not a lost connection.
+            if "focused app" in str(exc):
+                return None
+            raise
         package = current.get("package") if isinstance(current, dict) else None
         return str(package) if package else None
 
