@@ -225,3 +225,34 @@ def test_diff_snapshot_reports_changes_since_the_previous_snapshot() -> None:
     assert second.text.splitlines() == ['- StaticText "count 0"', '+ @e2 StaticText "count 1"']
     third = run(s.snapshot(diff=True))
     assert third.text == "# no changes"
+
+
+def cell_rows(first: int, last: int, *, top: float = 100) -> list[dict[str, Any]]:
+    """Unlabeled list rows (Cells) whose only identity is the text inside them."""
+
+    def cell(i: int) -> RawNode:
+        y = top + (i - first) * 50
+        return RawNode("Cell", rect=Rect(0, y, 390, 44),
+                       children=[RawNode("StaticText", label=f"Item {i}", rect=Rect(10, y + 12, 200, 20))])  # fmt: skip
+
+    return screen(*(cell(i) for i in range(first, last + 1)))
+
+
+def test_a_ref_to_an_unlabeled_row_follows_the_text_inside_it() -> None:
+    s, sender = session(cell_rows(1, 6))
+    view = run(s.snapshot(interactive=True))
+    item3 = next(r for r, n in view.refs.items() if n["type"] == "Cell" and n["rect"]["y"] == 200)
+    sender.nodes = cell_rows(3, 8)  # scrolled by two rows: Item 3 is now first
+    run(s.tap("@" + item3))
+    assert sender.commands("tap")[0]["y"] == 100 + 22
+
+
+def test_a_ref_to_a_row_that_scrolled_off_is_stale() -> None:
+    s, sender = session(cell_rows(1, 6))
+    view = run(s.snapshot(interactive=True))
+    item1 = next(r for r, n in view.refs.items() if n["type"] == "Cell" and n["rect"]["y"] == 100)
+    sender.nodes = cell_rows(3, 8)
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@" + item1))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []

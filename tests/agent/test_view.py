@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent_fakes import row, screen
 
 from phonewire.agent.view import diff, render
-from phonewire.protocol.snapshot import RawNode, Rect
+from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
 
 
 def test_one_line_per_useful_node_with_refs_in_emission_order() -> None:
@@ -124,3 +124,18 @@ def test_diff_marks_a_value_change_of_the_same_element_as_changed() -> None:
 def test_diff_of_identical_screens_is_empty() -> None:
     nodes = screen(row(1, 70))
     assert diff(render(nodes), render(nodes)) == []
+
+
+def test_the_screen_root_gets_a_line_but_does_not_indent_the_screen() -> None:
+    root = RawNode("Application", label="Demo", rect=Rect(0, 0, 390, 844), children=[
+        RawNode("Button", label="Go", rect=Rect(0, 0, 50, 40)),
+        RawNode("Group", label="Box", rect=Rect(0, 50, 390, 100),
+                children=[RawNode("Button", label="In", rect=Rect(0, 60, 50, 40))]),
+    ])  # fmt: skip
+    nodes = build_snapshot(root, Rect(0, 0, 390, 844), "test")["nodes"]
+    assert render(nodes).text.splitlines() == [
+        '@e1 Application "Demo"',
+        '@e2 Button "Go"',
+        '@e3 Group "Box"',
+        '  @e4 Button "In"',
+    ]

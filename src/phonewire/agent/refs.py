@@ -5,16 +5,16 @@ session takes a fresh snapshot and :func:`refind` looks for *the same element* t
 
 * **identity** — role + label + identifier, plus the value for roles whose value is not user state (a text
   field's contents, a switch's position or a slider's level change while it stays the same element);
-* **context** — when several elements share that identity (a "+" button in each row), the labels of the
-  element's emitted ancestors and of the text in its row tell them apart.
+* **context** — when several elements share that identity (a "+" button in each row, unlabeled list rows),
+  the first texts inside the element, the texts in its row and its ancestors' labels tell them apart.
 
 Decision order (first that applies):
 
 1. the screen is unchanged (every node has the same identity and place) → the node at the same place;
 2. exactly one element with the identity → it;
 3. exactly one of those with the same context → it;
-4. exactly one candidate shares the first text of the old context (the row's title; other texts such as a
-   counter may have changed) → it;
+4. exactly one candidate has the same first context text (a row's title; other texts such as a counter may
+   have changed) → it;
 5. otherwise STALE_REF (gone, or ambiguous) — never a guess.
 """
 
@@ -30,6 +30,8 @@ from phonewire.protocol.errors import ProtocolError
 Node = dict[str, Any]
 Identity = tuple[Any, ...]
 
+#: How many texts inside a node count towards its context.
+INNER_TEXTS = 3
 STALE_HINT = "The screen changed since that snapshot: run `snapshot` again and use the new refs."
 
 
@@ -46,17 +48,34 @@ class Index:
         self.nodes = list(nodes)
         self.by_index = {int(n["index"]): n for n in nodes}
         self._mates: dict[int, list[int]] | None = None
+        self._children: dict[Any, list[Node]] | None = None
         #: What the screen looks like: every node's identity and place, in order.
         self.signature = tuple((identity(n), _rect_key(n)) for n in nodes)
         self.by_identity: dict[Identity, list[Node]] = {}
         for n in nodes:
             self.by_identity.setdefault(identity(n), []).append(n)
 
+    def _inner_texts(self, node: Node) -> list[str]:
+        """The first labels inside ``node`` (a container's own content: the texts of a list row)."""
+        if self._children is None:
+            self._children = {}
+            for n in self.nodes:
+                self._children.setdefault(n.get("parentIndex"), []).append(n)
+        out: list[str] = []
+        stack = list(reversed(self._children.get(node.get("index"), [])))
+        while stack and len(out) < INNER_TEXTS:
+            child = stack.pop()
+            if child.get("label"):
+                out.append(str(child["label"]))
+            stack.extend(reversed(self._children.get(child.get("index"), [])))
+        return out
+
     def context(self, node: Node) -> tuple[str, ...]:
-        """Texts around ``node``: its row's texts (left to right), then its ancestors' labels (inner first)."""
+        """Texts that place ``node``: the first texts inside it, its row's texts (left to right), then its
+        ancestors' labels (inner first)."""
         if self._mates is None:
             self._mates = row_mates(self.nodes)
-        out: list[str] = []
+        out: list[str] = self._inner_texts(node)
         mates = sorted(
             (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
             key=lambda m: float((m.get("rect") or {}).get("x", 0)),
@@ -95,7 +114,7 @@ def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
         return same_context[0]
     if old_context:
         anchor = old_context[0]
-        anchored = [c for c in candidates if anchor in fresh.context(c)[:1]]
+        anchored = [c for c in candidates if fresh.context(c)[:1] == (anchor,)]
         if len(anchored) == 1:
             return anchored[0]
     raise ProtocolError(

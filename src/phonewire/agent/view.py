@@ -11,6 +11,7 @@ One line per useful node, indented two spaces per *emitted* ancestor::
 
 Rules (docs/agent-view.md is the user-facing version):
 
+* the screen's root (``Application``/``Window``) gets its line but does not indent the nodes under it;
 * a node with no label, identifier or value that is not interactive (wrappers, unlabeled containers) gets no
   line; its children move up to its nearest emitted ancestor;
 * a non-interactive node whose text repeats its nearest emitted ancestor's label gets no line (a button's own
@@ -38,6 +39,8 @@ Node = dict[str, Any]
 STATEFUL_ROLES = TEXT_INPUT_ROLES | frozenset({"Switch", "CheckBox", "RadioButton", "Slider", "Stepper"})
 #: Non-interactive roles always kept by the interactive filter (they say which screen/overlay this is).
 LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog"})
+#: Roots of a screen: their line is printed, but they do not indent their content.
+ROOT_ROLES = frozenset({"Application", "Window"})
 #: Longest label/value printed; longer texts are cut with an ellipsis (identity uses the full text).
 MAX_TEXT = 80
 
@@ -190,7 +193,8 @@ def render(nodes: Sequence[Node], *, interactive: bool = False) -> Rendered:
         depth = 0
         for a in _ancestors(i, parents):
             if a in level:
-                depth = level[a] + 1
+                # the screen's own root (Application/Window) does not indent what is on the screen
+                depth = level[a] + (0 if by_index[a].get("type") in ROOT_ROLES else 1)
                 break
         level[i] = depth
         ref = f"e{len(out.refs) + 1}"
