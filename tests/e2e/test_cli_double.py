@@ -10,6 +10,7 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -211,3 +212,35 @@ def test_a_warm_command_imports_nothing_heavy_in_the_client(cli: Cli) -> None:
     )
     res = subprocess.run([sys.executable, "-c", probe], env=cli.env, capture_output=True, text=True, check=True)
     assert res.stdout.splitlines()[-1] == "0 []"
+
+
+def daemons_for(directory: Path) -> list[int]:
+    """Pids of daemon processes serving (or trying to serve) ``directory`` — only ever ones this test started."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"phonewire.agent.daemon" in argv and str(directory).encode() in argv:
+            found.append(int(proc.name))
+    return found
+
+
+def test_concurrent_first_calls_start_exactly_one_daemon(cli: Cli) -> None:
+    argv = [sys.executable, "-m", "phonewire", *D, "apps"]
+    procs = [subprocess.Popen(argv, env=cli.env, stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    outputs = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=60)
+        outputs.append((proc.returncode, out))
+    assert outputs == [(0, "")] * 3  # no app launched yet: an empty list, from one daemon
+    status = cli("daemon", "status", "--json").json()["data"]
+    assert cli.daemon_pid() == status["pid"]
+    assert (cli.dir / "daemon.log").read_text().count("serving") == 1
+    deadline = time.monotonic() + 10
+    while daemons_for(cli.dir) != [status["pid"]] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert daemons_for(cli.dir) == [status["pid"]]  # the daemons that lost the race exited

@@ -288,6 +288,17 @@ class Daemon:
                 return
 
 
+def _answers(sock_path: Path) -> bool:
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(sock_path))
+        except OSError:
+            return False
+    return True
+
+
 def _runner_pid(sender: Any) -> int | None:
     """The pid of the runner process a host session owns (None when attached or not started)."""
     process = getattr(getattr(sender, "runner", None), "process", None)
@@ -309,8 +320,9 @@ def main(argv: list[str] | None = None) -> int:
                 fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if time.monotonic() > deadline:
-                    return 0  # another daemon keeps serving
+                # Another daemon holds the lock: it serves (then leave it be) or is starting/stopping (wait).
+                if _answers(Path(directory) / "daemon.sock") or time.monotonic() > deadline:
+                    return 0
                 time.sleep(0.05)
         daemon = Daemon(directory, idle_s=opts.idle or idle_timeout())
         daemon.write_token()
