@@ -354,3 +354,16 @@ def test_wm_size_and_density_parsers() -> None:
     assert parse_wm_density("Physical density: 420\n") == 2.625
     assert parse_wm_density("Physical density: 420\nOverride density: 480\n") == 3.0
     assert parse_wm_density("Physical density: 0") is None
+
+
+def test_the_role_table_in_docs_android_md_lists_every_mapped_class() -> None:
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "android.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[2]
+        for line in doc.splitlines()
+        if line.startswith("| ") and line.count("|") == 3
+    }
+    for cls, role in CLASS_ROLES.items():
+        assert f"`{cls}`" in rows.get(role, ""), f"{cls} -> {role} is missing from docs/android.md"
+    for suffix, _ in SUFFIX_ROLES:
+        assert f"`{suffix}`" in doc
