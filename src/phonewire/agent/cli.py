@@ -18,19 +18,23 @@ if TYPE_CHECKING:
 _VALUE_OPTIONS = ("--device", "--session", "--runner")
 
 
-def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str]]:
-    """The verb and the words after it, skipping global options (and their values) before it."""
+def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str], list[str]]:
+    """The verb, the words after it, and ``--device``/``--runner`` given before it (the in-process servers take
+    them as their own options)."""
     i = 0
+    carried: list[str] = []
     while i < len(argv):
         word = argv[i]
         if word in _VALUE_OPTIONS:
+            if word != "--session":
+                carried += argv[i : i + 2]
             i += 2
             continue
         if word.startswith("-") and not word.lstrip("-").replace(".", "", 1).isdigit():
             i += 1
             continue
-        return word, argv[i + 1 :]
-    return None, []
+        return word, argv[i + 1 :], carried
+    return None, [], carried
 
 
 def _write(stream: TextIO, text: str) -> None:
@@ -40,20 +44,20 @@ def _write(stream: TextIO, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    verb, rest = _verb_and_args(args)
+    verb, rest, carried = _verb_and_args(args)
+    if verb == "bridge":
+        from phonewire.agent.bridge import main as bridge_main
+
+        return int(bridge_main(rest + carried) or 0)
+    if verb == "mcp":
+        from phonewire.agent.mcp_server import main as mcp_main
+
+        return int(mcp_main(rest + carried) or 0)
     if verb is None or verb == "help" or "-h" in args or "--help" in args:
         from phonewire.agent.verbs import usage_text
 
         _write(sys.stdout if verb is not None or args else sys.stderr, usage_text())
         return 0 if (verb == "help" or "-h" in args or "--help" in args) else 2
-    if verb == "bridge":
-        from phonewire.agent.bridge import main as bridge_main
-
-        return int(bridge_main(rest) or 0)
-    if verb == "mcp":
-        from phonewire.agent.mcp_server import main as mcp_main
-
-        return int(mcp_main(rest) or 0)
     stdin = None
     if verb == "batch":
         files = [w for w in rest if not w.startswith("--")]
