@@ -1,0 +1,659 @@
+"""The web phone: a touch phone emulated in headless Chromium, driven over the DevTools protocol.
+
+Pieces (one module each): :mod:`.browser` owns the Chromium process, :mod:`.cdp` the DevTools socket,
+:mod:`.profiles` the screen metrics, :mod:`.server` the loopback server of the bundled demo and the home screen,
+``walker.js`` the in-page snapshot walk, :mod:`.roles` the role mapping.
+
+Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL)::
+
+    notRunning ──launch_app / open_url──► foreground ──(another app fronted, home)──► background (frozen)
+        ▲                                    ▲                                            │
+        └───── terminate_app / crash ────────┴──────────── activate / launch_app ─────────┘
+
+A background page is frozen with ``Page.setWebLifecycleState`` (its timers really stop) and made active again
+when re-fronted.  The home screen is a launcher page of its own; it is not an app.
+
+Errors are mapped in exactly one place (:meth:`WebDevice._mapped`): a closed DevTools socket or a dead browser
+→ DEVICE_UNAVAILABLE, a target that vanished → APP_NOT_AVAILABLE, any other DevTools failure → COMMAND_FAILED.
+
+Counters: ``suppressed`` counts uncaught exceptions thrown by app pages (``Runtime.exceptionThrown``) — page
+noise that the runner turns into a ``warning`` when it grows during a mutation; ``recorded`` counts renderer
+crashes of app pages (``Inspector.targetCrashed``) — real failures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import html
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from PIL import Image
+
+from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
+from phonewire.devices.web.browser import BrowserLaunchError, BrowserProcess
+from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
+from phonewire.devices.web.profiles import Profile, resolve_profile
+from phonewire.devices.web.roles import vocabulary_role
+from phonewire.devices.web.server import StaticServer
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, NODE_CAP, RawNode, Rect, build_snapshot
+
+DEMO_APP_ID = "dev.phonewire.demo"
+DEMO_PATH = "/demo/index.html"
+HOME_PATH = "/__home__"
+LOAD_TIMEOUT_S = 15.0
+#: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
+WALK_MAX_NODES = 2 * NODE_CAP
+DOUBLE_TAP_GAP_S = 0.03
+SEPARATE_TAP_GAP_S = 0.35
+DRAG_STEP_S = 1 / 60
+
+_F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
+_F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
+
+_WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
+
+# Focus probe: the focused editable (descending into same-origin frames and shadow roots), or null.
+_FOCUS_PROBE = """(() => {
+  let el = document.activeElement;
+  for (let i = 0; i < 20 && el; i++) {
+    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
+      el = el.contentDocument.activeElement; continue;
+    }
+    break;
+  }
+  if (!el || el.disabled || el.readOnly) return null;
+  if (el.isContentEditable) return 'contenteditable';
+  if (el.tagName === 'TEXTAREA') return 'textarea';
+  if (el.tagName === 'INPUT') {
+    const t = (el.getAttribute('type') || 'text').toLowerCase();
+    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month','week'];
+    return ok.includes(t) ? 'input:' + t : null;
+  }
+  return null;
+})()"""
+
+_ENTER = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
+_BACKSPACE = {"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
+
+
+@dataclass(slots=True)
+class _Page:
+    """One attached page target (an app, or the home screen)."""
+
+    app_id: str
+    target_id: str
+    session: CdpSession
+    url: str
+    state: AppState = AppState.FOREGROUND
+    frozen: bool = False
+    gone: str | None = None  # why the target vanished (crash, closed by the page)
+    load_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+
+
+class WebDevice(Device):
+    kind = "web"
+
+    def __init__(self, profile: str | None = None) -> None:
+        self.profile: Profile = resolve_profile(profile)
+        self._browser: BrowserProcess | None = None
+        self._cdp: CdpConnection | None = None
+        self._server = StaticServer.for_package_data({HOME_PATH: self._home_html})
+        self._apps: dict[str, _Page] = {}
+        self._home: _Page | None = None
+        self._by_session: dict[str, _Page] = {}
+        self._suppressed = 0
+        self._recorded = 0
+        self._closed = False
+        self._open_failure: str | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        try:
+            await self._server.start()
+            self._browser = await BrowserProcess.launch(
+                extra_flags=(f"--window-size={self.profile.width},{self.profile.height}",)
+            )
+            self._cdp = await CdpConnection.connect(self._browser.ws_url)
+            self._cdp.subscribe(self._on_event)
+            await self._cdp.send("Target.setDiscoverTargets", {"discover": True})
+            targets = await self._cdp.send("Target.getTargets")
+            blank = next((t["targetId"] for t in targets["targetInfos"] if t.get("type") == "page"), None)
+            self._home = await self._attach(HOME_APP, self._server.url(HOME_PATH), target_id=blank)
+            await self._home.session.send("Runtime.addBinding", {"name": "phonewireLaunch"})
+        except (BrowserLaunchError, CdpError, OSError, TimeoutError) as exc:
+            self._open_failure = f"the web device could not start: {exc}"
+            await self.close()
+            raise ProtocolError(
+                e.DEVICE_UNAVAILABLE, self._open_failure, "Check that /usr/bin/chromium is installed and runs."
+            ) from exc
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._cdp is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._cdp.send("Browser.close"), 1)
+            await self._cdp.close()
+        if self._browser is not None:
+            await asyncio.to_thread(self._browser.stop)
+        await self._server.stop()
+
+    def health(self) -> str | None:
+        if self._open_failure:
+            return self._open_failure
+        if self._closed:
+            return "the web device is closed"
+        if self._browser is not None and (reason := self._browser.exit_reason()):
+            return reason
+        if self._cdp is not None and self._cdp.closed:
+            return self._cdp.closed_reason
+        return None
+
+    def counters(self) -> IssueCounters:
+        return IssueCounters(self._suppressed, self._recorded)
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, **self.profile.describe()}
+        if self._browser is not None:
+            out["browserPid"] = self._browser.pid
+        if self._server.port:
+            out["demoUrl"] = self._server.url(DEMO_PATH)
+        return out
+
+    # -- error boundary --------------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _mapped(self, app_id: str | None = None) -> Iterator[None]:
+        """The one place where lower-layer failures become protocol errors."""
+        try:
+            reason = self.health()
+            if reason is not None:
+                raise ProtocolError(e.DEVICE_UNAVAILABLE, reason, _RESTART_HINT)
+            yield
+        except ProtocolError:
+            raise
+        except CdpClosed as exc:
+            raise ProtocolError(e.DEVICE_UNAVAILABLE, self.health() or str(exc), _RESTART_HINT) from exc
+        except CdpProtocolError as exc:
+            page = self._apps.get(app_id) if app_id else None
+            if page is not None and (page.gone or _target_gone(exc)):
+                self._forget(page, page.gone or "the page target closed")
+                raise ProtocolError(
+                    e.APP_NOT_AVAILABLE,
+                    f"{app_id} is not running ({page.gone or 'its page closed'})",
+                    "Launch it again with launchApp.",
+                ) from exc
+            raise ProtocolError(e.COMMAND_FAILED, f"the browser refused {exc.method}: {exc.message}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise ProtocolError(e.COMMAND_FAILED, f"web device failure: {exc}") from exc
+
+    # -- events (reader task; no I/O) ------------------------------------------------------------------------------
+    def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        page = self._by_session.get(session_id) if session_id else None
+        if method == "Runtime.exceptionThrown":
+            if page is not None and page is not self._home:
+                self._suppressed += 1
+        elif method == "Page.loadEventFired":
+            if page is not None:
+                for waiter in page.load_waiters:
+                    if not waiter.done():
+                        waiter.set_result(None)
+                page.load_waiters.clear()
+        elif method == "Inspector.targetCrashed":
+            if page is not None:
+                page.gone = "its renderer crashed"
+                if page is not self._home:
+                    self._recorded += 1
+        elif method == "Target.detachedFromTarget":
+            gone = self._by_session.get(params.get("sessionId", ""))
+            if gone is not None and gone.gone is None:
+                gone.gone = "its page closed"
+        elif method == "Runtime.bindingCalled" and page is self._home and params.get("name") == "phonewireLaunch":
+            app_id = str(params.get("payload", ""))
+            asyncio.get_running_loop().create_task(self._launch_from_home(app_id))
+
+    async def _launch_from_home(self, app_id: str) -> None:
+        with contextlib.suppress(ProtocolError):
+            if await self.app_state(app_id) is AppState.BACKGROUND:
+                await self.activate(app_id)
+            else:
+                await self.launch_app(app_id)
+
+    # -- pages -----------------------------------------------------------------------------------------------------
+    def _url_of(self, app_id: str) -> str:
+        if app_id == DEMO_APP_ID:
+            return self._server.url(DEMO_PATH)
+        if app_id.startswith(("http://", "https://")) and len(app_id) > len("https://"):
+            return app_id
+        raise ProtocolError(
+            e.APP_UNKNOWN,
+            f"no app {app_id!r} on the web device",
+            f"Use {DEMO_APP_ID} (the bundled demo) or an http(s) URL as the app id.",
+        )
+
+    @property
+    def _cdp_live(self) -> CdpConnection:
+        if self._cdp is None:
+            raise ProtocolError(e.DEVICE_UNAVAILABLE, "the web device is not open", _RESTART_HINT)
+        return self._cdp
+
+    async def _attach(self, app_id: str, url: str, target_id: str | None = None) -> _Page:
+        cdp = self._cdp_live
+        if target_id is None:
+            target_id = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
+        session_id = (await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True}))["sessionId"]
+        page = _Page(app_id, target_id, cdp.session(session_id), url)
+        self._by_session[session_id] = page
+        s = page.session
+        p = self.profile
+        await asyncio.gather(
+            s.send("Page.enable"),
+            s.send("Runtime.enable"),
+            s.send("Inspector.enable"),
+            s.send(
+                "Emulation.setDeviceMetricsOverride",
+                {
+                    "width": p.width,
+                    "height": p.height,
+                    "deviceScaleFactor": p.dpr,
+                    "mobile": True,
+                    "screenOrientation": {
+                        "type": "landscapePrimary" if p.landscape else "portraitPrimary",
+                        "angle": 90 if p.landscape else 0,
+                    },
+                },
+            ),
+            s.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
+            s.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
+        )
+        await self._navigate(page, url)
+        return page
+
+    async def _navigate(self, page: _Page, url: str) -> None:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        page.load_waiters.append(waiter)
+        result = await page.session.send("Page.navigate", {"url": url})
+        if result.get("errorText"):
+            raise ProtocolError(
+                e.COMMAND_FAILED,
+                f"could not load {url}: {result['errorText']}",
+                "Check that the URL is reachable from this machine.",
+            )
+        with contextlib.suppress(TimeoutError):  # a page that never finishes loading is still usable
+            await asyncio.wait_for(waiter, LOAD_TIMEOUT_S)
+
+    def _forget(self, page: _Page, reason: str) -> None:
+        page.gone = page.gone or reason
+        if self._apps.get(page.app_id) is page:
+            del self._apps[page.app_id]
+        self._by_session.pop(page.session.session_id, None)
+
+    def _live(self, app_id: str) -> _Page:
+        page = self._apps.get(app_id)
+        if page is None or page.gone:
+            if page is not None:
+                self._forget(page, page.gone or "gone")
+            raise ProtocolError(e.APP_NOT_AVAILABLE, f"{app_id} is not running", "Launch it with launchApp.")
+        return page
+
+    async def _freeze(self, page: _Page) -> None:
+        if not page.frozen and not page.gone:
+            await page.session.send("Page.setWebLifecycleState", {"state": "frozen"})
+            page.frozen = True
+
+    async def _front(self, page: _Page | None) -> None:
+        """Show ``page`` (None: the home screen); every other app goes to the background, frozen."""
+        for other in list(self._apps.values()):
+            if other is not page and other.state is AppState.FOREGROUND and not other.gone:
+                other.state = AppState.BACKGROUND
+                await self._freeze(other)
+        shown = page if page is not None else self._home
+        if shown is None:
+            return
+        if shown.frozen:
+            await shown.session.send("Page.setWebLifecycleState", {"state": "active"})
+            shown.frozen = False
+        await shown.session.send("Page.bringToFront")
+        if page is not None:
+            page.state = AppState.FOREGROUND
+        elif self._home is not None:
+            await self._home.session.send("Runtime.evaluate", {"expression": "window.phonewireRefresh?.()"})
+
+    def _foreground(self) -> _Page | None:
+        return next((p for p in self._apps.values() if p.state is AppState.FOREGROUND and not p.gone), None)
+
+    # -- app state -------------------------------------------------------------------------------------------------
+    async def app_state(self, app_id: str) -> AppState:
+        self._url_of(app_id)
+        with self._mapped():
+            page = self._apps.get(app_id)
+            if page is None:
+                return AppState.NOT_RUNNING
+            if page.gone:
+                self._forget(page, page.gone)
+                return AppState.NOT_RUNNING
+            return page.state
+
+    async def activate(self, app_id: str) -> None:
+        with self._mapped(app_id):
+            await self._front(self._live(app_id))
+
+    async def launch_app(self, app_id: str) -> dict[str, Any]:
+        url = self._url_of(app_id)
+        with self._mapped(app_id):
+            old = self._apps.get(app_id)
+            relaunched = old is not None and not old.gone
+            if old is not None:
+                await self._close_page(old)
+            page = await self._attach(app_id, url)
+            self._apps[app_id] = page
+            await self._front(page)
+            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "relaunched": relaunched, "url": url}
+
+    async def _close_page(self, page: _Page) -> None:
+        self._forget(page, "terminated")
+        with contextlib.suppress(CdpProtocolError):
+            await self._cdp_live.send("Target.closeTarget", {"targetId": page.target_id})
+
+    async def terminate_app(self, app_id: str) -> dict[str, Any]:
+        self._url_of(app_id)
+        with self._mapped(app_id):
+            page = self._apps.get(app_id)
+            was_running = page is not None and not page.gone
+            was_front = page is not None and page.state is AppState.FOREGROUND
+            if page is not None:
+                await self._close_page(page)
+            if was_front:
+                await self._front(None)
+            return {"appBundleId": app_id, "wasRunning": was_running}
+
+    async def list_apps(self) -> list[AppInfo]:
+        with self._mapped():
+            titles: dict[str, str] = {}
+            infos = await self._cdp_live.send("Target.getTargets")
+            for info in infos["targetInfos"]:
+                titles[info["targetId"]] = info.get("title", "")
+            apps = [
+                AppInfo(p.app_id, AppState.NOT_RUNNING if p.gone else p.state, titles.get(p.target_id) or None)
+                for p in self._apps.values()
+            ]
+            if DEMO_APP_ID not in self._apps:
+                apps.append(AppInfo(DEMO_APP_ID, AppState.NOT_RUNNING, "phonewire demo"))
+            return sorted(apps, key=lambda a: a.app_id)
+
+    async def open_url(self, url: str) -> dict[str, Any]:
+        if not url.startswith(("http://", "https://")):
+            raise ProtocolError(
+                e.APP_UNKNOWN,
+                f"no app on the web device opens {url.split(':', 1)[0]!r} URLs",
+                "Open an http:// or https:// URL.",
+            )
+        with self._mapped(url):
+            page = self._apps.get(url)
+            if page is not None and not page.gone:
+                await self._front(page)
+                await self._navigate(page, url)
+                return {"appBundleId": url, "state": AppState.FOREGROUND.value}
+        return await self.launch_app(url)
+
+    async def reset(self) -> dict[str, Any]:
+        with self._mapped():
+            dropped = [p.app_id for p in self._apps.values() if p.gone]
+            for app_id in dropped:
+                self._forget(self._apps[app_id], "reset")
+            return {"reset": True, "dropped": dropped}
+
+    # -- helpers for app-scoped commands ---------------------------------------------------------------------------
+    async def _eval(self, page: _Page, expression: str) -> Any:
+        result = await page.session.send(
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": False}
+        )
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text", "script error")
+            raise ProtocolError(e.COMMAND_FAILED, f"in-page script failed: {str(text)[:300]}")
+        return result.get("result", {}).get("value")
+
+    async def _touch(self, page: _Page, kind: str, x: float | None = None, y: float | None = None) -> None:
+        points = [] if x is None or y is None else [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
+        await page.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    async def _require_focus(self, page: _Page) -> str:
+        kind = await self._eval(page, _FOCUS_PROBE)
+        if not kind:
+            raise ProtocolError(
+                e.TEXT_INPUT_NOT_FOCUSED,
+                "no editable element has focus",
+                "Tap a text field first (snapshot shows TextField / SearchField nodes), then type.",
+            )
+        return str(kind)
+
+    async def _key(self, page: _Page, key: dict[str, Any], text: str | None = None) -> None:
+        down: dict[str, Any] = {"type": "keyDown" if text else "rawKeyDown", **key}
+        if text:
+            down.update(text=text, unmodifiedText=text)
+        await page.session.send("Input.dispatchKeyEvent", down)
+        await page.session.send("Input.dispatchKeyEvent", {"type": "keyUp", **key})
+
+    # -- app-scoped ------------------------------------------------------------------------------------------------
+    async def viewport(self, app_id: str) -> Rect:
+        with self._mapped(app_id):
+            w, h = await self._eval(self._live(app_id), "[window.innerWidth, window.innerHeight]")
+            return Rect.of(0, 0, w, h)
+
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            for i in range(taps):
+                if i:
+                    # Two taps make one real double tap; a third starts a new gesture (separate taps).
+                    await asyncio.sleep(DOUBLE_TAP_GAP_S if i % 2 else SEPARATE_TAP_GAP_S)
+                await self._touch(page, "touchStart", x, y)
+                await self._touch(page, "touchEnd")
+
+    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            await self._touch(page, "touchStart", x, y)
+            try:
+                await asyncio.sleep(max(0.0, duration_ms) / 1000)
+            finally:
+                with contextlib.suppress(CdpError):
+                    await self._touch(page, "touchEnd")
+
+    async def drag(
+        self,
+        app_id: str,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        *,
+        duration_ms: float,
+        hold_ms: float,
+        settle_ms: float,
+    ) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            (x0, y0), (x1, y1) = start, end
+            await self._touch(page, "touchStart", x0, y0)
+            try:
+                if hold_ms > 0:
+                    await asyncio.sleep(hold_ms / 1000)
+                steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S))
+                loop = asyncio.get_running_loop()
+                t0 = loop.time()
+                for i in range(1, steps + 1):
+                    f = i / steps
+                    await self._touch(page, "touchMove", x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+                    # pace the moves so the velocity is the one duration_ms implies
+                    delay = t0 + f * duration_ms / 1000 - loop.time()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                if settle_ms > 0:
+                    await self._touch(page, "touchMove", x1, y1)
+                    await asyncio.sleep(settle_ms / 1000)
+            finally:
+                with contextlib.suppress(CdpError):
+                    await self._touch(page, "touchEnd")
+
+    async def type_text(self, app_id: str, text: str) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            await self._require_focus(page)
+            if text:
+                await page.session.send("Input.insertText", {"text": text})
+
+    async def keyboard_return(self, app_id: str) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            await self._require_focus(page)
+            await self._key(page, _ENTER, "\r")
+
+    async def keyboard_delete(self, app_id: str) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            await self._require_focus(page)
+            await self._key(page, _BACKSPACE)
+
+    async def snapshot(self, app_id: str) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            try:
+                walk = await self._eval(page, f"({_WALKER})({WALK_MAX_NODES})")
+            except ProtocolError as exc:
+                raise ProtocolError(
+                    e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; the page may be loading."
+                ) from exc
+            if not isinstance(walk, dict):
+                raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            return snapshot_from_walk(walk, self.kind)
+
+    # -- device-scoped ---------------------------------------------------------------------------------------------
+    async def button(self, name: str) -> None:
+        with self._mapped():
+            if name == "home":
+                await self._front(None)
+                return
+            if name == "back":
+                page = self._foreground()
+                if page is None:
+                    return  # already home: back does nothing, as on a phone
+                history = await page.session.send("Page.getNavigationHistory")
+                index = int(history.get("currentIndex", 0))
+                if index > 0:
+                    entry = history["entries"][index - 1]["id"]
+                    await page.session.send("Page.navigateToHistoryEntry", {"entryId": entry})
+                else:
+                    await self._front(None)  # nothing to go back to: the app goes to the background
+                return
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"the web phone has no {name} button",
+                "The web phone has home and back buttons only.",
+            )
+
+    async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
+        with self._mapped():
+            page = self._foreground() or self._home
+            if page is None:
+                raise ProtocolError(e.DEVICE_UNAVAILABLE, "no page to capture", _RESTART_HINT)
+            params: dict[str, Any] = {"format": format, "captureBeyondViewport": False}
+            if format == "jpeg":
+                params["quality"] = max(0, min(100, quality))
+            if scale == "css":
+                metrics = await page.session.send("Page.getLayoutMetrics")
+                vv = metrics.get("cssVisualViewport") or metrics.get("visualViewport") or {}
+                params["clip"] = {
+                    "x": vv.get("pageX", 0),
+                    "y": vv.get("pageY", 0),
+                    "width": vv.get("clientWidth", self.profile.width),
+                    "height": vv.get("clientHeight", self.profile.height),
+                    "scale": 1 / self.profile.dpr,
+                }
+            data = base64.b64decode((await page.session.send("Page.captureScreenshot", params))["data"])
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+            return Screenshot(data, format, width, height)
+
+    # -- home screen -----------------------------------------------------------------------------------------------
+    def _home_html(self) -> str:
+        ids = [DEMO_APP_ID, *(a for a in self._apps if a != DEMO_APP_ID)]
+        items = "".join(
+            f'<li><button class="app" data-app="{html.escape(a)}" onclick="phonewireLaunch(this.dataset.app)">'
+            f"{html.escape(_app_title(a))}</button></li>"
+            for a in ids
+        )
+        return _HOME_TEMPLATE.replace("{items}", items).replace("{apps}", html.escape(json.dumps(ids)))
+
+
+HOME_APP = "phonewire.home"
+_RESTART_HINT = "The browser behind the web phone is gone; restart the runner (phonewire close, then open the app)."
+
+
+def _app_title(app_id: str) -> str:
+    return "Demo" if app_id == DEMO_APP_ID else app_id.split("://", 1)[-1].split("/", 1)[0]
+
+
+def _target_gone(exc: CdpProtocolError) -> bool:
+    text = exc.message.lower()
+    return "session with given id not found" in text or "target closed" in text or "no target with given id" in text
+
+
+_HOME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
+<title>Home</title>
+<style>
+body{margin:0;font:16px system-ui,sans-serif;background:linear-gradient(#1e3a5f,#0b1320);color:#fff;min-height:100vh}
+h1{font-size:14px;font-weight:500;text-align:center;padding:16px 0 8px;margin:0;opacity:.8}
+ul{list-style:none;display:grid;grid-template-columns:repeat(4,1fr);gap:18px;padding:16px;margin:0}
+.app{width:64px;height:64px;border-radius:16px;border:0;background:#4f8cff;color:#fff;font-size:11px;
+overflow:hidden;text-overflow:ellipsis}
+</style></head><body><h1 id="home-title">phonewire</h1><ul id="apps">{items}</ul>
+<script>window.phonewireRefresh = () => location.reload();</script></body></html>"""
+
+
+def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
+    """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure."""
+    width, height = walk.get("w"), walk.get("h")
+    viewport = Rect.of(0, 0, width, height)
+    root = RawNode("Application", label=str(walk.get("title") or "") or None, rect=viewport)
+    built: list[RawNode] = []
+    raw_nodes = walk.get("nodes")
+    for item in raw_nodes if isinstance(raw_nodes, list) else []:
+        try:
+            parent, ax_role, name, ident, value, x, y, w, h, flags = item
+            flags = int(flags)
+            parent = int(parent)
+        except (TypeError, ValueError):
+            built.append(RawNode("Other"))
+            continue
+        role = vocabulary_role(
+            str(ax_role),
+            secure=bool(flags & _F_SECURE),
+            multiline=bool(flags & _F_MULTILINE),
+            scrollable=bool(flags & _F_SCROLLABLE),
+        )
+        interactive = role in INTERACTIVE_ROLES or bool(flags & _F_INTERACTIVE)
+        node = RawNode(
+            role,
+            label=str(name) if name else None,
+            identifier=str(ident) if ident else None,
+            value=str(value) if value else None,
+            rect=Rect.of(x, y, w, h),
+            enabled=(not flags & _F_DISABLED) if interactive else None,
+            focused=bool(flags & _F_FOCUSED) if interactive else (True if flags & _F_FOCUSED else None),
+            selected=bool(flags & _F_SELECTED) if interactive else (True if flags & _F_SELECTED else None),
+            interactive=interactive,
+        )
+        built.append(node)
+        (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)
+    return build_snapshot(root, viewport, backend)

@@ -1,0 +1,74 @@
+"""Device profiles of the web phone: screen metrics in CSS px (= points), device pixel ratio, user agent.
+
+Selected as ``--device web:NAME``; ``NAME-landscape`` swaps width and height.  The default is a phone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+_IOS_UA = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/17.0 Mobile/15E148 Safari/604.1"
+)
+_IPAD_UA = (
+    "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/17.0 Mobile/15E148 Safari/604.1"
+)
+_ANDROID_UA = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0.0.0 Mobile Safari/537.36"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    width: int  # CSS px
+    height: int
+    dpr: float
+    user_agent: str
+    platform: str
+    landscape: bool = False
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "profile": self.name,
+            "screen": {"width": self.width, "height": self.height},
+            "devicePixelRatio": self.dpr,
+            "orientation": "landscape" if self.landscape else "portrait",
+        }
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile("iphone-15", 393, 852, 3.0, _IOS_UA, "iPhone"),
+        Profile("pixel-7", 412, 915, 2.625, _ANDROID_UA, "Linux armv8l"),
+        Profile("ipad", 820, 1180, 2.0, _IPAD_UA, "iPad"),
+    )
+}
+DEFAULT_PROFILE = "iphone-15"
+
+
+def profile_names() -> list[str]:
+    return [n for base in PROFILES for n in (base, f"{base}-landscape")]
+
+
+def resolve_profile(name: str | None) -> Profile:
+    """``pixel-7``, ``pixel-7-landscape`` …; ``None`` or empty → the default phone."""
+    key = (name or DEFAULT_PROFILE).strip().lower()
+    landscape = key.endswith("-landscape")
+    base = PROFILES.get(key.removesuffix("-landscape") if landscape else key)
+    if base is None:
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"unknown web device profile {name!r}",
+            f"Use one of: {', '.join(profile_names())} (e.g. --device web:pixel-7).",
+        )
+    if not landscape:
+        return base
+    return replace(base, name=f"{base.name}-landscape", width=base.height, height=base.width, landscape=True)

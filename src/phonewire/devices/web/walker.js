@@ -1,0 +1,302 @@
+// phonewire in-page snapshot walk.  Evaluated once per snapshot as `(WALK)(maxNodes)`; returns
+// {w, h, title, nodes} where each node is a compact array:
+//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags]
+// axRole is the Chromium accessibility role name this element would get (ARIA role, else the HTML element's
+// implicit role); the runner maps it to the shared vocabulary (devices/web/roles.py).
+// flags: 1 disabled, 2 focused, 4 selected, 8 interactive (focusable / click handler), 16 secure (password),
+//        32 multiline, 64 scrollable, 128 editable.
+// Only "candidate" nodes are returned (a role other than generic/none, a name, an identifier, a value, or
+// interactivity); pure wrappers are skipped and their children attach to the nearest candidate ancestor.
+// Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
+// unless they overflow their own box.
+(function (maxNodes) {
+  "use strict";
+  const VW = window.innerWidth, VH = window.innerHeight;
+  const out = [];
+  const active = document.activeElement;
+  const MAX_DEPTH = 200;
+  const NAME_MAX = 1000;
+  const NAME_FROM_CONTENT = new Set([
+    "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
+    "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
+    "PopUpButton", "DisclosureTriangle",
+  ]);
+  const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
+    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton"]);
+  const INPUT_ROLES = {
+    button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
+    range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
+    tel: "textbox", url: "textbox", password: "textbox", "": "textbox",
+  };
+  const SECTIONING = "article,aside,main,nav,section";
+
+  function clean(s) {
+    if (!s) return "";
+    s = s.replace(/\s+/g, " ").trim();
+    return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
+  }
+
+  function implicitRole(el, tag) {
+    switch (tag) {
+      case "A": case "AREA": return el.hasAttribute("href") ? "link" : "generic";
+      case "BUTTON": return "button";
+      case "INPUT": {
+        const t = (el.getAttribute("type") || "").toLowerCase();
+        if (t === "hidden") return "none";
+        if (t === "text" || t === "" || t === "email" || t === "tel" || t === "url" || t === "search") {
+          if (el.hasAttribute("list")) return "combobox";
+        }
+        return INPUT_ROLES[t] || "textbox";
+      }
+      case "TEXTAREA": return "textbox";
+      case "SELECT": return (el.multiple || el.size > 1) ? "listbox" : "combobox";
+      case "OPTION": return "option";
+      case "IMG": return el.getAttribute("alt") === "" ? "none" : "image";
+      case "SVG": case "svg": return "generic";
+      case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
+      case "UL": case "OL": case "MENU": return "list";
+      case "LI": return "listitem";
+      case "NAV": return "navigation";
+      case "MAIN": return "main";
+      case "HEADER": return el.closest(SECTIONING) ? "generic" : "banner";
+      case "FOOTER": return el.closest(SECTIONING) ? "generic" : "contentinfo";
+      case "ASIDE": return "complementary";
+      case "ARTICLE": return "article";
+      case "SECTION": return (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) ? "region" : "generic";
+      case "FORM": return "form";
+      case "DIALOG": return "dialog";
+      case "TABLE": return "table";
+      case "TR": return "row";
+      case "TD": return "cell";
+      case "TH": return "columnheader";
+      case "PROGRESS": return "progressbar";
+      case "METER": return "meter";
+      case "FIELDSET": return "group";
+      case "DETAILS": return "group";
+      case "SUMMARY": return "DisclosureTriangle";
+      case "LABEL": return "LabelText";
+      case "P": return "paragraph";
+      case "IFRAME": return "Iframe";
+      case "HR": return "separator";
+      case "SCRIPT": case "STYLE": case "TEMPLATE": case "NOSCRIPT": case "HEAD": case "META": case "LINK":
+        return "none";
+      default: return "generic";
+    }
+  }
+
+  function roleOf(el, tag) {
+    const explicit = el.getAttribute("role");
+    if (explicit) {
+      const first = explicit.trim().split(/\s+/)[0].toLowerCase();
+      if (first === "presentation") return "none";
+      if (first) return first;
+    }
+    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
+    return implicitRole(el, tag);
+  }
+
+  function textOf(node, depth) {
+    // Name from content: text, alt of images, aria-label of descendants; hidden parts skipped.
+    if (depth > 20) return "";
+    let s = "";
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { s += c.data; continue; }
+      if (c.nodeType !== 1) continue;
+      if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
+      const tag = c.tagName;
+      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE") continue;
+      const al = c.getAttribute("aria-label");
+      if (al) { s += " " + al + " "; continue; }
+      if (tag === "IMG") { s += " " + (c.getAttribute("alt") || "") + " "; continue; }
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { s += " " + (c.value || "") + " "; continue; }
+      const inline = tag === "SPAN" || tag === "B" || tag === "I" || tag === "EM" || tag === "STRONG" || tag === "A";
+      s += inline ? textOf(c, depth + 1) : " " + textOf(c, depth + 1) + " ";
+    }
+    return s;
+  }
+
+  function byIds(ids) {
+    let s = "";
+    for (const id of ids.trim().split(/\s+/)) {
+      const r = document.getElementById(id);
+      if (r) s += " " + (r.getAttribute("aria-label") || textOf(r, 0));
+    }
+    return clean(s);
+  }
+
+  function labelFor(el) {
+    let s = "";
+    if (el.labels && el.labels.length) {
+      for (const l of el.labels) s += " " + textOf(l, 0);
+    }
+    return clean(s);
+  }
+
+  function nameOf(el, tag, role) {
+    const lb = el.getAttribute("aria-labelledby");
+    if (lb) { const n = byIds(lb); if (n) return n; }
+    const al = el.getAttribute("aria-label");
+    if (al && al.trim()) return clean(al);
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "METER" || tag === "PROGRESS") {
+      const t = (el.getAttribute("type") || "").toLowerCase();
+      if (tag === "INPUT" && (t === "button" || t === "submit" || t === "reset")) {
+        return clean(el.value || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : ""));
+      }
+      if (tag === "INPUT" && t === "image") return clean(el.getAttribute("alt") || el.value || "Submit");
+      const n = labelFor(el);
+      if (n) return n;
+      const title = el.getAttribute("title");
+      if (title) return clean(title);
+      return clean(el.getAttribute("placeholder") || "");
+    }
+    if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
+    if (tag === "FIELDSET") { const lg = el.querySelector(":scope > legend"); if (lg) return clean(textOf(lg, 0)); }
+    if (tag === "DIALOG" || role === "dialog" || role === "alertdialog") {
+      return clean(el.getAttribute("title") || "");
+    }
+    if (NAME_FROM_CONTENT.has(role)) {
+      const n = clean(textOf(el, 0));
+      if (n) return n;
+    }
+    return clean(el.getAttribute("title") || "");
+  }
+
+  function valueOf(el, tag, role, flags) {
+    if (role === "switch" || role === "checkbox" || role === "radio" || role === "menuitemcheckbox") {
+      if (tag === "INPUT") return el.checked ? "1" : "0";
+      const c = el.getAttribute("aria-checked");
+      return c === "true" ? "1" : c === "mixed" ? "2" : "0";
+    }
+    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter" || role === "scrollbar") {
+      const vt = el.getAttribute("aria-valuetext");
+      if (vt) return clean(vt);
+      const vn = el.getAttribute("aria-valuenow");
+      if (vn !== null) return vn;
+      return el.value !== undefined && el.value !== null ? String(el.value) : "";
+    }
+    if (tag === "INPUT" || tag === "TEXTAREA") {
+      const v = el.value || "";
+      if (flags & 16) return "\u2022".repeat(v.length);
+      return v.length > NAME_MAX ? v.slice(0, NAME_MAX) : v;
+    }
+    if (tag === "SELECT") {
+      const o = el.selectedOptions && el.selectedOptions[0];
+      return o ? clean(o.textContent) : "";
+    }
+    if (flags & 128) return clean(el.textContent || "");
+    return "";
+  }
+
+  function push(parent, role, name, ident, value, r, flags) {
+    out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags]);
+    return out.length - 1;
+  }
+
+  function textRun(parent, node, clip) {
+    const t = clean(node.data);
+    if (!t) return;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const r = range.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return;
+    if (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]) return;
+    push(parent, "StaticText", t, "", "", r, 0);
+  }
+
+  function walk(el, parent, clip, depth, inName) {
+    if (out.length >= maxNodes || depth > MAX_DEPTH) return;
+    const tag = el.tagName;
+    if (el.hidden && tag !== "svg") return;
+    const role = roleOf(el, tag);
+    if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
+        (tag === "INPUT"))) return;
+    if (el.getAttribute("aria-hidden") === "true") return;
+    const r = el.getBoundingClientRect();
+    let geometryless = false;
+    if (r.width === 0 && r.height === 0 && r.x === 0 && r.y === 0) {
+      const cs = getComputedStyle(el);
+      if (cs.display === "none") return;
+      geometryless = cs.display === "contents";
+    }
+    const outside = !geometryless &&
+      (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]);
+    if (outside && el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1 &&
+        el.childElementCount < 50) {
+      // Outside the visible area and nothing overflows it: the subtree is off-screen too.
+      // (Elements with many children are walked anyway: cheap to cull each child, safer for odd layouts.)
+      return;
+    }
+    let flags = 0;
+    let scrollable = false;
+    let childClip = clip;
+    if (!geometryless && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) &&
+        el.clientHeight > 0 && tag !== "HTML" && tag !== "BODY") {
+      const cs = getComputedStyle(el);
+      const oy = cs.overflowY, ox = cs.overflowX;
+      if (oy === "auto" || oy === "scroll" || ox === "auto" || ox === "scroll") {
+        scrollable = true;
+        flags |= 64;
+      }
+      if (oy !== "visible" || ox !== "visible") {
+        childClip = [Math.max(clip[0], r.x), Math.max(clip[1], r.y),
+                     Math.min(clip[2], r.x + r.width), Math.min(clip[3], r.y + r.height)];
+      }
+    }
+    if (tag === "INPUT" && (el.getAttribute("type") || "").toLowerCase() === "password") flags |= 16;
+    if (tag === "TEXTAREA" || (role === "textbox" && el.getAttribute("aria-multiline") === "true")) flags |= 32;
+    if (el.isContentEditable && role === "textbox") flags |= 128 | 32;
+    if (el === active && tag !== "BODY" && tag !== "HTML") flags |= 2;
+    if (el.getAttribute("aria-disabled") === "true" || (("disabled" in el) && el.matches(":disabled"))) flags |= 1;
+    const sel = el.getAttribute("aria-selected");
+    if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
+    if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
+
+    const ident = el.id || el.getAttribute("data-testid") || "";
+    const interestingRole = role !== "generic" && role !== "none" && role !== "paragraph" &&
+      role !== "LabelText" && role !== "main" && role !== "form" && role !== "group" && role !== "region";
+    let name = "";
+    let value = "";
+    let self = parent;
+    if (!inName || LEAFISH.has(role) || ident) {
+      name = nameOf(el, tag, role);
+      value = valueOf(el, tag, role, flags);
+    }
+    if (!inName && (role === "generic" || role === "paragraph") && !name && !(flags & 8) && !outside &&
+        !geometryless && el.childElementCount === 0) {
+      // A text-only element (<span id="count">3</span>) is one StaticText that keeps the element's identifier.
+      const t = clean(el.textContent);
+      if (t) push(parent, "StaticText", t, ident, "", r, 0);
+      return;
+    }
+    const candidate = interestingRole || scrollable || name || ident || value || (flags & 8);
+    if (candidate && !outside) {
+      self = push(parent, role, name, ident, value, geometryless ? null : r, flags);
+    } else if (candidate && outside) {
+      self = parent;
+    }
+    const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox";
+    if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") return;
+    const mixed = !childInName;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1) {
+        walk(c, self, childClip, depth + 1, childInName);
+      } else if (c.nodeType === 3 && mixed && c.data.trim()) {
+        if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
+          // a text-only element: its box is the text's box (no Range needed)
+          push(self, "StaticText", clean(c.data), "", "", r, 0);
+        } else {
+          textRun(self, c, childClip);
+        }
+      }
+      if (out.length >= maxNodes) return;
+    }
+    if (el.shadowRoot) {
+      for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, self, childClip, depth + 1, childInName);
+    }
+  }
+
+  const root = document.documentElement;
+  const body = document.body || root;
+  walk(body, -1, [0, 0, VW, VH], 0, false);
+  return {w: VW, h: VH, title: document.title || "", url: location.href, nodes: out};
+})
