@@ -117,9 +117,10 @@ def _default_adb() -> AdbLister:
 def _default_connect(serial: str) -> Agent:
     """Start (or attach to) the agent on ``serial``: uiautomator2 pushes its jar and waits until it answers."""
     import adbutils
-    import uiautomator2
 
-    return cast(Agent, uiautomator2.Device(adbutils.adb.device(serial)))
+    from phonewire.devices.android.send_once import SendOnceDevice
+
+    return cast(Agent, SendOnceDevice(adbutils.adb.device(serial)))
 
 
 class AndroidDevice(Device):
