@@ -30,7 +30,7 @@ import html
 import io
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -82,6 +82,8 @@ _FOCUS_PROBE = """(() => {
   return null;
 })()"""
 
+_LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
+
 _ENTER = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
 _BACKSPACE = {"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
 
@@ -97,7 +99,6 @@ class _Page:
     state: AppState = AppState.FOREGROUND
     frozen: bool = False
     gone: str | None = None  # why the target vanished (crash, closed by the page)
-    load_waiters: list[asyncio.Future[None]] = field(default_factory=list)
 
 
 class WebDevice(Device):
@@ -110,6 +111,7 @@ class WebDevice(Device):
         self._server = StaticServer.for_package_data({HOME_PATH: self._home_html})
         self._apps: dict[str, _Page] = {}
         self._home: _Page | None = None
+        self._spare: _Page | None = None
         self._by_session: dict[str, _Page] = {}
         self._suppressed = 0
         self._recorded = 0
@@ -125,11 +127,11 @@ class WebDevice(Device):
             )
             self._cdp = await CdpConnection.connect(self._browser.ws_url)
             self._cdp.subscribe(self._on_event)
-            await self._cdp.send("Target.setDiscoverTargets", {"discover": True})
+            # The browser's first blank page becomes the first app's page (a renderer already started), so a
+            # cold start pays for one page; the home screen is made when first shown.
             targets = await self._cdp.send("Target.getTargets")
             blank = next((t["targetId"] for t in targets["targetInfos"] if t.get("type") == "page"), None)
-            self._home = await self._attach(HOME_APP, self._server.url(HOME_PATH), target_id=blank)
-            await self._home.session.send("Runtime.addBinding", {"name": "phonewireLaunch"})
+            self._spare = await self._new_page(blank)
         except (BrowserLaunchError, CdpError, OSError, TimeoutError) as exc:
             self._open_failure = f"the web device could not start: {exc}"
             await self.close()
@@ -203,12 +205,6 @@ class WebDevice(Device):
         if method == "Runtime.exceptionThrown":
             if page is not None and page is not self._home:
                 self._suppressed += 1
-        elif method == "Page.loadEventFired":
-            if page is not None:
-                for waiter in page.load_waiters:
-                    if not waiter.done():
-                        waiter.set_result(None)
-                page.load_waiters.clear()
         elif method == "Inspector.targetCrashed":
             if page is not None:
                 page.gone = "its renderer crashed"
@@ -247,17 +243,26 @@ class WebDevice(Device):
             raise ProtocolError(e.DEVICE_UNAVAILABLE, "the web device is not open", _RESTART_HINT)
         return self._cdp
 
-    async def _attach(self, app_id: str, url: str, target_id: str | None = None) -> _Page:
+    async def _attach(self, app_id: str, url: str) -> _Page:
+        """A page showing ``url`` (the spare blank page if there is one, else a new target)."""
+        page, self._spare = self._spare, None
+        if page is None or page.gone:
+            page = await self._new_page(None)
+        page.app_id, page.url = app_id, url
+        await self._navigate(page, url)
+        return page
+
+    async def _new_page(self, target_id: str | None) -> _Page:
+        """Create (or take) a blank page target, attach to it and apply the device profile."""
         cdp = self._cdp_live
         if target_id is None:
             target_id = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
         session_id = (await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True}))["sessionId"]
-        page = _Page(app_id, target_id, cdp.session(session_id), url)
+        page = _Page("", target_id, cdp.session(session_id), "about:blank")
         self._by_session[session_id] = page
         s = page.session
         p = self.profile
         await asyncio.gather(
-            s.send("Page.enable"),
             s.send("Runtime.enable"),
             s.send("Inspector.enable"),
             s.send(
@@ -276,12 +281,16 @@ class WebDevice(Device):
             s.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
             s.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
         )
-        await self._navigate(page, url)
         return page
 
+    async def _ensure_home(self) -> _Page:
+        if self._home is None or self._home.gone:
+            self._home = await self._attach(HOME_APP, self._server.url(HOME_PATH))
+            await self._home.session.send("Runtime.addBinding", {"name": "phonewireLaunch"})
+        return self._home
+
     async def _navigate(self, page: _Page, url: str) -> None:
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        page.load_waiters.append(waiter)
+        """Navigate and wait (bounded) for the load event; Page.navigate itself answers at commit."""
         result = await page.session.send("Page.navigate", {"url": url})
         if result.get("errorText"):
             raise ProtocolError(
@@ -289,8 +298,10 @@ class WebDevice(Device):
                 f"could not load {url}: {result['errorText']}",
                 "Check that the URL is reachable from this machine.",
             )
-        with contextlib.suppress(TimeoutError):  # a page that never finishes loading is still usable
-            await asyncio.wait_for(waiter, LOAD_TIMEOUT_S)
+        with contextlib.suppress(TimeoutError, CdpProtocolError):  # a page that never loads is still usable
+            await asyncio.wait_for(
+                page.session.send("Runtime.evaluate", {"expression": _LOADED, "awaitPromise": True}), LOAD_TIMEOUT_S
+            )
 
     def _forget(self, page: _Page, reason: str) -> None:
         page.gone = page.gone or reason
@@ -317,17 +328,15 @@ class WebDevice(Device):
             if other is not page and other.state is AppState.FOREGROUND and not other.gone:
                 other.state = AppState.BACKGROUND
                 await self._freeze(other)
-        shown = page if page is not None else self._home
-        if shown is None:
-            return
+        shown = page if page is not None else await self._ensure_home()
         if shown.frozen:
             await shown.session.send("Page.setWebLifecycleState", {"state": "active"})
             shown.frozen = False
         await shown.session.send("Page.bringToFront")
         if page is not None:
             page.state = AppState.FOREGROUND
-        elif self._home is not None:
-            await self._home.session.send("Runtime.evaluate", {"expression": "window.phonewireRefresh?.()"})
+        else:
+            await shown.session.send("Runtime.evaluate", {"expression": "window.phonewireRefresh?.()"})
 
     def _foreground(self) -> _Page | None:
         return next((p for p in self._apps.values() if p.state is AppState.FOREGROUND and not p.gone), None)
@@ -563,9 +572,7 @@ class WebDevice(Device):
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():
-            page = self._foreground() or self._home
-            if page is None:
-                raise ProtocolError(e.DEVICE_UNAVAILABLE, "no page to capture", _RESTART_HINT)
+            page = self._foreground() or await self._ensure_home()
             params: dict[str, Any] = {"format": format, "captureBeyondViewport": False}
             if format == "jpeg":
                 params["quality"] = max(0, min(100, quality))
