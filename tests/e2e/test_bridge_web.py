@@ -1,0 +1,201 @@
+"""The bridge end to end: a real TCP client → ``phonewire bridge`` process → runner process → Chromium (web device),
+replaying the PhoneAgent reference workflow on the demo app: get_tree → tap_element → enter_text → get_context.
+
+What is checked is what the page shows afterwards: the tapped row's counter went up by exactly one, the typed text
+is the field's value, and the screenshot written to disk decodes as a PNG of the reported size."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+DEMO = "dev.phonewire.demo"
+FRAME = re.compile(r" frame=(\{\{[^}]*\}, \{[^}]*\}\})$")
+REF = re.compile(r"@e\d+ ")
+
+
+def _gone(pid: int, within_s: float = 20.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+class Bridge:
+    """A ``phonewire bridge`` process on the web device, and one client connection to it."""
+
+    def __init__(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_TIME_SCALE")}
+        argv = [sys.executable, "-m", "phonewire", "bridge", "--port", "0", "--device", "web", "--app", DEMO]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith(b"PHONEWIRE_BRIDGE_READY port="):
+            self.stop()
+            raise AssertionError(f"bridge did not come up: {line!r}")
+        self.port = int(line.split(b"=")[1])
+        self.runner_pids = [int(p) for p in Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+                            .split()]  # fmt: skip
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+        self.stream = self.sock.makefile("rwb")
+        self._ids = 0
+
+    def raw(self, line: bytes) -> dict[str, Any]:
+        self.stream.write(line)
+        self.stream.flush()
+        reply: dict[str, Any] = json.loads(self.stream.readline())
+        return reply
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self._ids += 1
+        reply = self.raw(json.dumps({"id": self._ids, "method": method, "params": params}).encode() + b"\n")
+        assert reply["id"] == self._ids
+        return reply
+
+    def result(self, method: str, **params: Any) -> dict[str, Any]:
+        reply = self.call(method, **params)
+        assert "result" in reply, reply
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    def stop(self) -> None:
+        if getattr(self, "stream", None) is not None:
+            self.stream.close()
+            self.sock.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+@pytest.fixture(scope="module")
+def bridge() -> Iterator[Bridge]:
+    b = Bridge()
+    try:
+        yield b
+    finally:
+        b.stop()
+        for pid in b.runner_pids:
+            assert _gone(pid), f"runner {pid} outlived the bridge"
+
+
+def _plain(line: str) -> str:
+    """A tree line without its ref and frame: what the element is and says."""
+    return FRAME.sub("", REF.sub("", line, count=1)).strip()
+
+
+def changed_lines(before: str, after: str) -> list[tuple[str, str]]:
+    """Pairs of (old, new) lines, position by position, whose element or texts differ."""
+    a = [_plain(line) for line in before.splitlines()]
+    b = [_plain(line) for line in after.splitlines()]
+    assert len(a) == len(b), "the screen's structure changed"
+    return [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+
+
+def find_line(tree: str, pattern: str) -> str:
+    for line in tree.splitlines():
+        if re.search(pattern, line):
+            return line
+    raise AssertionError(f"no line matching {pattern!r} in:\n{tree}")
+
+
+def frame_of(line: str) -> str:
+    match = FRAME.search(line)
+    assert match, line
+    return match.group(1)
+
+
+def likes(tree: str, row: int) -> int:
+    """The demo list's per-row like counter, read from the row's button label ("Like N")."""
+    match = re.search(r'Button "Like (\d+)"', find_line(tree, rf"id=like-{row}\b"))
+    assert match
+    return int(match.group(1))
+
+
+def total_likes(tree: str) -> int:
+    match = re.search(r'StaticText "(\d+)"', find_line(tree, r"id=likes-total\b"))
+    assert match
+    return int(match.group(1))
+
+
+def test_reference_workflow_get_tree_tap_element_enter_text_get_context(bridge: Bridge, tmp_path: Path) -> None:
+    # 1. get_tree: agent view lines, each with a frame string to copy
+    tree = bridge.result("get_tree")["tree"]
+    button = find_line(tree, r"id=like-1\b")
+
+    # 2. tap_element with the copied frame: the fresh tree comes back, row 1's counter went up by exactly one
+    tapped = bridge.result("tap_element", coordinate=frame_of(button))
+    assert tapped["coordinate"] == frame_of(button) and tapped["count"] == 1 and tapped["longPress"] is False
+    after = tapped["tree"]
+    assert likes(after, 1) == likes(tree, 1) + 1
+    assert total_likes(after) == total_likes(tree) + 1
+    assert [likes(after, row) for row in (2, 3)] == [likes(tree, row) for row in (2, 3)]
+
+    # 3. to the form (another tap_element), then enter_text into its Name field: the text becomes the value
+    form = bridge.result("tap_element", coordinate=frame_of(find_line(after, r"id=tab-form\b")))["tree"]
+    name = find_line(form, r'TextField "Name" id=name\b')
+    typed = bridge.result("enter_text", coordinate=frame_of(name), text="hello bridge")
+    assert typed["coordinate"] == frame_of(name)
+    assert 'value="hello bridge"' in find_line(typed["tree"], r"id=name\b")
+
+    # 4. get_context: tree + screenshot, written as a PNG that decodes at the reported size
+    context = bridge.result("get_context")
+    assert 'value="hello bridge"' in context["tree"]
+    png = tmp_path / "context.png"
+    png.write_bytes(base64.b64decode(context["screenshot_base64"]))
+    from PIL import Image
+
+    with Image.open(png) as image:
+        image.load()
+        assert image.format == "PNG"
+        assert image.size == (context["metadata"]["width"], context["metadata"]["height"])
+        assert image.size[0] >= 393  # the phone's width in points, at device pixels
+
+
+def test_bad_input_on_the_live_bridge_gets_errors_and_the_connection_keeps_serving(bridge: Bridge) -> None:
+    replies = [
+        bridge.raw(b"{ not json\n"),
+        bridge.raw(b'{"id": "u", "method": "teleport", "params": {}}\n'),
+        bridge.raw(b'{"id": "m", "method": "tap_element", "params": {}}\n'),
+        bridge.raw(b'{"id": "w", "method": "tap", "params": {"x": "12", "y": 30}}\n'),
+        bridge.raw(b'{"id": "f", "method": "enter_text", "params": {"coordinate": "12,30,40,40", "text": "x"}}\n'),
+    ]
+    assert [r["id"] for r in replies] == [None, "u", "m", "w", "f"]
+    for reply in replies:
+        assert reply["error"]["code"] == "INVALID_REQUEST"
+        assert reply["error"]["message"] and reply["error"]["hint"]
+    assert "{{x, y}, {w, h}}" in replies[4]["error"]["hint"]
+    assert "@e1 " in bridge.result("get_tree")["tree"]
+
+
+def test_a_stale_ref_is_refused_and_nothing_is_tapped(bridge: Bridge) -> None:
+    before = bridge.result("get_tree")["tree"]
+    reply = bridge.call("tap", target="@e9999")
+    assert reply["error"]["code"] == "STALE_REF"
+    assert changed_lines(before, bridge.result("get_tree")["tree"]) == []
