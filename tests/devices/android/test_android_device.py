@@ -131,6 +131,15 @@ def test_drag_holds_moves_at_the_implied_velocity_settles_then_lifts() -> None:
     assert clock.now - began == pytest.approx(0.5 + 0.3 + 0.2)
 
 
+def test_drag_ends_even_when_the_clock_stands_still() -> None:
+    device, agent = opened()
+    device._clock = lambda: 5.0  # a clock that never moves must not make the drag spin forever
+    run(device.drag(SHOP, (0, 0), (100, 0), duration_ms=1000, hold_ms=0, settle_ms=0))
+    moves = [c for c in agent.calls if c[0] == "touch.move"]
+    assert len(moves) == int(1.0 / 0.016) + 2 and moves[-1] == ("touch.move", 262, 0)
+    assert agent.names()[-1] == "touch.up"
+
+
 def test_drag_lifts_the_finger_even_when_a_move_fails() -> None:
     device, agent = opened()
     agent.fail["touch.move"] = u2e.HTTPError("connection reset")

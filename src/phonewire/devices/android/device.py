@@ -442,13 +442,16 @@ class AndroidDevice(Device):
                     self._sleep(hold_ms / 1000.0)
                 duration = duration_ms / 1000.0
                 began = self._clock()
-                while True:  # move at the velocity the duration implies, whatever each round trip costs
+                # Move at the velocity the duration implies, whatever each round trip costs; the loop is bounded
+                # by the number of steps, so it ends even if the clock stood still.
+                for _ in range(int(duration / DRAG_STEP_S) + 1):
                     elapsed = self._clock() - began
-                    done = 1.0 if elapsed >= duration - DRAG_END_SLACK_S else elapsed / duration
-                    touch.move(round(fx + (tx - fx) * done), round(fy + (ty - fy) * done))
-                    if done >= 1.0:
+                    if elapsed >= duration - DRAG_END_SLACK_S:
                         break
+                    done = elapsed / duration
+                    touch.move(round(fx + (tx - fx) * done), round(fy + (ty - fy) * done))
                     self._sleep(min(DRAG_STEP_S, duration - elapsed))
+                touch.move(tx, ty)
                 if settle_ms > 0:
                     self._sleep(settle_ms / 1000.0)
             finally:
