@@ -36,9 +36,9 @@ pytestmark = [
 
 PAGE = b"""<!doctype html>
 <html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Counter</title></head>
-<body style="margin:0">
-<button id="inc" style="position:absolute;left:20px;top:40px;width:240px;height:90px;font-size:24px">Increment</button>
-<p id="out" style="position:absolute;left:20px;top:160px">count 0</p>
+<body style="margin:20px">
+<button id="inc" style="display:block;width:240px;height:90px;font-size:24px">Increment</button>
+<p id="out">count 0</p>
 <script>
 let n = 0;
 document.getElementById("inc").addEventListener("click", () => {
@@ -126,7 +126,7 @@ def test_taps_with_dropped_replies_count_exactly_once_on_a_real_page() -> None:
     asyncio.run(main())
 
 
-def test_hot_taps_on_the_web_device_make_one_request_each() -> None:
+def test_hot_taps_on_the_web_device_make_one_request_each_and_relaunch_keeps_the_runner() -> None:
     """ADR 0005 on the web device: after the first tap, one runner request per allowlisted tap."""
 
     async def main() -> None:
@@ -134,12 +134,21 @@ def test_hot_taps_on_the_web_device_make_one_request_each() -> None:
             host = HostSession(runner_addr=proxy.address, write_diagnostics=False)
             try:
                 await host.send("launchApp", {"appBundleId": url})
-                await host.send("tap", {"appBundleId": url, "x": 60, "y": 80})
+                await host.send("tap", {"appBundleId": url, "x": 100, "y": 60})
                 before = proxy.count()
                 for _ in range(20):
-                    await host.send("tap", {"appBundleId": url, "x": 60, "y": 80})
+                    await host.send("tap", {"appBundleId": url, "x": 100, "y": 60})
                 assert proxy.count() - before == 20
                 assert await count_on_screen(host, url) == 21
+                # ADR 0005: relaunching the app keeps the warm runner through one lifecycle reset
+                runner = host.runner
+                relaunch = await host.send("launchApp", {"appBundleId": url})
+                assert relaunch.data is not None and relaunch.data["relaunched"] is True
+                assert [ev["confirmed"] for ev in host.diagnostics(event=d.LIFECYCLE_RESET)] == [True]
+                assert proxy.count("reset") == 1
+                assert host.runner is runner and host.diagnostics(event=d.INVALIDATION) == []
+                await host.send("tap", {"appBundleId": url, "x": 100, "y": 60})
+                assert await count_on_screen(host, url) == 1  # a fresh page, tapped once
             finally:
                 await host.close()
 
