@@ -127,6 +127,11 @@ class AgentDouble:
         self.record("screenshot")
         return Image.new("RGB", self.size, (30, 120, 200))
 
+    @property
+    def info(self) -> dict[str, Any]:  # the agent's deviceInfo
+        self.record("info")
+        return {"displayWidth": self.size[0], "displayHeight": self.size[1], "displaySizeDpX": 411, "sdkInt": 34}
+
     def window_size(self) -> tuple[int, int]:
         self.record("window_size")
         return self.size

@@ -82,6 +82,11 @@ def test_open_reads_size_and_density_from_wm() -> None:
     assert device.health() is None
 
 
+def test_without_wm_density_the_agents_display_info_gives_pixels_per_dp() -> None:
+    device, _ = opened(AgentDouble(dpi=0))  # "Physical density: 0" is unusable
+    assert device.density == 1080 / 411
+
+
 def test_close_stops_the_agent_once_and_never_raises() -> None:
     device, agent = opened()
     agent.fail["stop_uiautomator"] = u2e.HTTPError("gone")

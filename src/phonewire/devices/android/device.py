@@ -16,7 +16,7 @@ Lifecycle::
            └─ close()            stop the agent (best effort, never raises); health() reports it from then on
 
 Coordinates on the wire are points; the phone works in pixels.  ``pixels = points × density`` with density from
-``wm density`` (dpi / 160).
+``wm density`` (dpi / 160), else from the agent's display info (pixels per dp), else 1.
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ class Agent(Protocol):
 
     @property
     def touch(self) -> Touch: ...
+    @property
+    def info(self) -> dict[str, Any]: ...  # {"displayWidth", "displayHeight", "displaySizeDpX", ...}
     def click(self, x: int, y: int) -> Any: ...
     def double_click(self, x: int, y: int, duration: float = ...) -> Any: ...
     def long_click(self, x: int, y: int, duration: float = ...) -> Any: ...
@@ -204,7 +206,13 @@ class AndroidDevice(Device):
             size = (int(width), int(height))
         self.natural_px = size
         density = parse_wm_density(agent.shell(["wm", "density"]).output)
-        self.density = density if density is not None else 1.0
+        if density is None:  # fall back to the agent's display info: pixels per dp
+            info = agent.info
+            try:
+                density = float(info["displayWidth"]) / float(info["displaySizeDpX"])
+            except (KeyError, TypeError, ValueError, ZeroDivisionError):
+                density = None
+        self.density = density if density is not None and density > 0 else 1.0
 
     async def close(self) -> None:
         agent, self._agent = self._agent, None
