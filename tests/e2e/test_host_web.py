@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import os
 import shutil
+import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -151,5 +153,27 @@ def test_hot_taps_on_the_web_device_make_one_request_each_and_relaunch_keeps_the
                 assert await count_on_screen(host, url) == 1  # a fresh page, tapped once
             finally:
                 await host.close()
+
+    asyncio.run(main())
+
+
+def test_sigkilled_web_runner_is_replaced_by_the_next_command() -> None:
+    """ADR 0005 on the web device: the next command notices the dead runner, starts a new one (and a new
+    Chromium) and succeeds, with no graceful-shutdown wait."""
+
+    async def main() -> None:
+        async with counter_page() as url, HostSession("web", write_diagnostics=False) as host:
+            await host.send("launchApp", {"appBundleId": url})
+            await host.send("tap", {"appBundleId": url, "x": 100, "y": 60})
+            first = host.runner
+            assert first is not None and first.process is not None
+            os.kill(first.process.pid, signal.SIGKILL)
+            while first.process.alive():
+                await asyncio.sleep(0.001)
+            reply = await host.send("launchApp", {"appBundleId": url})
+            assert reply.ok and host.runner is not first
+            assert await count_on_screen(host, url) == 0  # a new device: the old page died with its runner
+            [stopped] = host.diagnostics(event=d.RUNNER_STOPPED)
+            assert stopped["how"] == "exited"
 
     asyncio.run(main())
