@@ -50,8 +50,6 @@ DEMO_APP_ID = "dev.phonewire.demo"
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
-#: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
-WALK_MAX_NODES = 2 * NODE_CAP
 DOUBLE_TAP_GAP_S = 0.03
 SEPARATE_TAP_GAP_S = 0.35
 DRAG_STEP_S = 1 / 60
@@ -59,7 +57,12 @@ DRAG_STEP_S = 1 / 60
 _F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
 _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
 
+#: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
+WALK_MAX_NODES = 2 * NODE_CAP
 _WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
+#: The walk runs after the tasks already queued (a hashchange, a click's follow-up) have run: a snapshot taken
+#: right after a tap sees that tap's effects.
+_WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}))"
 
 # Focus probe: the focused editable (descending into same-origin frames and shadow roots), or null.
 _FOCUS_PROBE = """(() => {
@@ -423,9 +426,9 @@ class WebDevice(Device):
             return {"reset": True, "dropped": dropped}
 
     # -- helpers for app-scoped commands ---------------------------------------------------------------------------
-    async def _eval(self, page: _Page, expression: str) -> Any:
+    async def _eval(self, page: _Page, expression: str, *, await_promise: bool = False) -> Any:
         result = await page.session.send(
-            "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": False}
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": await_promise}
         )
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
@@ -537,7 +540,7 @@ class WebDevice(Device):
         with self._mapped(app_id):
             page = self._live(app_id)
             try:
-                walk = await self._eval(page, f"({_WALKER})({WALK_MAX_NODES})")
+                walk = await self._eval(page, _WALK_EXPRESSION, await_promise=True)
             except ProtocolError as exc:
                 raise ProtocolError(
                     e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; the page may be loading."

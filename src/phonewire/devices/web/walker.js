@@ -297,6 +297,9 @@
 
   const root = document.documentElement;
   const body = document.body || root;
-  walk(body, -1, [0, 0, VW, VH], 0, false);
+  // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
+  let modal = null;
+  try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
+  walk(modal || body, -1, [0, 0, VW, VH], 0, false);
   return {w: VW, h: VH, title: document.title || "", url: location.href, nodes: out};
 })

@@ -1,0 +1,97 @@
+"""Pure parts of the web device: profiles, role mapping, the walk → snapshot conversion (no browser)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from phonewire.devices.web.device import snapshot_from_walk
+from phonewire.devices.web.profiles import resolve_profile
+from phonewire.devices.web.roles import vocabulary_role
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import ROLES
+
+
+def test_default_profile_is_a_phone() -> None:
+    p = resolve_profile(None)
+    assert p.width < p.height < 1000 and p.dpr >= 2
+
+
+def test_landscape_profile_swaps_the_screen() -> None:
+    portrait, landscape = resolve_profile("pixel-7"), resolve_profile("pixel-7-landscape")
+    assert (landscape.width, landscape.height) == (portrait.height, portrait.width)
+    assert landscape.landscape and landscape.dpr == portrait.dpr
+
+
+@pytest.mark.parametrize("name", ["iphone-15", "pixel-7", "ipad", "ipad-landscape", "IPHONE-15"])
+def test_known_profiles_resolve(name: str) -> None:
+    assert resolve_profile(name).width > 0
+
+
+def test_unknown_profile_is_invalid_request_with_a_hint() -> None:
+    with pytest.raises(ProtocolError) as info:
+        resolve_profile("nokia-3310")
+    assert info.value.code == e.INVALID_REQUEST and "pixel-7" in (info.value.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("ax", "kw", "role"),
+    [
+        ("button", {}, "Button"),
+        ("link", {}, "Link"),
+        ("textbox", {}, "TextField"),
+        ("textbox", {"secure": True}, "SecureTextField"),
+        ("textbox", {"multiline": True}, "TextView"),
+        ("searchbox", {}, "SearchField"),
+        ("switch", {}, "Switch"),
+        ("slider", {}, "Slider"),
+        ("listitem", {}, "Cell"),
+        ("generic", {"scrollable": True}, "ScrollView"),
+        ("generic", {}, "Other"),
+        ("no-such-role", {}, "Other"),
+    ],
+)
+def test_roles_map_to_the_shared_vocabulary(ax: str, kw: dict[str, bool], role: str) -> None:
+    assert vocabulary_role(ax, **kw) == role
+    assert role in ROLES
+
+
+def _walk(nodes: list[list[object]]) -> dict[str, object]:
+    return {"w": 390, "h": 844, "title": "T", "nodes": nodes}
+
+
+def test_walk_nesting_becomes_parent_index_and_depth() -> None:
+    snap = snapshot_from_walk(
+        _walk(
+            [[-1, "list", "", "rows", "", 0, 0, 390, 800, 64], [0, "button", "Like 1", "like-1", "", 10, 10, 80, 30, 0]]
+        ),
+        "web",
+    )
+    nodes = {n["identifier"]: n for n in snap["nodes"]}
+    assert nodes["rows"]["type"] == "ScrollView" or nodes["rows"]["type"] == "List"
+    assert nodes["like-1"]["parentIndex"] == nodes["rows"]["index"]
+    assert nodes["like-1"]["depth"] == nodes["rows"]["depth"] + 1
+
+
+def test_walk_flags_become_states_of_interactive_nodes() -> None:
+    snap = snapshot_from_walk(_walk([[-1, "button", "Go", "go", "", 0, 0, 50, 50, 1 | 2]]), "web")
+    (go,) = [n for n in snap["nodes"] if n["identifier"] == "go"]
+    assert (go["enabled"], go["focused"], go["selected"]) == (False, True, False)
+
+
+def test_non_finite_or_malformed_walk_entries_never_raise() -> None:
+    snap = snapshot_from_walk(
+        _walk(
+            [
+                [-1, "button", "Inf", "", "", math.inf, math.nan, None, "x", 0],
+                ["bad"],
+                [99, "link", "L", "", "", 1, 1, 1, 1, 0],
+            ]
+        ),
+        "web",
+    )
+    inf = next(n for n in snap["nodes"] if n["label"] == "Inf")
+    assert inf["rect"] == {"x": 0, "y": 0, "width": 0, "height": 0}
+    assert any(n["label"] == "L" for n in snap["nodes"])
