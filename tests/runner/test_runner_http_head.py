@@ -56,3 +56,11 @@ def test_refusals_are_invalid_request_envelopes_with_their_status(
 
 def test_exactly_2mb_declared_is_accepted() -> None:
     assert check_head(head(("Host", "localhost"), ("Content-Length", str(MAX_REQUEST_BYTES)))) == MAX_REQUEST_BYTES
+
+
+def test_deadlines_follow_the_time_scale_down_to_a_floor() -> None:
+    from phonewire.runner.http import Limits
+
+    assert (Limits.scaled(1.0).read_deadline, Limits.scaled(1.0).write_deadline) == (10.0, 30.0)
+    assert (Limits.scaled(0.5).read_deadline, Limits.scaled(0.5).write_deadline) == (5.0, 15.0)
+    assert (Limits.scaled(0.01).read_deadline, Limits.scaled(0.01).write_deadline) == (1.0, 5.0)

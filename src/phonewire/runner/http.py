@@ -12,7 +12,7 @@ status   when
 403      the Host header is not a loopback name (or is missing), or the request carries an Origin header: a web page
          in the user's own browser must never drive their phone
 405      a method other than POST
-408      the request was not complete within the read deadline (slow or silent client)
+408      the request was not complete within the read deadline (10 s × time scale, at least 1 s)
 413      the declared (or received) body exceeds 2 MB: decided from the header block, before buffering the body
 431      the header block exceeds 16 KB
 503      more connections are open than the cap (RUNNER_BUSY, nothing ran)
@@ -40,6 +40,9 @@ from phonewire.runner.executor import Reply
 READ_DEADLINE_S: Final = 10.0
 #: Deadline for writing one reply (unscaled seconds).
 WRITE_DEADLINE_S: Final = 30.0
+#: Floors of the scaled deadlines (seconds).
+MIN_READ_DEADLINE_S: Final = 1.0
+MIN_WRITE_DEADLINE_S: Final = 5.0
 #: Concurrent connections served; more get an immediate RUNNER_BUSY.
 MAX_CONNECTIONS: Final = 64
 MAX_HEADER_BYTES: Final = 16 * 1024
@@ -128,7 +131,13 @@ class Limits:
 
     @classmethod
     def scaled(cls, scale: float) -> Limits:
-        return cls(READ_DEADLINE_S * scale, WRITE_DEADLINE_S * scale, MAX_CONNECTIONS)
+        """Deadlines follow the time scale, down to a floor: a tiny scale in tests must not turn a briefly
+        descheduled client on a busy machine into a refused request."""
+        return cls(
+            max(READ_DEADLINE_S * scale, MIN_READ_DEADLINE_S),
+            max(WRITE_DEADLINE_S * scale, MIN_WRITE_DEADLINE_S),
+            MAX_CONNECTIONS,
+        )
 
 
 class HttpServer:
