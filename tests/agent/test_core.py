@@ -256,3 +256,29 @@ def test_a_ref_to_a_row_that_scrolled_off_is_stale() -> None:
         run(s.tap("@" + item1))
     assert info.value.code == e.STALE_REF
     assert sender.commands("tap") == []
+
+
+def like(i: int, n: int, y: float) -> RawNode:
+    return RawNode("Button", label=f"Like {n}", identifier=f"like-{i}", rect=Rect(300, y, 80, 40))
+
+
+def test_a_ref_with_an_identifier_survives_a_counter_in_its_label() -> None:
+    s, sender = session(screen(like(1, 0, 100), like(2, 0, 150)))
+    run(s.snapshot())
+    sender.nodes = screen(like(1, 1, 100), like(2, 0, 150))
+    run(s.tap("@e1"))
+    run(s.tap("@e1"))
+    assert [t["y"] for t in sender.commands("tap")] == [120, 120]
+
+
+def test_without_an_identifier_a_changed_number_is_another_element() -> None:
+    def item(i: int, y: float) -> RawNode:
+        return RawNode("Link", label=f"Item {i}", rect=Rect(0, y, 200, 40))
+
+    s, sender = session(screen(item(1, 100), item(2, 150)))
+    run(s.snapshot())
+    sender.nodes = screen(item(2, 100), item(3, 150))  # Item 1 scrolled away
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@e1"))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []

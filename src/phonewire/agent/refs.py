@@ -4,7 +4,9 @@ A ref (``@e3``) belongs to the snapshot that issued it.  Acting on it never taps
 session takes a fresh snapshot and :func:`refind` looks for *the same element* there:
 
 * **identity** — role + label + identifier, plus the value for roles whose value is not user state (a text
-  field's contents, a switch's position or a slider's level change while it stays the same element);
+  field's contents, a switch's position or a slider's level change while it stays the same element); when
+  nothing has exactly that identity, an element *with an identifier* may also be found with the numbers in
+  its label/value changed (a ``Like 0`` button that now reads ``Like 1``);
 * **context** — when several elements share that identity (a "+" button in each row, unlabeled list rows),
   the first texts inside the element, the texts in its row and its ancestors' labels tell them apart.
 
@@ -20,6 +22,7 @@ Decision order (first that applies):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +44,22 @@ def identity(node: Node) -> Identity:
     return (role, node.get("label"), node.get("identifier"), value)
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def loose_identity(node: Node) -> Identity | None:
+    """For an element with an identifier: its identity with the numbers in its texts blanked, so a counter in a
+    label (``Like 0`` → ``Like 1``) does not make it a different element.  ``None`` without an identifier
+    (then the texts are all there is to tell ``Item 1`` from ``Item 2``)."""
+    identifier = node.get("identifier")
+    if not identifier:
+        return None
+    role = node.get("type")
+    label = node.get("label")
+    value = None if role in STATEFUL_ROLES else node.get("value")
+    return (role, identifier, _DIGITS.sub("#", label) if label else None, _DIGITS.sub("#", value) if value else None)
+
+
 class Index:
     """Per-snapshot lookups that :func:`refind` needs (built once per snapshot)."""
 
@@ -52,8 +71,12 @@ class Index:
         #: What the screen looks like: every node's identity and place, in order.
         self.signature = tuple((identity(n), _rect_key(n)) for n in nodes)
         self.by_identity: dict[Identity, list[Node]] = {}
+        self.by_loose_identity: dict[Identity, list[Node]] = {}
         for n in nodes:
             self.by_identity.setdefault(identity(n), []).append(n)
+            loose = loose_identity(n)
+            if loose is not None:
+                self.by_loose_identity.setdefault(loose, []).append(n)
 
     def _inner_texts(self, node: Node) -> list[str]:
         """The first labels inside ``node`` (a container's own content: the texts of a list row)."""
@@ -102,8 +125,10 @@ def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
     """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone or ambiguous."""
     if issued.signature == fresh.signature:
         return fresh.nodes[issued.nodes.index(node)]
-    ident = identity(node)
-    candidates = fresh.by_identity.get(ident, [])
+    candidates = fresh.by_identity.get(identity(node), [])
+    loose = loose_identity(node)
+    if not candidates and loose is not None:
+        candidates = fresh.by_loose_identity.get(loose, [])
     if not candidates:
         raise ProtocolError(e.STALE_REF, f"@{ref} ({_describe(node)}) is no longer on screen", STALE_HINT)
     if len(candidates) == 1:
