@@ -7,7 +7,7 @@
 
 Targets (issue 4): under 1 ms added at p50, one request per hot tap.
 
-Run: ``.venv/bin/python bench/bench_host.py [--n 2000]``
+Run: ``.venv/bin/python bench/bench_host.py [--n 2000] [--device web]``
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from phonewire.host.launcher import spawn_runner
 from phonewire.host.transport import Transport
 
 APP = "app.bench"
-FIELDS = {"appBundleId": APP, "x": 10, "y": 20}
+FIELDS: dict[str, object] = {"appBundleId": APP, "x": 10, "y": 20}
 
 
 def raw_request(port: int, command_id: str) -> bytes:
-    body = json.dumps({"appBundleId": APP, "x": 10, "y": 20, "command": "tap", "commandId": command_id}).encode()
+    body = json.dumps({**FIELDS, "command": "tap", "commandId": command_id}).encode()
     head = (
         f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
         f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n"
@@ -84,14 +84,14 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def main(n: int) -> None:
-    process = await spawn_runner("double")
+async def main(n: int, device: str) -> None:
+    process = await spawn_runner(device)
     tmp = tempfile.TemporaryDirectory()
     try:
         port = process.port
         host = HostSession(runner_addr=f"127.0.0.1:{port}", diagnostics_path=Path(tmp.name) / "bench.jsonl")
         transport = Transport("127.0.0.1", port)
-        await host.send("launchApp", {"appBundleId": APP})
+        await host.send("launchApp", {"appBundleId": FIELDS["appBundleId"]})
         await host.send("tap", FIELDS)  # earn the healthy-mutation skip
         for _ in range(200):  # warm up both paths
             await host.send("tap", FIELDS)
@@ -116,7 +116,7 @@ async def main(n: int) -> None:
         counter = Counter(port)
         await counter.start()
         counted = HostSession(runner_addr=f"127.0.0.1:{counter.port}", write_diagnostics=False)
-        await counted.send("launchApp", {"appBundleId": APP})
+        await counted.send("launchApp", {"appBundleId": FIELDS["appBundleId"]})
         await counted.send("tap", FIELDS)
         before = counter.requests
         hot = 500
@@ -130,7 +130,7 @@ async def main(n: int) -> None:
         tmp.cleanup()
 
     b50, h50, t50 = statistics.median(base), statistics.median(via_host), statistics.median(via_transport)
-    print(f"hot tap, n={n} each, interleaved, against one double runner")
+    print(f"hot tap, n={n} each, interleaved, against one {device} runner")
     print(f"  direct HTTP request     p50 {b50:7.3f} ms   p90 {pct(base, 0.9):7.3f} ms")
     print(f"  transport only          p50 {t50:7.3f} ms   p90 {pct(via_transport, 0.9):7.3f} ms")
     print(f"  HostSession.send        p50 {h50:7.3f} ms   p90 {pct(via_host, 0.9):7.3f} ms")
@@ -142,4 +142,8 @@ async def main(n: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2000)
-    asyncio.run(main(parser.parse_args().n))
+    parser.add_argument("--device", default="double", help="double (default) or web (taps the bundled demo app)")
+    args = parser.parse_args()
+    if args.device.startswith("web"):
+        FIELDS = {"appBundleId": "dev.phonewire.demo", "x": 5, "y": 5}
+    asyncio.run(main(args.n, args.device))

@@ -29,3 +29,12 @@ def test_event_kind_and_fields_are_documented(kind: str) -> None:
 @pytest.mark.parametrize("stop", [m.value for m in r.StopMode])
 def test_stop_modes_are_documented(stop: str) -> None:
     assert f"`{stop}`" in DOC
+
+
+def test_public_surface_is_exact() -> None:
+    """STYLE 12: the host's public names, listed and importable."""
+    from phonewire import host
+
+    assert sorted(host.__all__) == ["CommandSender", "HostError", "HostSession", "RunnerSession"]
+    for name in host.__all__:
+        assert getattr(host, name) is not None

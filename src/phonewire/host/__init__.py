@@ -8,7 +8,7 @@ The layers above (agent view, CLI daemon, bridge, MCP server, Python API) depend
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from phonewire.protocol.envelope import Envelope
 
@@ -25,6 +25,16 @@ class CommandSender(Protocol):
     async def close(self) -> None: ...
 
 
-from phonewire.host.session import HostError, HostSession, RunnerSession  # noqa: E402
+if TYPE_CHECKING:
+    from phonewire.host.session import HostError, HostSession, RunnerSession
 
 __all__ = ["CommandSender", "HostError", "HostSession", "RunnerSession"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: front ends that only need CommandSender (a thin CLI client) do not pay for the host's imports.
+    if name in ("HostError", "HostSession", "RunnerSession"):
+        from phonewire.host import session
+
+        return getattr(session, name)
+    raise AttributeError(f"module 'phonewire.host' has no attribute {name!r}")
