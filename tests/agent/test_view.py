@@ -139,3 +139,17 @@ def test_the_screen_root_gets_a_line_but_does_not_indent_the_screen() -> None:
         '@e3 Group "Box"',
         '  @e4 Button "In"',
     ]
+
+
+def test_a_form_label_next_to_the_control_it_names_gets_no_line() -> None:
+    nodes = screen(
+        RawNode("StaticText", label="Name", rect=Rect(0, 0, 100, 20)),
+        RawNode("TextField", label="Name", rect=Rect(0, 20, 300, 40)),
+        RawNode("StaticText", label="Volume", rect=Rect(0, 70, 100, 20)),
+        RawNode("StaticText", label="Other text", rect=Rect(0, 90, 100, 20)),
+    )
+    assert render(nodes).text.splitlines() == [
+        '@e1 TextField "Name"',
+        '@e2 StaticText "Volume"',
+        '@e3 StaticText "Other text"',
+    ]

@@ -15,7 +15,7 @@ Rules (docs/agent-view.md is the user-facing version):
 * a node with no label, identifier or value that is not interactive (wrappers, unlabeled containers) gets no
   line; its children move up to its nearest emitted ancestor;
 * a non-interactive node whose text repeats its nearest emitted ancestor's label gets no line (a button's own
-  caption);
+  caption), and so does a static text right before or after a control with the same label (a form label);
 * ``interactive=True`` keeps interactive nodes, headings, alerts/dialogs, and the text an agent needs to choose
   among the interactive nodes: non-interactive text inside an interactive node, and text in the same row
   (same emitted parent, overlapping vertical band) as an interactive node;
@@ -144,10 +144,12 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
     parents = _parents(nodes)
     by_index = {int(n["index"]): n for n in nodes}
     keep: set[int] = set()
-    for n in nodes:
+    for pos, n in enumerate(nodes):
         i = int(n["index"])
         if not _informative(n):
             continue
+        if _captions_neighbour(nodes, pos):
+            continue  # a form label next to the control it names
         parent = parents.get(i)
         if not is_interactive(n) and parent is not None and parent in by_index:
             plabel = by_index[parent].get("label")
@@ -168,6 +170,23 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
                 chosen.add(i)  # text inside a cell/button: what the control says
         keep = chosen
     return [int(n["index"]) for n in nodes if int(n["index"]) in keep]
+
+
+def _captions_neighbour(nodes: Sequence[Node], pos: int) -> bool:
+    """A plain text whose label is the label of the interactive node right before or after it (same parent)."""
+    n = nodes[pos]
+    label = n.get("label")
+    if is_interactive(n) or not label or n.get("identifier") or n.get("value") or n.get("type") != "StaticText":
+        return False
+    for other in (nodes[pos - 1] if pos > 0 else None, nodes[pos + 1] if pos + 1 < len(nodes) else None):
+        if (
+            other is not None
+            and is_interactive(other)
+            and other.get("label") == label
+            and other.get("parentIndex") == n.get("parentIndex")
+        ):
+            return True
+    return False
 
 
 @dataclass
