@@ -165,6 +165,8 @@ def parse_response(raw: bytes) -> Response:
             body += event.data
         elif isinstance(event, h11.EndOfMessage):
             break
+        elif isinstance(event, h11.InformationalResponse):
+            continue
         else:
             raise AssertionError(f"unexpected {event!r} in {raw!r}")
     return Response(status, headers, bytes(body))

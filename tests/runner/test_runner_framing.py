@@ -141,10 +141,18 @@ def test_header_block_over_16kb_is_431(runner: RunnerProcess, byte_by_byte: bool
     assert code == 431
 
 
-@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "BREW"])
 def test_methods_other_than_post_are_405(runner: RunnerProcess, method: str) -> None:
     code, _ = invalid(request_bytes(b"", method=method))
     assert code == 405
+
+
+def test_head_is_405_with_the_header_block_only(runner: RunnerProcess) -> None:
+    raw = exchange(runner.port, request_bytes(b"", method="HEAD"))
+    assert raw.startswith(b"HTTP/1.1 405 ")
+    assert raw.endswith(b"\r\n\r\n")  # a reply to HEAD has no body
+    assert b"connection: close" in raw.lower()
+    assert status(runner.port)["state"] == "idle"
 
 
 def test_expect_100_continue_is_honoured(runner: RunnerProcess) -> None:

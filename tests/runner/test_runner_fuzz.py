@@ -108,3 +108,28 @@ def test_random_requests_for_real_commands_get_a_well_formed_envelope(
     raw = exchange(runner.port, request_bytes(json.dumps(body).encode()))
     assert assert_envelope_or_clean_close(raw, expect_code=None) is not None
     assert_still_serving(runner.port)
+
+
+header_lines = st.one_of(
+    st.sampled_from(["Host: 127.0.0.1", "Host: localhost:1", "Host: evil.example", "Host:", "Origin: null"]),
+    st.sampled_from(["Transfer-Encoding: chunked", "Expect: 100-continue", "Connection: keep-alive"]),
+    st.integers(min_value=-5, max_value=3 * 1024 * 1024).map(lambda n: f"Content-Length: {n}"),
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+)
+
+
+@FUZZ
+@given(
+    method=st.sampled_from(["POST", "GET", "PUT", "OPTIONS", "CONNECT", "post", "P OST", ""]),
+    target=st.sampled_from(["/", "*", "/x?y=1", "http://127.0.0.1/", ""]),
+    version=st.sampled_from(["HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/1.1 extra", ""]),
+    headers=st.lists(header_lines, max_size=6),
+    body=st.binary(max_size=200) | st.just(b'{"command":"status"}'),
+)
+def test_random_request_heads_get_a_well_formed_envelope_or_a_clean_close(
+    runner: RunnerProcess, *, method: str, target: str, version: str, headers: list[str], body: bytes
+) -> None:
+    head = "\r\n".join([f"{method} {target} {version}", *headers]) + "\r\n\r\n"
+    raw = exchange(runner.port, head.encode() + body)
+    assert_envelope_or_clean_close(raw, expect_code=None)
+    assert_still_serving(runner.port)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
@@ -49,6 +50,8 @@ MAX_HEADER_BYTES: Final = 16 * 1024
 #: After an early rejection, how long unread request bytes are drained so the client can read the reply.
 LINGER_S: Final = 0.5
 _LINGER_MAX_BYTES: Final = 4 * c.MAX_REQUEST_BYTES
+
+log = logging.getLogger("phonewire.runner")
 
 _REASONS: Final = {
     200: b"OK",
@@ -177,10 +180,12 @@ class HttpServer:
                 await self._respond(reader, writer, None, self._busy_reply, linger=True)
                 return
             conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
+            methods: list[bytes] = []
             try:
-                body = await asyncio.wait_for(self._read(conn, reader, writer), self._limits.read_deadline)
+                body = await asyncio.wait_for(self._read(conn, reader, writer, methods), self._limits.read_deadline)
             except FramingError as exc:
-                await self._respond(reader, writer, conn, exc.reply, linger=True)
+                head_only = methods[:1] == [b"HEAD"]
+                await self._respond(reader, writer, conn, exc.reply, linger=True, head_only=head_only)
                 return
             except h11.RemoteProtocolError as exc:
                 status = 431 if exc.error_status_hint == 431 else 400
@@ -210,12 +215,14 @@ class HttpServer:
                 self._on_stop()
         except (ConnectionError, OSError):
             pass
+        except Exception:  # never let one connection's surprise escape as an unhandled callback error
+            log.exception("connection handler failed")
         finally:
             self._active -= 1
             writer.close()
 
     async def _read(
-        self, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, methods: list[bytes]
     ) -> bytes | None:
         body = bytearray()
         while True:
@@ -224,6 +231,7 @@ class HttpServer:
                 data = await reader.read(65536)
                 conn.receive_data(data)
             elif isinstance(event, h11.Request):
+                methods.append(event.method)
                 check_head(event)
                 if conn.they_are_waiting_for_100_continue:
                     writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
@@ -244,8 +252,9 @@ class HttpServer:
         reply: Reply,
         *,
         linger: bool,
+        head_only: bool = False,
     ) -> None:
-        writer.write(_encode(conn, reply))
+        writer.write(_encode(conn, reply, head_only=head_only))
         await asyncio.wait_for(writer.drain(), self._limits.write_deadline)
         if linger:
             # Unread request bytes would make the close a reset that can destroy the reply before the client
@@ -264,12 +273,13 @@ async def _discard(reader: asyncio.StreamReader) -> None:
         total += len(chunk)
 
 
-def _encode(conn: h11.Connection | None, reply: Reply) -> bytes:
+def _encode(conn: h11.Connection | None, reply: Reply, *, head_only: bool = False) -> bytes:
     """Serialize ``reply`` with h11.  Without a usable connection state (a refusal before any request was read, or
     a request h11 could not parse), a fresh h11 connection that saw a minimal request does the serializing."""
     if conn is None or conn.our_state is not h11.SEND_RESPONSE:
         conn = h11.Connection(h11.SERVER)
-        conn.receive_data(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+        method = b"HEAD" if head_only else b"POST"
+        conn.receive_data(method + b" / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
         conn.next_event()
     headers = [
         ("Content-Type", "application/json"),
@@ -277,5 +287,6 @@ def _encode(conn: h11.Connection | None, reply: Reply) -> bytes:
         ("Connection", "close"),
     ]
     out = conn.send(h11.Response(status_code=reply.status, headers=headers, reason=_REASONS.get(reply.status, b"")))
-    out = (out or b"") + (conn.send(h11.Data(data=reply.body)) or b"") + (conn.send(h11.EndOfMessage()) or b"")
-    return out
+    if not head_only:  # a reply to HEAD is the header block alone
+        out = (out or b"") + (conn.send(h11.Data(data=reply.body)) or b"")
+    return (out or b"") + (conn.send(h11.EndOfMessage()) or b"")
