@@ -282,3 +282,12 @@ def test_without_an_identifier_a_changed_number_is_another_element() -> None:
         run(s.tap("@e1"))
     assert info.value.code == e.STALE_REF
     assert sender.commands("tap") == []
+
+
+def test_fill_prefers_the_text_field_among_the_matches() -> None:
+    s, sender = session(screen(
+        RawNode("Heading", label="Email", rect=Rect(0, 0, 390, 30)),
+        RawNode("TextField", label="Email", rect=Rect(0, 100, 300, 40)),
+    ))  # fmt: skip
+    run(s.fill("text=Email", "a@b.c"))
+    assert sender.commands("tap")[0]["y"] == 120

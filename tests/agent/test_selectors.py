@@ -107,3 +107,12 @@ def test_first_alternative_that_matches_decides() -> None:
 
 def test_several_matches_are_all_returned() -> None:
     assert labels("label=+") == ["+", "+"]
+
+
+def test_a_form_label_matching_beside_its_field_is_dropped() -> None:
+    nodes = screen(
+        RawNode("StaticText", label="Name", rect=Rect(0, 0, 100, 20)),
+        RawNode("TextField", label="Name", identifier="name", rect=Rect(0, 20, 300, 40)),
+    )
+    assert [n["type"] for n in match(parse("label=Name"), nodes)] == ["TextField"]
+    assert [n["type"] for n in match(parse("role=StaticText label=Name"), nodes)] == ["StaticText"]

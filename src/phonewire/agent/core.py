@@ -32,6 +32,7 @@ from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
 
 if TYPE_CHECKING:
     from phonewire.host import CommandSender
@@ -283,7 +284,9 @@ class AgentSession:
         return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
                                  "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
 
-    async def _find(self, target: str) -> tuple[Node, str | None]:
+    async def _find(self, target: str, *, editable: bool = False) -> tuple[Node, str | None]:
+        """The node ``target`` names now.  ``editable``: a selector matching text fields among other nodes
+        keeps only the text fields (``fill label=Name`` means the field, not its caption)."""
         target = target.strip()
         if not target:
             raise _invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
@@ -306,6 +309,8 @@ class AgentSession:
         raw = await self._raw_snapshot(refront=True)
         nodes: list[Node] = raw["nodes"]
         found = selectors.match(selector, nodes)
+        if editable and any(n.get("type") in TEXT_INPUT_ROLES for n in found):
+            found = [n for n in found if n.get("type") in TEXT_INPUT_ROLES]
         self.last_check_s = time.perf_counter() - start
         if not found:
             raise ProtocolError(
@@ -358,7 +363,7 @@ class AgentSession:
             if point:
                 x, y, info = float(point.group(1)), float(point.group(2)), {}
             else:
-                node, ref = await self._find(target)
+                node, ref = await self._find(target, editable=True)
                 r = node.get("rect") or {}
                 # Tap near the right end of the field so the caret lands after the existing text.
                 width, height = float(r.get("width", 0)), float(r.get("height", 0))

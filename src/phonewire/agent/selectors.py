@@ -21,7 +21,8 @@ booleans    ``visible``, ``enabled``, ``selected``, ``focused``, ``editable`` = 
 
 A bare word (or quoted string) is ``text=WORD``.  Terms of one alternative are ANDed; alternatives are tried
 in order and the first that matches anything decides (``id=save || label=Save``).  Matching a node and one of
-its ancestors keeps only the ancestor (a button and its own caption are one target).
+its ancestors keeps only the ancestor (a button and its own caption are one target), and a static text that
+matches beside a control with the same label is dropped (a form label and its field are one target).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any, Final
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES
 
 Node = dict[str, Any]
 
@@ -273,5 +274,7 @@ def match(selector: Selector, nodes: Sequence[Node]) -> list[Node]:
             if exact:
                 found = exact
         chosen = {int(n["index"]) for n in found}
-        return [n for n in found if not _has_ancestor_in(n, chosen, all_parents)]
+        found = [n for n in found if not _has_ancestor_in(n, chosen, all_parents)]
+        control_labels = {n.get("label") for n in found if n.get("type") in INTERACTIVE_ROLES and n.get("label")}
+        return [n for n in found if not (n.get("type") == "StaticText" and n.get("label") in control_labels)]
     return []
