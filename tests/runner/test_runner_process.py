@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import subprocess
 
 import pytest
@@ -92,3 +94,26 @@ def test_sigterm_while_the_device_is_still_opening_exits_0_without_listening() -
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("PHONEWIRE_RUNNER_PORT", "abc"), ("PHONEWIRE_RUNNER_PORT", "70000"), ("PHONEWIRE_TIME_SCALE", "0")],
+)
+def test_a_bad_environment_value_is_a_usage_error_naming_it(name: str, value: str) -> None:
+    env = {**os.environ, name: value}
+    done = subprocess.run(runner_command(), capture_output=True, text=True, timeout=30, check=False, env=env)
+    assert done.returncode == 2
+    assert name in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_port_already_in_use_is_a_clear_message_and_a_non_zero_exit() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "PHONEWIRE_RUNNER_PORT": str(port)}
+        done = subprocess.run(runner_command(), capture_output=True, text=True, timeout=30, check=False, env=env)
+    assert done.returncode == 3
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr

@@ -188,10 +188,12 @@ class HttpServer:
                 await self._respond(reader, writer, conn, exc.reply, linger=True, head_only=head_only)
                 return
             except h11.RemoteProtocolError as exc:
-                status = 431 if exc.error_status_hint == 431 else 400
-                reply = FramingError(
-                    status, f"malformed HTTP request: {exc}", "Send one HTTP/1.1 POST with a JSON body."
-                )
+                if exc.error_status_hint == 431:
+                    reply = FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes")
+                else:
+                    reply = FramingError(
+                        400, f"malformed HTTP request: {exc}", "Send one HTTP/1.1 POST with a JSON body."
+                    )
                 await self._respond(reader, writer, conn, reply.reply, linger=True)
                 return
             except TimeoutError:

@@ -54,10 +54,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _port(environ: dict[str, str]) -> int:
     raw = environ.get("PHONEWIRE_RUNNER_PORT", "").strip() or "0"
-    port = int(raw)
-    if not 0 <= port <= 65535:
-        raise ValueError(f"PHONEWIRE_RUNNER_PORT must be 0..65535, got {raw!r}")
-    return port
+    if not raw.isdigit() or not 0 <= int(raw) <= 65535:
+        raise ValueError(f"PHONEWIRE_RUNNER_PORT must be a port number 0..65535 (0: system-assigned), got {raw!r}")
+    return int(raw)
 
 
 def main(argv: list[str] | None = None) -> int:
