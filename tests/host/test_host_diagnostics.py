@@ -79,3 +79,20 @@ def test_default_file_lives_under_the_per_user_state_dir(tmp_path: Path) -> None
     finally:
         asyncio.run(host.close())
     assert d.state_dir({"XDG_STATE_HOME": "/x"}) == Path("/x/phonewire")
+
+
+def test_default_directory_keeps_only_the_newest_session_files(tmp_path: Path) -> None:
+    """Diagnostics never grow without bound in the per-user state dir."""
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    for i in range(d.KEEP_SESSION_FILES + 5):
+        f = sessions / f"old{i}.jsonl"
+        f.write_text("{}\n")
+        os.utime(f, (1000 + i, 1000 + i))
+    host = HostSession("double", env=dict(os.environ, PHONEWIRE_STATE_DIR=str(tmp_path)))
+    try:
+        files = sorted(p.name for p in sessions.glob("*.jsonl"))
+        assert len(files) == d.KEEP_SESSION_FILES
+        assert "old0.jsonl" not in files and f"old{d.KEEP_SESSION_FILES + 4}.jsonl" in files
+    finally:
+        asyncio.run(host.close())

@@ -9,7 +9,8 @@ flushed per event, so a crashed host still leaves a readable record.  :meth:`Dia
 newest events from memory.
 
 The default file is ``$PHONEWIRE_STATE_DIR/sessions/<session>.jsonl``; ``PHONEWIRE_STATE_DIR`` defaults to
-``$XDG_STATE_HOME/phonewire`` (``~/.local/state/phonewire``).
+``$XDG_STATE_HOME/phonewire`` (``~/.local/state/phonewire``).  That directory keeps the newest
+:data:`KEEP_SESSION_FILES` session files.
 """
 
 from __future__ import annotations
@@ -63,8 +64,28 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
     return base / "phonewire"
 
 
+#: Session files kept in the default directory; older ones are removed when a new session starts.
+KEEP_SESSION_FILES: Final = 100
+
+
 def default_path(session_id: str, environ: Mapping[str, str] | None = None) -> Path:
     return state_dir(environ) / "sessions" / f"{session_id}.jsonl"
+
+
+def prune(directory: Path, keep: int = KEEP_SESSION_FILES) -> int:
+    """Remove all but the ``keep`` newest ``*.jsonl`` files of ``directory``; returns how many were removed."""
+    try:
+        files = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return 0
+    removed = 0
+    for old in files[keep:]:
+        try:
+            old.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 class Diagnostics:
