@@ -53,6 +53,7 @@ LOAD_TIMEOUT_S = 15.0
 DOUBLE_TAP_GAP_S = 0.03
 SEPARATE_TAP_GAP_S = 0.35
 DRAG_STEP_S = 1 / 60
+SNAPSHOT_RETRY_PAUSE_S = 0.4
 
 _F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
 _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
@@ -339,7 +340,11 @@ class WebDevice(Device):
         if page is not None:
             page.state = AppState.FOREGROUND
         else:
-            await shown.session.send("Runtime.evaluate", {"expression": "window.phonewireRefresh?.()"})
+            # refresh the launcher's icons in place (a reload would race a screenshot of the home screen)
+            items = json.dumps(self._home_items())
+            await shown.session.send(
+                "Runtime.evaluate", {"expression": f"document.getElementById('apps').innerHTML = {items}"}
+            )
 
     def _foreground(self) -> _Page | None:
         return next((p for p in self._apps.values() if p.state is AppState.FOREGROUND and not p.gone), None)
@@ -541,10 +546,17 @@ class WebDevice(Device):
             page = self._live(app_id)
             try:
                 walk = await self._eval(page, _WALK_EXPRESSION, await_promise=True)
-            except ProtocolError as exc:
-                raise ProtocolError(
-                    e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; the page may be loading."
-                ) from exc
+            except ProtocolError:
+                # The capture is retried once after a short pause (a page mid-navigation), as the protocol says.
+                await asyncio.sleep(SNAPSHOT_RETRY_PAUSE_S)
+                try:
+                    walk = await self._eval(self._live(app_id), _WALK_EXPRESSION, await_promise=True)
+                except ProtocolError as exc:
+                    if exc.code != e.COMMAND_FAILED:
+                        raise
+                    raise ProtocolError(
+                        e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; if it keeps failing, take a screenshot."
+                    ) from exc
             if not isinstance(walk, dict):
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
             return snapshot_from_walk(walk, self.kind)
@@ -595,14 +607,16 @@ class WebDevice(Device):
             return Screenshot(data, format, width, height)
 
     # -- home screen -----------------------------------------------------------------------------------------------
-    def _home_html(self) -> str:
+    def _home_items(self) -> str:
         ids = [DEMO_APP_ID, *(a for a in self._apps if a != DEMO_APP_ID)]
-        items = "".join(
+        return "".join(
             f'<li><button class="app" data-app="{html.escape(a)}" onclick="phonewireLaunch(this.dataset.app)">'
             f"{html.escape(_app_title(a))}</button></li>"
             for a in ids
         )
-        return _HOME_TEMPLATE.replace("{items}", items).replace("{apps}", html.escape(json.dumps(ids)))
+
+    def _home_html(self) -> str:
+        return _HOME_TEMPLATE.replace("{items}", self._home_items())
 
 
 HOME_APP = "phonewire.home"
@@ -628,7 +642,7 @@ ul{list-style:none;display:grid;grid-template-columns:repeat(4,1fr);gap:18px;pad
 .app{width:64px;height:64px;border-radius:16px;border:0;background:#4f8cff;color:#fff;font-size:11px;
 overflow:hidden;text-overflow:ellipsis}
 </style></head><body><h1 id="home-title">phonewire</h1><ul id="apps">{items}</ul>
-<script>window.phonewireRefresh = () => location.reload();</script></body></html>"""
+</body></html>"""
 
 
 def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
