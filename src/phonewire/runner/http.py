@@ -182,7 +182,8 @@ class HttpServer:
             conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
             methods: list[bytes] = []
             try:
-                body = await asyncio.wait_for(self._read(conn, reader, writer, methods), self._limits.read_deadline)
+                async with asyncio.timeout(self._limits.read_deadline):  # no extra task, unlike wait_for
+                    body = await self._read(conn, reader, writer, methods)
             except FramingError as exc:
                 head_only = methods[:1] == [b"HEAD"]
                 await self._respond(reader, writer, conn, exc.reply, linger=True, head_only=head_only)
@@ -257,7 +258,8 @@ class HttpServer:
         head_only: bool = False,
     ) -> None:
         writer.write(_encode(conn, reply, head_only=head_only))
-        await asyncio.wait_for(writer.drain(), self._limits.write_deadline)
+        async with asyncio.timeout(self._limits.write_deadline):
+            await writer.drain()
         if linger:
             # Unread request bytes would make the close a reset that can destroy the reply before the client
             # reads it: stop writing, then discard what the client still sends, briefly.
