@@ -1,0 +1,191 @@
+"""The CLI end to end: thin client → daemon → host session → runner process → real Chromium → the demo app.
+
+One daemon (and so one runner and one browser) serves the whole module; each test uses its own ``--session``
+and relaunches the demo, so tests do not see each other's state.  The daemon is stopped by pid at the end and
+its runner with it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_harness import Cli, Result, wait_gone
+from PIL import Image
+
+pytestmark = pytest.mark.e2e
+
+DEMO = "dev.phonewire.demo"
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
+    with pytest.MonkeyPatch.context() as mp:
+        cli = Cli(tmp_path_factory.mktemp("cli-web"), mp)
+        runner_pid = None
+        try:
+            assert cli("--device", "web", "--session", "warmup", "open", DEMO).code == 0
+            [runner_pid] = cli("daemon", "status", "--json").json()["data"]["runnerPids"]
+            yield cli
+        finally:
+            cli.stop()
+            if runner_pid is not None:
+                assert wait_gone(runner_pid), "the daemon left its runner running"
+
+
+class Session:
+    def __init__(self, cli: Cli, name: str) -> None:
+        self.cli = cli
+        self.name = name
+
+    def __call__(self, *argv: str, stdin: str | None = None) -> Result:
+        return self.cli("--device", "web", "--session", self.name, *argv, stdin=stdin)
+
+    def sub(self, *argv: str) -> Result:
+        return self.cli.sub("--device", "web", "--session", self.name, *argv)
+
+    def ok(self, *argv: str) -> str:
+        res = self(*argv)
+        assert res.code == 0, res.err
+        return res.out
+
+    def node(self, identifier: str) -> dict[str, object]:
+        nodes = self("--json", "snapshot").json()["data"]["nodes"]
+        return next(n for n in nodes if n["identifier"] == identifier)
+
+
+@pytest.fixture
+def s(web: Cli, request: pytest.FixtureRequest) -> Session:
+    session = Session(web, request.node.name[:40])
+    session.ok("open", DEMO)  # relaunch: a fresh demo for every test
+    return session
+
+
+def ref_of(view: str, pattern: str) -> str:
+    for line in view.splitlines():
+        if re.search(pattern, line):
+            return line.split()[0]
+    raise AssertionError(f"no line matches {pattern!r} in:\n{view}")
+
+
+def test_a_ref_tap_likes_exactly_one_row_exactly_once(s: Session) -> None:
+    view = s.ok("snapshot", "-i")
+    assert view.splitlines()[0] == '@e1 Heading "Inbox" id=title'
+    like2 = ref_of(view, r'Button "Like 0" id=like-2$')
+    assert s.ok("tap", like2).startswith(f'ok tapped (327, 177.9) {like2} Button "Like 0" at ')
+    # the same ref again: re-found although its label now reads "Like 1"
+    assert s.ok("tap", like2).startswith(f'ok tapped (327, 177.9) {like2} Button "Like 1" at ')
+    assert s.node("like-2")["label"] == "Like 2"  # (a new snapshot: it issues new refs)
+    assert s.node("like-1")["label"] == "Like 0"
+    assert s.node("likes-total")["label"] == "2"
+
+
+def test_the_subprocess_cli_drives_the_same_session(s: Session) -> None:
+    res = s.sub("tap", "id=like-3")
+    assert res.code == 0 and 'Button "Like 0" at ' in res.out
+    assert s.node("like-3")["label"] == "Like 1"
+    diff = s.sub("snapshot", "--diff")
+    assert diff.code == 0
+
+
+def test_a_ref_from_before_a_navigation_is_stale_and_taps_nothing(s: Session) -> None:
+    view = s.ok("snapshot", "-i")
+    like1 = ref_of(view, r"id=like-1$")
+    s.ok("tap", ref_of(view, r'Link "Item 1" id=open-1'))  # navigates to the detail screen
+    stale = s("tap", like1)  # still a ref of the list snapshot: its element is gone
+    assert stale.code == 3
+    assert stale.err.startswith(f'error STALE_REF: {like1} (Button "Like 0") is no longer on screen')
+    assert "snapshot" in stale.err.split("hint:")[1]
+    assert s.node("detail-heading")["label"] == "Item 1"
+    for counter in ("cart-count", "double-taps", "single-taps", "long-presses"):
+        assert s.node(counter)["label"] == "0"  # nothing on the detail screen was tapped
+    s.ok("press", "back")
+    assert s.node("like-1")["label"] == "Like 0"
+
+
+def test_an_ambiguous_selector_lists_refs_and_a_listed_ref_then_works(s: Session) -> None:
+    res = s("tap", "role=Button text=Like")
+    assert res.code == 3
+    assert res.err.startswith("error AMBIGUOUS_MATCH: 'role=Button text=Like' matches ")
+    listed = re.findall(r'(@e\d+) Button "Like 0" id=(like-\d+)', res.err)
+    assert len(listed) == 10  # the first ten candidates, then "(+N more)"
+    assert "more)" in res.err
+    ref, identifier = listed[4]
+    s.ok("tap", ref)
+    assert s.node(identifier)["label"] == "Like 1"
+    assert s.node("likes-total")["label"] == "1"
+
+
+def test_fill_clears_the_field_and_the_form_submits(s: Session) -> None:
+    s.ok("tap", "id=tab-form")
+    assert s.ok("fill", "label=Name", "Ada").startswith("ok filled 3 character(s) into")
+    s.ok("fill", "label=Name", "Bob")  # replaces, does not append
+    assert s.node("name")["value"] == "Bob"
+    s.ok("fill", "role=SecureTextField", "secret")
+    s.ok("tap", "Sign in")
+    assert s.node("signin-count")["label"] == "1"
+    assert s.node("signin-user")["label"] == "Bob"
+
+
+def test_type_and_press_enter_submit_the_search(s: Session) -> None:
+    s.ok("tap", "id=tab-form")
+    s.ok("tap", "role=SearchField")
+    s.ok("type", "lamp")
+    s.ok("press", "enter")
+    assert s.node("search-count")["label"] == "1"
+    assert s.node("search-last")["label"] == "lamp"
+
+
+def test_scroll_down_reveals_rows_below_the_fold(s: Session) -> None:
+    before = s.ok("snapshot", "-i")
+    assert "Item 20" not in before
+    assert s.ok("scroll", "down") == "ok scrolled down\n"
+    after = s.ok("snapshot", "-i")
+    assert 'Item 1"' not in after
+    assert re.search(r'Link "Item 2\d"', after)
+
+
+def test_interactive_view_is_smaller_and_keeps_every_control(s: Session) -> None:
+    full = s.ok("snapshot")
+    small = s.ok("snapshot", "-i")
+    assert len(small) < len(full)
+    controls = [
+        line.split(maxsplit=1)[1] for line in full.splitlines() if re.search(r"@e\d+ (Button|Link|Cell) ", line)
+    ]
+    assert controls and all(c in small for c in controls)
+
+
+def test_screenshot_overlay_refs_is_a_png_of_the_device_screen(s: Session, tmp_path: Path) -> None:
+    out = s.ok("screenshot", str(tmp_path / "marks.png"), "--overlay-refs")
+    assert out == f"ok screenshot {tmp_path / 'marks.png'}\n"
+    vp = s.ok("viewport").split()
+    with Image.open(tmp_path / "marks.png") as marked:
+        marked.load()
+        assert marked.format == "PNG"
+        assert marked.width / float(vp[2]) == pytest.approx(3.0)  # iphone-15 is @3x
+    plain = s("--json", "screenshot", str(tmp_path / "plain.png"), "--scale", "css").json()
+    assert plain["data"]["path"] == str(tmp_path / "plain.png")
+    with Image.open(tmp_path / "plain.png") as img:
+        assert img.width == int(float(vp[2]))
+
+
+def test_batch_on_the_web_device_stops_at_the_first_error(s: Session) -> None:
+    steps = [["tap", "id=like-4"], ["tap", "id=no-such-thing"], ["tap", "id=like-4"]]
+    res = s("--json", "batch", stdin=json.dumps(steps))
+    assert res.code == 3
+    assert [r["ok"] for r in res.json()["results"]] == [True, False]
+    assert s.node("like-4")["label"] == "Like 1"
+
+
+def test_bad_input_keeps_the_daemon_serving_the_browser(s: Session) -> None:
+    pid = s.cli.daemon_pid()
+    assert s("tap").code == 2
+    assert s("swipe", "1", "2").code == 2
+    assert s("tap", 'label="unterminated').code == 2
+    assert s("press", "f13").code == 2
+    assert s("open", "unknown-app").code == 3
+    assert s.cli.daemon_pid() == pid
+    assert s.ok("snapshot", "-i").startswith("@e1 ")
