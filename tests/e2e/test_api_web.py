@@ -1,0 +1,44 @@
+"""The Python API against a real runner and Chromium: a test script's view of the demo app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_harness import wait_gone
+from PIL import Image
+
+import phonewire
+from phonewire.protocol import errors as e
+
+pytestmark = pytest.mark.e2e
+
+
+def label_of(phone: phonewire.Phone, identifier: str) -> object:
+    return next(n for n in phone.snapshot().nodes if n["identifier"] == identifier)["label"]
+
+
+def test_a_script_drives_the_demo_and_the_runner_stops_with_the_phone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+    with phonewire.Phone(device="web") as phone:
+        phone.open("dev.phonewire.demo")
+        view = phone.snapshot(interactive=True)
+        like = next(r for r, n in view.refs.items() if n["identifier"] == "like-5")
+        assert phone.tap("@" + like).data["target"]["label"] == "Like 0"
+        assert label_of(phone, "like-5") == "Like 1"
+        phone.tap("id=tab-form")
+        phone.fill("label=Name", "Grace")
+        phone.press("enter")  # submits the sign-in form
+        assert label_of(phone, "signin-user") == "Grace"
+        with pytest.raises(phonewire.ProtocolError) as info:
+            phone.tap("role=Link")
+        assert info.value.code == e.AMBIGUOUS_MATCH
+        image = phone.screenshot(tmp_path / "form.png", scale="css")
+        with Image.open(tmp_path / "form.png") as img:
+            assert img.size == (393, 852)
+        assert image[:8] == b"\x89PNG\r\n\x1a\n"
+        pid = phone.session.sender.runner.process.pid  # type: ignore[attr-defined]
+    assert wait_gone(pid)
