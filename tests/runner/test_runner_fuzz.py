@@ -15,7 +15,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import decode_envelope
 
 FUZZ = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], database=None
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], database=None
 )
 
 
