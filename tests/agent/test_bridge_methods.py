@@ -99,7 +99,7 @@ def test_tap_element_taps_the_centre_of_the_frame_and_returns_the_fresh_tree(
     assert result["coordinate"] == "{{320.0, 104.0}, {60.0, 36.0}}"
     assert result["count"] == 1 and result["longPress"] is False
     assert result["tree"].startswith("@e1 ")
-    assert [c for c, _ in sender.sent] == ["tap", "snapshot"]
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "snapshot"]  # the tree once two snapshots agree
 
 
 def test_tap_element_count_and_long_press(agent: AgentSession, sender: Sender) -> None:
@@ -116,7 +116,7 @@ def test_tap_element_count_and_long_press(agent: AgentSession, sender: Sender) -
 def test_enter_text_taps_the_field_centre_then_types(agent: AgentSession, sender: Sender) -> None:
     reply = call(agent, {"id": 1, "method": "enter_text",
                          "params": {"coordinate": "{{20.0, 300.0}, {350.0, 40.0}}", "text": "a@b.c"}})  # fmt: skip
-    assert [c for c, _ in sender.sent] == ["tap", "type", "snapshot"]
+    assert [c for c, _ in sender.sent] == ["tap", "type", "snapshot", "snapshot"]
     assert sender.commands("tap")[0]["x"] == 195.0 and sender.commands("tap")[0]["y"] == 320.0
     assert sender.commands("type")[0]["text"] == "a@b.c"
     assert "tree" in reply["result"]
@@ -161,6 +161,14 @@ def test_tap_by_point_and_by_ref(agent: AgentSession, sender: Sender) -> None:
     taps = sender.commands("tap")
     assert (taps[0]["x"], taps[0]["y"]) == (120, 300)
     assert (taps[1]["x"], taps[1]["y"]) == (350.0, 122.0)
+
+
+def test_the_returned_tree_is_the_screen_after_it_holds_still(agent: AgentSession, sender: Sender) -> None:
+    # the app reacts to the tap asynchronously: the first snapshot still shows the old screen
+    sender.screens = [screen(row(1, 100, 1)), screen(row(1, 100, 1))]
+    reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 350, "y": 122}})
+    assert '"count 1"' in reply["result"]["tree"]
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "snapshot", "snapshot"]
 
 
 def test_return_tree_false_skips_the_snapshot(agent: AgentSession, sender: Sender) -> None:
@@ -331,7 +339,7 @@ def test_without_an_open_app_the_foreground_app_becomes_the_target(sender: Sende
     reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 3, "y": 4}})
     assert "tree" in reply["result"]
     assert agent.app_id == "dev.phonewire.demo"
-    assert [c for c, _ in sender.sent] == ["listApps", "tap", "snapshot"]
+    assert [c for c, _ in sender.sent] == ["listApps", "tap", "snapshot", "snapshot"]
 
 
 def test_without_an_open_app_or_a_foreground_app_the_error_says_to_call_open_app(sender: Sender) -> None:

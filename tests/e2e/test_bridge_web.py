@@ -199,3 +199,39 @@ def test_a_stale_ref_is_refused_and_nothing_is_tapped(bridge: Bridge) -> None:
     reply = bridge.call("tap", target="@e9999")
     assert reply["error"]["code"] == "STALE_REF"
     assert changed_lines(before, bridge.result("get_tree")["tree"]) == []
+
+
+def first_row(tree: str) -> int:
+    return min(int(n) for n in re.findall(r"id=row-(\d+)\b", tree))
+
+
+def test_scroll_and_swipe_reveal_rows_further_down_the_list(bridge: Bridge) -> None:
+    tree = bridge.result("get_tree")["tree"]
+    tree = bridge.result("tap_element", coordinate=frame_of(find_line(tree, r"id=tab-list\b")))["tree"]
+    first = first_row(tree)
+    scrolled = bridge.result("scroll", direction="down")["tree"]  # phonewire form: reveal content below
+    assert first_row(scrolled) > first
+    swiped = bridge.result("swipe", x=200, y=600, direction="up")["tree"]  # reference form: the finger moves up
+    assert first_row(swiped) > first_row(scrolled)
+
+
+def fully_visible_row(tree: str) -> int:
+    """A row whose like button lies well inside the list's viewport (not under the header or the tab bar)."""
+    for line in tree.splitlines():
+        match = re.search(r"id=like-(\d+)\b.* frame=\{\{[-\d.]+, ([-\d.]+)\}", line)
+        if match and 120 <= float(match.group(2)) <= 600:
+            return int(match.group(1))
+    raise AssertionError(f"no fully visible row in:\n{tree}")
+
+
+def test_targets_by_ref_and_selector_and_an_ambiguous_selector_taps_nothing(bridge: Bridge) -> None:
+    tree = bridge.result("get_tree")["tree"]
+    row = fully_visible_row(tree)
+    ref = find_line(tree, rf"id=like-{row}\b").split()[0]
+    by_ref = bridge.result("tap", target=ref)["tree"]
+    assert likes(by_ref, row) == likes(tree, row) + 1
+    by_selector = bridge.result("tap", target=f"id=like-{row + 1}")["tree"]
+    assert likes(by_selector, row + 1) == likes(tree, row + 1) + 1
+    ambiguous = bridge.call("tap", target="role=Button")
+    assert ambiguous["error"]["code"] == "AMBIGUOUS_MATCH" and "@e" in ambiguous["error"]["message"]
+    assert changed_lines(by_selector, bridge.result("get_tree")["tree"]) == []

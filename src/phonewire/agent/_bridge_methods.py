@@ -7,9 +7,9 @@ COMMAND_FAILED (logged with its traceback on stderr).
 
 Methods follow the PhoneAgent bridge (``get_tree``, ``get_screen_image``, ``get_context``, ``open_app``, ``tap``,
 ``tap_element``, ``enter_text``, ``scroll``, ``swipe``) and add the rest of phonewire's command set.  Actions answer
-with the fresh tree, as the reference's do (``"return_tree": false`` skips that snapshot).  The tree is the agent
-view with each element's frame string appended, so an agent can act by ref (``tap {"target": "@e3"}``) or copy the
-frame into ``tap_element``/``enter_text``.
+with the fresh tree once the screen holds still, as the reference's do (``"return_tree": false`` skips it).  The
+tree is the agent view with each element's frame string appended, so an agent can act by ref
+(``tap {"target": "@e3"}``) or copy the frame into ``tap_element``/``enter_text``.
 """
 
 from __future__ import annotations
@@ -98,6 +98,39 @@ def render_tree(view: ViewLike) -> str:
         rect = _rect_of(node) if node is not None else None
         out.append(f"{line} frame={format_frame(*rect)}" if rect is not None else line)
     return "\n".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """When the returned tree may be taken: two snapshots ``interval_s`` apart that agree, within ``budget_s``
+    (a screen that never holds still — an animation, a timer — returns its latest state at the budget)."""
+
+    interval_s: float
+    budget_s: float
+
+
+#: After a tap or typing: the app's reaction (a hash navigation, a re-render) lands within a frame or two.
+TAP_SETTLE: Final = Settle(0.03, 0.5)
+#: After a scroll or swipe: a fling decelerates for up to a few seconds, in steps that can repeat a frame.
+DRAG_SETTLE: Final = Settle(0.12, 3.0)
+
+
+async def settled_view(session: AgentAPI, settle: Settle = TAP_SETTLE, *, interactive: bool = False) -> ViewLike:
+    """The screen after an action, once it holds still.
+
+    An app may react to a gesture asynchronously (a hash navigation, a timer, a fling), so a snapshot taken the
+    moment the gesture ends can show the screen before its effect.  Reference bridges return the tree after the
+    app went idle; here the snapshot is repeated every ``settle.interval_s`` until two in a row agree."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settle.budget_s
+    view = await session.snapshot(interactive=interactive)
+    while loop.time() < deadline:
+        await asyncio.sleep(settle.interval_s)
+        again = await session.snapshot(interactive=interactive)
+        if again.text == view.text:
+            return again
+        view = again
+    return view
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
@@ -193,7 +226,9 @@ BUNDLE = Param("bundle_identifier", "string", "App id: dev.phonewire.demo, an ht
                required=True)  # fmt: skip
 
 
-async def _finish(ctx: Context, params: JSONObject, results: list[ActionLike], extra: JSONObject) -> JSONObject:
+async def _finish(
+    ctx: Context, params: JSONObject, results: list[ActionLike], extra: JSONObject, settle: Settle = TAP_SETTLE
+) -> JSONObject:
     """An action's reply: extra fields, the warning / reactivated flags of its steps, then the fresh tree."""
     out = dict(extra)
     warnings = [r.warning for r in results if r.warning]
@@ -202,7 +237,7 @@ async def _finish(ctx: Context, params: JSONObject, results: list[ActionLike], e
     if any(r.reactivated for r in results):
         out["reactivated"] = True
     if params.get("return_tree", True):
-        out["tree"] = render_tree(await ctx.session.snapshot())
+        out["tree"] = render_tree(await settled_view(ctx.session, settle))
     return out
 
 
@@ -311,12 +346,12 @@ async def _drag_within_screen(
     x2 = _clamp(x + dx, 0, max(0.0, width - 1)) if width > 0 else x + dx
     y2 = _clamp(y + dy, 0, max(0.0, height - 1)) if height > 0 else y + dy
     result = await ctx.session.swipe(x, y, x2, y2, duration_ms=params.get("duration_ms", 300))
-    return await _finish(ctx, params, [result], {})
+    return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
 
 
 async def scroll_direction(ctx: Context, params: JSONObject) -> JSONObject:
     result = await ctx.session.scroll(params["direction"], amount=params.get("amount", 0.6))
-    return await _finish(ctx, params, [result], {})
+    return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
 
 
 async def scroll_distance(ctx: Context, params: JSONObject) -> JSONObject:
@@ -339,7 +374,7 @@ async def swipe_points(ctx: Context, params: JSONObject) -> JSONObject:
     result = await ctx.session.swipe(
         params["x1"], params["y1"], params["x2"], params["y2"], duration_ms=params.get("duration_ms", 300)
     )
-    return await _finish(ctx, params, [result], {})
+    return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
 
 
 async def snapshot(ctx: Context, params: JSONObject) -> JSONObject:

@@ -32,7 +32,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from phonewire.agent._bridge_methods import ActionLike, AgentAPI, image_size, run_with_app
+from phonewire.agent._bridge_methods import (
+    DRAG_SETTLE,
+    TAP_SETTLE,
+    ActionLike,
+    AgentAPI,
+    Settle,
+    image_size,
+    run_with_app,
+    settled_view,
+)
 from phonewire.agent._bridge_params import Form, Param, json_schema, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -77,7 +86,7 @@ def _text(text: str) -> Any:
 
 
 async def _action(
-    session: AgentAPI, args: dict[str, Any], name: str, result: ActionLike
+    session: AgentAPI, args: dict[str, Any], name: str, result: ActionLike, settle: Settle = TAP_SETTLE
 ) -> tuple[Content, dict[str, Any]]:
     structured: dict[str, Any] = {"ok": True, "data": result.data}
     lines = [f"ok: {name}" + (f" {json.dumps(result.data, ensure_ascii=False)}" if result.data else "")]
@@ -88,7 +97,7 @@ async def _action(
         structured["reactivated"] = True
         lines.append("note: the app was in the background and was brought to the front first")
     if args.get("snapshot"):
-        view = await session.snapshot(interactive=True)
+        view = await settled_view(session, settle, interactive=True)
         structured["view"] = view.text
         lines.append(view.text)
     return [_text("\n".join(lines))], structured
@@ -135,11 +144,11 @@ async def press(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any]
 
 async def swipe(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
     result = await s.swipe(a["x1"], a["y1"], a["x2"], a["y2"], duration_ms=a.get("duration_ms", 300))
-    return await _action(s, a, "swipe", result)
+    return await _action(s, a, "swipe", result, DRAG_SETTLE)
 
 
 async def scroll(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "scroll", await s.scroll(a["direction"], amount=a.get("amount", 0.6)))
+    return await _action(s, a, "scroll", await s.scroll(a["direction"], amount=a.get("amount", 0.6)), DRAG_SETTLE)
 
 
 async def screenshot(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
