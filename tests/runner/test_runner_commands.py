@@ -284,8 +284,8 @@ def test_journal_retains_replies_up_to_16kb_only(fresh_runner: RunnerProcess) ->
 
 def test_duplicate_of_an_in_flight_id_attaches_and_shares_the_reply(fresh_runner: RunnerProcess) -> None:
     port = fresh_runner.port
-    run_ok(port, "launchApp", appBundleId="hang.1500")
-    body = json.dumps({"command": "tap", "commandId": "dup", "appBundleId": "hang.1500", "x": 1, "y": 1}).encode()
+    run_ok(port, "launchApp", appBundleId="hang.2000")
+    body = json.dumps({"command": "tap", "commandId": "dup", "appBundleId": "hang.2000", "x": 1, "y": 1}).encode()
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(post_raw, port, body)
         wait_for_state(port, "busy")
@@ -294,7 +294,7 @@ def test_duplicate_of_an_in_flight_id_attaches_and_shares_the_reply(fresh_runner
         replies = [first.result(30), second.result(30)]
     assert replies[0].body == replies[1].body
     assert replies[0].envelope["ok"] is True
-    assert taps(port, "hang.1500") == 1
+    assert taps(port, "hang.2000") == 1
 
 
 def test_status_is_answered_while_a_command_hangs(fresh_runner: RunnerProcess) -> None:

@@ -59,16 +59,16 @@ def test_commands_queued_behind_an_abandoned_command_never_run_and_answer_busy()
 
 
 def test_budget_expiring_while_queued_answers_runner_busy_and_the_command_never_runs() -> None:
-    scale = 0.02  # tap budget 1.5 s; viewport (default) budget 0.6 s
+    scale = 0.04  # tap budget 3 s; keyboardDelete (default) budget 1.2 s; the head takes 2 s
     with running(scale=scale) as runner:
         port = runner.port
-        run_ok(port, "launchApp", appBundleId="hang.1000")
+        run_ok(port, "launchApp", appBundleId="hang.2000")
         with ThreadPoolExecutor(2) as pool:
-            head = pool.submit(post, port, "tap", commandId="head", appBundleId="hang.1000", x=1, y=1)
+            head = pool.submit(post, port, "tap", commandId="head", appBundleId="hang.2000", x=1, y=1)
             wait_for_state(port, "busy")
-            queued = pool.submit(post, port, "keyboardDelete", commandId="queued", appBundleId="hang.1000")
+            queued = pool.submit(post, port, "keyboardDelete", commandId="queued", appBundleId="hang.2000")
             head_reply, queued_reply = head.result(30), queued.result(30)
         assert head_reply.envelope["ok"] is True  # the head finished within its own budget
         assert queued_reply.code == e.RUNNER_BUSY  # the queued one ran out of budget before its turn
         assert fate(port, "queued")["state"] == "notAccepted"
-        assert taps(port, "hang.1000") == 1
+        assert taps(port, "hang.2000") == 1
