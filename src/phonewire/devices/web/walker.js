@@ -218,7 +218,9 @@
       if (cs.display === "none") return;
       geometryless = cs.display === "contents";
     }
-    const outside = !geometryless &&
+    // A zero-area box (a wrapper of absolutely positioned children, an empty element) is never "outside":
+    // its content is not bounded by it.
+    const outside = !geometryless && r.width > 0 && r.height > 0 &&
       (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]);
     if (outside && el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1 &&
         el.childElementCount < 50) {

@@ -1,0 +1,140 @@
+"""Hostile pages against the real runner and real Chromium: caps, dedup, totality, a page that navigates away,
+a page that breaks the walk, page exceptions → warning, a hung main thread → COMMAND_TIMED_OUT → RUNNER_BUSY →
+RUNNER_WEDGED → drained, and a browser killed under the runner → DEVICE_UNAVAILABLE."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import HostileSite, RunnerProc, runner_process
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.snapshot import EMIT_DEPTH_CAP, NODE_CAP
+
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium")]
+
+
+@pytest.fixture(scope="module")
+def runner() -> Iterator[RunnerProc]:
+    with runner_process("web") as proc:
+        yield proc
+
+
+def launch(runner: RunnerProc, url: str) -> None:
+    assert runner.ok("launchApp", url)["state"] == "foreground"
+
+
+def wait_status(runner: RunnerProc, state: str, limit_s: float = 60) -> dict[str, Any]:
+    """Poll status (answered outside the execution queue) until the gate reports ``state``."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        data = runner.ok("status")
+        if data["state"] == state or time.monotonic() > deadline:
+            assert data["state"] == state, data
+            return data
+        time.sleep(0.05)
+
+
+def test_more_than_1500_visible_nodes_degrade_with_node_cap(runner: RunnerProc, hostile_site: HostileSite) -> None:
+    url = hostile_site.url("many.html")
+    launch(runner, url)
+    data = runner.ok("snapshot", url)
+    assert len(data["nodes"]) == NODE_CAP
+    assert data["quality"]["state"] == "degraded" and data["quality"]["reasonCode"] == "node_cap"
+
+
+def test_same_type_texts_and_geometry_are_one_node(runner: RunnerProc, hostile_site: HostileSite) -> None:
+    url = hostile_site.url("dup.html")
+    launch(runner, url)
+    labels = [n["label"] for n in runner.ok("snapshot", url)["nodes"] if n["type"] == "Button"]
+    assert sorted(labels) == ["Other", "Same"]
+
+
+def test_geometry_less_and_absurd_nodes_stay_total(runner: RunnerProc, hostile_site: HostileSite) -> None:
+    url = hostile_site.url("geometryless.html")
+    launch(runner, url)
+    data = runner.ok("snapshot", url)
+    by_id = {n["identifier"]: n for n in data["nodes"] if n["identifier"]}
+    assert by_id["contents"]["rect"] == {"x": 0, "y": 0, "width": 0, "height": 0}
+    assert by_id["contents"]["type"] == "Button" and by_id["contents"]["label"] == "No box"
+    assert "visible" in by_id and "far" not in by_id
+    for n in data["nodes"]:
+        assert all(math.isfinite(v) for v in n["rect"].values())
+    assert data["quality"]["state"] == "healthy"
+
+
+def test_deep_nesting_is_emitted_to_depth_60_and_stays_healthy(runner: RunnerProc, hostile_site: HostileSite) -> None:
+    url = hostile_site.url("deep.html")
+    launch(runner, url)
+    data = runner.ok("snapshot", url)
+    assert max(n["depth"] for n in data["nodes"]) == EMIT_DEPTH_CAP
+    assert data["quality"]["state"] == "healthy"
+
+
+def test_a_tap_that_navigates_away_succeeds_and_the_next_snapshot_shows_the_new_page(
+    runner: RunnerProc, hostile_site: HostileSite
+) -> None:
+    url = hostile_site.url("navigate.html")
+    launch(runner, url)
+    assert runner.ok("tap", url, x=140, y=80)
+    ids = {n["identifier"] for n in runner.ok("snapshot", url)["nodes"]}
+    assert "arrived" in ids and "leave" not in ids
+
+
+def test_a_page_that_breaks_the_walk_answers_snapshot_failed(runner: RunnerProc, hostile_site: HostileSite) -> None:
+    url = hostile_site.url("broken.html")
+    launch(runner, url)
+    assert runner.code("snapshot", url) == e.SNAPSHOT_FAILED
+    assert runner.ok("viewport", url)["width"] > 0  # the runner keeps serving
+
+
+def test_page_exception_during_a_tap_stamps_a_warning(runner: RunnerProc, hostile_site: HostileSite) -> None:
+    url = hostile_site.url("throw.html")
+    launch(runner, url)
+    before = runner.ok("status")["suppressedIssues"]
+    reply = runner.send("tap", url, x=140, y=80)
+    assert reply["ok"] is True and isinstance(reply.get("warning"), str)
+    assert runner.ok("status")["suppressedIssues"] == before + 1
+    quiet = runner.send("viewport", url)
+    assert "warning" not in quiet
+
+
+def test_hung_main_thread_times_out_then_busy_then_wedged_then_drains(hostile_site: HostileSite) -> None:
+    # Time scale 0.04: snapshot budget 1.2 s, tap 3 s, wedge threshold 4.8 s; the page blocks for 8 s.
+    url = hostile_site.url("block.html?s=8")
+    with runner_process("web", scale=0.04) as runner:
+        first = runner.send("launchApp", url)
+        if not first["ok"]:  # a slow machine: the launch outlived its short budget; let it finish
+            wait_status(runner, "idle")
+        assert {a["appBundleId"]: a["state"] for a in runner.ok("listApps")["apps"]}[url] == "foreground"
+        tapped = runner.send("tap", url, x=140, y=80)
+        hung = tapped if not tapped["ok"] else runner.send("snapshot", url)
+        assert hung["ok"] is False and hung["error"]["code"] == e.COMMAND_TIMED_OUT
+        assert runner.code("viewport", url) == e.RUNNER_BUSY
+        wait_status(runner, "wedged")
+        assert runner.code("viewport", url) == e.RUNNER_WEDGED
+        wait_status(runner, "idle")  # the page's 8 s are over: the abandoned work drained
+        runner.ok("tap", url, x=140, y=200)
+        labels = [n["label"] for n in runner.ok("snapshot", url)["nodes"]]
+        assert "taps 1" in labels
+
+
+def test_browser_killed_under_the_runner_answers_device_unavailable() -> None:
+    with runner_process("web") as runner:
+        runner.ok("launchApp", "dev.phonewire.demo")
+        pid = runner.ok("status")["device"]["browserPid"]
+        os.kill(pid, signal.SIGKILL)  # the browser this test's runner started
+        deadline = time.monotonic() + 10
+        while runner.ok("status")["deviceHealth"] is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert runner.ok("status")["deviceHealth"]
+        assert runner.code("snapshot", "dev.phonewire.demo") == e.DEVICE_UNAVAILABLE
+        assert runner.code("tap", "dev.phonewire.demo", x=1, y=1) == e.DEVICE_UNAVAILABLE
+        assert runner.code("screenshot") == e.DEVICE_UNAVAILABLE
