@@ -206,3 +206,43 @@ def test_sigterm_stops_the_mcp_server_and_its_runner() -> None:
         assert gone(runner)
     finally:
         stop(proc)
+
+
+def test_mcp_process_keeps_serving_after_a_malformed_line_an_unknown_method_and_bad_params() -> None:
+    proc = _mcp("--app", "app.one")
+    try:
+        _runner_of(proc)
+        assert _initialize(proc)["id"] == 1
+        assert proc.stdin is not None and proc.stdout is not None
+
+        def send(message: bytes | dict[str, Any]) -> None:
+            assert proc.stdin is not None
+            proc.stdin.write((message if isinstance(message, bytes) else json.dumps(message).encode()) + b"\n")
+            proc.stdin.flush()
+
+        def reply() -> dict[str, Any]:
+            assert proc.stdout is not None
+            out: dict[str, Any] = json.loads(proc.stdout.readline())
+            return out
+
+        def tools_call(req_id: int, params: dict[str, Any]) -> dict[str, Any]:
+            return {"jsonrpc": "2.0", "id": req_id, "method": "tools/call", "params": params}
+
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(b"{ this is not json")  # the SDK drops it; the next request is still answered
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/teleport", "params": {}})
+        assert reply()["error"]["code"] == -32601  # method not found: a protocol error
+        send(tools_call(3, {"name": 5}))
+        assert reply()["error"]["code"] == -32602  # malformed tools/call params: a protocol error
+        send(tools_call(4, {"name": "tap", "arguments": {"target": 5}}))
+        bad_argument = reply()["result"]  # a tool's bad argument: a tool result with isError and the hint
+        assert bad_argument["isError"] is True
+        assert bad_argument["structuredContent"]["error"]["code"] == "INVALID_REQUEST"
+        assert bad_argument["structuredContent"]["error"]["hint"]
+        send(tools_call(5, {"name": "tap", "arguments": {"target": "10 20"}}))
+        tapped = reply()
+        assert tapped["id"] == 5 and tapped["result"]["isError"] is False
+        send(tools_call(6, {"name": "snapshot", "arguments": {}}))
+        assert "taps=1" in reply()["result"]["content"][0]["text"]  # exactly the one good tap landed
+    finally:
+        stop(proc)
