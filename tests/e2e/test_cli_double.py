@@ -244,3 +244,11 @@ def test_concurrent_first_calls_start_exactly_one_daemon(cli: Cli) -> None:
     while daemons_for(cli.dir) != [status["pid"]] and time.monotonic() < deadline:
         time.sleep(0.05)
     assert daemons_for(cli.dir) == [status["pid"]]  # the daemons that lost the race exited
+
+
+def test_a_daemon_whose_socket_was_removed_stops_itself(cli: Cli) -> None:
+    assert cli(*D, "open", "app.gone").code == 0
+    status = cli("daemon", "status", "--json").json()["data"]
+    (cli.dir / "daemon.sock").unlink()  # e.g. its directory was deleted: no client can reach it any more
+    assert wait_gone(status["pid"])
+    assert wait_gone(status["runnerPids"][0])

@@ -6,7 +6,8 @@ It holds what makes a warm command cheap: named :class:`AgentSession` objects (`
 Lifecycle::
 
     start ──lock daemon.lock──► write token (0600) ──bind daemon.sock (0600)──► serving
-    serving ──idle for PHONEWIRE_DAEMON_IDLE_S (default 900) / `daemon stop` / SIGTERM / SIGINT──► stopping
+    serving ──idle for PHONEWIRE_DAEMON_IDLE_S (default 900) / `daemon stop` / SIGTERM / SIGINT /
+              its socket file removed (e.g. the directory was deleted)──► stopping
     stopping: stop accepting, remove the socket, close every host session (which stops the runners it
     started), release the lock, exit
 
@@ -284,6 +285,10 @@ class Daemon:
             await asyncio.sleep(min(1.0, self.idle_s / 4))
             if self.active == 0 and time.monotonic() - self.last_activity >= self.idle_s:
                 print("phonewire daemon: idle, stopping", file=sys.stderr)
+                self.stopping.set()
+                return
+            if not self.path("daemon.sock").exists():  # no client can ever reach us again
+                print("phonewire daemon: socket removed, stopping", file=sys.stderr)
                 self.stopping.set()
                 return
 
