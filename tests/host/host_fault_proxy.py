@@ -62,6 +62,7 @@ class FaultProxy:
         self.faults: collections.Counter[Fault] = collections.Counter()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._writers: list[asyncio.StreamWriter] = []
 
     def count(self, command: str | None = None) -> int:
         return len(self.requests) if command is None else sum(1 for c in self.requests if c == command)
@@ -83,6 +84,8 @@ class FaultProxy:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for writer in self._writers:
+            writer.close()
         if self._server is not None:
             await self._server.wait_closed()
 
@@ -93,6 +96,7 @@ class FaultProxy:
         await self.close()
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)  # closed in close() even if its task is cancelled before it ever ran
         task = asyncio.ensure_future(self._handle(reader, writer))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

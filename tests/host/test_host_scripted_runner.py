@@ -67,7 +67,10 @@ async def scripted_runner(script: Script) -> AsyncIterator[list[dict[str, Any]]]
         finally:
             writer.close()
 
+    writers: list[asyncio.StreamWriter] = []
+
     def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writers.append(writer)  # closed at teardown even if its task is cancelled before it ever ran
         task = asyncio.ensure_future(handle(reader, writer))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
@@ -82,6 +85,8 @@ async def scripted_runner(script: Script) -> AsyncIterator[list[dict[str, Any]]]
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        for writer in writers:
+            writer.close()
         await server.wait_closed()
 
 
@@ -256,3 +261,24 @@ def test_busy_runner_gives_up_after_three_attempts_and_says_so() -> None:
         assert len(ids) == 3 and len(set(ids)) == 3
 
     run(script, scenario, scale=0.01)  # short backoffs
+
+
+def test_cancelled_send_clears_the_healthy_record() -> None:
+    """ADR 0005: an uncertain send never leaves a recency record behind; the next tap preflights."""
+
+    def script(body: dict[str, Any]) -> dict[str, Any] | None:
+        return ok({})
+
+    async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
+        await host.send("tap", {"appBundleId": APP, "x": 1, "y": 1})
+        runner = host.runner
+        assert runner is not None and runner.last_healthy_mutation is not None
+        task = asyncio.ensure_future(host.send("tap", {"appBundleId": APP, "x": 1, "y": 1}))
+        await asyncio.sleep(0)  # let it reach the transport
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert runner.last_healthy_mutation is None
+        await host.send("listApps")  # the runner has accepted (and will close) the abandoned connection by now
+
+    run(script, scenario)

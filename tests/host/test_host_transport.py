@@ -51,7 +51,11 @@ def exchange(behaviour: Behaviour, window: float = 2.0, max_reply_bytes: int = 1
     async def main() -> object:
         tasks: list[asyncio.Task[None]] = []
 
+        writers: list[asyncio.StreamWriter] = []
+
         def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writers.append(writer)
+
             async def run() -> None:
                 try:
                     await behaviour(reader, writer)
@@ -72,6 +76,8 @@ def exchange(behaviour: Behaviour, window: float = 2.0, max_reply_bytes: int = 1
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+            for writer in writers:
+                writer.close()
             await server.wait_closed()
 
     return asyncio.run(main())

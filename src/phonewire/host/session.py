@@ -170,6 +170,10 @@ class RunnerSession:
             envelope = await self.transport.send(body, self.timing.window(command))
         except TransportError as exc:
             return await self._transport_failed(command, app, command_id, exc, decision)
+        except asyncio.CancelledError:
+            # The caller gave up mid-send: the command's fate is unknown, so liveness is no longer proven.
+            self.last_healthy_mutation = None
+            raise
         self._mark_ready()
         return await self._finish(command, app, envelope, running_before)
 
