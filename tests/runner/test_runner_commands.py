@@ -69,6 +69,8 @@ def test_status_answers_uptime_state_counters_and_device_facts(runner: RunnerPro
     assert isinstance(data["recordedFailures"], int)
     assert data["device"]["kind"] == "double"
     assert data["deviceHealth"] is None
+    assert data["running"] is None
+    assert (data["queued"], data["draining"]) == (0, 0)
 
 
 def test_uptime_answers_only_uptime_and_grows(runner: RunnerProcess) -> None:
@@ -309,6 +311,9 @@ def test_status_is_answered_while_a_command_hangs(fresh_runner: RunnerProcess) -
         result = hanging.result(30)
     assert still_running
     assert busy["state"] == "busy"
+    assert busy["running"]["command"] == "tap"
+    assert busy["running"]["commandId"] == "hangs"
+    assert busy["running"]["runningMs"] >= 0
     assert uptime["uptimeMs"] >= 0
     assert journaled["state"] == "started"
     assert result.envelope["ok"] is True

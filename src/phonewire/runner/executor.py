@@ -78,6 +78,14 @@ class Executor:
     def in_flight(self, command_id: str) -> Execution | None:
         return self._by_id.get(command_id)
 
+    def running(self) -> dict[str, object] | None:
+        """The command on the device right now (for ``status``), or ``None``."""
+        ex = self._running
+        if ex is None:
+            return None
+        elapsed_ms = int((self.now() - self.gate.running_since) * 1000)
+        return {"command": ex.request.command, "commandId": ex.request.command_id, "runningMs": elapsed_ms}
+
     @property
     def occupied(self) -> bool:
         """Device work is running or draining."""

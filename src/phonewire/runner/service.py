@@ -125,6 +125,7 @@ class Runner:
             "state": self.gate.state(self._clock()).value,
             "suppressedIssues": counters.suppressed,
             "recordedFailures": counters.recorded,
+            "running": self.executor.running(),
             "queued": self.gate.queued,
             "draining": self.executor.draining,
             "device": describe_device(self.device),
