@@ -218,3 +218,22 @@ def test_bad_runner_address_is_a_protocol_error_with_a_hint() -> None:
     with pytest.raises(ProtocolError) as info:
         HostSession(runner_addr="localhost:notaport", write_diagnostics=False)
     assert info.value.code == e.RUNNER_UNAVAILABLE and info.value.hint and "HOST:PORT" in info.value.hint
+
+
+def test_attached_runner_that_is_gone_is_runner_unavailable() -> None:
+    """issue 4: an attached runner cannot be restarted; after the allowed attempts the agent is told plainly."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))  # bound, never listening: every connect is refused
+        port = holder.getsockname()[1]
+
+        async def main() -> None:
+            async with HostSession(runner_addr=f"127.0.0.1:{port}", write_diagnostics=False) as host:
+                with pytest.raises(ProtocolError) as info:
+                    await host.send("tap", TAP)
+                assert info.value.code == e.RUNNER_UNAVAILABLE and info.value.hint
+                stops = [ev["stop"] for ev in host.diagnostics(event=d.INVALIDATION)]
+                assert stops == ["detach"] * 3  # three runner session objects, none reused, none "stopped"
+
+        asyncio.run(main())
