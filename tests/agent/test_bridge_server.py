@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Mapping
 from typing import Any
 
@@ -164,3 +165,23 @@ def test_serve_prints_the_ready_line_and_the_stop_method_ends_it(capsys: pytest.
         return reply
 
     assert asyncio.run(run()) == {"id": 1, "result": {"stopping": True}}
+
+
+def test_a_busy_port_fails_fast_before_any_runner_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    from phonewire.agent.bridge import main
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        # an unreachable runner address: reaching it would be a different error, so exit 1 proves the bind failed
+        code = main(["--port", str(port), "--runner", "127.0.0.1:1"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out == ""
+    assert f"cannot listen on 127.0.0.1:{port}" in captured.err
+
+
+def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from phonewire.agent.bridge import main
+
+    assert main(["--port", "70000"]) == 2
+    assert "--port must be 0..65535" in capsys.readouterr().err

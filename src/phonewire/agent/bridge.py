@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import socket
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -121,8 +122,12 @@ class BridgeServer:
         port: int = self._server.sockets[0].getsockname()[1]
         return port
 
-    async def start(self, port: int, host: str = "127.0.0.1") -> None:
-        self._server = await asyncio.start_server(self._on_connect, host, port, reuse_address=True)
+    async def start(self, listener: int | socket.socket) -> None:
+        """Serve on a port of 127.0.0.1, or on a listening socket made by :func:`bind_listener`."""
+        if isinstance(listener, socket.socket):
+            self._server = await asyncio.start_server(self._on_connect, sock=listener)
+        else:
+            self._server = await asyncio.start_server(self._on_connect, "127.0.0.1", listener, reuse_address=True)
 
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
@@ -174,11 +179,17 @@ class BridgeServer:
                 await self._server.wait_closed()
 
 
-async def serve(session: AgentAPI, port: int, stop: asyncio.Event | None = None) -> None:
+def bind_listener(port: int) -> socket.socket:
+    """Bind and listen on 127.0.0.1 before anything else starts, so a busy port fails fast (no runner launched);
+    connections made before serving starts wait in the backlog."""
+    return socket.create_server(("127.0.0.1", port), backlog=64)
+
+
+async def serve(session: AgentAPI, listener: int | socket.socket, stop: asyncio.Event | None = None) -> None:
     """Serve ``session`` until ``stop`` is set (by a signal handler of the caller) or the ``stop`` method."""
     dispatcher = Dispatcher(session)
     server = BridgeServer(dispatcher)
-    await server.start(port)
+    await server.start(listener)
     try:
         print(READY_LINE.format(port=server.port), flush=True)
         waits = [asyncio.ensure_future(dispatcher.stop_requested.wait())]
@@ -196,11 +207,16 @@ async def serve(session: AgentAPI, port: int, stop: asyncio.Event | None = None)
 async def _run(args: argparse.Namespace) -> int:
     from phonewire.agent._bridge_host import SignalStop, agent_session
 
-    with SignalStop() as signals:
+    try:
+        listener = bind_listener(args.port)
+    except OSError as exc:
+        print(f"phonewire bridge: cannot listen on 127.0.0.1:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    with listener, SignalStop() as signals:
         try:
             async with agent_session(args.device, app=args.app, runner=args.runner) as session:
                 signals.serving = True
-                await serve(session, args.port, signals.event)
+                await serve(session, listener, signals.event)
         except asyncio.CancelledError:
             if not signals.event.is_set():
                 raise
@@ -229,7 +245,7 @@ def main(argv: list[str]) -> int:
         print(f"phonewire bridge: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"phonewire bridge: cannot listen: {exc}", file=sys.stderr)
+        print(f"phonewire bridge: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
