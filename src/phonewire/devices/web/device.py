@@ -34,8 +34,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from PIL import Image
-
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
 from phonewire.devices.web.browser import BrowserLaunchError, BrowserProcess
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
@@ -602,6 +600,8 @@ class WebDevice(Device):
                     "scale": 1 / self.profile.dpr,
                 }
             data = base64.b64decode((await page.session.send("Page.captureScreenshot", params))["data"])
+            from PIL import Image  # imported on first use: keeps the runner's cold start short
+
             with Image.open(io.BytesIO(data)) as image:
                 width, height = image.size
             return Screenshot(data, format, width, height)

@@ -1,0 +1,213 @@
+"""Benchmark of the web phone on the demo's 300-row list screen, each figure against a raw CDP baseline
+measured in the same run on the same machine.
+
+    .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3]
+
+* snapshot p50 through the runner (HTTP + the in-page walk + the shared builder) vs raw
+  ``Accessibility.getFullAXTree`` and vs raw ``DOMSnapshot.captureSnapshot`` (with layout rects);
+* tap p50 through the runner vs a raw CDP touch tap (touchStart + touchEnd on the same page spot);
+* screenshot p50 (PNG, device scale) through the runner vs raw ``Page.captureScreenshot``;
+* cold start: from spawning ``phonewire runner --device web`` to the first snapshot of the demo.
+
+The raw baselines use their own browser (same flags, same device profile), loading the same demo page.
+Prints figures and ratios; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from phonewire.devices.web.browser import BrowserProcess
+from phonewire.devices.web.cdp import CdpConnection, CdpSession
+from phonewire.devices.web.profiles import resolve_profile
+
+DEMO = "dev.phonewire.demo"
+
+
+class Runner:
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env.pop("PHONEWIRE_TIME_SCALE", None)
+        env.pop("PHONEWIRE_RUNNER_PORT", None)
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "phonewire", "runner", "--device", "web"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("PHONEWIRE_RUNNER_LISTENING port="):
+            self.stop()
+            raise SystemExit(f"runner did not start: {line!r}")
+        self.port = int(line.strip().split("=", 1)[1])
+        self._n = 0
+
+    def send(self, command: str, app: str | None = None, **fields: Any) -> dict[str, Any]:
+        self._n += 1
+        body: dict[str, Any] = {"command": command, "commandId": f"bench-{os.getpid()}-{self._n}", **fields}
+        if app:
+            body["appBundleId"] = app
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            conn.request("POST", "/", json.dumps(body), {"Content-Type": "application/json", "Connection": "close"})
+            envelope: dict[str, Any] = json.loads(conn.getresponse().read())
+        finally:
+            conn.close()
+        if not envelope.get("ok"):
+            raise SystemExit(f"{command} failed: {envelope}")
+        return envelope
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def p50(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def timed(fn: Callable[[], object], rounds: int) -> list[float]:
+    out = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+async def atimed(fn: Callable[[], Awaitable[object]], rounds: int) -> list[float]:
+    out = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        await fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+async def raw_baselines(url: str, rounds: int, tap_at: tuple[float, float]) -> dict[str, list[float]]:
+    profile = resolve_profile(None)
+    browser = await BrowserProcess.launch()
+    cdp = await CdpConnection.connect(browser.ws_url)
+    try:
+        target = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
+        session_id = (await cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
+        s = CdpSession(cdp, session_id)
+        await s.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": profile.width, "height": profile.height, "deviceScaleFactor": profile.dpr, "mobile": True},
+        )
+        await s.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        await s.send("Page.navigate", {"url": url})
+        await s.send(
+            "Runtime.evaluate",
+            {
+                "expression": "new Promise(r => document.readyState === 'complete' ? r(0) : onload = () => r(0))",
+                "awaitPromise": True,
+            },
+        )
+        await s.send("Accessibility.enable")
+        await s.send("DOMSnapshot.enable")
+        x, y = tap_at
+
+        async def tap() -> None:
+            await s.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            await s.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+        async def ax() -> None:
+            await s.send("Accessibility.getFullAXTree")
+
+        async def dom() -> None:
+            await s.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True})
+
+        async def shot() -> None:
+            await s.send("Page.captureScreenshot", {"format": "png"})
+
+        for warm in (ax, dom, shot):
+            await warm()
+        return {
+            "ax": await atimed(ax, rounds),
+            "dom": await atimed(dom, rounds),
+            "tap": await atimed(tap, rounds),
+            "shot": await atimed(shot, max(5, rounds // 4)),
+        }
+    finally:
+        await cdp.close()
+        browser.stop()
+
+
+def cold_start() -> float:
+    runner = Runner()
+    try:
+        runner.send("launchApp", DEMO)
+        runner.send("snapshot", DEMO)
+        return time.perf_counter() - runner.started
+    finally:
+        runner.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--cold", type=int, default=3)
+    args = parser.parse_args()
+
+    colds = [cold_start() for _ in range(args.cold)]
+
+    runner = Runner()
+    try:
+        runner.send("launchApp", DEMO)
+        demo_url = runner.send("status")["data"]["device"]["demoUrl"]
+        nodes = runner.send("snapshot", DEMO)["data"]["nodes"]
+        summary = next(n for n in nodes if n["identifier"] == "likes-total")["rect"]
+        # an inert spot (the summary line): both sides tap the same place, nothing re-renders
+        spot = (summary["x"] - 20.0, summary["y"] + summary["height"] / 2)
+        for _ in range(3):
+            runner.send("snapshot", DEMO)
+        snap = timed(lambda: runner.send("snapshot", DEMO), args.rounds)
+        tap = timed(lambda: runner.send("tap", DEMO, x=spot[0], y=spot[1]), args.rounds)
+        shot = timed(lambda: runner.send("screenshot"), max(5, args.rounds // 4))
+        status = timed(lambda: runner.send("status"), args.rounds)
+        size = len(json.dumps(runner.send("snapshot", DEMO)))
+        raw = asyncio.run(raw_baselines(demo_url, args.rounds, spot))
+    finally:
+        runner.stop()
+
+    def row(name: str, ours: float, base: float, base_name: str) -> None:
+        print(f"{name:<34} {ours:8.1f} ms   {base_name:<32} {base:8.1f} ms   ratio {ours / base:5.2f}")
+
+    print(f"demo list screen, {len(nodes)} snapshot nodes, snapshot reply {size / 1024:.1f} KB, rounds {args.rounds}")
+    row("snapshot p50 (runner)", p50(snap), p50(raw["ax"]), "raw getFullAXTree p50")
+    row("snapshot p50 (runner)", p50(snap), p50(raw["dom"]), "raw DOMSnapshot p50")
+    row("tap p50 (runner)", p50(tap), p50(raw["tap"]), "raw CDP touch tap p50")
+    print(
+        f"{'':<34} tap overhead over raw: {p50(tap) - p50(raw['tap']):+.1f} ms (runner status p50 {p50(status):.1f} ms)"
+    )
+    row("screenshot p50 (runner, PNG)", p50(shot), p50(raw["shot"]), "raw captureScreenshot p50")
+    print(f"cold start, runner spawn → first demo snapshot: median {statistics.median(colds):.2f} s "
+          f"(runs: {', '.join(f'{c:.2f}' for c in colds)})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
