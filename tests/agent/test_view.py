@@ -153,3 +153,19 @@ def test_a_form_label_next_to_the_control_it_names_gets_no_line() -> None:
         '@e2 StaticText "Volume"',
         '@e3 StaticText "Other text"',
     ]
+
+
+def test_interactive_filter_drops_an_unlabeled_row_whose_controls_are_listed() -> None:
+    cell = RawNode("Cell", identifier="row-1", rect=Rect(0, 0, 390, 44), children=[
+        RawNode("Link", label="Item 1", rect=Rect(10, 5, 200, 34)),
+        RawNode("Button", label="Like 0", rect=Rect(300, 5, 80, 34)),
+    ])  # fmt: skip
+    text_only = RawNode("Cell", rect=Rect(0, 50, 390, 44),
+                        children=[RawNode("StaticText", label="Alpha", rect=Rect(10, 55, 100, 20))])  # fmt: skip
+    assert render(screen(cell, text_only), interactive=True).text.splitlines() == [
+        '@e1 Link "Item 1"',
+        '@e2 Button "Like 0"',
+        "@e3 Cell",
+        '  @e4 StaticText "Alpha"',
+    ]
+    assert render(screen(cell)).text.splitlines()[0] == "@e1 Cell id=row-1"  # the full view keeps the row

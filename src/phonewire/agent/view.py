@@ -18,7 +18,8 @@ Rules (docs/agent-view.md is the user-facing version):
   caption), and so does a static text right before or after a control with the same label (a form label);
 * ``interactive=True`` keeps interactive nodes, headings, alerts/dialogs, and the text an agent needs to choose
   among the interactive nodes: non-interactive text inside an interactive node, and text in the same row
-  (same emitted parent, overlapping vertical band) as an interactive node;
+  (same emitted parent, overlapping vertical band) as an interactive node; an unlabeled interactive container
+  (a list row's Cell) that holds other kept controls gets no line there — its controls stand for it;
 * refs are numbered in emission order (document order), ``e1`` first.
 """
 
@@ -168,8 +169,18 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
                 continue
             if any(is_interactive(by_index[a]) for a in _ancestors(i, parents) if a in by_index):
                 chosen.add(i)  # text inside a cell/button: what the control says
-        keep = chosen
+        # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them.
+        wrapped: set[int] = set()
+        for i in chosen:
+            n = by_index[i]
+            if is_interactive(n):
+                wrapped.update(a for a in _ancestors(i, parents) if a in chosen and _unlabeled_interactive(by_index[a]))
+        keep = chosen - wrapped
     return [int(n["index"]) for n in nodes if int(n["index"]) in keep]
+
+
+def _unlabeled_interactive(node: Node) -> bool:
+    return is_interactive(node) and not node.get("label") and not node.get("value")
 
 
 def _captions_neighbour(nodes: Sequence[Node], pos: int) -> bool:
