@@ -185,3 +185,14 @@ def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]
 
     assert main(["--port", "70000"]) == 2
     assert "--port must be 0..65535" in capsys.readouterr().err
+
+
+def test_the_bridge_module_public_names_are_exactly_its_all_list() -> None:
+    from phonewire.agent import bridge
+
+    defined_here = {
+        name
+        for name, value in vars(bridge).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == bridge.__name__
+    }
+    assert defined_here | {"DEFAULT_PORT", "READY_LINE"} == set(bridge.__all__)

@@ -36,6 +36,18 @@ from phonewire.agent._bridge_methods import AgentAPI, Dispatcher, encode_reply, 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
+__all__ = [
+    "DEFAULT_PORT",
+    "READY_LINE",
+    "BridgeServer",
+    "LineFramer",
+    "LineTooLong",
+    "bind_listener",
+    "is_loopback",
+    "main",
+    "serve",
+]
+
 log = logging.getLogger("phonewire.bridge")
 
 DEFAULT_PORT: Final = 45678
@@ -88,7 +100,7 @@ class LineFramer:
         return bool(self._buffer) or self._discarding
 
 
-def too_long_reply(event: LineTooLong, limit: int) -> bytes:
+def _too_long_reply(event: LineTooLong, limit: int) -> bytes:
     error = ProtocolError(
         e.INVALID_REQUEST,
         f"request line of {event.size} bytes exceeds the {limit}-byte limit",
@@ -160,7 +172,7 @@ class BridgeServer:
                 return
             for event in framer.feed(data):
                 if isinstance(event, LineTooLong):
-                    writer.write(too_long_reply(event, self.max_line))
+                    writer.write(_too_long_reply(event, self.max_line))
                 else:
                     writer.write(encode_reply(await self.dispatcher.handle(event)))
                 await writer.drain()
@@ -224,7 +236,7 @@ async def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="phonewire bridge", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port on 127.0.0.1 (0 = any free port)")
     parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
@@ -234,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parser().parse_args(argv)
     if not 0 <= args.port <= 65535:
         print(f"phonewire bridge: --port must be 0..65535, got {args.port}", file=sys.stderr)
         return 2

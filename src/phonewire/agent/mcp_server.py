@@ -49,6 +49,8 @@ from phonewire.protocol.errors import ProtocolError
 if TYPE_CHECKING:
     import mcp.types as mt
 
+__all__ = ["TOOLS", "ToolRunner", "build_server", "main", "serve_stdio", "tool_list"]
+
 log = logging.getLogger("phonewire.mcp")
 
 SERVER_NAME: Final = "phonewire"
