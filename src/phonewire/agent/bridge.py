@@ -237,7 +237,9 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="phonewire bridge", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="phonewire bridge", description="PhoneAgent-style JSON-RPC bridge: newline-delimited JSON on 127.0.0.1."
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port on 127.0.0.1 (0 = any free port)")
     parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
     parser.add_argument("--app", default=None, help="open this app before serving (e.g. dev.phonewire.demo)")
