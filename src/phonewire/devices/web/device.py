@@ -51,7 +51,6 @@ LOAD_TIMEOUT_S = 15.0
 DOUBLE_TAP_GAP_S = 0.03
 SEPARATE_TAP_GAP_S = 0.35
 DRAG_STEP_S = 1 / 60
-SNAPSHOT_RETRY_PAUSE_S = 0.4
 
 _F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
 _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
@@ -544,17 +543,13 @@ class WebDevice(Device):
             page = self._live(app_id)
             try:
                 walk = await self._eval(page, _WALK_EXPRESSION, await_promise=True)
-            except ProtocolError:
-                # The capture is retried once after a short pause (a page mid-navigation), as the protocol says.
-                await asyncio.sleep(SNAPSHOT_RETRY_PAUSE_S)
-                try:
-                    walk = await self._eval(self._live(app_id), _WALK_EXPRESSION, await_promise=True)
-                except ProtocolError as exc:
-                    if exc.code != e.COMMAND_FAILED:
-                        raise
-                    raise ProtocolError(
-                        e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; if it keeps failing, take a screenshot."
-                    ) from exc
+            except ProtocolError as exc:
+                if exc.code != e.COMMAND_FAILED:
+                    raise
+                # (the runner retries a failed capture once after a short pause; the device does not)
+                raise ProtocolError(
+                    e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; if it keeps failing, take a screenshot."
+                ) from exc
             if not isinstance(walk, dict):
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
             return snapshot_from_walk(walk, self.kind)
