@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 
@@ -11,7 +10,6 @@ from phonewire.devices.base import AppState
 from phonewire.devices.double import DoubleDevice
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
-from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import parse_request
 from phonewire.runner.dispatch import HANDLERS, Dispatcher, map_exception
@@ -48,49 +46,7 @@ def test_warning_is_never_stamped_on_read_only_commands() -> None:
     assert device.suppressed == 2
 
 
-class FlakySnapshots(DoubleDevice):
-    """Snapshots fail with the scripted errors first, then succeed."""
-
-    def __init__(self, failures: list[Exception]) -> None:
-        super().__init__()
-        self.failures = failures
-        self.snapshots = 0
-        self.states["app.flaky"] = AppState.FOREGROUND
-
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
-        self.snapshots += 1
-        if self.failures:
-            raise self.failures.pop(0)
-        return await super().snapshot(app_id)
-
-
-def snapshot_with(failures: list[Exception]) -> tuple[Envelope, int]:
-    device = FlakySnapshots(failures)
-    dispatcher = Dispatcher(device, snapshot_retry_pause=0.0)
-    envelope = asyncio.run(dispatcher.run(parse_request({"command": "snapshot", "appBundleId": "app.flaky"})))
-    return envelope, device.snapshots
-
-
-def test_a_snapshot_capture_that_throws_is_retried_once() -> None:
-    envelope, attempts = snapshot_with([RuntimeError("tree changed")])
-    assert envelope.ok
-    assert attempts == 2
-
-
-def test_a_snapshot_failing_twice_reports_the_second_failure() -> None:
-    envelope, attempts = snapshot_with([RuntimeError("one"), ProtocolError(e.SNAPSHOT_FAILED, "two")])
-    assert envelope.error is not None
-    assert (envelope.error.code, envelope.error.message) == (e.SNAPSHOT_FAILED, "two")
-    assert attempts == 2
-
-
-def test_a_snapshot_protocol_error_other_than_snapshot_failed_is_not_retried() -> None:
-    envelope, attempts = snapshot_with([ProtocolError(e.APP_UNKNOWN, "gone")])
-    assert envelope.error is not None and envelope.error.code == e.APP_UNKNOWN
-    assert attempts == 1
-
-
-def test_no_other_command_retries() -> None:
+def test_the_runner_never_retries_a_command() -> None:
     device = DoubleDevice()
     device.states["crash"] = AppState.FOREGROUND
     envelope = asyncio.run(

@@ -147,7 +147,9 @@ class Device(abc.ABC):
 
     @abc.abstractmethod
     async def snapshot(self, app_id: str) -> dict[str, Any]:
-        """``{"nodes": [...], "quality": {...}}`` built by :func:`phonewire.protocol.snapshot.build_snapshot`."""
+        """``{"nodes": [...], "quality": {...}}`` built by :func:`phonewire.protocol.snapshot.build_snapshot`.
+
+        A capture that fails is retried once by the backend after a short pause (~0.4 s); the runner never retries."""
 
     # -- device-scoped -------------------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -10,14 +10,14 @@ contract between backend and runner:
   APP_NOT_AVAILABLE; ``background`` → snapshot answers APP_BACKGROUNDED (observation never re-fronts), every other
   app-scoped command re-fronts the app with :meth:`~phonewire.devices.base.Device.activate` and its reply, ok or
   error, carries ``reactivated: true``;
-* mutating commands are bracketed by the suppressed-issue counter: growth across an ok mutation stamps ``warning``;
-* a snapshot capture that raises (anything but a ProtocolError other than SNAPSHOT_FAILED) is retried once after
-  a 0.4 s pause; no other command retries on the runner.
+* mutating commands are bracketed by the suppressed-issue counter: growth across an ok mutation stamps ``warning``.
+
+The runner never retries a command.  The one retry the protocol allows (a snapshot capture, once, after a short
+pause) belongs to the backend, which knows what a failed capture looks like (the web device does it).
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -34,8 +34,6 @@ DEFAULT_DRAG_MS: Final = 300.0
 DEFAULT_HOLD_MS: Final = 50.0
 DEFAULT_SETTLE_MS: Final = 0.0
 DEFAULT_SCREENSHOT_QUALITY: Final = 80
-#: Pause before the one retry of a snapshot capture that failed (seconds, multiplied by the time scale).
-SNAPSHOT_RETRY_PAUSE_S: Final = 0.4
 
 WARNING_SUPPRESSED: Final = (
     "the command succeeded, but the device muted {n} issue(s) while it ran; a gesture may have missed its target. "
@@ -179,9 +177,8 @@ def _app(r: Request) -> str:
 
 
 class Dispatcher:
-    def __init__(self, device: Device, *, snapshot_retry_pause: float = SNAPSHOT_RETRY_PAUSE_S) -> None:
+    def __init__(self, device: Device) -> None:
         self.device = device
-        self.snapshot_retry_pause = snapshot_retry_pause
 
     async def run(self, request: Request) -> Envelope:
         """Execute one command on the device.  Never raises (except cancellation): failures are envelopes."""
@@ -198,7 +195,7 @@ class Dispatcher:
             before = self.device.counters().suppressed if mutating else 0
             if request.command in c.APP_SCOPED:
                 reactivated = await self._front(request)
-            data = await self._execute(request)
+            data = await HANDLERS[request.command](self.device, request)
             warning = None
             if mutating:
                 grown = self.device.counters().suppressed - before
@@ -207,20 +204,6 @@ class Dispatcher:
             return ok(data, reactivated=reactivated, warning=warning)
         except Exception as exc:
             return fail(map_exception(exc), reactivated=reactivated)
-
-    async def _execute(self, request: Request) -> JSONObject:
-        handler = HANDLERS[request.command]
-        if request.command != c.SNAPSHOT:
-            return await handler(self.device, request)
-        try:
-            return await handler(self.device, request)
-        except Exception as exc:
-            # The capture alone is retried once after a short pause (a page mid-navigation, a tree mid-update);
-            # no other command retries on the runner.
-            if isinstance(exc, ProtocolError) and exc.code != e.SNAPSHOT_FAILED:
-                raise
-        await asyncio.sleep(self.snapshot_retry_pause)
-        return await handler(self.device, request)
 
     async def _front(self, request: Request) -> bool:
         """Make sure the target app is in front; ``True`` when it had to be re-fronted."""
