@@ -174,18 +174,25 @@ async def adopt_foreground_app(session: AgentAPI) -> bool:
     return False
 
 
-async def run_with_app(session: AgentAPI, run: Callable[[], Awaitable[T]], hint: str) -> T:
-    """Run ``run``; if it needs an app and none is open, adopt the foreground app and run it once more.
+#: Calls that never need the session's app: no foreground app is adopted for them.
+APP_FREE: Final = frozenset({"open_app", "list_apps", "open_url", "stop"})
 
-    Safe to repeat: the agent session raises APP_BUNDLE_ID_REQUIRED before it sends anything."""
+
+async def with_app_error_hint(run: Callable[[], Awaitable[T]], hint: str) -> T:
+    """Run ``run``; an APP_BUNDLE_ID_REQUIRED failure gets the front end's own hint (how to open an app there)."""
     try:
         return await run()
     except ProtocolError as exc:
-        if exc.code != e.APP_BUNDLE_ID_REQUIRED or session.app_id:
+        if exc.code != e.APP_BUNDLE_ID_REQUIRED:
             raise
-        if not await adopt_foreground_app(session):
-            raise ProtocolError(exc.code, "no app is open and none is in the foreground", hint) from exc
-    return await run()
+        raise ProtocolError(exc.code, exc.message, hint) from exc
+
+
+async def prepare_app(session: AgentAPI, name: str) -> None:
+    """Before a call that may need an app: with none open, adopt the foreground one (checked before anything is
+    sent, so no action is ever repeated)."""
+    if name not in APP_FREE and not session.app_id:
+        await adopt_foreground_app(session)
 
 
 # --- the method table ---------------------------------------------------------------------------------------------
@@ -544,9 +551,8 @@ class Dispatcher:
         handler = call.method.variants[call.variant][1]
         try:
             async with self._lock:
-                result = await run_with_app(
-                    self.context.session, lambda: handler(self.context, call.params), OPEN_APP_HINT
-                )
+                await prepare_app(self.context.session, call.method.name)
+                result = await with_app_error_hint(lambda: handler(self.context, call.params), OPEN_APP_HINT)
         except ProtocolError as exc:
             return error_reply(call.id, exc)
         except Exception as exc:

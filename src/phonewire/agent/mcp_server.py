@@ -39,8 +39,9 @@ from phonewire.agent._bridge_methods import (
     AgentAPI,
     Settle,
     image_size,
-    run_with_app,
+    prepare_app,
     settled_view,
+    with_app_error_hint,
 )
 from phonewire.agent._bridge_params import Form, Param, json_schema, parse_params
 from phonewire.protocol import errors as e
@@ -254,7 +255,8 @@ class ToolRunner:
         try:
             _, args = parse_params(name, (spec.form,), arguments)
             async with self._lock:
-                content, structured = await run_with_app(self.session, lambda: spec.run(self.session, args), OPEN_HINT)
+                await prepare_app(self.session, name)
+                content, structured = await with_app_error_hint(lambda: spec.run(self.session, args), OPEN_HINT)
         except ProtocolError as exc:
             return error_result(exc)
         except Exception as exc:
