@@ -169,3 +169,12 @@ def test_interactive_filter_drops_an_unlabeled_row_whose_controls_are_listed() -
         '  @e4 StaticText "Alpha"',
     ]
     assert render(screen(cell)).text.splitlines()[0] == "@e1 Cell id=row-1"  # the full view keeps the row
+
+
+def test_diff_pairs_lines_by_identifier_when_the_label_is_a_counter() -> None:
+    def like(n: int) -> list[dict[str, object]]:
+        return screen(RawNode("Button", label=f"Like {n}", identifier="like-1", rect=Rect(0, 0, 90, 40)))
+
+    assert diff(render(like(0)), render(like(1))) == [
+        '~ @e1 Button "Like 1" id=like-1  (was: Button "Like 0" id=like-1)'
+    ]

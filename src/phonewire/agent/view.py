@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -246,18 +247,23 @@ def quality_header(quality: dict[str, Any]) -> str | None:
 # --- diff -------------------------------------------------------------------------------------------------
 
 
+_LINE = re.compile(r'^(?P<role>\S+)(?: (?P<label>"(?:[^"\\]|\\.)*"))?(?: id=(?P<id>"(?:[^"\\]|\\.)*"|\S+))?')
+
+
 def _identity_of_line(key: str) -> str:
-    """The part of a line that names the element (role + label), without value and flags."""
-    stripped = key.strip()
-    if " value=" in stripped:
-        stripped = stripped.split(" value=", 1)[0]
-    if stripped.endswith("]") and " [" in stripped:
-        stripped = stripped.rsplit(" [", 1)[0]
-    return stripped
+    """What names the element on a line: role + identifier when it has one (its label may be a counter that
+    changed), else role + label; never the value or the flags."""
+    found = _LINE.match(key.strip())
+    if found is None:
+        return key.strip()
+    if found.group("id"):
+        return f"{found.group('role')} id={found.group('id')}"
+    return f"{found.group('role')} {found.group('label') or ''}"
 
 
 def diff(previous: Rendered, current: Rendered) -> list[str]:
-    """Lines added (``+``), removed (``-``) and changed (``~``, same element, new value/flags) since ``previous``.
+    """Lines added (``+``), removed (``-``) and changed (``~``: the same element — same role and identifier, or
+    same role and label when it has no identifier — with a new label, value or flags) since ``previous``.
 
     Added and changed lines carry the current refs; removed lines carry none (those elements are gone)."""
     out: list[str] = []
