@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import RunnerProc, free_port, runner_process
+from web_runner import RunnerProc, free_port, runner_process
 
 from phonewire.protocol import errors as e
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import HostileSite, RunnerProc, runner_process
+from web_runner import HostileSite, RunnerProc, runner_process
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.snapshot import EMIT_DEPTH_CAP, NODE_CAP

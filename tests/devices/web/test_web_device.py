@@ -11,8 +11,8 @@ import os
 import signal
 
 import pytest
-from conftest import Phone, requires_chromium
 from PIL import Image
+from web_phone import Phone, requires_chromium
 
 from phonewire.devices.base import AppState
 from phonewire.devices.web.device import DEMO_APP_ID

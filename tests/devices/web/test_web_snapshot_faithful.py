@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Phone, requires_chromium
+from web_phone import Phone, requires_chromium
 
 from phonewire.devices.web.device import DEMO_APP_ID
 from phonewire.devices.web.roles import vocabulary_role

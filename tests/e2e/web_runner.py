@@ -1,0 +1,140 @@
+"""Helpers for the web end-to-end tests: a real runner process and a loopback server for the hostile pages.
+
+``RunnerProc`` starts ``python -m phonewire runner --device KIND``, reads its ``PHONEWIRE_RUNNER_LISTENING``
+line, sends commands as real HTTP POSTs over loopback, and is stopped by its PID (SIGTERM, then SIGKILL) in a
+``finally``.  ``HostileSite`` serves tests/e2e/hostile/ on loopback from a thread of the test process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.client
+import http.server
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
+_ids = itertools.count(1)
+
+
+class RunnerProc:
+    def __init__(self, device: str = "web", *, scale: float | None = None, env: dict[str, str] | None = None) -> None:
+        environ = dict(os.environ)
+        environ.pop("PHONEWIRE_RUNNER_PORT", None)
+        environ.pop("PHONEWIRE_TIME_SCALE", None)
+        if scale is not None:
+            environ["PHONEWIRE_TIME_SCALE"] = str(scale)
+        environ.update(env or {})
+        fd, name = tempfile.mkstemp(prefix="phonewire-e2e-", suffix=".stderr")
+        self.stderr_path = Path(name)
+        with os.fdopen(fd, "w") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "phonewire", "runner", "--device", device],
+                stdout=subprocess.PIPE,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                env=environ,
+            )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("PHONEWIRE_RUNNER_LISTENING port="):
+            self.stop()
+            raise AssertionError(f"runner did not come up: {line!r}\n{self.stderr()}")
+        self.port = int(line.strip().split("=", 1)[1])
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+    def send(self, command: str, app: str | None = None, *, timeout: float = 60, **fields: Any) -> dict[str, Any]:
+        """One POST, one envelope.  Mutating commands get a fresh commandId unless one is given."""
+        body: dict[str, Any] = {"command": command, **fields}
+        if app is not None:
+            body["appBundleId"] = app
+        body.setdefault("commandId", f"e2e-{os.getpid()}-{next(_ids)}")
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("POST", "/", json.dumps(body), {"Content-Type": "application/json", "Connection": "close"})
+            reply = conn.getresponse()
+            envelope = json.loads(reply.read())
+        finally:
+            conn.close()
+        assert isinstance(envelope, dict)
+        return envelope
+
+    def ok(self, command: str, app: str | None = None, **fields: Any) -> dict[str, Any]:
+        envelope = self.send(command, app, **fields)
+        assert envelope["ok"] is True, envelope
+        data = envelope["data"]
+        assert isinstance(data, dict)
+        return data
+
+    def code(self, command: str, app: str | None = None, **fields: Any) -> str:
+        envelope = self.send(command, app, **fields)
+        assert envelope["ok"] is False, envelope
+        return str(envelope["error"]["code"])
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.stderr_path.unlink(missing_ok=True)
+        return self.proc.returncode
+
+
+@contextlib.contextmanager
+def runner_process(device: str = "web", **kwargs: Any) -> Iterator[RunnerProc]:
+    runner = RunnerProc(device, **kwargs)
+    try:
+        yield runner
+    finally:
+        runner.stop()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class HostileSite:
+    """tests/e2e/hostile/ over loopback HTTP, served from a thread of the test process."""
+
+    def __init__(self) -> None:
+        handler = functools.partial(_QuietHandler, directory=str(HOSTILE_DIR))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, name="hostile-site", daemon=True)
+        self.thread.start()
+
+    def url(self, page: str) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/{page}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
