@@ -140,6 +140,13 @@ def test_open_app_answers_bundle_identifier_and_tree(sender: Sender) -> None:
     assert agent.app_id == "dev.phonewire.demo"
 
 
+def test_open_app_accepts_the_android_spelling_package_name(sender: Sender) -> None:
+    agent = AgentSession(sender)
+    reply = call(agent, {"id": 1, "method": "open_app", "params": {"package_name": "dev.phonewire.demo"}})
+    assert reply["result"]["package_name"] == reply["result"]["bundle_identifier"] == "dev.phonewire.demo"
+    assert sender.commands("launchApp") == [{"appBundleId": "dev.phonewire.demo"}]
+
+
 def test_get_screen_image_is_base64_png_with_its_dimensions(agent: AgentSession, sender: Sender) -> None:
     reply = call(agent, {"id": 1, "method": "get_screen_image", "params": {}})
     result = reply["result"]

@@ -275,6 +275,13 @@ async def open_app(ctx: Context, params: JSONObject) -> JSONObject:
     return await _finish(ctx, params, [result], {"bundle_identifier": app})
 
 
+async def open_package(ctx: Context, params: JSONObject) -> JSONObject:
+    """The Android reference bridge's spelling: ``package_name``."""
+    app = params["package_name"]
+    result = await ctx.session.open_app(app)
+    return await _finish(ctx, params, [result], {"bundle_identifier": app, "package_name": app})
+
+
 async def close_app(ctx: Context, params: JSONObject) -> JSONObject:
     result = await ctx.session.close_app(params.get("bundle_identifier"))
     out = dict(result.data)
@@ -421,8 +428,11 @@ METHODS: Final[dict[str, Method]] = {
                ((_form(FORMAT, SCALE, OVERLAY), get_screen_image),)),
         Method("get_context", "get_tree and get_screen_image in one call.",
                ((_form(FORMAT, SCALE, OVERLAY), get_context),)),
-        Method("open_app", "Launch (or front) an app and make it the target of later calls.",
-               ((_form(BUNDLE, RETURN_TREE), open_app),)),
+        Method("open_app", "Launch (or front) an app and make it the target of later calls.", (
+            (_form(BUNDLE, RETURN_TREE), open_app),
+            (_form(Param("package_name", "string", "Android package name (same as bundle_identifier).",
+                         required=True), RETURN_TREE), open_package),
+        )),
         Method("close_app", "Stop an app (default: the current one).",
                ((_form(Param("bundle_identifier", "string", "App id (default: the current app).")), close_app),)),
         Method("list_apps", "Running and launchable apps.", ((_form(), list_apps),)),
