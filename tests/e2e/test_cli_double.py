@@ -5,6 +5,7 @@ The web device's end-to-end tests are in test_cli_web.py; these cover what does 
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import stat
@@ -252,3 +253,34 @@ def test_a_daemon_whose_socket_was_removed_stops_itself(cli: Cli) -> None:
     (cli.dir / "daemon.sock").unlink()  # e.g. its directory was deleted: no client can reach it any more
     assert wait_gone(status["pid"])
     assert wait_gone(status["runnerPids"][0])
+
+
+def test_device_and_runner_defaults_come_from_the_calling_shell(cli: Cli) -> None:
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "phonewire", "runner", "--device", "double"],
+        env=cli.env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert runner.stdout is not None
+        port = int(runner.stdout.readline().split("port=")[1])
+        cli.setenv("PHONEWIRE_RUNNER_ADDR", f"127.0.0.1:{port}")
+        assert cli("open", "app.attached").code == 0
+        assert cli("tap", "id=counter").code == 0
+        body = json.dumps({"command": "snapshot", "commandId": "probe-1", "appBundleId": "app.attached"}).encode()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("POST", "/", body, {"Content-Type": "application/json"})
+        reply = json.loads(conn.getresponse().read())
+        assert reply["ok"], reply
+        labels = [n["label"] for n in reply["data"]["nodes"]]
+        conn.close()
+        assert "taps=1" in labels  # the tap went to the runner named by the shell's environment
+        assert cli("daemon", "status", "--json").json()["data"]["runnerPids"] == []  # attached, not owned
+        cli.setenv("PHONEWIRE_DEVICE", "double")  # now the device wins over the address
+        assert cli("apps").out == ""  # a fresh double runner: no apps
+    finally:
+        runner.terminate()
+        runner.wait(timeout=20)
+        assert runner.stdout is not None
+        runner.stdout.close()

@@ -31,8 +31,8 @@ import sys
 WIRE_VERSION = "pw1"
 
 EXIT_DAEMON = 4
-#: Environment the client forwards per request (defaults for --device / --session).
-FORWARDED_ENV = ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION")
+#: Environment the client forwards per request (defaults for --device / --runner / --session).
+FORWARDED_ENV = ("PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_SESSION")
 START_BUDGET_S = 20.0
 
 

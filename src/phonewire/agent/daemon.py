@@ -57,7 +57,10 @@ def idle_timeout(environ: dict[str, str] | None = None) -> float:
 def _host_session(device: str | None, runner: str | None) -> Any:
     from phonewire.host.session import HostSession
 
-    return HostSession(device, runner_addr=runner)
+    # Whether to attach was decided from the calling client's environment; the daemon's own copy of
+    # PHONEWIRE_RUNNER_ADDR (inherited from whichever client started it) must not override that.
+    env = {k: v for k, v in os.environ.items() if k != "PHONEWIRE_RUNNER_ADDR"}
+    return HostSession(device, runner_addr=runner, env=env)
 
 
 class Daemon:
@@ -88,7 +91,7 @@ class Daemon:
 
     # -- sessions ----------------------------------------------------------------------------------------------
     async def session(self, name: str, device: str | None, runner: str | None) -> AgentSession:
-        device = device or os.environ.get("PHONEWIRE_DEVICE") or ("" if runner else "web")
+        device = device or ("" if runner else "web")
         key = f"runner@{runner}" if runner else str(device)
         agent = self.sessions.get((name, key))
         if agent is not None:
@@ -175,8 +178,12 @@ class Daemon:
 
     @staticmethod
     def _apply_env_defaults(inv: v.Invocation, env: dict[str, str], argv: list[str]) -> None:
-        if inv.device is None and env.get("PHONEWIRE_DEVICE"):
-            inv.device = env["PHONEWIRE_DEVICE"]
+        if inv.device is None and inv.runner is None:
+            # the client's environment, not the daemon's (which is that of whichever client started it)
+            if env.get("PHONEWIRE_DEVICE"):
+                inv.device = env["PHONEWIRE_DEVICE"]
+            elif env.get("PHONEWIRE_RUNNER_ADDR"):
+                inv.runner = env["PHONEWIRE_RUNNER_ADDR"]
         if "--session" not in " ".join(argv) and env.get("PHONEWIRE_SESSION"):
             inv.session = env["PHONEWIRE_SESSION"]
 
