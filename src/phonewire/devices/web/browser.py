@@ -140,8 +140,22 @@ class BrowserProcess:
                         os.killpg(self.process.pid, signal.SIGKILL)
                     with contextlib.suppress(subprocess.TimeoutExpired):
                         self.process.wait(grace)
-            # The browser is gone; its helpers (same group) may linger a moment.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
+            # The browser is gone; its helpers (same group) may linger a moment and still write to the profile.
+            self._end_group(grace)
         finally:
-            shutil.rmtree(self.user_data_dir, ignore_errors=True)
+            for _ in range(3):
+                shutil.rmtree(self.user_data_dir, ignore_errors=True)
+                if not self.user_data_dir.exists():
+                    break
+                time.sleep(0.05)
+
+    def _end_group(self, grace: float) -> None:
+        deadline = time.monotonic() + grace
+        while True:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                return  # no process of the group is left
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
