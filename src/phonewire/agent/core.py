@@ -104,8 +104,14 @@ class _RefTable:
         self.refs = {}
 
     def existing(self, node: Node, index: Index) -> str | None:
+        same_screen: dict[int, bool] = {}  # per issuing snapshot: compare the (large) signatures once
         for ref, (known, known_index) in self.refs.items():
-            if known.get("index") == node.get("index") and known_index.signature == index.signature:
+            if known.get("index") != node.get("index"):
+                continue
+            key = id(known_index)
+            if key not in same_screen:
+                same_screen[key] = known_index is index or known_index.signature == index.signature
+            if same_screen[key]:
                 return ref
         return None
 
