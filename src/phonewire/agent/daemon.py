@@ -133,6 +133,8 @@ class Daemon:
                 data = await self._read_request(reader)
         except TimeoutError:
             return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: request not finished in time"}
+        except OSError as exc:  # the client went away mid-request; the answer will not reach it either
+            return {"exit": v.EXIT_DAEMON, "stderr": f"error DAEMON_PROTOCOL: {exc.strerror or exc}"}
         if len(data) > MAX_REQUEST_BYTES:
             return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: request too large"}
         try:
