@@ -291,3 +291,11 @@ def test_fill_prefers_the_text_field_among_the_matches() -> None:
     ))  # fmt: skip
     run(s.fill("text=Email", "a@b.c"))
     assert sender.commands("tap")[0]["y"] == 120
+
+
+def test_fill_refuses_a_target_that_is_not_a_text_field_before_touching_it() -> None:
+    s, sender = session(screen(RawNode("Button", label="Delete everything", rect=Rect(0, 0, 200, 40))))
+    with pytest.raises(ProtocolError) as info:
+        run(s.fill("text=Delete", "x"))
+    assert info.value.code == e.INVALID_REQUEST
+    assert sender.commands("tap") == [] and sender.commands("type") == []

@@ -370,6 +370,11 @@ class AgentSession:
                 x, y, info = float(point.group(1)), float(point.group(2)), {}
             else:
                 node, ref = await self._find(target, editable=True)
+                if node.get("type") not in TEXT_INPUT_ROLES:
+                    raise _invalid(
+                        f"fill needs a text field, and {target!r} is a {node.get('type')}",
+                        "Name a TextField/SecureTextField/SearchField/TextView/ComboBox, or use `tap` then `type`.",
+                    )
                 r = node.get("rect") or {}
                 # Tap near the right end of the field so the caret lands after the existing text.
                 width, height = float(r.get("width", 0)), float(r.get("height", 0))
