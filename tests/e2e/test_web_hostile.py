@@ -8,13 +8,16 @@ import math
 import os
 import shutil
 import signal
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from web_runner import HostileSite, RunnerProc, runner_process
 
+from phonewire.devices.web.browser import _remove_stale_profiles
 from phonewire.protocol import errors as e
 from phonewire.protocol.snapshot import EMIT_DEPTH_CAP, NODE_CAP
 
@@ -138,3 +141,27 @@ def test_browser_killed_under_the_runner_answers_device_unavailable() -> None:
         assert runner.code("snapshot", "dev.phonewire.demo") == e.DEVICE_UNAVAILABLE
         assert runner.code("tap", "dev.phonewire.demo", x=1, y=1) == e.DEVICE_UNAVAILABLE
         assert runner.code("screenshot") == e.DEVICE_UNAVAILABLE
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:  # noqa: PTH123
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead, only not yet reaped
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def test_a_sigkilled_runner_takes_its_browser_with_it_and_its_profile_is_reclaimed() -> None:
+    with runner_process("web") as runner:
+        pid = runner.ok("status")["device"]["browserPid"]
+        assert _alive(pid)
+        os.kill(runner.proc.pid, signal.SIGKILL)  # the runner this test started
+        runner.proc.wait(10)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(pid)
+        left = list(Path(tempfile.gettempdir()).glob(f"phonewire-chromium-{runner.proc.pid}-*"))
+        assert len(left) == 1  # nobody was left to remove it ...
+        _remove_stale_profiles()  # ... so the next browser launch does
+        assert not left[0].exists()

@@ -62,6 +62,24 @@ def _die_with_parent() -> None:
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+_PROFILE_PREFIX = "phonewire-chromium-"
+
+
+def _remove_stale_profiles() -> None:
+    """Remove profile directories left by owners that were SIGKILLed (their browser died with them, by
+    PR_SET_PDEATHSIG, but nobody was left to remove the directory).  The owner's PID is in the name."""
+    for path in Path(tempfile.gettempdir()).glob(f"{_PROFILE_PREFIX}*-*"):
+        owner = path.name[len(_PROFILE_PREFIX) :].split("-", 1)[0]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except PermissionError:
+            pass  # alive, someone else's
+
+
 class BrowserLaunchError(Exception):
     pass
 
@@ -79,7 +97,8 @@ class BrowserProcess:
 
     @classmethod
     async def launch(cls, *, timeout: float = 20.0, extra_flags: tuple[str, ...] = ()) -> BrowserProcess:
-        user_data_dir = Path(tempfile.mkdtemp(prefix="phonewire-chromium-"))
+        _remove_stale_profiles()
+        user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
         args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *extra_flags, *FLAGS]
         try:
             # Popen only forks and execs (no waiting), so it is fine on the event loop.
