@@ -135,34 +135,32 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner, rt: list[str]) -> int:
     runner.send("launchApp", appBundleId=app)
-    vp = runner.send("viewport", appBundleId=app)["data"]
-    # a point that hits nothing interactive: the bottom-left corner's inside margin
-    x, y = 2.0, float(vp["height"]) - 2.0
+    # a point that hits nothing interactive: the top-left corner's inside margin (the header bar)
+    x, y = 2.0, 2.0
     load = os.getloadavg()[0]
     print(f"device {opts.device}, app {app}, n={opts.n}, python {sys.version.split()[0]}, load avg {load:.1f}")
 
-    # -- baseline: direct runner tap ----------------------------------------------------------------------------
+    # -- a direct runner tap (baseline) and a warm CLI tap, interleaved so drift hits both alike ---------------
+    cold, _ = cli(env, *rt, "open", app)
     for _ in range(3):
         runner.send("tap", appBundleId=app, x=x, y=y)
-    direct = []
-    for _ in range(opts.n):
+        cli(env, *rt, "tap", f"{x:g}", f"{y:g}")
+    direct: list[float] = []
+    warm: list[float] = []
+    noop: list[float] = []
+    bare: list[float] = []
+    for i in range(opts.n):
         start = time.perf_counter()
         runner.send("tap", appBundleId=app, x=x, y=y)
         direct.append(time.perf_counter() - start)
-
-    # -- warm CLI tap ---------------------------------------------------------------------------------------------
-    cold, _ = cli(env, *rt, "open", app)
-    for _ in range(3):
-        cli(env, *rt, "tap", f"{x:g}", f"{y:g}")
-    warm = [cli(env, *rt, "tap", f"{x:g}", f"{y:g}")[0] for _ in range(opts.n)]
-    noop, bare = [], []
-    for _ in range(max(5, opts.n // 3)):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import phonewire.agent.cli"], env=env, check=True)
-        noop.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
-        bare.append(time.perf_counter() - start)
+        warm.append(cli(env, *rt, "tap", f"{x:g}", f"{y:g}")[0])
+        if i % 3 == 0:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "import phonewire.agent.cli"], env=env, check=True)
+            noop.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+            bare.append(time.perf_counter() - start)
 
     print("\n== tap, wall time p50 ==")
     print(f"direct runner tap (one HTTP POST)      {ms(p50(direct))}")
@@ -187,8 +185,11 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     if pick:
         rect = by_index[data["refs"][pick]]["rect"]
         cx, cy = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
-        ref_taps = [cli(env, *rt, "tap", f"@{pick}")[0] for _ in range(opts.n)]
-        point_taps = [cli(env, *rt, "tap", f"{cx:g}", f"{cy:g}")[0] for _ in range(opts.n)]
+        ref_taps: list[float] = []
+        point_taps: list[float] = []
+        for _ in range(opts.n):
+            ref_taps.append(cli(env, *rt, "tap", f"@{pick}")[0])
+            point_taps.append(cli(env, *rt, "tap", f"{cx:g}", f"{cy:g}")[0])
         snaps = []
         for _ in range(opts.n):
             start = time.perf_counter()
@@ -199,6 +200,8 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
         print(f"CLI tap @{pick:<6}                       {ms(p50(ref_taps))}")
         print(f"  ref check cost                       {ms(p50(ref_taps) - p50(point_taps))}")
         print(f"  direct runner snapshot (baseline)    {ms(p50(snaps))}")
+        core = core_check_cost(runner, app, opts.n)
+        print(f"  check in the agent core (p50)        {ms(core)}   (fresh snapshot with host preflight + re-find)")
         print(f"  pure re-find (Index + refind)        {ms(refind_cost(runner, app))}")
 
     # -- view sizes ---------------------------------------------------------------------------------------------------
@@ -223,6 +226,34 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
 
 def _digits(node: dict[str, Any]) -> bool:
     return any(ch.isdigit() for ch in str(node.get("label") or ""))
+
+
+def core_check_cost(runner: Runner, app: str, n: int) -> float:
+    """``AgentSession.last_check_s`` over ``n`` ref taps on a stable text (in-process, attached host session).
+
+    Back-to-back taps would make each check's snapshot wait for the previous tap's frame to settle, which is
+    the tap's cost, not the check's; 50 ms between steps (less than an agent's think time) avoids that."""
+    import asyncio
+
+    from phonewire.agent.core import AgentSession
+    from phonewire.host.session import HostSession
+
+    async def go() -> float:
+        host = HostSession(runner_addr=f"127.0.0.1:{runner.port}", write_diagnostics=False)
+        try:
+            session = AgentSession(host, app_id=app)
+            view = await session.snapshot()
+            ref = next(r for r, node in view.refs.items() if node["type"] == "StaticText" and not _digits(node))
+            samples = []
+            for _ in range(n):
+                await asyncio.sleep(0.05)  # an agent's think time: the page settles between steps, as via the CLI
+                await session.tap("@" + ref)
+                samples.append(session.last_check_s)
+            return p50(samples)
+        finally:
+            await host.close()
+
+    return asyncio.run(go())
 
 
 def refind_cost(runner: Runner, app: str) -> float:
