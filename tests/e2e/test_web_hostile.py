@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from web_runner import HostileSite, RunnerProc, runner_process
 
-from phonewire.devices.web.browser import _remove_stale_profiles
+from phonewire.devices.web.browser import remove_stale_profiles
 from phonewire.protocol import errors as e
 from phonewire.protocol.snapshot import EMIT_DEPTH_CAP, NODE_CAP
 
@@ -163,5 +163,5 @@ def test_a_sigkilled_runner_takes_its_browser_with_it_and_its_profile_is_reclaim
         assert not _alive(pid)
         left = list(Path(tempfile.gettempdir()).glob(f"phonewire-chromium-{runner.proc.pid}-*"))
         assert len(left) == 1  # nobody was left to remove it ...
-        _remove_stale_profiles()  # ... so the next browser launch does
+        remove_stale_profiles()  # ... so the next browser launch does
         assert not left[0].exists()

@@ -65,7 +65,7 @@ def _die_with_parent() -> None:
 _PROFILE_PREFIX = "phonewire-chromium-"
 
 
-def _remove_stale_profiles() -> None:
+def remove_stale_profiles() -> None:
     """Remove profile directories left by owners that were SIGKILLed (their browser died with them, by
     PR_SET_PDEATHSIG, but nobody was left to remove the directory).  The owner's PID is in the name."""
     for path in Path(tempfile.gettempdir()).glob(f"{_PROFILE_PREFIX}*-*"):
@@ -97,7 +97,7 @@ class BrowserProcess:
 
     @classmethod
     async def launch(cls, *, timeout: float = 20.0, extra_flags: tuple[str, ...] = ()) -> BrowserProcess:
-        _remove_stale_profiles()
+        remove_stale_profiles()
         user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
         args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *extra_flags, *FLAGS]
         try:

@@ -215,16 +215,6 @@ class WebDevice(Device):
             gone = self._by_session.get(params.get("sessionId", ""))
             if gone is not None and gone.gone is None:
                 gone.gone = "its page closed"
-        elif method == "Runtime.bindingCalled" and page is self._home and params.get("name") == "phonewireLaunch":
-            app_id = str(params.get("payload", ""))
-            asyncio.get_running_loop().create_task(self._launch_from_home(app_id))
-
-    async def _launch_from_home(self, app_id: str) -> None:
-        with contextlib.suppress(ProtocolError):
-            if await self.app_state(app_id) is AppState.BACKGROUND:
-                await self.activate(app_id)
-            else:
-                await self.launch_app(app_id)
 
     # -- pages -----------------------------------------------------------------------------------------------------
     def _url_of(self, app_id: str) -> str:
@@ -287,7 +277,6 @@ class WebDevice(Device):
     async def _ensure_home(self) -> _Page:
         if self._home is None or self._home.gone:
             self._home = await self._attach(HOME_APP, self._server.url(HOME_PATH))
-            await self._home.session.send("Runtime.addBinding", {"name": "phonewireLaunch"})
         return self._home
 
     async def _navigate(self, page: _Page, url: str) -> None:
@@ -604,11 +593,7 @@ class WebDevice(Device):
     # -- home screen -----------------------------------------------------------------------------------------------
     def _home_items(self) -> str:
         ids = [DEMO_APP_ID, *(a for a in self._apps if a != DEMO_APP_ID)]
-        return "".join(
-            f'<li><button class="app" data-app="{html.escape(a)}" onclick="phonewireLaunch(this.dataset.app)">'
-            f"{html.escape(_app_title(a))}</button></li>"
-            for a in ids
-        )
+        return "".join(f'<li class="app" data-app="{html.escape(a)}">{html.escape(_app_title(a))}</li>' for a in ids)
 
     def _home_html(self) -> str:
         return _HOME_TEMPLATE.replace("{items}", self._home_items())
@@ -634,8 +619,8 @@ _HOME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
 body{margin:0;font:16px system-ui,sans-serif;background:linear-gradient(#1e3a5f,#0b1320);color:#fff;min-height:100vh}
 h1{font-size:14px;font-weight:500;text-align:center;padding:16px 0 8px;margin:0;opacity:.8}
 ul{list-style:none;display:grid;grid-template-columns:repeat(4,1fr);gap:18px;padding:16px;margin:0}
-.app{width:64px;height:64px;border-radius:16px;border:0;background:#4f8cff;color:#fff;font-size:11px;
-overflow:hidden;text-overflow:ellipsis}
+.app{width:64px;height:64px;border-radius:16px;background:#4f8cff;color:#fff;font-size:11px;display:flex;
+align-items:center;justify-content:center;overflow:hidden;text-overflow:ellipsis}
 </style></head><body><h1 id="home-title">phonewire</h1><ul id="apps">{items}</ul>
 </body></html>"""
 
