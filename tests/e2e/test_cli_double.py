@@ -284,3 +284,10 @@ def test_device_and_runner_defaults_come_from_the_calling_shell(cli: Cli) -> Non
         runner.wait(timeout=20)
         assert runner.stdout is not None
         runner.stdout.close()
+
+
+def test_daemon_status_and_stop_without_a_daemon_start_none(cli: Cli) -> None:
+    assert cli("daemon", "status").out == "ok no daemon running\n"
+    assert cli("daemon", "status", "--json").json() == {"ok": True, "data": {"running": False}}
+    assert cli("daemon", "stop").code == 0
+    assert cli.daemon_pid() is None and not cli.dir.joinpath("daemon.sock").exists()

@@ -66,8 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code, out, err = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
     except DaemonError as exc:
-        if verb == "daemon" and rest[:1] == ["stop"] and exc.message == "no daemon is running":
-            _write(sys.stdout, "ok no daemon running")
+        if verb == "daemon" and rest[:1] in (["stop"], ["status"]) and exc.message == "no daemon is running":
+            as_json = "--json" in args
+            _write(sys.stdout, '{"ok":true,"data":{"running":false}}' if as_json else "ok no daemon running")
             return 0
         _write(sys.stderr, f"error DAEMON_UNAVAILABLE: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
         return EXIT_DAEMON

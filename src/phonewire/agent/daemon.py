@@ -202,6 +202,7 @@ class Daemon:
             return {"exit": 0, "stdout": "ok daemon stopping" if not inv.json else '{"ok":true,"data":{}}'}
         if what == "status":
             data = {
+                "running": True,
                 "pid": os.getpid(),
                 "uptimeS": round(time.time() - self.started, 1),
                 "idleTimeoutS": self.idle_s,
