@@ -222,3 +222,15 @@ def test_killed_browser_makes_the_device_unavailable() -> None:
         assert info.value.code == e.DEVICE_UNAVAILABLE
     finally:
         p.close()
+
+
+def test_landscape_profile_gives_a_landscape_viewport() -> None:
+    p = Phone("pixel-7-landscape")
+    try:
+        p.run(p.device.launch_app(DEMO))
+        rect = p.run(p.device.viewport(DEMO))
+        assert (rect.width, rect.height) == (915, 412)
+        assert p.eval("navigator.userAgent").find("Android") > 0
+        assert p.eval("navigator.maxTouchPoints") > 0
+    finally:
+        p.close()
