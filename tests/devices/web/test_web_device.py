@@ -234,3 +234,10 @@ def test_landscape_profile_gives_a_landscape_viewport() -> None:
         assert p.eval("navigator.maxTouchPoints") > 0
     finally:
         p.close()
+
+
+def test_three_taps_are_three_separate_taps(phone: Phone) -> None:
+    phone.goto("detail/2")
+    before = int(label(phone, "single-taps"))
+    phone.tap_node("double-tap-target", taps=3)
+    assert int(label(phone, "single-taps")) == before + 3

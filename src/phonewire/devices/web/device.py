@@ -459,8 +459,8 @@ class WebDevice(Device):
             page = self._live(app_id)
             for i in range(taps):
                 if i:
-                    # Two taps make one real double tap; a third starts a new gesture (separate taps).
-                    await asyncio.sleep(DOUBLE_TAP_GAP_S if i % 2 else SEPARATE_TAP_GAP_S)
+                    # Two taps are one real double tap; three or more are separate taps, each its own gesture.
+                    await asyncio.sleep(DOUBLE_TAP_GAP_S if taps == 2 else SEPARATE_TAP_GAP_S)
                 await self._touch(page, "touchStart", x, y)
                 await self._touch(page, "touchEnd")
 
