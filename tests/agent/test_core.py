@@ -299,3 +299,10 @@ def test_fill_refuses_a_target_that_is_not_a_text_field_before_touching_it() -> 
         run(s.fill("text=Delete", "x"))
     assert info.value.code == e.INVALID_REQUEST
     assert sender.commands("tap") == [] and sender.commands("type") == []
+
+
+def test_a_full_screen_scroll_never_touches_the_screen_edges() -> None:
+    s, sender = session([])
+    run(s.scroll("up", amount=1))
+    drag = sender.commands("drag")[0]
+    assert drag["fromY"] == pytest.approx(422 - 0.84 * 422) and drag["toY"] == pytest.approx(422 + 0.84 * 422)

@@ -53,6 +53,8 @@ KEYS: dict[str, tuple[str, str | None]] = {
     **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
 }
 SCROLL_DIRECTIONS = ("up", "down", "left", "right")
+#: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
+SCROLL_MAX_REACH = 0.84
 #: Most deletes ``fill`` sends to clear a field.
 MAX_CLEAR = 500
 
@@ -423,7 +425,8 @@ class AgentSession:
         return _result(await self._send(c.DRAG, fields, app=True))
 
     async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
-        """Scroll the content ``direction`` by ``amount`` of the viewport: a drag the other way, centred."""
+        """Scroll the content ``direction`` by ``amount`` of the viewport: a drag the other way through the centre
+        (at most :data:`SCROLL_MAX_REACH` of the viewport, so it never starts on an edge)."""
         d = direction.strip().lower()
         if d not in SCROLL_DIRECTIONS:
             raise _invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
@@ -433,8 +436,10 @@ class AgentSession:
         async def run() -> ActionResult:
             vp = await self.viewport()
             cx, cy = vp["x"] + vp["width"] / 2, vp["y"] + vp["height"] / 2
-            dx = {"left": -1, "right": 1}.get(d, 0) * amount * vp["width"] / 2
-            dy = {"up": -1, "down": 1}.get(d, 0) * amount * vp["height"] / 2
+            # Never start or end on the screen's edges (bars, system gesture areas): at most 84% of it.
+            reach = min(amount, SCROLL_MAX_REACH)
+            dx = {"left": -1, "right": 1}.get(d, 0) * reach * vp["width"] / 2
+            dy = {"up": -1, "down": 1}.get(d, 0) * reach * vp["height"] / 2
             # Scrolling down moves the finger up: from below the centre to above it.
             fields = {"fromX": cx + dx, "fromY": cy + dy, "toX": cx - dx, "toY": cy - dy, "durationMs": 300}
             result = await self._drag(fields)
