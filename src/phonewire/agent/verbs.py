@@ -289,7 +289,10 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
         data["text"] = view.text
         return Outcome(data, view.text)
     if verb == "tap":
-        count = int(_number(str(inv.flags.get("--count", 1)), "--count", spec.usage))
+        raw_count = _number(str(inv.flags.get("--count", 1)), "--count", spec.usage)
+        if not raw_count.is_integer() or raw_count < 1:
+            raise UsageError(f"--count must be a whole number of taps, got {inv.flags.get('--count')!r}", spec.usage)
+        count = int(raw_count)
         r = await session.tap(join_target(args), count=count)
         return _action(r, "ok " + str(r.data.get("message", "tapped")) + _target_text(r.data))
     if verb == "longpress":
