@@ -291,3 +291,13 @@ def test_daemon_status_and_stop_without_a_daemon_start_none(cli: Cli) -> None:
     assert cli("daemon", "status", "--json").json() == {"ok": True, "data": {"running": False}}
     assert cli("daemon", "stop").code == 0
     assert cli.daemon_pid() is None and not cli.dir.joinpath("daemon.sock").exists()
+
+
+def test_a_snapshot_of_a_background_app_says_how_to_bring_it_back(cli: Cli) -> None:
+    assert cli(*D, "--session", "a", "open", "app.a").code == 0
+    assert cli(*D, "--session", "b", "open", "app.b").code == 0
+    res = cli(*D, "--session", "a", "snapshot")
+    assert res.code == 3
+    assert res.err.startswith("error APP_BACKGROUNDED:") and "`viewport`" in res.err
+    assert cli(*D, "--session", "a", "viewport").out == "0 0 390 844\n"  # re-fronts app.a
+    assert cli(*D, "--session", "a", "snapshot").out.startswith('@e1 Application "app.a"')

@@ -235,7 +235,17 @@ class AgentSession:
     # -- observe --------------------------------------------------------------------------------------------
     async def snapshot(self, *, interactive: bool = False, diff: bool = False) -> View:
         async def run() -> View:
-            raw = await self._raw_snapshot()
+            try:
+                raw = await self._raw_snapshot()
+            except ProtocolError as exc:
+                if exc.code != e.APP_BACKGROUNDED:
+                    raise
+                raise ProtocolError(
+                    exc.code,
+                    exc.message,
+                    f"{self.app_id} is behind another app and a snapshot never changes the screen. Bring it to the "
+                    "front without touching it with `viewport` (or act on it: actions re-front it), then snapshot.",
+                ) from exc
             return self._render(raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff)
 
         return await self._locked(run)
