@@ -183,6 +183,12 @@ def test_batch_on_the_web_device_stops_at_the_first_error(s: Session) -> None:
     assert s.node("like-4")["label"] == "Like 1"
 
 
+def test_devices_marks_the_profile_whose_runner_the_daemon_holds(s: Session) -> None:
+    listed = {d["device"]: d["runner"] for d in s("--json", "devices").json()["data"]["devices"]}
+    assert listed["web:iphone-15"] is True  # "web" is the default profile
+    assert listed["web:pixel-7"] is False
+
+
 def test_bad_input_keeps_the_daemon_serving_the_browser(s: Session) -> None:
     pid = s.cli.daemon_pid()
     assert s("tap").code == 2

@@ -106,10 +106,12 @@ class Daemon:
 
     async def devices(self) -> list[dict[str, Any]]:
         from phonewire.agent.devices import list_devices
+        from phonewire.devices.web.profiles import DEFAULT_PROFILE
 
         listed = await asyncio.to_thread(list_devices)
+        running = {f"web:{DEFAULT_PROFILE}" if key == "web" else key for key in self.senders}
         for d in listed:
-            d["runner"] = d["device"] in self.senders
+            d["runner"] = d["device"] in running
         return listed
 
     # -- requests ----------------------------------------------------------------------------------------------
