@@ -6,6 +6,7 @@ Effects are read back from the demo app's visible counters through the device's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import signal
@@ -241,3 +242,30 @@ def test_three_taps_are_three_separate_taps(phone: Phone) -> None:
     before = int(label(phone, "single-taps"))
     phone.tap_node("double-tap-target", taps=3)
     assert int(label(phone, "single-taps")) == before + 3
+
+
+def test_a_crashed_renderer_is_a_recorded_failure_and_the_app_stops() -> None:
+    p = Phone()
+    try:
+        url = p.device.describe()["demoUrl"] + "#crash"
+        p.run(p.device.open_url(url))
+        session = p.device._live(url).session
+
+        async def crash() -> None:
+            call = asyncio.ensure_future(session.send("Page.crash"))  # the renderer may die before answering
+            for _ in range(100):
+                if p.device.counters().recorded:
+                    break
+                await asyncio.sleep(0.05)
+            call.cancel()
+            with contextlib.suppress(BaseException):
+                await call
+
+        p.run(crash())
+        assert p.device.counters().recorded == 1
+        assert p.run(p.device.app_state(url)) is AppState.NOT_RUNNING
+        assert p.device.health() is None  # the browser itself is fine
+        p.run(p.device.launch_app(DEMO))
+        assert p.node("like-1")["label"] == "Like 0"
+    finally:
+        p.close()
