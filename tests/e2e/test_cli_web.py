@@ -175,6 +175,24 @@ def test_screenshot_overlay_refs_is_a_png_of_the_device_screen(s: Session, tmp_p
         assert img.width == int(float(vp[2]))
 
 
+def test_the_refs_drawn_on_an_overlay_screenshot_are_the_sessions_refs(s: Session, tmp_path: Path) -> None:
+    s.ok("screenshot", str(tmp_path / "marks.png"), "--overlay-refs")
+    view = s.ok("snapshot", "-i")  # the same screen: the same numbering as the marks
+    like3 = ref_of(view, r"id=like-3$")
+    s.ok("screenshot", str(tmp_path / "again.png"), "--overlay-refs")
+    s.ok("tap", like3)
+    assert s.node("like-3")["label"] == "Like 1"
+
+
+def test_long_press_and_double_tap_reach_the_detail_screen_once_each(s: Session) -> None:
+    s.ok("tap", "id=open-2")
+    s.ok("longpress", "label='Hold me'", "--duration", "900")
+    s.ok("tap", "id=double-tap-target", "--count", "2")
+    assert s.node("long-presses")["label"] == "1"
+    assert s.node("double-taps")["label"] == "1"
+    assert s("tap", "id=double-tap-target", "--count", "1.5").code == 2
+
+
 def test_batch_on_the_web_device_stops_at_the_first_error(s: Session) -> None:
     steps = [["tap", "id=like-4"], ["tap", "id=no-such-thing"], ["tap", "id=like-4"]]
     res = s("--json", "batch", stdin=json.dumps(steps))
