@@ -8,6 +8,12 @@ missing from the snapshot.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +26,31 @@ from phonewire.protocol.snapshot import INTERACTIVE_ROLES
 pytestmark = requires_chromium
 
 
-def browser_view(phone: Phone) -> dict[str, tuple[str, str]]:
+PAGES = Path(__file__).resolve().parent / "pages"
+
+
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """``directory`` over loopback HTTP from a thread of this process; yields the base URL."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def browser_view(phone: Phone, app: str = DEMO_APP_ID) -> dict[str, tuple[str, str]]:
     """id → (vocabulary role, name) of the visible, non-ignored interactive nodes of the browser's AX tree."""
-    session = phone.device._live(DEMO_APP_ID).session
+    session = phone.device._live(app).session
     tree = phone.run(session.send("Accessibility.getFullAXTree"))
     w, h = phone.device.profile.width, phone.device.profile.height
     out: dict[str, tuple[str, str]] = {}
@@ -78,3 +106,20 @@ def test_walk_matches_the_accessibility_tree(phone: Phone, screen: str) -> None:
         f"({sorted(browser)!r})"
     )
     assert set(on_screen) - set(walk) == set()
+
+
+def test_walk_matches_the_accessibility_tree_on_the_element_zoo(phone: Phone) -> None:
+    """Names from aria-label, aria-labelledby, alt, wrapping and for-labels, title, placeholder, input values,
+    nested content; roles of every form control, ARIA widgets, contenteditable and summary."""
+    with serving(PAGES) as base:
+        url = base + "zoo.html"
+        phone.run(phone.device.open_url(url))
+        try:
+            walk = walk_view(phone.snapshot(url))
+            browser = browser_view(phone, url)
+            assert len(browser) >= 20
+            mismatches = {i: (walk.get(i), browser[i]) for i in browser if walk.get(i) != browser[i]}
+            assert mismatches == {}
+        finally:
+            phone.run(phone.device.terminate_app(url))
+            phone.run(phone.device.activate(DEMO_APP_ID))

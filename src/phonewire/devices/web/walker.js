@@ -108,7 +108,14 @@
       const al = c.getAttribute("aria-label");
       if (al) { s += " " + al + " "; continue; }
       if (tag === "IMG") { s += " " + (c.getAttribute("alt") || "") + " "; continue; }
-      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { s += " " + (c.value || "") + " "; continue; }
+      if (tag === "INPUT") {
+        // embedded controls: a text field contributes its value; checkboxes, radios and files nothing
+        const t = (c.getAttribute("type") || "text").toLowerCase();
+        if (t !== "checkbox" && t !== "radio" && t !== "file" && t !== "hidden" && t !== "image") s += " " + (c.value || "") + " ";
+        continue;
+      }
+      if (tag === "TEXTAREA") { s += " " + (c.value || "") + " "; continue; }
+      if (tag === "SELECT") { const o = c.selectedOptions && c.selectedOptions[0]; s += " " + (o ? o.textContent : "") + " "; continue; }
       const inline = tag === "SPAN" || tag === "B" || tag === "I" || tag === "EM" || tag === "STRONG" || tag === "A";
       s += inline ? textOf(c, depth + 1) : " " + textOf(c, depth + 1) + " ";
     }
