@@ -201,3 +201,10 @@ def test_error_codes_reachable_on_the_web_device(runner: RunnerProc) -> None:
     assert runner.code("openUrl", url=dead) == e.COMMAND_FAILED
     assert runner.code("openUrl", url="ftp://example.invalid/") == e.APP_UNKNOWN
     runner.ok("launchApp", DEMO)
+
+
+def test_uptime_and_reset(runner: RunnerProc) -> None:
+    first = runner.ok("uptime")
+    assert isinstance(first["uptimeMs"], int) and first["uptimeMs"] > 0
+    assert runner.ok("reset")["reset"] is True
+    assert runner.ok("snapshot", DEMO)["quality"]["state"] == "healthy"  # the app survives a reset

@@ -165,3 +165,17 @@ def test_a_sigkilled_runner_takes_its_browser_with_it_and_its_profile_is_reclaim
         assert len(left) == 1  # nobody was left to remove it ...
         remove_stale_profiles()  # ... so the next browser launch does
         assert not left[0].exists()
+
+
+def test_profile_from_the_device_spec_and_shutdown_closes_the_browser() -> None:
+    with runner_process("web:pixel-7-landscape") as runner:
+        device = runner.ok("status")["device"]
+        assert device["profile"] == "pixel-7-landscape" and device["orientation"] == "landscape"
+        runner.ok("launchApp", "dev.phonewire.demo")
+        assert runner.ok("viewport", "dev.phonewire.demo") == {"x": 0, "y": 0, "width": 915, "height": 412}
+        pid = device["browserPid"]
+        profiles = list(Path(tempfile.gettempdir()).glob(f"phonewire-chromium-{runner.proc.pid}-*"))
+        assert len(profiles) == 1
+        assert runner.send("shutdown")["ok"] is True
+        assert runner.proc.wait(20) == 0
+        assert not _alive(pid) and not profiles[0].exists()
