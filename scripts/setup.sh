@@ -25,7 +25,14 @@ fi
 stamp=.venv/.phonewire-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     echo "setup: installing phonewire and its dev tools into .venv" >&2
-    .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip 2>&1 | grep -v "is ignored" >&2 || true
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | grep -v "is ignored" >&2 || true
+    log=$(mktemp)
+    if ! { .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip &&
+           .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'; } >"$log" 2>&1; then
+        grep -v "is ignored" "$log" >&2 || true
+        rm -f "$log"
+        echo "setup: pip install failed" >&2
+        exit 1
+    fi
+    rm -f "$log"
     .venv/bin/python -c "import phonewire" && touch "$stamp"
 fi
