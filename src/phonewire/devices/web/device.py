@@ -427,6 +427,12 @@ class WebDevice(Device):
             raise ProtocolError(e.COMMAND_FAILED, f"in-page script failed: {str(text)[:300]}")
         return result.get("result", {}).get("value")
 
+    async def _settle(self, page: _Page) -> None:
+        """One round trip through the page's main thread after a gesture or key: events the page emitted while
+        handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
+        around the command sees them.  Costs well under a millisecond."""
+        await page.session.send("Runtime.evaluate", {"expression": "0"})
+
     async def _touch(self, page: _Page, kind: str, x: float | None = None, y: float | None = None) -> None:
         points = [] if x is None or y is None else [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
         await page.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
@@ -447,6 +453,7 @@ class WebDevice(Device):
             down.update(text=text, unmodifiedText=text)
         await page.session.send("Input.dispatchKeyEvent", down)
         await page.session.send("Input.dispatchKeyEvent", {"type": "keyUp", **key})
+        await self._settle(page)
 
     # -- app-scoped ------------------------------------------------------------------------------------------------
     async def viewport(self, app_id: str) -> Rect:
@@ -463,6 +470,7 @@ class WebDevice(Device):
                     await asyncio.sleep(DOUBLE_TAP_GAP_S if taps == 2 else SEPARATE_TAP_GAP_S)
                 await self._touch(page, "touchStart", x, y)
                 await self._touch(page, "touchEnd")
+            await self._settle(page)
 
     async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
         with self._mapped(app_id):
@@ -473,6 +481,7 @@ class WebDevice(Device):
             finally:
                 with contextlib.suppress(CdpError):
                     await self._touch(page, "touchEnd")
+            await self._settle(page)
 
     async def drag(
         self,
@@ -507,6 +516,7 @@ class WebDevice(Device):
             finally:
                 with contextlib.suppress(CdpError):
                     await self._touch(page, "touchEnd")
+            await self._settle(page)
 
     async def type_text(self, app_id: str, text: str) -> None:
         with self._mapped(app_id):
@@ -514,6 +524,7 @@ class WebDevice(Device):
             await self._require_focus(page)
             if text:
                 await page.session.send("Input.insertText", {"text": text})
+                await self._settle(page)
 
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
