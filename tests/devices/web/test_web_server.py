@@ -1,0 +1,40 @@
+"""The loopback static server of the web device: serves the demo and the home page, nothing outside its root."""
+
+from __future__ import annotations
+
+import asyncio
+
+from phonewire.devices.web.server import StaticServer
+
+
+async def get(server: StaticServer, path: str) -> tuple[int, bytes]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_serves_the_demo_the_home_page_and_nothing_outside_its_root() -> None:
+    async def scenario() -> list[tuple[int, bytes]]:
+        server = StaticServer.for_package_data({"/__home__": lambda: "<p>home</p>"})
+        await server.start()
+        try:
+            return [
+                await get(server, "/demo/index.html"),
+                await get(server, "/demo/"),
+                await get(server, "/__home__"),
+                await get(server, "/demo/../../protocol/errors.py"),
+                await get(server, "/demo/%2e%2e/%2e%2e/protocol/errors.py"),
+                await get(server, "/demo/missing.js"),
+            ]
+        finally:
+            await server.stop()
+
+    index, directory, home, up, encoded_up, missing = asyncio.run(scenario())
+    assert index[0] == 200 and b"phonewire demo" in index[1]
+    assert directory == index
+    assert home == (200, b"<p>home</p>")
+    assert up[0] == encoded_up[0] == missing[0] == 404
