@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from phonewire.devices.web.device import snapshot_from_walk
+from phonewire.devices.web.cdp import CdpClosed, CdpProtocolError, CdpSession
+from phonewire.devices.web.device import WebDevice, _Page, snapshot_from_walk
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.roles import vocabulary_role
 from phonewire.protocol import errors as e
@@ -95,3 +96,33 @@ def test_non_finite_or_malformed_walk_entries_never_raise() -> None:
     inf = next(n for n in snap["nodes"] if n["label"] == "Inf")
     assert inf["rect"] == {"x": 0, "y": 0, "width": 0, "height": 0}
     assert any(n["label"] == "L" for n in snap["nodes"])
+
+
+# -- the error boundary: every lower-layer failure maps to one protocol code ----------------------------------------
+@pytest.mark.parametrize(
+    ("raised", "code"),
+    [
+        (CdpClosed("socket closed"), e.DEVICE_UNAVAILABLE),
+        (CdpProtocolError("Runtime.evaluate", -32000, "Session with given id not found"), e.APP_NOT_AVAILABLE),
+        (CdpProtocolError("Input.dispatchTouchEvent", -32602, "Invalid parameters"), e.COMMAND_FAILED),
+        (OSError("broken pipe"), e.COMMAND_FAILED),
+        (TimeoutError(), e.COMMAND_FAILED),
+        (ProtocolError(e.TEXT_INPUT_NOT_FOCUSED, "kept"), e.TEXT_INPUT_NOT_FOCUSED),
+    ],
+)
+def test_lower_layer_failures_map_to_one_code_each(raised: Exception, code: str) -> None:
+    device = WebDevice(None)  # never opened: no browser, healthy by construction
+    device._apps["https://app.test/"] = _Page("https://app.test/", "T1", CdpSession(None, "S1"), "https://app.test/")  # type: ignore[arg-type]
+    with pytest.raises(ProtocolError) as info, device._mapped("https://app.test/"):
+        raise raised
+    assert info.value.code == code
+    if code != e.TEXT_INPUT_NOT_FOCUSED:
+        assert info.value.__cause__ is raised
+
+
+def test_a_vanished_target_is_forgotten_so_the_app_reads_not_running() -> None:
+    device = WebDevice(None)
+    device._apps["https://app.test/"] = _Page("https://app.test/", "T1", CdpSession(None, "S1"), "https://app.test/")  # type: ignore[arg-type]
+    with pytest.raises(ProtocolError), device._mapped("https://app.test/"):
+        raise CdpProtocolError("Page.navigate", -32000, "Target closed")
+    assert "https://app.test/" not in device._apps
