@@ -61,7 +61,7 @@ def run(device: str, out: Path) -> int:
             print(f"             | {line}")
         print("             | …")
         steps.run("tap id=like-1", lambda: phone.tap("id=like-1"))
-        view = steps.run("snapshot", lambda: phone.snapshot())
+        view = steps.run("snapshot", phone.snapshot)
         steps.check("row 1's button after one tap", _text_of(view, "like-1"), "Like 1")
         steps.check("row 2's button untouched", _text_of(view, "like-2"), "Like 0")
 
@@ -69,13 +69,13 @@ def run(device: str, out: Path) -> int:
         steps.run('fill id=name "Ada Lovelace"', lambda: phone.fill("id=name", "Ada Lovelace"))
         steps.run('fill id=password "correct horse"', lambda: phone.fill("id=password", "correct horse"))
         steps.run("tap Sign in", lambda: phone.tap('role=Button label="Sign in"'))
-        view = steps.run("snapshot", lambda: phone.snapshot())
+        view = steps.run("snapshot", phone.snapshot)
         steps.check("sign-ins", _text_of(view, "signin-count"), "1")
         steps.check("signed-in user", _text_of(view, "signin-user"), "Ada Lovelace")
 
         steps.run('fill id=search "phones"', lambda: phone.fill("id=search", "phones"))
         steps.run("press enter (submit the search)", lambda: phone.press("enter"))
-        view = steps.run("snapshot", lambda: phone.snapshot())
+        view = steps.run("snapshot", phone.snapshot)
         steps.check("searches", _text_of(view, "search-count"), "1")
         steps.check("last search", _text_of(view, "search-last"), "phones")
 
