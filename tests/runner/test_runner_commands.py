@@ -318,3 +318,24 @@ def test_status_is_answered_while_a_command_hangs(fresh_runner: RunnerProcess) -
     assert journaled["state"] == "started"
     assert result.envelope["ok"] is True
     assert status(port)["state"] == "idle"
+
+
+# -- the one runner-side retry: a snapshot capture that throws is retried once after a pause -------------------------
+def test_a_snapshot_capture_that_throws_once_is_retried_once_and_succeeds(runner: RunnerProcess) -> None:
+    run_ok(runner.port, "launchApp", appBundleId="flaky.1")
+    data = run_ok(runner.port, "snapshot", appBundleId="flaky.1")
+    assert data["quality"]["state"] == "healthy"
+    assert status(runner.port)["device"]["captures"]["flaky.1"] == 2  # one failure, exactly one retry
+
+
+def test_a_snapshot_capture_that_throws_twice_is_snapshot_failed_after_exactly_one_retry(runner: RunnerProcess) -> None:
+    run_ok(runner.port, "launchApp", appBundleId="flaky.5")
+    response = post(runner.port, "snapshot", appBundleId="flaky.5")
+    assert response.code == e.SNAPSHOT_FAILED
+    assert status(runner.port)["device"]["captures"]["flaky.5"] == 2
+
+
+def test_app_state_failures_are_not_capture_failures_and_are_not_retried(runner: RunnerProcess) -> None:
+    response = post(runner.port, "snapshot", appBundleId="flaky.3")  # never launched: APP_NOT_AVAILABLE
+    assert response.code == e.APP_NOT_AVAILABLE
+    assert "flaky.3" not in status(runner.port)["device"]["captures"]

@@ -149,7 +149,7 @@ class Device(abc.ABC):
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         """``{"nodes": [...], "quality": {...}}`` built by :func:`phonewire.protocol.snapshot.build_snapshot`.
 
-        A capture that fails is retried once by the backend after a short pause (~0.4 s); the runner never retries."""
+        A capture that throws is retried once by the runner after a short pause (0.4 s); backends do not retry."""
 
     # -- device-scoped -------------------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -12,6 +12,7 @@ app id                      behaviour of every app-scoped command against it
 ``crash``                   raises ``RuntimeError`` (a backend bug the runner must report as COMMAND_FAILED)
 ``noisy``                   succeeds but bumps the suppressed-issue counter (the runner stamps ``warning``)
 ``big.<n>``                 ``tap`` returns normally; ``snapshot`` returns ``n`` nodes
+``flaky.<n>``               the first ``n`` snapshot captures raise SNAPSHOT_FAILED, later ones succeed
 ==========================  ==================================================================================
 
 Apps start not running; ``launchApp`` fronts one (backgrounding the previous), ``button home`` backgrounds all,
@@ -50,6 +51,7 @@ class DoubleDevice(Device):
         self.states: dict[str, AppState] = {}
         self.taps: dict[str, int] = {}
         self.typed: dict[str, str] = {}
+        self.captures: dict[str, int] = {}
         self.suppressed = 0
         self.recorded = 0
         self.calls: list[tuple[str, str | None]] = []
@@ -74,7 +76,7 @@ class DoubleDevice(Device):
         return IssueCounters(self.suppressed, self.recorded)
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "taps": dict(self.taps)}
+        return {"kind": self.kind, "taps": dict(self.taps), "captures": dict(self.captures)}
 
     # -- scripting ---------------------------------------------------------------------------------------------
     async def _behave(self, app_id: str) -> None:
@@ -170,6 +172,9 @@ class DoubleDevice(Device):
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         await self._behave(app_id)
         head, _, arg = app_id.partition(".")
+        self.captures[app_id] = self.captures.get(app_id, 0) + 1
+        if head == "flaky" and self.captures[app_id] <= int(arg):
+            raise ProtocolError(e.SNAPSHOT_FAILED, f"scripted capture failure {self.captures[app_id]} of {arg}")
         count = int(arg) if head == "big" else 0
         root = RawNode("Application", label=app_id, rect=Rect(0, 0, 390, 844))
         root.children.append(RawNode("Button", label="Counter", identifier="counter", rect=Rect(20, 100, 200, 44)))

@@ -12,12 +12,14 @@ contract between backend and runner:
   error, carries ``reactivated: true``;
 * mutating commands are bracketed by the suppressed-issue counter: growth across an ok mutation stamps ``warning``.
 
-The runner never retries a command.  The one retry the protocol allows (a snapshot capture, once, after a short
-pause) belongs to the backend, which knows what a failed capture looks like (the web device does it).
+The runner never retries a command, with the one exception the protocol makes: a snapshot capture that throws
+(SNAPSHOT_FAILED, or a backend bug) is retried once after a short pause (0.4 s x time scale), here, for every
+backend.  App-state and device failures are not capture failures and are never retried.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -34,6 +36,7 @@ DEFAULT_DRAG_MS: Final = 300.0
 DEFAULT_HOLD_MS: Final = 50.0
 DEFAULT_SETTLE_MS: Final = 0.0
 DEFAULT_SCREENSHOT_QUALITY: Final = 80
+SNAPSHOT_RETRY_PAUSE_S: Final = 0.4
 
 WARNING_SUPPRESSED: Final = (
     "the command succeeded, but the device muted {n} issue(s) while it ran; a gesture may have missed its target. "
@@ -176,9 +179,15 @@ def _app(r: Request) -> str:
     return r.app_id
 
 
+def _capture_failure(exc: Exception) -> bool:
+    """A snapshot failure worth one more try: the capture itself threw."""
+    return not isinstance(exc, ProtocolError) or exc.code == e.SNAPSHOT_FAILED
+
+
 class Dispatcher:
-    def __init__(self, device: Device) -> None:
+    def __init__(self, device: Device, *, snapshot_retry_pause: float = SNAPSHOT_RETRY_PAUSE_S) -> None:
         self.device = device
+        self.snapshot_retry_pause = snapshot_retry_pause
 
     async def run(self, request: Request) -> Envelope:
         """Execute one command on the device.  Never raises (except cancellation): failures are envelopes."""
@@ -195,7 +204,7 @@ class Dispatcher:
             before = self.device.counters().suppressed if mutating else 0
             if request.command in c.APP_SCOPED:
                 reactivated = await self._front(request)
-            data = await HANDLERS[request.command](self.device, request)
+            data = await self._execute(request)
             warning = None
             if mutating:
                 grown = self.device.counters().suppressed - before
@@ -204,6 +213,18 @@ class Dispatcher:
             return ok(data, reactivated=reactivated, warning=warning)
         except Exception as exc:
             return fail(map_exception(exc), reactivated=reactivated)
+
+    async def _execute(self, request: Request) -> JSONObject:
+        handler = HANDLERS[request.command]
+        if request.command != c.SNAPSHOT:
+            return await handler(self.device, request)
+        try:
+            return await handler(self.device, request)
+        except Exception as exc:
+            if not _capture_failure(exc):
+                raise
+        await asyncio.sleep(self.snapshot_retry_pause)
+        return await handler(self.device, request)
 
     async def _front(self, request: Request) -> bool:
         """Make sure the target app is in front; ``True`` when it had to be re-fronted."""

@@ -27,7 +27,7 @@ from phonewire.protocol.commands import Timing
 from phonewire.protocol.envelope import Envelope, fail, ok
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import Request, parse_request
-from phonewire.runner.dispatch import Dispatcher, describe_device
+from phonewire.runner.dispatch import SNAPSHOT_RETRY_PAUSE_S, Dispatcher, describe_device
 from phonewire.runner.executor import Executor, Reply
 from phonewire.runner.gate import Gate
 from phonewire.runner.journal import Fate, Journal
@@ -62,7 +62,7 @@ class Runner:
         self._started = clock()
         self.journal = Journal()
         self.gate = Gate(timing.wedge_threshold)
-        self.dispatcher = Dispatcher(device)
+        self.dispatcher = Dispatcher(device, snapshot_retry_pause=SNAPSHOT_RETRY_PAUSE_S * timing.scale)
         self.executor = Executor(self.gate, self.journal, self.dispatcher.run, clock)
         self.stop_requested = False
 
