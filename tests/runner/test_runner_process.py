@@ -52,6 +52,7 @@ def test_a_device_that_fails_to_open_is_a_clear_message_and_a_non_zero_exit() ->
     assert done.returncode != 0
     assert "could not open device" in done.stderr
     assert "scripted open failure" in done.stderr
+    assert "scripted open hint" in done.stderr  # the hint (what to do) reaches the person reading stderr
     assert "PHONEWIRE_RUNNER_LISTENING" not in done.stdout
 
 

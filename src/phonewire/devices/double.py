@@ -60,7 +60,7 @@ class DoubleDevice(Device):
 
     async def open(self) -> None:
         if self.profile == "broken":
-            raise RuntimeError("scripted open failure (double:broken)")
+            raise ProtocolError(e.DEVICE_UNAVAILABLE, "scripted open failure (double:broken)", "scripted open hint")
         if self.profile == "slow-open":
             print("double: opening slowly", file=sys.stderr, flush=True)
             await asyncio.sleep(60)

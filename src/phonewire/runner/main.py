@@ -137,7 +137,9 @@ async def _open(device: Device, stop: asyncio.Event) -> str | None:
     exc = opening.exception()
     if exc is None:
         return None
-    return exc.message if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, ProtocolError):  # the hint says what to do (accept the USB prompt, install chromium ...)
+        return f"{exc.message}. {exc.hint}" if exc.hint else exc.message
+    return f"{type(exc).__name__}: {exc}"
 
 
 async def _close(device: Device) -> None:
