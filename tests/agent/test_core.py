@@ -212,6 +212,7 @@ def test_scroll_down_drags_up_through_the_centre() -> None:
     drag = sender.commands("drag")[0]
     assert (drag["fromX"], drag["toX"]) == (195, 195)
     assert drag["fromY"] == 422 + 211 and drag["toY"] == 422 - 211
+    assert drag["settle"] > 0  # rest before lifting: no release velocity, no fling past the amount asked
     with pytest.raises(ProtocolError):
         run(s.scroll("sideways"))
 

@@ -42,3 +42,25 @@ def test_a_script_drives_the_demo_and_the_runner_stops_with_the_phone(
         assert image[:8] == b"\x89PNG\r\n\x1a\n"
         pid = phone.session.sender.runner.process.pid  # type: ignore[attr-defined]
     assert wait_gone(pid)
+
+
+def test_scroll_moves_the_content_by_the_amount_asked_and_does_not_fling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+
+    def row_tops(phone: phonewire.Phone) -> dict[str, float]:
+        return {n["identifier"]: n["rect"]["y"] for n in phone.snapshot().nodes if n["type"] == "Button"}
+
+    with phonewire.Phone(device="web") as phone:
+        phone.open("dev.phonewire.demo")
+        height = phone.viewport()["height"]
+        before = row_tops(phone)
+        phone.scroll("down", amount=0.5)
+        after = row_tops(phone)
+        after_again = row_tops(phone)  # a fling would still be moving the list
+        assert after == after_again
+        moved = [before[i] - after[i] for i in before.keys() & after.keys() if i.startswith("like-")]
+        assert moved, "some row must stay on screen after half a screen of scrolling"
+        assert 0.4 * height <= moved[0] <= 0.6 * height  # half a screen, give or take touch slop
