@@ -223,7 +223,8 @@ def test_diff_snapshot_reports_changes_since_the_previous_snapshot() -> None:
     assert first.text.startswith("# no previous snapshot")
     sender.nodes = rows(1, 2, counts={1: 1})
     second = run(s.snapshot(diff=True))
-    assert second.text.splitlines() == ['- StaticText "count 0"', '+ @e2 StaticText "count 1"']
+    # "count 1" is a new element (no identifier, new text): it gets a number never issued before in this session
+    assert second.text.splitlines() == ['- StaticText "count 0"', f'+ @e{len(first.refs) + 1} StaticText "count 1"']
     third = run(s.snapshot(diff=True))
     assert third.text == "# no changes"
 
@@ -307,3 +308,33 @@ def test_a_full_screen_scroll_never_touches_the_screen_edges() -> None:
     run(s.scroll("up", amount=1))
     drag = sender.commands("drag")[0]
     assert drag["fromY"] == pytest.approx(422 - 0.84 * 422) and drag["toY"] == pytest.approx(422 + 0.84 * 422)
+
+
+# -- ref numbers are never reused for another element within a session ----------------------------------------------
+def test_a_new_snapshot_keeps_the_ref_of_every_element_still_on_screen() -> None:
+    s, sender = session(rows(1, 5))
+    first = run(s.snapshot())
+    sender.nodes = rows(2, 6)  # scrolled by one row: rows 2-5 stay, row 1 left, row 6 came in
+    second = run(s.snapshot())
+    by_label_1 = {n["label"]: r for r, n in first.refs.items() if str(n["label"]).startswith("Row")}
+    by_label_2 = {n["label"]: r for r, n in second.refs.items() if str(n["label"]).startswith("Row")}
+    for kept in ("Row 2", "Row 3", "Row 4", "Row 5"):
+        assert by_label_2[kept] == by_label_1[kept]
+    issued_before = {int(r[1:]) for r in first.refs}
+    assert int(by_label_2["Row 6"][1:]) > max(issued_before)  # a newcomer gets a fresh number
+    # the identical "+" buttons keep theirs too (told apart by their row): row 3's "+" taps row 3
+    plus_3 = next(r for r, n in first.refs.items() if n["label"] == "+" and n["rect"]["y"] == 204)
+    assert second.refs[plus_3]["rect"]["y"] == 154  # row 3 now sits in the second slot
+
+
+def test_an_old_ref_never_comes_to_name_a_different_element() -> None:
+    s, sender = session(rows(1, 5))
+    first = run(s.snapshot())
+    gone = next(r for r, n in first.refs.items() if n["label"] == "Row 1")
+    sender.nodes = rows(6, 10)  # a whole new page of rows: row 1 is gone
+    second = run(s.snapshot())
+    assert gone not in second.refs  # its number was not handed to one of the new rows
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@" + gone))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []

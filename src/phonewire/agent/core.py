@@ -92,19 +92,51 @@ class _RefTable:
     """The refs a session has issued.  Each names a node *of the snapshot that issued it* (kept with that
     snapshot's :class:`Index`), so refs issued at different times never get mixed up: a new ``snapshot``
     replaces the table; an AMBIGUOUS_MATCH answer adds its candidates under new numbers (or the refs that
-    already name them, when the screen is the one the table's snapshot showed)."""
+    already name them, when the screen is the one the table's snapshot showed).
+
+    Numbers are never reused for another element within a session: a new snapshot gives an element the ref it
+    had in the previous table when that ref re-finds to it (:func:`refind`, the same rule a tap applies), and a
+    new number otherwise.  So a ref kept from any earlier snapshot either still names its element or answers
+    STALE_REF; it can never come to mean a different element."""
 
     def __init__(self) -> None:
         self.refs: dict[str, tuple[Node, Index]] = {}
         self.next = 1
 
-    def reset(self, nodes: list[Node], rendered: Rendered) -> None:
-        index = Index(nodes)
+    def carried_over(self, index: Index) -> dict[int, str]:
+        """Node index (in ``index``) -> the ref that named the same element in the current table."""
+        found: dict[int, str] = {}
+        taken: set[int] = set()
+        for ref, (node, issued) in self.refs.items():
+            try:
+                now = refind(ref, node, issued, index)
+            except ProtocolError:
+                continue
+            key = int(now["index"])
+            if key in taken:  # two old refs re-find one element: neither may claim it
+                found.pop(key, None)
+                continue
+            taken.add(key)
+            found[key] = ref
+        return found
+
+    def namer(self, index: Index) -> Callable[[Node], str]:
+        carried = self.carried_over(index) if self.refs else {}
+
+        def name(node: Node) -> str:
+            ref = carried.get(int(node["index"]))
+            if ref is None:
+                ref = f"e{self.next}"
+                self.next += 1
+            return ref
+
+        return name
+
+    def reset(self, index: Index, rendered: Rendered) -> None:
         self.refs = {ref: (node, index) for ref, node in rendered.refs.items()}
-        self.next = len(self.refs) + 1
 
     def clear(self) -> None:
-        self.refs = {}
+        self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
 
     def existing(self, node: Node, index: Index) -> str | None:
         same_screen: dict[int, bool] = {}  # per issuing snapshot: compare the (large) signatures once
@@ -252,7 +284,8 @@ class AgentSession:
         return await self._locked(run)
 
     def _render(self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool) -> View:
-        rendered = render(nodes, interactive=interactive)
+        index = Index(nodes)
+        rendered = render(nodes, interactive=interactive, name=self._refs.namer(index))
         header = quality_header(quality)
         if as_diff:
             if self._previous is None:
@@ -264,7 +297,7 @@ class AgentSession:
             lines = rendered.lines
         if header:
             lines = [header, *lines]
-        self._refs.reset(nodes, rendered)
+        self._refs.reset(index, rendered)
         self._previous = nodes
         return View("\n".join(lines), nodes, rendered.refs, quality)
 

@@ -20,7 +20,8 @@ Rules (docs/agent-view.md is the user-facing version):
   among the interactive nodes: non-interactive text inside an interactive node, and text in the same row
   (same emitted parent, overlapping vertical band) as an interactive node; an unlabeled interactive container
   (a list row's Cell) that holds other kept controls gets no line there — its controls stand for it;
-* refs are numbered in emission order (document order), ``e1`` first.
+* refs: without a session, ``e1``… in emission (document) order; a session keeps each element's ref across
+  snapshots and gives newcomers new numbers (``agent/core.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import bisect
 import difflib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,8 +215,9 @@ class Rendered:
         return "\n".join(self.lines)
 
 
-def render(nodes: Sequence[Node], *, interactive: bool = False) -> Rendered:
-    """Render ``nodes`` (wire snapshot nodes) as the agent view; refs ``e1``… in emission order."""
+def render(nodes: Sequence[Node], *, interactive: bool = False, name: Callable[[Node], str] | None = None) -> Rendered:
+    """Render ``nodes`` (wire snapshot nodes) as the agent view.  ``name`` gives each listed node its ref (the
+    session keeps refs stable across snapshots); without it refs are ``e1``… in emission order."""
     parents = _parents(nodes)
     by_index = {int(n["index"]): n for n in nodes}
     out = Rendered()
@@ -228,7 +230,7 @@ def render(nodes: Sequence[Node], *, interactive: bool = False) -> Rendered:
                 depth = level[a] + (0 if by_index[a].get("type") in ROOT_ROLES else 1)
                 break
         level[i] = depth
-        ref = f"e{len(out.refs) + 1}"
+        ref = name(by_index[i]) if name is not None else f"e{len(out.refs) + 1}"
         out.refs[ref] = by_index[i]
         key = "  " * depth + node_line(by_index[i])
         out.keys.append(key)
