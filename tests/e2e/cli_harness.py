@@ -9,13 +9,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from procs import wait_gone
 
 from phonewire.agent.cli import main
 
@@ -28,29 +28,6 @@ class Result:
 
     def json(self) -> Any:
         return json.loads(self.out)
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        reaped, _ = os.waitpid(pid, os.WNOHANG)  # our child (an in-process client spawned it)
-        if reaped == pid:
-            return False
-    except ChildProcessError:
-        pass
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def wait_gone(pid: int, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not pid_alive(pid):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class Cli:

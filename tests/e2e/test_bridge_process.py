@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from procs import wait_gone
 
 pytestmark = pytest.mark.e2e
 
@@ -25,20 +26,6 @@ def children(pid: int) -> list[int]:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         return []
-
-
-def gone(pid: int, within_s: float = 15.0) -> bool:
-    """True once ``pid`` no longer runs (a zombie counts as gone: it has exited)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state in ("Z", "X"):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -89,7 +76,7 @@ def bridge() -> Iterator[Bridge]:
         yield b
     finally:
         stop(b.proc)
-        if not gone(b.runner_pid, 5):
+        if not wait_gone(b.runner_pid, 5):
             os.kill(b.runner_pid, signal.SIGKILL)
 
 
@@ -134,7 +121,7 @@ def test_bridge_process_answers_bad_lines_with_errors_and_keeps_serving_the_conn
 def test_sigterm_stops_the_bridge_and_the_runner_it_started(bridge: Bridge) -> None:
     bridge.proc.send_signal(signal.SIGTERM)
     assert bridge.proc.wait(15) == 0
-    assert gone(bridge.runner_pid)
+    assert wait_gone(bridge.runner_pid)
 
 
 def test_the_stop_method_ends_the_bridge_and_its_runner(bridge: Bridge) -> None:
@@ -144,7 +131,7 @@ def test_the_stop_method_ends_the_bridge_and_its_runner(bridge: Bridge) -> None:
     finally:
         conn.close()
     assert bridge.proc.wait(15) == 0
-    assert gone(bridge.runner_pid)
+    assert wait_gone(bridge.runner_pid)
 
 
 def test_a_bridge_whose_app_cannot_open_exits_1_with_the_code_on_stderr_and_no_ready_line() -> None:
@@ -191,7 +178,7 @@ def test_mcp_process_writes_only_protocol_to_stdout_and_eof_stops_it_and_its_run
         proc.stdin.close()  # EOF
         assert proc.wait(15) == 0
         assert proc.stdout.read() == b""  # nothing but the one reply was ever written
-        assert gone(runner)
+        assert wait_gone(runner)
     finally:
         stop(proc)
 
@@ -203,7 +190,7 @@ def test_sigterm_stops_the_mcp_server_and_its_runner() -> None:
         assert _initialize(proc)["id"] == 1
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(15) == 143
-        assert gone(runner)
+        assert wait_gone(runner)
     finally:
         stop(proc)
 

@@ -14,31 +14,18 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from procs import wait_gone
 
 pytestmark = pytest.mark.e2e
 
 DEMO = "dev.phonewire.demo"
 FRAME = re.compile(r" frame=(\{\{[^}]*\}, \{[^}]*\}\})$")
 REF = re.compile(r"@e\d+ ")
-
-
-def _gone(pid: int, within_s: float = 20.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state in ("Z", "X"):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class Bridge:
@@ -102,7 +89,7 @@ def bridge() -> Iterator[Bridge]:
     finally:
         b.stop()
         for pid in b.runner_pids:
-            assert _gone(pid), f"runner {pid} outlived the bridge"
+            assert wait_gone(pid), f"runner {pid} outlived the bridge"
 
 
 def _plain(line: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from procs import alive
 from web_runner import HostileSite, RunnerProc, runner_process
 
 from phonewire.devices.web.browser import remove_stale_profiles
@@ -143,24 +144,16 @@ def test_browser_killed_under_the_runner_answers_device_unavailable() -> None:
         assert runner.code("screenshot") == e.DEVICE_UNAVAILABLE
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:  # noqa: PTH123
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead, only not yet reaped
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
 def test_a_sigkilled_runner_takes_its_browser_with_it_and_its_profile_is_reclaimed() -> None:
     with runner_process("web") as runner:
         pid = runner.ok("status")["device"]["browserPid"]
-        assert _alive(pid)
+        assert alive(pid)
         os.kill(runner.proc.pid, signal.SIGKILL)  # the runner this test started
         runner.proc.wait(10)
         deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
+        while alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _alive(pid)
+        assert not alive(pid)
         # Nobody was left to remove its profile directory, so the next browser launch does (maybe another
         # test's, already: the directory may be gone before this line).
         remove_stale_profiles()
@@ -178,4 +171,4 @@ def test_profile_from_the_device_spec_and_shutdown_closes_the_browser() -> None:
         assert len(profiles) == 1
         assert runner.send("shutdown")["ok"] is True
         assert runner.proc.wait(20) == 0
-        assert not _alive(pid) and not profiles[0].exists()
+        assert not alive(pid) and not profiles[0].exists()

@@ -248,16 +248,7 @@ class RunnerSession:
             return self._not_sent(command, exc.message)
         if action is r.FailureAction.STATUS_RECOVERY and command_id is not None:
             return await self._recover(command, app, command_id, exc, context)
-        read_only = command in c.READ_ONLY
-        return Attempt(
-            r.Outcome.FINAL,
-            error=HostError(
-                e.TRANSPORT_FAILED,
-                f"{command}: {exc.message}",
-                "Try again." if read_only else r.HINT_REOBSERVE,
-                context=context,
-            ),
-        )
+        return Attempt(r.Outcome.FINAL, error=_transport_failed(command, exc.message, context))
 
     async def _recover(
         self, command: str, app: str | None, command_id: str, exc: TransportError, context: dict[str, Any]
@@ -307,14 +298,10 @@ class RunnerSession:
             err = decision.error
             return Attempt(r.Outcome.FINAL, error=HostError(err.code, err.message, err.hint, context=context))
         await self.invalidate(decision.invalidation_reason or r.INVALIDATE_UNKNOWN_STATE, reachable=status is not None)
-        read_only = command in c.READ_ONLY
         return Attempt(
-            r.Outcome.REPLY_LOST if read_only else r.Outcome.FINAL,
-            error=HostError(
-                e.TRANSPORT_FAILED,
-                f"{command}: {exc.message}; the runner could not account for it ({decision.reason})",
-                "Try again." if read_only else r.HINT_REOBSERVE,
-                context=context,
+            r.Outcome.REPLY_LOST if command in c.READ_ONLY else r.Outcome.FINAL,
+            error=_transport_failed(
+                command, f"{exc.message}; the runner could not account for it ({decision.reason})", context
             ),
         )
 
@@ -632,3 +619,9 @@ class HostSession:
             clock=self.clock,
             healthy_window_s=self.healthy_window_s,
         )
+
+
+def _transport_failed(command: str, message: str, context: dict[str, Any]) -> HostError:
+    """The fate of ``command`` is unknown: a read-only one may simply be tried again, a mutation must not be."""
+    hint = "Try again." if command in c.READ_ONLY else r.HINT_REOBSERVE
+    return HostError(e.TRANSPORT_FAILED, f"{command}: {message}", hint, context=context)
