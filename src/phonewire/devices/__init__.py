@@ -13,7 +13,8 @@ from phonewire.protocol.errors import ProtocolError
 if TYPE_CHECKING:
     from phonewire.devices.base import Device
 
-KINDS = ("web", "android", "ios", "double")
+#: Device kinds a user can name (``double`` is the scripted test double, for phonewire's own tests).
+KINDS = ("web", "android")
 
 
 def create_device(spec: str) -> Device:
@@ -30,8 +31,14 @@ def create_device(spec: str) -> Device:
         from phonewire.devices.double import DoubleDevice
 
         return DoubleDevice(profile=arg or None)
+    if kind == "ios":
+        raise ProtocolError(
+            e.UNSUPPORTED_OPERATION,
+            "this version of phonewire has no iOS backend",
+            "Use --device web:iphone-15 for an emulated iPhone, or --device android on an Android phone.",
+        )
     raise ProtocolError(
         e.INVALID_REQUEST,
         f"unknown device kind {kind!r}",
-        f"Use one of: {', '.join(k for k in KINDS if k != 'double')} (e.g. --device web:pixel-7).",
+        f"Use one of: {', '.join(KINDS)} (e.g. --device web:pixel-7).",
     )
