@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import signal
 import socket
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from runner_wire import fate, post, run_ok, runner_command, start_runner, status
+from runner_wire import fate, post, run_ok, runner_command, start_runner, status, wait_for_state
+
+from phonewire.devices.double import DoubleDevice
+from phonewire.protocol import errors as e
+from phonewire.protocol.commands import Timing
+from phonewire.runner.executor import Reply
+from phonewire.runner.service import Runner
 
 
 def test_shutdown_acknowledges_then_exits_0() -> None:
@@ -118,3 +127,40 @@ def test_a_port_already_in_use_is_a_clear_message_and_a_non_zero_exit() -> None:
         done = subprocess.run(runner_command(), capture_output=True, text=True, timeout=30, check=False, env=env)
     assert done.returncode == 3
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_shutdown_lets_a_command_in_flight_finish_and_flush_its_reply_before_exit() -> None:
+    """issue 2: shutdown acknowledges, flushes the reply, closes the device, exits 0 — a tap already running when
+    it arrives is not cut off: its own reply reaches its client (its fate is never left unknown)."""
+    runner = start_runner()
+    try:
+        run_ok(runner.port, "launchApp", appBundleId="hang.600")
+        with ThreadPoolExecutor(1) as pool:
+            tapping = pool.submit(post, runner.port, "tap", appBundleId="hang.600", x=1, y=1)
+            wait_for_state(runner.port, "busy")
+            assert post(runner.port, "shutdown").envelope["ok"] is True
+            tap = tapping.result(timeout=30)
+        assert tap.envelope == {"ok": True, "data": {"message": "tapped (1, 1)"}}
+        assert runner.proc.wait(10) == 0
+    finally:
+        runner.stop()
+        runner.stderr_path.unlink(missing_ok=True)
+
+
+def test_a_command_arriving_after_shutdown_was_acknowledged_never_runs() -> None:
+    """issue 2: once shutdown is acknowledged the device is about to close: a new command is refused with the
+    retryable RUNNER_BUSY (nothing ran), never started on a closing device."""
+    device = DoubleDevice()
+    runner = Runner(device, Timing())
+
+    async def scenario() -> tuple[Reply, Reply]:
+        await device.launch_app("app.a")
+        bye = await runner.handle(b'{"command":"shutdown","commandId":"bye"}')
+        late = await runner.handle(b'{"command":"tap","commandId":"late","appBundleId":"app.a","x":1,"y":1}')
+        return bye, late
+
+    bye, late = asyncio.run(scenario())
+    assert bye.stop_after is True
+    assert json.loads(late.body)["error"]["code"] == e.RUNNER_BUSY
+    assert device.taps.get("app.a", 0) == 0
+    assert runner.journal.lookup("late")["state"] == "notAccepted"

@@ -27,7 +27,7 @@ import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import h11
 
@@ -151,6 +151,8 @@ class HttpServer:
         self._limits = limits
         self._on_stop = on_stop
         self._active = 0
+        #: Connections that have read a whole request and have not written its reply yet.
+        self._answering: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
         self._busy_reply = Reply(
             503,
@@ -168,10 +170,16 @@ class HttpServer:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
+        """Stop listening (connections already accepted keep being served)."""
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 1.0)
+
+    async def wait_answered(self) -> None:
+        """Wait until every request read so far has had its reply written (unbounded: the caller bounds it)."""
+        while self._answering:
+            await asyncio.wait(set(self._answering))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._active += 1
@@ -207,13 +215,20 @@ class HttpServer:
                 return
             if body is None:  # the client left before sending anything
                 return
+            answering = asyncio.current_task()
+            assert answering is not None, "start_server runs each connection in its own task"
+            self._answering.add(answering)
             try:
-                result = await self._handler(body)
-            except Exception as exc:  # a runner bug: still answer an envelope, and keep serving
-                result = Reply(
-                    500, fail(ProtocolError(e.COMMAND_FAILED, f"runner error: {type(exc).__name__}: {exc}")).encode()
-                )
-            await self._respond(reader, writer, conn, result, linger=False)
+                try:
+                    result = await self._handler(body)
+                except Exception as exc:  # a runner bug: still answer an envelope, and keep serving
+                    result = Reply(
+                        500,
+                        fail(ProtocolError(e.COMMAND_FAILED, f"runner error: {type(exc).__name__}: {exc}")).encode(),
+                    )
+                await self._respond(reader, writer, conn, result, linger=False)
+            finally:
+                self._answering.discard(answering)
             if result.stop_after:
                 self._on_stop()
         except (ConnectionError, OSError):

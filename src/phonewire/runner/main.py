@@ -12,7 +12,10 @@ Lifecycle::
     serve until: a shutdown command's reply is flushed, or SIGTERM / SIGINT
         │
         ▼
-    stop listening ─► close the device ─► exit 0
+    stop listening ─► (shutdown only) let every request already read get its reply, each within its budget;
+        │             a signal cuts that wait short
+        ▼
+    close the device ─► exit 0
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Awaitable
 from typing import Final
 
 from phonewire.devices import create_device
 from phonewire.devices.base import Device
-from phonewire.protocol.commands import Timing
+from phonewire.protocol.commands import ALL_COMMANDS, Timing
 from phonewire.protocol.errors import ProtocolError
 from phonewire.runner.http import HttpServer, Limits
 from phonewire.runner.service import Runner
@@ -89,9 +93,15 @@ def main(argv: list[str] | None = None) -> int:
 async def serve(device: Device, timing: Timing, port: int) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+    signalled = asyncio.Event()
+
+    def on_signal() -> None:
+        signalled.set()
+        stop.set()
+
     for signum in _SIGNALS:  # installed before the device opens: a signal during start-up still closes it
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
+            loop.add_signal_handler(signum, on_signal)
     runner: Runner | None = None
     server: HttpServer | None = None
     try:
@@ -102,7 +112,8 @@ async def serve(device: Device, timing: Timing, port: int) -> int:
         if stop.is_set():
             return EXIT_OK
         runner = Runner(device, timing)
-        server = HttpServer(runner.handle, Limits.scaled(timing.scale), stop.set)
+        limits = Limits.scaled(timing.scale)
+        server = HttpServer(runner.handle, limits, stop.set)
         try:
             bound = await server.start(port)
         except OSError as exc:
@@ -110,6 +121,10 @@ async def serve(device: Device, timing: Timing, port: int) -> int:
             return EXIT_DEVICE
         print(LISTENING_LINE.format(port=bound), flush=True)
         await stop.wait()
+        if not signalled.is_set():  # a shutdown command: commands already accepted still answer their clients
+            await server.close()
+            limit = max(timing.budget(command) for command in ALL_COMMANDS) + limits.write_deadline
+            await _until_first(server.wait_answered(), signalled.wait(), timeout=limit)
         return EXIT_OK
     finally:
         for signum in _SIGNALS:
@@ -140,6 +155,17 @@ async def _open(device: Device, stop: asyncio.Event) -> str | None:
     if isinstance(exc, ProtocolError):  # the hint says what to do (accept the USB prompt, install chromium ...)
         return f"{exc.message}. {exc.hint}" if exc.hint else exc.message
     return f"{type(exc).__name__}: {exc}"
+
+
+async def _until_first(*awaitables: Awaitable[object], timeout: float) -> None:
+    """Wait until the first of ``awaitables`` is done, or ``timeout``; cancel the rest."""
+    tasks = {asyncio.ensure_future(a) for a in awaitables}
+    try:
+        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _close(device: Device) -> None:

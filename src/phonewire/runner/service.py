@@ -9,6 +9,7 @@ Order of decisions for one request body::
     finished in the journal ──► the journaled answer (never executed again)
     in flight ──► attach: wait for the same execution, share its reply
     shutdown ──► journaled, acknowledged; the adapter stops the runner once the reply is flushed
+    shutdown acknowledged earlier ──► RUNNER_BUSY (nothing ran; the device is about to close)
     otherwise ──► the execution gate (executor)
 """
 
@@ -34,6 +35,12 @@ from phonewire.runner.journal import Fate, Journal
 
 #: Commands that need no commandId.
 ID_EXEMPT: Final = frozenset({c.STATUS, c.UPTIME})
+#: The answer to a command that arrives after shutdown was acknowledged: the device is about to close.
+SHUTTING_DOWN: Final = ProtocolError(
+    e.RUNNER_BUSY,
+    "the runner is shutting down; nothing ran",
+    "Nothing ran. Send the command again; a host starts a new runner for it.",
+)
 
 
 def _invalid(message: str, hint: str | None = None) -> ProtocolError:
@@ -110,6 +117,8 @@ class Runner:
             return await asyncio.shield(running.reply)
         if request.command == c.SHUTDOWN:
             return self._shutdown(request)
+        if self.stop_requested:
+            return Reply.of(fail(SHUTTING_DOWN))
         submitted = self.executor.submit(request, self.timing.budget(request.command))
         if isinstance(submitted, Reply):
             return submitted
