@@ -182,6 +182,21 @@ def test_back_button_goes_back_in_history(phone: Phone) -> None:
     assert "like-1" in {n["identifier"] for n in phone.snapshot()["nodes"]}
 
 
+def test_back_on_an_apps_first_page_backgrounds_it_and_never_leaves_its_page(phone: Phone) -> None:
+    # A launched app's history starts at its own page: the blank page its target was created with is not an
+    # entry that back can return to (going there would blank the app instead of showing home).
+    url = phone.device.describe()["demoUrl"] + "?first-page"
+    phone.run(phone.device.launch_app(url))
+    try:
+        phone.run(phone.device.button("back"))
+        apps = {a.app_id: a for a in phone.run(phone.device.list_apps())}
+        assert apps[url].state is AppState.BACKGROUND
+        assert apps[url].title == "phonewire demo"
+    finally:
+        phone.run(phone.device.terminate_app(url))
+        phone.run(phone.device.activate(DEMO))
+
+
 def test_uncaught_page_exceptions_count_as_suppressed_issues(phone: Phone) -> None:
     before = phone.device.counters().suppressed
     phone.eval("setTimeout(() => { throw new Error('boom'); }, 0); 1")

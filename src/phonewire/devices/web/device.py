@@ -241,6 +241,9 @@ class WebDevice(Device):
             page = await self._new_page(None)
         page.app_id, page.url = app_id, url
         await self._navigate(page, url)
+        # The app's history starts at its own page: `back` must never return to the blank page the target was
+        # created with (that would blank the app instead of backgrounding it).
+        await page.session.send("Page.resetNavigationHistory")
         return page
 
     async def _new_page(self, target_id: str | None) -> _Page:
