@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from phonewire.devices.base import AppState
+from phonewire.devices.base import AppState, IssueCounters
 from phonewire.devices.double import DoubleDevice
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
@@ -54,3 +54,30 @@ def test_the_runner_never_retries_a_command() -> None:
     )
     assert envelope.error is not None and envelope.error.code == e.COMMAND_FAILED
     assert device.calls == [("tap", "crash")]
+
+
+class _CounterFailsAfterWork(DoubleDevice):
+    """Reports its issue counters once (before the command), then fails to (after it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def counters(self) -> IssueCounters:
+        self.reads += 1
+        if self.reads > 1:
+            raise RuntimeError("counter read failed")
+        return super().counters()
+
+
+def test_a_mutation_that_ran_is_never_reported_failed_because_the_counter_read_after_it_failed() -> None:
+    """issue 2 / send-once: the reply must tell the truth about a tap that happened — a failure reported for it
+    invites the agent to tap again.  The counter only decides the warning."""
+    device = _CounterFailsAfterWork()
+    device.states["app.a"] = AppState.FOREGROUND
+    envelope = asyncio.run(
+        Dispatcher(device).run(parse_request({"command": "tap", "appBundleId": "app.a", "x": 1, "y": 1}))
+    )
+    assert device.taps == {"app.a": 1}
+    assert envelope.ok is True
+    assert envelope.data == {"message": "tapped (1, 1)"}

@@ -192,6 +192,7 @@ class Dispatcher:
     async def run(self, request: Request) -> Envelope:
         """Execute one command on the device.  Never raises (except cancellation): failures are envelopes."""
         reactivated = False
+        mutating = request.command in c.MUTATING
         try:
             reason = self.device.health()
             if reason is not None:
@@ -200,19 +201,22 @@ class Dispatcher:
                     f"the device is unavailable: {reason}",
                     "Nothing ran. Restart the runner to reacquire the device.",
                 )
-            mutating = request.command in c.MUTATING
             before = self.device.counters().suppressed if mutating else 0
             if request.command in c.APP_SCOPED:
                 reactivated = await self._front(request)
             data = await self._execute(request)
-            warning = None
-            if mutating:
-                grown = self.device.counters().suppressed - before
-                if grown > 0:
-                    warning = WARNING_SUPPRESSED.format(n=grown)
-            return ok(data, reactivated=reactivated, warning=warning)
         except Exception as exc:
             return fail(map_exception(exc), reactivated=reactivated)
+        # The command ran: nothing after this point may turn its reply into a failure (the agent would repeat it).
+        return ok(data, reactivated=reactivated, warning=self._warning(before) if mutating else None)
+
+    def _warning(self, before: int) -> str | None:
+        """The warning for a mutation during which the suppressed-issue counter grew (none if it cannot be read)."""
+        try:
+            grown = self.device.counters().suppressed - before
+        except Exception:
+            return None
+        return WARNING_SUPPRESSED.format(n=grown) if grown > 0 else None
 
     async def _execute(self, request: Request) -> JSONObject:
         handler = HANDLERS[request.command]
