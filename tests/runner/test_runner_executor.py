@@ -176,3 +176,22 @@ async def test_work_that_raises_is_reported_not_leaked() -> None:
     ex = execution(executor.submit(tap("b"), 1.0))
     assert code_of(await ex.reply) == e.COMMAND_FAILED
     assert executor.journal.lookup("b")["state"] == "failed"
+
+
+@pytest.mark.parametrize("data", [{"size": float("nan")}, {"raw": b"\x00"}], ids=["non-finite", "not JSON"])
+@in_loop
+async def test_a_reply_that_cannot_be_encoded_is_answered_and_journaled_not_left_hanging(data: dict[str, Any]) -> None:
+    """issue 2: the reply a client gets and the fate status reports always agree, and nothing leaks out of the
+    gate's callbacks: a backend reply that is not JSON becomes COMMAND_FAILED for both."""
+
+    async def odd(request: Request) -> Envelope:
+        return ok(data)
+
+    executor = Executor(Gate(120.0), Journal(), odd)
+    ex = execution(executor.submit(tap("odd"), 5.0))
+    reply = await asyncio.wait_for(asyncio.shield(ex.reply), 2.0)
+    assert code_of(reply) == e.COMMAND_FAILED
+    fate = executor.journal.lookup("odd")
+    assert fate["state"] == "failed" and fate["errorCode"] == e.COMMAND_FAILED
+    assert fate["responseJson"] == reply.body.decode()
+    assert executor.gate.state(0.0) is RunnerState.IDLE

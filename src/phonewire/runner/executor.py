@@ -59,6 +59,14 @@ def timed_out_error(command: str, budget: float) -> ProtocolError:
     )
 
 
+def unencodable_error(command: str, exc: Exception) -> ProtocolError:
+    return ProtocolError(
+        e.COMMAND_FAILED,
+        f"the device backend's reply to {command} is not JSON: {type(exc).__name__}: {exc}",
+        "It may have taken effect: observe the screen (snapshot) before sending it again.",
+    )
+
+
 class Executor:
     def __init__(self, gate: Gate, journal: Journal, work: Work, clock: Callable[[], float] | None = None) -> None:
         self.gate = gate
@@ -176,7 +184,11 @@ class Executor:
             ex.timer.cancel()
         self.gate.on_settled(ex.token, abandoned=abandoned)
         self._running = None
-        reply = Reply.of(envelope)
+        try:
+            reply = Reply.of(envelope)
+        except (TypeError, ValueError, RecursionError) as exc:  # a backend reply that is not JSON (NaN, bytes ...)
+            envelope = fail(unencodable_error(ex.request.command, exc), reactivated=envelope.reactivated)
+            reply = Reply.of(envelope)
         if ex.request.command_id is not None:
             self.journal.finish(ex.request.command_id, envelope, reply.body)
             self._by_id.pop(ex.request.command_id, None)
