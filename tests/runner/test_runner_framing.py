@@ -265,3 +265,23 @@ def test_port_is_pinned_by_phonewire_runner_port() -> None:
     finally:
         pinned.stop()
         pinned.stderr_path.unlink(missing_ok=True)
+
+
+REFUSALS = {
+    "400 no Content-Length": request_bytes(STATUS_BODY, headers=[]),
+    "400 chunked": request_bytes(b"0\r\n\r\n", headers=[("Transfer-Encoding", "chunked")]),
+    "400 garbage": b"HELLO THERE\r\n\r\n",
+    "403 Host": b"POST / HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 20\r\n\r\n" + STATUS_BODY,
+    "403 Origin": request_bytes(STATUS_BODY, headers=[("Content-Length", "20"), ("Origin", "null")]),
+    "405": request_bytes(b"", method="GET"),
+    "413": request_bytes(b"", headers=[("Content-Length", str(MAX_REQUEST_BYTES + 1))]),
+    "431": request_bytes(STATUS_BODY, headers=[("Content-Length", "20"), ("X-Pad", "p" * 20_000)]),
+}
+
+
+@pytest.mark.parametrize("byte_by_byte", FEEDS)
+@pytest.mark.parametrize("raw", list(REFUSALS.values()), ids=list(REFUSALS))
+def test_every_framing_refusal_carries_a_hint_for_the_agent(raw: bytes, byte_by_byte: bool) -> None:
+    """brief: bad input gets a specific error code and a hint phrased for the agent."""
+    _, error = invalid(raw, byte_by_byte=byte_by_byte)
+    assert isinstance(error.get("hint"), str) and error["hint"]

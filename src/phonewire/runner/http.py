@@ -51,6 +51,9 @@ MAX_HEADER_BYTES: Final = 16 * 1024
 LINGER_S: Final = 0.5
 _LINGER_MAX_BYTES: Final = 4 * c.MAX_REQUEST_BYTES
 
+HINT_HEADERS: Final = "Send only the needed headers."
+HINT_BODY: Final = f"Send a body of at most {c.MAX_REQUEST_BYTES} bytes; split long text into several type commands."
+
 log = logging.getLogger("phonewire.runner")
 
 _REASONS: Final = {
@@ -101,7 +104,7 @@ def check_head(event: h11.Request) -> int:
     """Apply the protocol's own checks to a finished header block; return the declared body length."""
     size = len(event.method) + len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
     if size > MAX_HEADER_BYTES:  # h11 caps only a block that arrives in pieces; this caps one that arrives at once
-        raise FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", "Send only the needed headers.")
+        raise FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
     if event.method != b"POST":
         raise FramingError(405, f"method {event.method.decode('latin-1')} is not allowed", "Send one POST per command.")
     hosts = [v for k, v in event.headers if k == b"host"]
@@ -119,7 +122,7 @@ def check_head(event: h11.Request) -> int:
         raise FramingError(400, "the request lacks a Content-Length", "Send the JSON body with a Content-Length.")
     declared = int(lengths[0])  # h11 has validated it: digits only, duplicates agree
     if declared > c.MAX_REQUEST_BYTES:
-        raise FramingError(413, f"declared body of {declared} bytes exceeds {c.MAX_REQUEST_BYTES} bytes")
+        raise FramingError(413, f"declared body of {declared} bytes exceeds {c.MAX_REQUEST_BYTES} bytes", HINT_BODY)
     return declared
 
 
@@ -198,7 +201,7 @@ class HttpServer:
                 return
             except h11.RemoteProtocolError as exc:
                 if exc.error_status_hint == 431:
-                    reply = FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes")
+                    reply = FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
                 else:
                     reply = FramingError(
                         400, f"malformed HTTP request: {exc}", "Send one HTTP/1.1 POST with a JSON body."
@@ -256,7 +259,7 @@ class HttpServer:
             elif isinstance(event, h11.Data):
                 body += event.data
                 if len(body) > c.MAX_REQUEST_BYTES:  # unreachable with a validated Content-Length; kept as a guard
-                    raise FramingError(413, f"body exceeds {c.MAX_REQUEST_BYTES} bytes")
+                    raise FramingError(413, f"body exceeds {c.MAX_REQUEST_BYTES} bytes", HINT_BODY)
             elif isinstance(event, h11.EndOfMessage):
                 return bytes(body)
             elif isinstance(event, h11.ConnectionClosed):
