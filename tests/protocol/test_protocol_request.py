@@ -126,3 +126,26 @@ def test_status_with_status_command_id() -> None:
     request = parse_request({"command": "status", "statusCommandId": "abc"})
     assert request.args == {"statusCommandId": "abc"}
     assert request.read_only
+
+
+DRAG = {"command": "drag", "appBundleId": "a", "fromX": 0, "fromY": 0, "toX": 1, "toY": 1}
+EVERY_REFUSAL = {
+    "wrong type": {**TAP, "x": "1"},
+    "not finite": {**TAP, "x": float("nan")},
+    "empty commandId": {**TAP, "commandId": ""},
+    "long statusCommandId": {"command": "status", "statusCommandId": "i" * 201},
+    "missing field": {"command": "type", "appBundleId": "a"},
+    "numberOfTaps out of range": {**TAP, "numberOfTaps": 0},
+    "negative duration": {**DRAG, "holdMs": -1},
+    "screenshot format": {"command": "screenshot", "format": "gif"},
+    "screenshot scale": {"command": "screenshot", "scale": "half"},
+    "screenshot quality": {"command": "screenshot", "quality": 0},
+}
+
+
+@pytest.mark.parametrize("body", list(EVERY_REFUSAL.values()), ids=list(EVERY_REFUSAL))
+def test_every_refusal_carries_a_hint_for_the_agent(body: dict[str, Any]) -> None:
+    """brief: bad input gets a specific error code and a hint phrased for the agent."""
+    error = refused(body)
+    assert error.code == e.INVALID_REQUEST
+    assert error.hint

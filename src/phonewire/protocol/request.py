@@ -97,7 +97,7 @@ def _check_type(name: str, value: object) -> None:
         if good and not _finite(value):
             raise _invalid(f"field {name!r} must be a finite number", "Send coordinates as plain numbers.")
     if not good:
-        raise _invalid(f"field {name!r} must be a {kind}, got {type(value).__name__}")
+        raise _invalid(f"field {name!r} must be a {kind}, got {type(value).__name__}", f"Send {name} as a JSON {kind}.")
 
 
 def parse_request(obj: object) -> Request:
@@ -115,7 +115,7 @@ def parse_request(obj: object) -> Request:
     for name in ("commandId", "statusCommandId"):
         value = obj.get(name)
         if isinstance(value, str) and not 0 < len(value) <= MAX_ID_LENGTH:
-            raise _invalid(f"{name} must be 1..{MAX_ID_LENGTH} characters")
+            raise _invalid(f"{name} must be 1..{MAX_ID_LENGTH} characters", "A uuid4 hex string is a good commandId.")
     app_id = obj.get("appBundleId")
     if (command in c.APP_SCOPED or command in c.APP_LIFECYCLE) and not app_id:
         raise ProtocolError(
@@ -125,26 +125,30 @@ def parse_request(obj: object) -> Request:
         )
     for name in REQUIRED.get(command, ()):
         if obj.get(name) is None:
-            raise _invalid(f"{command} needs field {name!r}")
+            raise _invalid(f"{command} needs field {name!r}", f"{command} takes {', '.join(REQUIRED[command])}.")
     args: dict[str, Any] = {
         k: v for k, v in obj.items() if k in FIELD_TYPES and k not in ("command", "commandId", "appBundleId")
     }
     args = {k: v for k, v in args.items() if v is not None}
     taps = args.get("numberOfTaps")
     if taps is not None and not 1 <= taps <= MAX_TAPS:
-        raise _invalid(f"numberOfTaps must be between 1 and {MAX_TAPS}, got {taps}")
+        raise _invalid(
+            f"numberOfTaps must be between 1 and {MAX_TAPS}, got {taps}", "Use 1 for a tap, 2 for a double tap."
+        )
     for name in NON_NEGATIVE:
         value = args.get(name)
         if value is not None and not 0 <= value <= MAX_DURATION_MS:
-            raise _invalid(f"{name} must be between 0 and {MAX_DURATION_MS:.0f} ms, got {value}")
+            raise _invalid(
+                f"{name} must be between 0 and {MAX_DURATION_MS:.0f} ms, got {value}", f"Give {name} in milliseconds."
+            )
     button = args.get("button")
     if command == c.BUTTON and button not in c.BUTTONS:
         raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
     if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
-        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}")
+        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
     if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
-        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}")
+        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}", f"Use {' or '.join(SCREENSHOT_SCALES)}.")
     quality = args.get("quality")
     if quality is not None and not 1 <= quality <= 100:
-        raise _invalid("quality must be between 1 and 100")
+        raise _invalid("quality must be between 1 and 100", "JPEG quality: 80 is a good default.")
     return Request(command=command, command_id=obj.get("commandId"), app_id=app_id, args=args)
