@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import pytest
 from agent_fakes import FakeSender, row, screen
 
+from phonewire.agent import core
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -177,9 +178,10 @@ def test_a_bad_selector_fails_before_any_device_command() -> None:
     assert sender.sent == []
 
 
-def test_fill_taps_the_field_end_clears_its_value_and_types() -> None:
+def test_fill_taps_the_field_end_clears_its_value_checks_it_is_empty_and_types() -> None:
     field = RawNode("TextField", label="Name", value="Ann", rect=Rect(0, 100, 300, 40))
     s, sender = session(screen(field))
+    sender.screens = [screen(name_field(""))]  # what the check after the deletes sees
     result = run(s.fill("label=Name", "Bob"))
     assert [c for c, _ in sender.sent] == [
         "snapshot",
@@ -187,11 +189,40 @@ def test_fill_taps_the_field_end_clears_its_value_and_types() -> None:
         "keyboardDelete",
         "keyboardDelete",
         "keyboardDelete",
+        "snapshot",
         "type",
     ]
     assert sender.commands("tap")[0]["x"] == 288
     assert sender.commands("type") == [{"text": "Bob", "appBundleId": "dev.phonewire.demo"}]
     assert result.data["cleared"] == 3
+
+
+def test_fill_taps_the_end_again_for_text_the_caret_was_not_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The focusing tap put the caret inside a value wider than the field: the deletes left its tail.
+    monkeypatch.setattr(core, "REFOCUS_PAUSE_S", 0.0)
+    s, sender = session(screen(name_field("Ann Lovelace")))
+    sender.screens = [screen(name_field("lace")), screen(name_field(""))]
+    result = run(s.fill("label=Name", "Bob"))
+    assert [c for c, _ in sender.sent if c != "keyboardDelete"] == [
+        "snapshot",
+        "tap",
+        "snapshot",
+        "tap",
+        "snapshot",
+        "type",
+    ]
+    assert len(sender.commands("keyboardDelete")) == result.data["cleared"] == 12 + 4
+    assert sender.commands("type") == [{"text": "Bob", "appBundleId": "dev.phonewire.demo"}]
+
+
+def test_fill_never_types_after_text_it_could_not_clear(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "REFOCUS_PAUSE_S", 0.0)
+    s, sender = session(screen(name_field("Ann")))
+    with pytest.raises(ProtocolError) as info:
+        run(s.fill("label=Name", "Bob"))  # the fake's field keeps "Ann" whatever is deleted
+    assert info.value.code == e.COMMAND_FAILED and "'Ann'" in info.value.message
+    assert info.value.hint and "snapshot" in info.value.hint
+    assert sender.commands("type") == [] and len(sender.commands("keyboardDelete")) == 3
 
 
 def test_press_maps_keys_to_commands_and_rejects_unknown_keys() -> None:

@@ -64,3 +64,29 @@ def test_scroll_moves_the_content_by_the_amount_asked_and_does_not_fling(
         moved = [before[i] - after[i] for i in before.keys() & after.keys() if i.startswith("like-")]
         assert moved, "some row must stay on screen after half a screen of scrolling"
         assert 0.4 * height <= moved[0] <= 0.6 * height  # half a screen, give or take touch slop
+
+
+def test_fill_replaces_the_whole_value_even_beyond_the_fields_width_or_first_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tap that focuses a field puts the caret where it lands: before the end of a value wider than the field
+    # or spread over several lines.  fill must still leave exactly the new text, never the old text's tail.
+    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+
+    def value_of(phone: phonewire.Phone, identifier: str) -> object:
+        return next(n for n in phone.snapshot().nodes if n["identifier"] == identifier)["value"]
+
+    long = "Ada Lovelace, Countess of Lovelace — mathematician 🧮👩‍💻 ünïcødé ✓ 東京, and text past the edge"
+    with phonewire.Phone(device="web") as phone:
+        phone.open("dev.phonewire.demo")
+        phone.tap("id=tab-form")
+        phone.fill("id=name", long)
+        assert value_of(phone, "name") == long
+        phone.tap("id=search")  # the name field loses focus and scrolls back to its start
+        phone.fill("id=name", "Bob ✓")
+        assert value_of(phone, "name") == "Bob ✓"
+        phone.fill("id=notes", "line one\nline two is here\nline three")
+        phone.tap("id=search")
+        phone.fill("id=notes", "X")
+        assert value_of(phone, "notes") == "X"

@@ -56,8 +56,10 @@ SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 #: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
 SCROLL_SETTLE_MS = 100.0
 SCROLL_MAX_REACH = 0.84
-#: Most deletes ``fill`` sends to clear a field.
+#: Most deletes ``fill`` sends to clear a field (in all rounds together).
 MAX_CLEAR = 500
+#: Between two taps of ``fill`` on the same spot (longer than a double tap's window).
+REFOCUS_PAUSE_S = 0.4
 
 
 @dataclass(frozen=True)
@@ -331,14 +333,15 @@ class AgentSession:
         point = _POINT.match(target)
         if point:
             return float(point.group(1)), float(point.group(2)), {}
-        node, ref = await self._find(target)
+        node, ref, _ = await self._find(target)
         x, y = _centre(node)
         return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
                                  "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
 
-    async def _find(self, target: str, *, editable: bool = False) -> tuple[Node, str | None]:
-        """The node ``target`` names now.  ``editable``: a selector matching text fields among other nodes
-        keeps only the text fields (``fill label=Name`` means the field, not its caption)."""
+    async def _find(self, target: str, *, editable: bool = False) -> tuple[Node, str | None, Index]:
+        """The node ``target`` names now (with its ref, if any, and the snapshot it was found in).  ``editable``:
+        a selector matching text fields among other nodes keeps only the text fields (``fill label=Name`` means
+        the field, not its caption)."""
         target = target.strip()
         if not target:
             raise _invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
@@ -354,9 +357,10 @@ class AgentSession:
                 )
             old, issued = self._refs.refs[ref]
             raw = await self._raw_snapshot(refront=True)
-            node = refind(ref, old, issued, Index(raw["nodes"]))
+            now = Index(raw["nodes"])
+            node = refind(ref, old, issued, now)
             self.last_check_s = time.perf_counter() - start
-            return node, ref
+            return node, ref, now
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
         raw = await self._raw_snapshot(refront=True)
         nodes: list[Node] = raw["nodes"]
@@ -379,7 +383,7 @@ class AgentSession:
                 f"{target!r} matches {len(found)} elements: {listing}{more}",
                 "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=).",
             )
-        return found[0], self._refs.existing(found[0], fresh)
+        return found[0], self._refs.existing(found[0], fresh), fresh
 
     # -- act ------------------------------------------------------------------------------------------------
     async def tap(self, target: str, *, count: int = 1) -> ActionResult:
@@ -411,36 +415,66 @@ class AgentSession:
 
         async def run() -> ActionResult:
             point = _POINT.match(target)
-            value = ""
             if point:
-                x, y, info = float(point.group(1)), float(point.group(2)), {}
+                info: dict[str, Any] = {}
+                envs = [await self._send(c.TAP, {"x": float(point.group(1)), "y": float(point.group(2))}, app=True)]
+                cleared = 0
             else:
-                node, ref = await self._find(target, editable=True)
+                node, ref, found_in = await self._find(target, editable=True)
                 if node.get("type") not in TEXT_INPUT_ROLES:
                     raise _invalid(
                         f"fill needs a text field, and {target!r} is a {node.get('type')}",
                         "Name a TextField/SecureTextField/SearchField/TextView/ComboBox, or use `tap` then `type`.",
                     )
-                r = node.get("rect") or {}
-                # Tap near the right end of the field so the caret lands after the existing text.
-                width, height = float(r.get("width", 0)), float(r.get("height", 0))
-                x = float(r.get("x", 0)) + max(width / 2, width - min(12.0, width / 4))
-                y = float(r.get("y", 0)) + height / 2
-                value = str(node.get("value") or "")
                 info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}}
-            tapped = await self._send(c.TAP, {"x": x, "y": y}, app=True)
-            warnings = [tapped.warning] if tapped.warning else []
-            for _ in range(min(len(value), MAX_CLEAR)):
-                await self._send(c.KEYBOARD_DELETE, app=True)
-            env = await self._send(c.TYPE, {"text": text}, app=True) if text else tapped
-            if env.warning and env is not tapped:
-                warnings.append(env.warning)
-            data = dict(env.data or {})
+                envs, cleared = await self._focus_and_clear(ref or "field", node, found_in)
+            if text:
+                envs.append(await self._send(c.TYPE, {"text": text}, app=True))
+            data = dict((envs[-1] if text else envs[0]).data or {})
             data.update(info)
-            data["cleared"] = min(len(value), MAX_CLEAR)
-            return ActionResult(data, "; ".join(warnings) or None, tapped.reactivated or env.reactivated)
+            data["cleared"] = cleared
+            warnings = "; ".join(env.warning for env in envs if env.warning)
+            return ActionResult(data, warnings or None, any(env.reactivated for env in envs))
 
         return await self._locked(run)
+
+    async def _focus_and_clear(self, ref: str, node: Node, found_in: Index) -> tuple[list[Envelope], int]:
+        """Tap the text field ``node`` near its end and delete its value.  The caret lands where the tap does,
+        which is before the end of a value wider than the field or spread over several lines (and the snapshot
+        collapses whitespace), so after the deletes a fresh snapshot checks that the field is empty; while text
+        is left and the last round removed some, tap the end again and delete the rest.  Never reports a field
+        cleared that is not."""
+        envs: list[Envelope] = []
+        cleared = 0
+        while True:
+            r = node.get("rect") or {}
+            # Tap near the end of the field so the caret lands after the existing text: the right end of a line;
+            # of a multi-line field the bottom right (below the last line), clear of the resize grip.
+            width, height = float(r.get("width", 0)), float(r.get("height", 0))
+            multi_line = node.get("type") == "TextView"
+            x = float(r.get("x", 0)) + max(width / 2, width - min(24.0 if multi_line else 12.0, width / 4))
+            y = float(r.get("y", 0)) + (max(height / 2, height - min(6.0, height / 4)) if multi_line else height / 2)
+            envs.append(await self._send(c.TAP, {"x": x, "y": y}, app=True))
+            value = str(node.get("value") or "")
+            deletes = min(len(value), MAX_CLEAR - cleared)
+            if not value:
+                return envs, cleared
+            if deletes <= 0:
+                raise _uncleared(node, cleared)
+            for _ in range(deletes):
+                envs.append(await self._send(c.KEYBOARD_DELETE, app=True))
+            cleared += deletes
+            fresh = Index((await self._raw_snapshot())["nodes"])
+            now = refind(ref, node, found_in, fresh)
+            left = str(now.get("value") or "")
+            if not left:
+                return envs, cleared
+            if len(left) >= len(value):
+                raise _uncleared(now, cleared)
+            node, found_in = now, fresh
+            # The next tap lands where the last one did: apart by more than a double tap's window, or the phone
+            # takes the pair for a double tap (a word selection) and leaves the caret where it was.
+            await asyncio.sleep(REFOCUS_PAUSE_S)
 
     async def type(self, text: str) -> ActionResult:
         return await self._locked(lambda: self._typed(text))
@@ -495,6 +529,18 @@ class AgentSession:
             return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
 
         return await self._locked(run)
+
+
+def _uncleared(node: Node, deletes: int) -> ProtocolError:
+    held = str(node.get("value") or "")
+    held = held if len(held) <= 60 else held[:59] + "…"
+    return ProtocolError(
+        e.COMMAND_FAILED,
+        f"could not clear {node.get('type')} {node.get('label') or ''!r}: it still holds {held!r} after {deletes} "
+        "delete(s), so nothing was typed",
+        f"Check the field with `snapshot`, then edit it yourself with `tap`, `press delete` and `type` (fill deletes "
+        f"at most {MAX_CLEAR} characters, and some fields keep text the delete key does not remove).",
+    )
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:
