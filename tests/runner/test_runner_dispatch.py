@@ -81,3 +81,18 @@ def test_a_mutation_that_ran_is_never_reported_failed_because_the_counter_read_a
     assert device.taps == {"app.a": 1}
     assert envelope.ok is True
     assert envelope.data == {"message": "tapped (1, 1)"}
+
+
+@pytest.mark.parametrize("code", [e.RUNNER_BUSY, e.RUNNER_WEDGED, e.COMMAND_ALREADY_COMPLETED, e.TRANSPORT_FAILED])
+def test_a_backend_cannot_claim_a_code_only_the_runner_or_host_can_vouch_for(code: str) -> None:
+    """send-once: RUNNER_BUSY / RUNNER_WEDGED promise that nothing ran (a host resends on them), and
+    COMMAND_ALREADY_COMPLETED that it ran earlier; a backend raising one mid-command would make the host repeat a
+    tap.  The one mapping turns it into COMMAND_FAILED naming the code."""
+    device = DoubleDevice()
+    device.states[f"fail.{code}"] = AppState.FOREGROUND
+    envelope = asyncio.run(
+        Dispatcher(device).run(parse_request({"command": "tap", "appBundleId": f"fail.{code}", "x": 1, "y": 1}))
+    )
+    assert envelope.error is not None
+    assert envelope.error.code == e.COMMAND_FAILED
+    assert code in envelope.error.message

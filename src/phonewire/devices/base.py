@@ -3,7 +3,8 @@
 A backend knows nothing of HTTP, journals or budgets; the runner knows nothing of CDP or adb.  Every method is a
 coroutine (a backend whose library is synchronous runs its calls in a worker thread).  Failures are raised as
 :class:`phonewire.protocol.ProtocolError` with the most specific code; anything else a backend lets escape is
-reported by the runner as COMMAND_FAILED.
+reported by the runner as COMMAND_FAILED, and so is a RUNNER_BUSY, RUNNER_WEDGED or COMMAND_ALREADY_COMPLETED
+raised by a backend (only the runner's gate and journal may say that nothing ran, or that it ran before).
 
 App-scoped methods (``viewport`` … ``snapshot``) are only called by the runner for an app that
 :meth:`Device.app_state` reported ``FOREGROUND`` — the runner re-fronts a background app with :meth:`activate`

@@ -2,8 +2,9 @@
 :class:`~phonewire.devices.base.Device`.
 
 This is the runner's single exception-to-wire boundary for device work (:func:`map_exception`): a
-``ProtocolError`` from a backend keeps its code; anything else becomes COMMAND_FAILED.  On the way it applies the
-contract between backend and runner:
+``ProtocolError`` from a backend keeps its code, unless the code is one only the runner may vouch for
+(RUNNER_BUSY, RUNNER_WEDGED, COMMAND_ALREADY_COMPLETED) or not a runner code at all; that, and anything else,
+becomes COMMAND_FAILED.  On the way it applies the contract between backend and runner:
 
 * a device whose :meth:`~phonewire.devices.base.Device.health` is not ``None`` answers DEVICE_UNAVAILABLE;
 * app-scoped commands ask :meth:`~phonewire.devices.base.Device.app_state` first: ``notRunning`` →
@@ -44,10 +45,22 @@ WARNING_SUPPRESSED: Final = (
 )
 
 
+#: Codes a backend may raise.  The others promise something only the runner (nothing ran: RUNNER_BUSY /
+#: RUNNER_WEDGED; ran earlier: COMMAND_ALREADY_COMPLETED) or the host can vouch for, and a host acts on that promise
+#: (it resends a command refused as busy), so a backend raising one becomes COMMAND_FAILED.
+BACKEND_CODES: Final = frozenset(e.RUNNER_CODES) - {e.RUNNER_BUSY, e.RUNNER_WEDGED, e.COMMAND_ALREADY_COMPLETED}
+
+
 def map_exception(exc: Exception) -> ProtocolError:
     """The one mapping of a backend exception to a wire error."""
     if isinstance(exc, ProtocolError):
-        return exc
+        if exc.code in BACKEND_CODES:
+            return exc
+        return ProtocolError(
+            e.COMMAND_FAILED,
+            f"the device backend failed with {exc.code}: {exc.message}",
+            "It may have taken effect: observe the screen (snapshot) before sending it again.",
+        )
     return ProtocolError(
         e.COMMAND_FAILED,
         f"the device backend failed: {type(exc).__name__}: {exc}",
