@@ -369,3 +369,29 @@ def test_an_old_ref_never_comes_to_name_a_different_element() -> None:
         run(s.tap("@" + gone))
     assert info.value.code == e.STALE_REF
     assert sender.commands("tap") == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.tap("10 20", count=0),
+        lambda s: s.tap("10 20", count=21),
+        lambda s: s.tap_point(10, 20, count=2.5),
+        lambda s: s.tap_point(float("nan"), 20),
+        lambda s: s.long_press("10 20", duration_ms=-1),
+        lambda s: s.long_press("10 20", duration_ms=float("inf")),
+        lambda s: s.swipe(1, 2, 3, float("nan")),
+        lambda s: s.swipe(1, 2, 3, 4, duration_ms=120_000),
+        lambda s: s.screenshot(format="gif"),
+        lambda s: s.screenshot(scale="huge"),
+    ],
+)
+def test_options_the_runner_would_refuse_fail_first_with_a_hint_and_send_nothing(call: Any) -> None:
+    # Every front end (the Python API too) gets INVALID_REQUEST with a hint, never a hintless runner error or a
+    # bare ValueError from encoding NaN.
+    s, sender = session(screen(name_field("")))
+    with pytest.raises(ProtocolError) as info:
+        run(call(s))
+    assert info.value.code == e.INVALID_REQUEST
+    assert info.value.hint
+    assert sender.sent == []

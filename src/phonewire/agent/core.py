@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -32,6 +33,7 @@ from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import MAX_DURATION_MS, MAX_TAPS, SCREENSHOT_FORMATS, SCREENSHOT_SCALES
 from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
 
 if TYPE_CHECKING:
@@ -177,6 +179,38 @@ def _invalid(message: str, hint: str) -> ProtocolError:
     return ProtocolError(e.INVALID_REQUEST, message, hint)
 
 
+# Options the runner would refuse (protocol.request) are refused here first, with a hint, before anything is sent.
+def _check_count(count: object) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TAPS:
+        raise _invalid(
+            f"count must be a whole number from 1 to {MAX_TAPS}, got {count!r}",
+            "Use count 1 for a tap, 2 for a double tap.",
+        )
+
+
+def _check_duration(duration_ms: object) -> None:
+    good = isinstance(duration_ms, int | float) and not isinstance(duration_ms, bool)
+    if not good or not 0 <= float(duration_ms) <= MAX_DURATION_MS:  # type: ignore[arg-type]
+        raise _invalid(
+            f"duration must be from 0 to {MAX_DURATION_MS:.0f} ms, got {duration_ms!r}",
+            "Give the gesture's duration in milliseconds, e.g. 800 for a long press or 300 for a swipe.",
+        )
+
+
+def _check_points(*values: object) -> None:
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise _invalid(
+                f"coordinates must be finite numbers, got {value!r}",
+                "Give points as numbers, as in the snapshot's rects (or use a ref or selector).",
+            )
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...], hint: str) -> None:
+    if value not in choices:
+        raise _invalid(f"{name} must be one of {', '.join(choices)}; got {value!r}", f"Use {hint}.")
+
+
 class AgentSession:
     def __init__(self, sender: CommandSender, *, app_id: str | None = None) -> None:
         self.sender = sender
@@ -311,6 +345,9 @@ class AgentSession:
         return {k: float(rect.get(k, 0)) for k in ("x", "y", "width", "height")}
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:
+        _check_choice("format", format, SCREENSHOT_FORMATS, "png for exact pixels, jpeg for a smaller image")
+        _check_choice("scale", scale, SCREENSHOT_SCALES, "device for full resolution, css for one pixel per point")
+
         async def run() -> bytes:
             fields: dict[str, Any] = {"format": format, "scale": scale}
             if overlay_refs:
@@ -387,6 +424,8 @@ class AgentSession:
 
     # -- act ------------------------------------------------------------------------------------------------
     async def tap(self, target: str, *, count: int = 1) -> ActionResult:
+        _check_count(count)
+
         async def run() -> ActionResult:
             x, y, info = await self.resolve(target)
             return await self._tap_at(x, y, count, info)
@@ -394,6 +433,8 @@ class AgentSession:
         return await self._locked(run)
 
     async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
+        _check_count(count)
+        _check_points(x, y)
         return await self._locked(lambda: self._tap_at(x, y, count, {}))
 
     async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
@@ -403,6 +444,8 @@ class AgentSession:
         return _result(await self._send(c.TAP, fields, app=True), info)
 
     async def long_press(self, target: str, *, duration_ms: float = 800) -> ActionResult:
+        _check_duration(duration_ms)
+
         async def run() -> ActionResult:
             x, y, info = await self.resolve(target)
             env = await self._send(c.LONG_PRESS, {"x": x, "y": y, "durationMs": duration_ms}, app=True)
@@ -496,6 +539,8 @@ class AgentSession:
         return await self._locked(run)
 
     async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
+        _check_points(x1, y1, x2, y2)
+        _check_duration(duration_ms)
         fields = {"fromX": x1, "fromY": y1, "toX": x2, "toY": y2, "durationMs": duration_ms}
         return await self._locked(lambda: self._drag(fields))
 
