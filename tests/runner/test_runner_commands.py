@@ -11,6 +11,7 @@ from runner_wire import RunnerProcess, fate, new_id, post, post_raw, run_ok, sta
 
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
+from phonewire.runner.dispatch import BACKEND_CODES
 
 # -- request validation: INVALID_REQUEST / APP_BUNDLE_ID_REQUIRED ----------------------------------------------------
 BAD_BODIES = {
@@ -130,13 +131,24 @@ def test_backend_exception_is_command_failed(runner: RunnerProcess) -> None:
     assert "RuntimeError" in response.envelope["error"]["message"]
 
 
-@pytest.mark.parametrize("code", e.RUNNER_CODES)
+@pytest.mark.parametrize("code", [code for code in e.RUNNER_CODES if code in BACKEND_CODES])
 def test_backend_protocol_errors_pass_through_with_their_code(runner: RunnerProcess, code: str) -> None:
+    """The codes only the runner may give are not a backend's to pass through: see
+    test_a_backend_cannot_claim_a_code_only_the_runner_or_host_can_vouch_for (and the wire check below)."""
     app = f"fail.{code}"
     run_ok(runner.port, "launchApp", appBundleId=app)
     response = post(runner.port, "keyboardReturn", appBundleId=app)
     assert response.status == 500
     assert response.envelope["error"] == {"code": code, "message": f"scripted failure {code}", "hint": "scripted hint"}
+
+
+@pytest.mark.parametrize("code", sorted(set(e.RUNNER_CODES) - BACKEND_CODES))
+def test_a_backend_claiming_nothing_ran_is_command_failed_on_the_wire(runner: RunnerProcess, code: str) -> None:
+    app = f"fail.{code}"
+    run_ok(runner.port, "launchApp", appBundleId=app)
+    response = post(runner.port, "keyboardReturn", appBundleId=app)
+    assert response.code == e.COMMAND_FAILED
+    assert code in response.envelope["error"]["message"]
 
 
 def test_unknown_app_is_app_unknown(runner: RunnerProcess) -> None:
