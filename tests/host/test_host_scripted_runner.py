@@ -282,3 +282,27 @@ def test_cancelled_send_clears_the_healthy_record() -> None:
         await host.send("listApps")  # the runner has accepted (and will close) the abandoned connection by now
 
     run(script, scenario)
+
+
+@pytest.mark.parametrize("command", ["status", "uptime"])
+def test_a_readiness_probe_whose_reply_is_lost_is_retried_like_any_read_only_command(command: str) -> None:
+    """issue 4: read-only commands retry on retryable transport errors.  status and uptime carry no commandId, so
+    there is no journal to ask: the retry is the recovery."""
+    calls = {"n": 0}
+
+    def script(body: dict[str, Any]) -> dict[str, Any] | None:
+        if body["command"] == command:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                return None  # hang up without a reply
+        return ok({"uptimeMs": 7, "state": "idle"})
+
+    async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
+        reply = await host.send(command)
+        assert reply.ok and reply.data is not None and reply.data["uptimeMs"] == 7
+        assert commands(received).count(command) == 2
+        [retry] = host.diagnostics(event=d.RETRY)
+        assert (retry["retry"], retry["reason"]) == (True, "readOnlyReplyLost")
+        assert host.diagnostics(event=d.INVALIDATION) == []
+
+    run(script, scenario, scale=0.01)

@@ -246,8 +246,11 @@ class RunnerSession:
         if action is r.FailureAction.NOT_SENT:
             await self.invalidate(r.INVALIDATE_CONNECTION_REFUSED, reachable=False)
             return self._not_sent(command, exc.message)
-        if action is r.FailureAction.STATUS_RECOVERY and command_id is not None:
-            return await self._recover(command, app, command_id, exc, context)
+        if action is r.FailureAction.STATUS_RECOVERY:
+            if command_id is not None:
+                return await self._recover(command, app, command_id, exc, context)
+            # A readiness probe (status, uptime) has no journal entry to ask about; it is read-only: resend it.
+            return Attempt(r.Outcome.REPLY_LOST, error=_transport_failed(command, exc.message, context))
         return Attempt(r.Outcome.FINAL, error=_transport_failed(command, exc.message, context))
 
     async def _recover(
