@@ -153,14 +153,7 @@ class RunnerSession:
             if failure is not None:
                 return failure
         else:
-            self.diag.record(
-                d.PREFLIGHT,
-                command=command,
-                app=app,
-                decision="skipped",
-                reason=decision.reason,
-                recencyAgeMs=_ms(decision.age_s),
-            )
+            self._record_preflight(command, app, decision)
         body: dict[str, Any] = dict(fields)
         body["command"] = command
         if command_id is not None:
@@ -181,29 +174,24 @@ class RunnerSession:
         try:
             await self.transport.send({"command": c.UPTIME}, self.probe_window)
         except TransportError as exc:
-            self.diag.record(
-                d.PREFLIGHT,
-                command=command,
-                app=app,
-                decision="used",
-                reason=decision.reason,
-                recencyAgeMs=_ms(decision.age_s),
-                ok=False,
-                failure=exc.detail,
-            )
+            self._record_preflight(command, app, decision, ok=False, failure=exc.detail)
             await self.invalidate(r.INVALIDATE_PREFLIGHT_FAILED, reachable=False)
             return self._not_sent(command, f"the runner did not answer its readiness probe ({exc.message})")
+        self._record_preflight(command, app, decision, ok=True)
+        self._mark_ready()
+        return None
+
+    def _record_preflight(self, command: str, app: str | None, decision: r.PreflightDecision, **outcome: Any) -> None:
+        """One ``preflight`` event: used (with ``ok`` and, when it failed, ``failure``) or skipped."""
         self.diag.record(
             d.PREFLIGHT,
             command=command,
             app=app,
-            decision="used",
+            decision="used" if decision.preflight else "skipped",
             reason=decision.reason,
             recencyAgeMs=_ms(decision.age_s),
-            ok=True,
+            **outcome,
         )
-        self._mark_ready()
-        return None
 
     def _not_sent(self, command: str, why: str) -> Attempt:
         return Attempt(
