@@ -33,8 +33,6 @@ from phonewire.runner.executor import Executor, Reply
 from phonewire.runner.gate import Gate
 from phonewire.runner.journal import Fate, Journal
 
-#: Commands that need no commandId.
-ID_EXEMPT: Final = frozenset({c.STATUS, c.UPTIME})
 #: The answer to a command that arrives after shutdown was acknowledged: the device is about to close.
 SHUTTING_DOWN: Final = ProtocolError(
     e.RUNNER_BUSY,
