@@ -395,3 +395,21 @@ def test_options_the_runner_would_refuse_fail_first_with_a_hint_and_send_nothing
     assert info.value.code == e.INVALID_REQUEST
     assert info.value.hint
     assert sender.sent == []
+
+
+def test_a_tap_lands_on_the_visible_part_of_an_element_half_hidden_by_its_scroll_view() -> None:
+    # The row peeks 6 points out of the list's clip; its centre lies on the tab bar below the list, so a tap at
+    # the centre would hit a tab, another element.  Refs and selectors tap the middle of what is visible.
+    s, sender = session(screen(
+        RawNode("ScrollView", rect=Rect(0, 52, 390, 744), children=[
+            RawNode("Cell", identifier="row-14", rect=Rect(0, 790, 390, 56)),
+        ]),
+        RawNode("NavigationBar", label="Tabs", rect=Rect(0, 796, 390, 48), children=[
+            RawNode("Link", label="Controls", rect=Rect(195, 796, 97, 48)),
+        ]),
+    ))  # fmt: skip
+    view = run(s.snapshot())
+    ref = next(r for r, n in view.refs.items() if n["identifier"] == "row-14")
+    run(s.tap("@" + ref))
+    run(s.tap("id=row-14"))
+    assert [(t["x"], t["y"]) for t in sender.commands("tap")] == [(195, 793), (195, 793)]

@@ -34,7 +34,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import MAX_DURATION_MS, MAX_TAPS, SCREENSHOT_FORMATS, SCREENSHOT_SCALES
-from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+from phonewire.protocol.snapshot import SCROLL_ROLES, TEXT_INPUT_ROLES
 
 if TYPE_CHECKING:
     from phonewire.host import CommandSender
@@ -170,9 +170,34 @@ def _result(env: Envelope, extra: Mapping[str, Any] | None = None) -> ActionResu
     return ActionResult(data=data, warning=env.warning, reactivated=env.reactivated)
 
 
-def _centre(node: Node) -> tuple[float, float]:
-    r = node.get("rect") or {}
-    return (float(r.get("x", 0)) + float(r.get("width", 0)) / 2, float(r.get("y", 0)) + float(r.get("height", 0)) / 2)
+def _visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
+    """``x, y, width, height`` of the part of ``node`` that shows: its rect clipped by the scroll containers it
+    sits in and by the screen (the root).  An element half scrolled out of its list must be tapped on what
+    shows, not at its centre, which may lie on whatever covers the rest (a tab bar).  A clip that would leave
+    nothing (an element placed outside its container) is not applied."""
+
+    def box(n: Node) -> tuple[float, float, float, float]:
+        r = n.get("rect") or {}
+        x, y = float(r.get("x", 0)), float(r.get("y", 0))
+        return x, y, x + float(r.get("width", 0)), y + float(r.get("height", 0))
+
+    x0, y0, x1, y1 = box(node)
+    parent, seen = node.get("parentIndex"), set()
+    while parent is not None and parent in index.by_index and parent not in seen:
+        seen.add(parent)
+        up = index.by_index[parent]
+        if up.get("type") in SCROLL_ROLES or up.get("parentIndex") is None:
+            cx0, cy0, cx1, cy1 = box(up)
+            nx0, ny0, nx1, ny1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
+            if nx0 < nx1 and ny0 < ny1:
+                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+        parent = up.get("parentIndex")
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def _centre(node: Node, index: Index) -> tuple[float, float]:
+    x, y, width, height = _visible_box(node, index)
+    return x + width / 2, y + height / 2
 
 
 def _invalid(message: str, hint: str) -> ProtocolError:
@@ -370,8 +395,8 @@ class AgentSession:
         point = _POINT.match(target)
         if point:
             return float(point.group(1)), float(point.group(2)), {}
-        node, ref, _ = await self._find(target)
-        x, y = _centre(node)
+        node, ref, found_in = await self._find(target)
+        x, y = _centre(node, found_in)
         return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
                                  "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
 
@@ -490,13 +515,12 @@ class AgentSession:
         envs: list[Envelope] = []
         cleared = 0
         while True:
-            r = node.get("rect") or {}
+            left, top, width, height = _visible_box(node, found_in)
             # Tap near the end of the field so the caret lands after the existing text: the right end of a line;
             # of a multi-line field the bottom right (below the last line), clear of the resize grip.
-            width, height = float(r.get("width", 0)), float(r.get("height", 0))
             multi_line = node.get("type") == "TextView"
-            x = float(r.get("x", 0)) + max(width / 2, width - min(24.0 if multi_line else 12.0, width / 4))
-            y = float(r.get("y", 0)) + (max(height / 2, height - min(6.0, height / 4)) if multi_line else height / 2)
+            x = left + max(width / 2, width - min(24.0 if multi_line else 12.0, width / 4))
+            y = top + (max(height / 2, height - min(6.0, height / 4)) if multi_line else height / 2)
             envs.append(await self._send(c.TAP, {"x": x, "y": y}, app=True))
             value = str(node.get("value") or "")
             deletes = min(len(value), MAX_CLEAR - cleared)
@@ -509,10 +533,10 @@ class AgentSession:
             cleared += deletes
             fresh = Index((await self._raw_snapshot())["nodes"])
             now = refind(ref, node, found_in, fresh)
-            left = str(now.get("value") or "")
-            if not left:
+            remaining = str(now.get("value") or "")
+            if not remaining:
                 return envs, cleared
-            if len(left) >= len(value):
+            if len(remaining) >= len(value):
                 raise _uncleared(now, cleared)
             node, found_in = now, fresh
             # The next tap lands where the last one did: apart by more than a double tap's window, or the phone
