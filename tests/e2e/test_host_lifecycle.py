@@ -237,3 +237,27 @@ def test_attached_runner_that_is_gone_is_runner_unavailable() -> None:
                 assert stops == ["detach"] * 3  # three runner session objects, none reused, none "stopped"
 
         asyncio.run(main())
+
+
+def test_a_spawned_runner_never_gets_a_larger_time_scale_than_the_host() -> None:
+    """PROTO timeout budgets: every client window strictly exceeds the runner budget.  An environment naming a
+    larger scale than the host's own timing would give the runner a 75 s tap budget under a 0.9 s host window,
+    and the runner's COMMAND_TIMED_OUT verdict would be swallowed as a transport timeout."""
+
+    async def main() -> None:
+        env = dict(os.environ, PHONEWIRE_TIME_SCALE="1")
+        async with HostSession("double", timing=Timing(0.01), env=env, write_diagnostics=False) as host:
+            await host.send("launchApp", {"appBundleId": "hang.1500"})
+            with pytest.raises(ProtocolError) as info:  # tap: runner budget 0.75 s, host window 0.9 s
+                await host.send("tap", {"appBundleId": "hang.1500", "x": 1, "y": 1})
+            assert info.value.code == e.COMMAND_TIMED_OUT
+
+    asyncio.run(main())
+
+
+def test_a_bad_time_scale_is_a_protocol_error_with_a_hint() -> None:
+    """brief: bad input gets a specific code and an agent-phrased hint, not a bare ValueError."""
+    with pytest.raises(ProtocolError) as info:
+        HostSession("double", env=dict(os.environ, PHONEWIRE_TIME_SCALE="fast"), write_diagnostics=False)
+    assert info.value.code == e.RUNNER_UNAVAILABLE
+    assert "PHONEWIRE_TIME_SCALE" in info.value.message and info.value.hint

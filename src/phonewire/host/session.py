@@ -481,10 +481,19 @@ class HostSession:
                 "Give the runner address as HOST:PORT (e.g. 127.0.0.1:8100), or unset PHONEWIRE_RUNNER_ADDR.",
             ) from exc
         self.device = device or "web"
-        self.timing = timing or Timing.from_env(self.env)
-        # The runner's budgets scale with the same factor unless the caller's env names its own (which must not
-        # exceed the host's, or the window > budget invariant breaks).
-        self.env.setdefault("PHONEWIRE_TIME_SCALE", repr(self.timing.scale))
+        try:
+            self.timing = timing or Timing.from_env(self.env)
+            named = Timing.from_env(self.env).scale if self.env.get("PHONEWIRE_TIME_SCALE", "").strip() else None
+        except ValueError as exc:
+            raise ProtocolError(
+                e.RUNNER_UNAVAILABLE,
+                str(exc),
+                "Set PHONEWIRE_TIME_SCALE to a positive number (1 keeps the protocol's own budgets), or unset it.",
+            ) from exc
+        # Spawned runners get the host's scale, or a smaller one the env names: never a larger one, which would
+        # give the runner budgets past the host's windows (the window > budget invariant).
+        if named is None or named > self.timing.scale:
+            self.env["PHONEWIRE_TIME_SCALE"] = repr(self.timing.scale)
         self.startup_budget_s = startup_budget_s
         self.clock = clock
         self.healthy_window_s = healthy_window_s
