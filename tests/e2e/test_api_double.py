@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,13 @@ def test_phone_errors_carry_code_and_hint() -> None:
     with pytest.raises(phonewire.ProtocolError) as info:
         phone.apps()
     assert info.value.code == e.RUNNER_UNAVAILABLE
+
+
+def test_a_device_spec_no_runner_could_open_raises_invalid_request_and_starts_nothing() -> None:
+    threads = threading.active_count()
+    for spec, what in (("web:nope", "unknown web device profile 'nope'"), ("zz", "unknown device kind 'zz'")):
+        with pytest.raises(phonewire.ProtocolError) as info:
+            phonewire.Phone(device=spec)
+        assert info.value.code == e.INVALID_REQUEST and what in info.value.message
+        assert info.value.hint and info.value.hint.startswith("Use one of")
+    assert threading.active_count() == threads

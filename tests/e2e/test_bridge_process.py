@@ -142,6 +142,15 @@ def test_a_bridge_whose_app_cannot_open_exits_1_with_the_code_on_stderr_and_no_r
     assert b"APP_UNKNOWN" in proc.stderr
 
 
+def test_a_bridge_for_an_unknown_web_profile_exits_1_naming_the_known_profiles() -> None:
+    argv = [sys.executable, "-m", "phonewire", "bridge", "--port", "0", "--device", "web:nope"]
+    proc = subprocess.run(argv, check=False, capture_output=True, env=env(), timeout=60)
+    assert proc.returncode == 1
+    assert proc.stdout == b""
+    assert b"INVALID_REQUEST: unknown web device profile 'nope'" in proc.stderr
+    assert b"Use one of: iphone-15" in proc.stderr and b"Chromium" not in proc.stderr
+
+
 def _mcp(*extra: str) -> subprocess.Popen[bytes]:
     argv = [sys.executable, "-m", "phonewire", "mcp", "--device", "double", *extra]
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env())

@@ -75,6 +75,16 @@ def test_usage_errors_exit_2_with_a_hint_and_the_daemon_keeps_serving(cli: Cli) 
     assert cli.daemon_pid() == pid
 
 
+def test_a_device_spec_no_runner_could_open_is_a_usage_error_and_starts_no_runner(cli: Cli) -> None:
+    profile = cli("--device", "web:nope", "apps")
+    assert profile.code == 2
+    assert profile.err.startswith("error INVALID_REQUEST: unknown web device profile 'nope'\nhint: Use one of: ")
+    kind = cli("--device", "zz", "apps")
+    assert kind.code == 2 and "unknown device kind 'zz'" in kind.err
+    assert cli(*D, "open", "app.s").code == 0  # the daemon keeps serving
+    assert cli("--json", "daemon", "status").json()["data"]["devices"] == ["double"]
+
+
 def test_device_errors_exit_3_and_json_errors_are_envelopes(cli: Cli) -> None:
     res = cli(*D, "--json", "open", "unknown.app")
     assert res.code == 3

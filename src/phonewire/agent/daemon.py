@@ -34,6 +34,7 @@ from typing import Any, Final
 from phonewire.agent import verbs as v
 from phonewire.agent.client import daemon_dir, decode_request, encode_reply, ensure_private_dir
 from phonewire.agent.core import AgentSession
+from phonewire.agent.devices import check_spec
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
@@ -99,6 +100,8 @@ class Daemon:
         async with self._sender_lock:
             sender = self.senders.get(key)
             if sender is None:
+                if not runner:
+                    check_spec(device)
                 sender = self.sender_factory(None if runner else device, runner)
                 self.senders[key] = sender
         agent = self.sessions.setdefault((name, key), AgentSession(sender))

@@ -10,6 +10,20 @@ ADB_PORT = 5037
 ADB_PROBE_S = 0.2
 
 
+def check_spec(device: str) -> None:
+    """Refuse a device spec that no runner could open (an unknown kind or web profile) before a runner is started
+    for it: a typo is a usage error (INVALID_REQUEST with the runner's own hint), not a runner that failed."""
+    kind, _, profile = device.partition(":")
+    if kind == "web":
+        from phonewire.devices.web.profiles import resolve_profile
+
+        resolve_profile(profile or None)
+    elif kind not in ("android", "double"):
+        from phonewire.devices import create_device
+
+        create_device(device)  # raises the runner's error for this kind
+
+
 def web_devices() -> list[dict[str, Any]]:
     from phonewire.devices.web.profiles import profile_names, resolve_profile
 
