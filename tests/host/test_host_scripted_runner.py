@@ -306,3 +306,22 @@ def test_a_readiness_probe_whose_reply_is_lost_is_retried_like_any_read_only_com
         assert host.diagnostics(event=d.INVALIDATION) == []
 
     run(script, scenario, scale=0.01)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), object()], ids=["NaN", "Infinity", "object"])
+def test_fields_that_are_not_json_are_invalid_request_with_a_hint_and_nothing_is_sent(bad: object) -> None:
+    """brief: bad input gets a specific error code and a hint, never a bare ValueError / TypeError from the
+    encoder; the runner is never asked."""
+
+    def script(body: dict[str, Any]) -> dict[str, Any] | None:
+        return ok({})
+
+    async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
+        await host.send("listApps")
+        with pytest.raises(ProtocolError) as info:
+            await host.send("tap", {"appBundleId": APP, "x": bad, "y": 1})
+        assert info.value.code == e.INVALID_REQUEST and info.value.hint
+        assert "tap" not in commands(received)
+        assert host.diagnostics(event=d.INVALIDATION) == []
+
+    run(script, scenario)

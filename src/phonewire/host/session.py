@@ -36,7 +36,7 @@ from phonewire.host.transport import Transport, TransportError, parse_address
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import Timing
-from phonewire.protocol.envelope import Envelope
+from phonewire.protocol.envelope import Envelope, encode_json
 from phonewire.protocol.errors import ProtocolError
 
 #: Probes (uptime, status) get ``Timing.probe_window`` but never less than this: under a tiny time scale the
@@ -532,6 +532,14 @@ class HostSession:
         body = dict(fields) if fields else {}
         body.pop("command", None)
         body.pop("commandId", None)
+        try:
+            encode_json(body)
+        except (TypeError, ValueError, RecursionError) as exc:  # checked before any runner is started or asked
+            raise ProtocolError(
+                e.INVALID_REQUEST,
+                f"{command}: the request fields are not JSON ({exc})",
+                "Send finite numbers, strings and booleans only.",
+            ) from exc
         attempt = 0
         while True:
             runner = await self._current()
