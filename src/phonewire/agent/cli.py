@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from phonewire.agent.client import EXIT_DAEMON, DaemonError, request
+from phonewire.agent.client import DAEMON_UNAVAILABLE, EXIT_DAEMON, DaemonError, request
 
 TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing import
 if TYPE_CHECKING:
@@ -70,7 +70,15 @@ def main(argv: list[str] | None = None) -> int:
             as_json = "--json" in args
             _write(sys.stdout, '{"ok":true,"data":{"running":false}}' if as_json else "ok no daemon running")
             return 0
-        _write(sys.stderr, f"error DAEMON_UNAVAILABLE: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
+        if "--json" in args:
+            import json
+
+            error = {"code": DAEMON_UNAVAILABLE, "message": exc.message, "hint": exc.hint}
+            _write(sys.stdout, json.dumps({"ok": False, "error": error}, ensure_ascii=False))
+        else:
+            _write(
+                sys.stderr, f"error {DAEMON_UNAVAILABLE}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else "")
+            )
         return EXIT_DAEMON
     _write(sys.stdout, out)
     _write(sys.stderr, err)

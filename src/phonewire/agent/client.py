@@ -31,6 +31,12 @@ import sys
 WIRE_VERSION = "pw1"
 
 EXIT_DAEMON = 4
+#: The error code of the client's own failures (no daemon could be started or reached).
+DAEMON_UNAVAILABLE = "DAEMON_UNAVAILABLE"
+#: A request was sent and no answer came: the daemon may have run it.
+MAY_HAVE_RUN_HINT = (
+    "The command may have run before the answer was lost: check with `phonewire snapshot` before repeating it."
+)
 #: Environment the client forwards per request (defaults for --device / --runner / --session).
 FORWARDED_ENV = ("PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_SESSION")
 START_BUDGET_S = 20.0
@@ -62,7 +68,10 @@ def ensure_private_dir(path: str) -> str:
         os.makedirs(path, mode=0o700, exist_ok=True)
         st = os.stat(path)
     except OSError as exc:
-        raise DaemonError(f"cannot use daemon directory {path}: {exc.strerror}") from exc
+        raise DaemonError(
+            f"cannot use daemon directory {path}: {exc.strerror}",
+            "Set PHONEWIRE_DAEMON_DIR to a directory you can create and own (it is made mode 0700).",
+        ) from exc
     if st.st_uid != os.getuid() or st.st_mode & 0o077:
         raise DaemonError(
             f"daemon directory {path} is not private to this user",
@@ -80,7 +89,10 @@ def _connect(sock_path: str) -> _socket.socket | None:
         return None
     except OSError as exc:
         sock.close()
-        raise DaemonError(f"cannot reach the daemon at {sock_path}: {exc.strerror}") from exc
+        raise DaemonError(
+            f"cannot reach the daemon at {sock_path}: {exc.strerror}",
+            "Check that you own the daemon directory and its socket, then try again.",
+        ) from exc
     return sock
 
 
@@ -99,7 +111,9 @@ def start_daemon(directory: str) -> int:
     try:
         return os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
     except OSError as exc:
-        raise DaemonError(f"cannot start the daemon: {exc.strerror}") from exc
+        raise DaemonError(
+            f"cannot start the daemon: {exc.strerror}", f"Check that {sys.executable} can run, then try again."
+        ) from exc
 
 
 def connect(directory: str, *, start: bool = True) -> _socket.socket:
@@ -187,7 +201,9 @@ def request(argv: list[str], *, start: bool = True, stdin: str | None = None) ->
             with open(os.path.join(directory, "token"), encoding="ascii") as fh:
                 token = fh.read().strip()
         except OSError as exc:
-            raise DaemonError(f"cannot read the daemon token: {exc.strerror}") from exc
+            raise DaemonError(
+                f"cannot read the daemon token: {exc.strerror}", "A daemon may be starting or stopping: try again."
+            ) from exc
         env = {k: os.environ[k] for k in FORWARDED_ENV if k in os.environ}
         try:
             sock.sendall(encode_request(token, argv, os.getcwd(), env, stdin))
@@ -199,7 +215,7 @@ def request(argv: list[str], *, start: bool = True, stdin: str | None = None) ->
                     break
                 chunks.append(chunk)
         except OSError as exc:
-            raise DaemonError(f"lost the connection to the daemon: {exc.strerror}") from exc
+            raise DaemonError(f"lost the connection to the daemon: {exc.strerror}", MAY_HAVE_RUN_HINT) from exc
     finally:
         sock.close()
     try:
@@ -207,5 +223,5 @@ def request(argv: list[str], *, start: bool = True, stdin: str | None = None) ->
     except ValueError:
         raise DaemonError(
             "the daemon closed the connection without a reply",
-            f"Run the command again; see {os.path.join(directory, 'daemon.log')} if it persists.",
+            f"{MAY_HAVE_RUN_HINT} See {os.path.join(directory, 'daemon.log')} if it persists.",
         ) from None

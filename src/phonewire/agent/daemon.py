@@ -178,9 +178,14 @@ class Daemon:
             stream = "stdout" if as_json else "stderr"
             return {"exit": v.exit_code_for(exc), stream: v.render_error(exc, as_json=as_json)}
         except Exception as exc:  # a bug: report it as a daemon failure, keep serving
-            err = ProtocolError(e.COMMAND_FAILED, f"internal error: {type(exc).__name__}: {exc}", None)
+            err = ProtocolError(
+                e.COMMAND_FAILED,
+                f"internal error: {type(exc).__name__}: {exc}",
+                f"A phonewire bug (logged in {self.path('daemon.log')}); the daemon keeps serving. Check the screen "
+                "with `phonewire snapshot` before repeating the command.",
+            )
             print(f"phonewire daemon: {err.message}", file=sys.stderr)
-            return {"exit": v.EXIT_DAEMON, "stderr": v.render_error(err, as_json=False)}
+            return {"exit": v.EXIT_DAEMON, "stdout" if as_json else "stderr": v.render_error(err, as_json=as_json)}
         return {"exit": v.EXIT_OK, "stdout": v.render_outcome(outcome, as_json=inv.json)}
 
     @staticmethod
