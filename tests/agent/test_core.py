@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import pytest
@@ -12,6 +13,7 @@ from agent_fakes import FakeSender, row, screen
 from phonewire.agent import core
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import RawNode, Rect
 
@@ -413,3 +415,16 @@ def test_a_tap_lands_on_the_visible_part_of_an_element_half_hidden_by_its_scroll
     run(s.tap("@" + ref))
     run(s.tap("id=row-14"))
     assert [(t["x"], t["y"]) for t in sender.commands("tap")] == [(195, 793), (195, 793)]
+
+
+def test_a_scroll_that_brings_a_background_app_to_the_front_says_so() -> None:
+    # scroll reads the viewport first; that read re-fronts a background app, so the drag itself is not stamped.
+    class Backgrounded(FakeSender):
+        async def send(self, command: str, fields: Any = None) -> Envelope:
+            reply = await super().send(command, fields)
+            return replace(reply, reactivated=True) if command == "viewport" and len(self.sent) == 1 else reply
+
+    sender = Backgrounded([])
+    result = run(AgentSession(sender, app_id="dev.phonewire.demo").scroll("down"))
+    assert [c for c, _ in sender.sent] == ["viewport", "drag"]
+    assert result.reactivated is True

@@ -364,6 +364,7 @@ class AgentSession:
 
     async def viewport(self) -> dict[str, float]:
         env = await self._send(c.VIEWPORT, app=True)
+        self._refronted = self._refronted or env.reactivated  # an action that reads it first (scroll) reports it
         data = env.data or {}
         rect = data.get("rect") if isinstance(data.get("rect"), dict) else data
         assert isinstance(rect, dict)
