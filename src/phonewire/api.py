@@ -6,8 +6,8 @@
 
     with phonewire.Phone(device="web") as phone:      # starts a runner (and Chromium) for the device
         phone.open("dev.phonewire.demo")
-        print(phone.snapshot(interactive=True).text)   # @e1 Button "Rows" …
-        phone.tap("@e1")                               # a ref, "X Y", or a selector: 'role=Button label="Rows"'
+        print(phone.snapshot(interactive=True).text)   # @e1 Heading "Inbox" id=title …
+        phone.tap("@e29")                              # a ref, "X Y", or a selector: 'role=Link label="Account"'
         phone.fill('label="Name"', "Ada")
         phone.press("enter")
         phone.screenshot("done.png")
