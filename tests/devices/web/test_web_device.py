@@ -284,3 +284,19 @@ def test_a_crashed_renderer_is_a_recorded_failure_and_the_app_stops() -> None:
         assert p.node("like-1")["label"] == "Like 0"
     finally:
         p.close()
+
+
+def test_a_page_that_breaks_the_focus_probe_answers_command_failed_with_a_hint(phone: Phone) -> None:
+    url = phone.device.describe()["demoUrl"] + "?broken-probe"
+    phone.run(phone.device.launch_app(url))
+    try:
+        phone.eval(
+            "Object.defineProperty(Document.prototype, 'activeElement', {get() { throw new Error('no'); }}); 1", url
+        )
+        with pytest.raises(ProtocolError) as info:
+            phone.run(phone.device.type_text(url, "x"))
+        assert info.value.code == e.COMMAND_FAILED and "in-page script failed" in info.value.message
+        assert info.value.hint and "screenshot" in info.value.hint
+    finally:
+        phone.run(phone.device.terminate_app(url))
+        phone.run(phone.device.activate(DEMO))

@@ -427,7 +427,12 @@ class WebDevice(Device):
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
             text = details.get("exception", {}).get("description") or details.get("text", "script error")
-            raise ProtocolError(e.COMMAND_FAILED, f"in-page script failed: {str(text)[:300]}")
+            raise ProtocolError(
+                e.COMMAND_FAILED,
+                f"in-page script failed: {str(text)[:300]}",
+                "The page's own scripts broke phonewire's in-page check (they override DOM APIs?). Take a "
+                "screenshot to see the screen; relaunching the app may help.",
+            )
         return result.get("result", {}).get("value")
 
     async def _settle(self, page: _Page) -> None:
