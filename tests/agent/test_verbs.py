@@ -8,11 +8,13 @@ from phonewire.agent.selectors import Term, parse
 from phonewire.agent.verbs import (
     EXIT_COMMAND,
     EXIT_USAGE,
+    GLOBAL_FLAGS,
     UsageError,
     exit_code_for,
     join_target,
     parse_argv,
     parse_steps,
+    usage_text,
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -73,3 +75,9 @@ def test_batch_steps_are_argv_arrays() -> None:
     for bad in ("nope", "{}", "[[]]", '[{"verb": "tap"}]', "[[null]]"):
         with pytest.raises(UsageError):
             parse_steps(bad)
+
+
+def test_the_help_names_every_global_option_the_cli_accepts() -> None:
+    first = usage_text().splitlines()[0]
+    for option in GLOBAL_FLAGS:
+        assert option in first

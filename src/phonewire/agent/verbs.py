@@ -93,7 +93,7 @@ _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 
 def usage_text() -> str:
-    lines = ["usage: phonewire [--device SPEC] [--session NAME] [--json] VERB ...", "", "verbs:"]
+    lines = ["usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--json] VERB ...", "", "verbs:"]
     for spec in VERBS.values():
         lines.append(f"  {spec.usage:<60} {spec.summary}")
     lines += [
