@@ -428,3 +428,17 @@ def test_a_scroll_that_brings_a_background_app_to_the_front_says_so() -> None:
     result = run(AgentSession(sender, app_id="dev.phonewire.demo").scroll("down"))
     assert [c for c, _ in sender.sent] == ["viewport", "drag"]
     assert result.reactivated is True
+
+
+def test_fill_finds_the_text_field_inside_a_group_that_matches_the_same_selector() -> None:
+    # "An ancestor wins over its descendants" must not hide the field that fill needs (a fieldset or a labelled
+    # group with the field's own name around it).
+    s, sender = session(screen(
+        RawNode("Group", label="Email", rect=Rect(0, 80, 390, 80), children=[
+            RawNode("TextField", label="Email", rect=Rect(10, 110, 300, 40)),
+        ]),
+    ))  # fmt: skip
+    sender.screens = []
+    run(s.fill("text=Email", "a@b.c"))
+    assert sender.commands("tap")[0]["y"] == 130
+    assert sender.commands("type") == [{"text": "a@b.c", "appBundleId": "dev.phonewire.demo"}]

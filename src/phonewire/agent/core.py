@@ -427,9 +427,7 @@ class AgentSession:
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
         raw = await self._raw_snapshot(refront=True)
         nodes: list[Node] = raw["nodes"]
-        found = selectors.match(selector, nodes)
-        if editable and any(n.get("type") in TEXT_INPUT_ROLES for n in found):
-            found = [n for n in found if n.get("type") in TEXT_INPUT_ROLES]
+        found = selectors.match(selector, nodes, prefer=_is_text_input if editable else None)
         self.last_check_s = time.perf_counter() - start
         if not found:
             raise ProtocolError(
@@ -599,6 +597,10 @@ class AgentSession:
             return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
 
         return await self._locked(run)
+
+
+def _is_text_input(node: Node) -> bool:
+    return node.get("type") in TEXT_INPUT_ROLES
 
 
 def _uncleared(node: Node, deletes: int) -> ProtocolError:

@@ -27,7 +27,7 @@ matches beside a control with the same label is dropped (a form label and its fi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -262,13 +262,17 @@ def _has_ancestor_in(node: Node, chosen: set[int], parents: dict[int, Any]) -> b
 _MISSING: Final = object()
 
 
-def match(selector: Selector, nodes: Sequence[Node]) -> list[Node]:
-    """The nodes the first matching alternative selects (ancestor wins over its own descendants)."""
+def match(selector: Selector, nodes: Sequence[Node], *, prefer: Callable[[Node], bool] | None = None) -> list[Node]:
+    """The nodes the first matching alternative selects (ancestor wins over its own descendants).  ``prefer``:
+    when some matches satisfy it, only those count, before anything else is decided (``fill`` prefers text fields,
+    so a group that bears the field's name does not hide the field)."""
     all_parents = {int(n["index"]): n.get("parentIndex") for n in nodes}
     for terms in selector.alternatives:
         found = [n for n in nodes if all(_term_matches(n, t) for t in terms)]
         if not found:
             continue
+        if prefer is not None and any(prefer(n) for n in found):
+            found = [n for n in found if prefer(n)]
         if any(t.key == "text" for t in terms):
             exact = [n for n in found if _text_exact(n, terms)]
             if exact:
