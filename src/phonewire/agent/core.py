@@ -214,8 +214,11 @@ def _check_count(count: object) -> None:
 
 
 def _check_duration(duration_ms: object) -> None:
-    good = isinstance(duration_ms, int | float) and not isinstance(duration_ms, bool)
-    if not good or not 0 <= float(duration_ms) <= MAX_DURATION_MS:  # type: ignore[arg-type]
+    if (
+        isinstance(duration_ms, bool)
+        or not isinstance(duration_ms, int | float)
+        or not 0 <= duration_ms <= MAX_DURATION_MS
+    ):
         raise _invalid(
             f"duration must be from 0 to {MAX_DURATION_MS:.0f} ms, got {duration_ms!r}",
             "Give the gesture's duration in milliseconds, e.g. 800 for a long press or 300 for a swipe.",
@@ -403,8 +406,8 @@ class AgentSession:
 
     async def _find(self, target: str, *, editable: bool = False) -> tuple[Node, str | None, Index]:
         """The node ``target`` names now (with its ref, if any, and the snapshot it was found in).  ``editable``:
-        a selector matching text fields among other nodes keeps only the text fields (``fill label=Name`` means
-        the field, not its caption)."""
+        a selector matching text fields among other nodes keeps only the text fields, before the ancestor rule
+        (``fill label=Name`` means the field, not its caption or a group of that name)."""
         target = target.strip()
         if not target:
             raise _invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
