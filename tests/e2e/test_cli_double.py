@@ -311,3 +311,11 @@ def test_a_snapshot_of_a_background_app_says_how_to_bring_it_back(cli: Cli) -> N
     assert res.err.startswith("error APP_BACKGROUNDED:") and "`viewport`" in res.err
     assert cli(*D, "--session", "a", "viewport").out == "0 0 390 844\n"  # re-fronts app.a
     assert cli(*D, "--session", "a", "snapshot").out.startswith('@e1 Application "app.a"')
+
+
+def test_version_prints_the_package_version_without_a_daemon(cli: Cli) -> None:
+    from phonewire import __version__
+
+    res = cli("--version")
+    assert res.code == 0 and res.out.strip() == f"phonewire {__version__}"
+    assert cli.daemon_pid() is None

@@ -44,6 +44,11 @@ def _write(stream: TextIO, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] in (["--version"], ["-V"], ["version"]):
+        from phonewire import __version__
+
+        _write(sys.stdout, f"phonewire {__version__}")
+        return 0
     verb, rest, carried = _verb_and_args(args)
     if verb == "bridge":
         from phonewire.agent.bridge import main as bridge_main

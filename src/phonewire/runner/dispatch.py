@@ -253,7 +253,7 @@ class Dispatcher:
             raise ProtocolError(
                 e.APP_NOT_AVAILABLE,
                 f"app {app_id!r} is not running",
-                "Launch it first with launchApp; commands never launch an app as a side effect.",
+                "Open it first (CLI `open APP`, bridge `open_app`, wire `launchApp`); nothing else launches an app.",
             )
         if request.command == c.SNAPSHOT:
             raise ProtocolError(
