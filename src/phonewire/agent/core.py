@@ -143,14 +143,8 @@ class _RefTable:
         self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
 
     def existing(self, node: Node, index: Index) -> str | None:
-        same_screen: dict[int, bool] = {}  # per issuing snapshot: compare the (large) signatures once
         for ref, (known, known_index) in self.refs.items():
-            if known.get("index") != node.get("index"):
-                continue
-            key = id(known_index)
-            if key not in same_screen:
-                same_screen[key] = known_index is index or known_index.signature == index.signature
-            if same_screen[key]:
+            if known.get("index") == node.get("index") and known_index.same_screen(index):
                 return ref
         return None
 

@@ -23,6 +23,7 @@ Decision order (first that applies):
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,6 +69,9 @@ class Index:
         self.by_index = {int(n["index"]): n for n in nodes}
         self._mates: dict[int, list[int]] | None = None
         self._children: dict[Any, list[Node]] | None = None
+        self._contexts: dict[int, tuple[str, ...]] = {}
+        self._position = {id(n): i for i, n in enumerate(self.nodes)}
+        self._same_screen: weakref.WeakKeyDictionary[Index, bool] = weakref.WeakKeyDictionary()
         #: What the screen looks like: every node's identity and place, in order.
         self.signature = tuple((identity(n), _rect_key(n)) for n in nodes)
         self.by_identity: dict[Identity, list[Node]] = {}
@@ -77,6 +81,20 @@ class Index:
             loose = loose_identity(n)
             if loose is not None:
                 self.by_loose_identity.setdefault(loose, []).append(n)
+
+    def same_screen(self, other: Index) -> bool:
+        """Every node has the same identity and place in both snapshots (compared once per pair)."""
+        if other is self:
+            return True
+        known = self._same_screen.get(other)
+        if known is None:
+            known = self._same_screen[other] = self.signature == other.signature
+        return known
+
+    def position(self, node: Node) -> int:
+        """Where ``node`` (a node of this snapshot) stands in it."""
+        found = self._position.get(id(node))
+        return found if found is not None else self.nodes.index(node)
 
     def _inner_texts(self, node: Node) -> list[str]:
         """The first labels inside ``node`` (a container's own content: the texts of a list row)."""
@@ -95,7 +113,14 @@ class Index:
 
     def context(self, node: Node) -> tuple[str, ...]:
         """Texts that place ``node``: the first texts inside it, its row's texts (left to right), then its
-        ancestors' labels (inner first)."""
+        ancestors' labels (inner first).  Computed once per node of this snapshot."""
+        key = int(node["index"])
+        known = self._contexts.get(key)
+        if known is None:
+            known = self._contexts[key] = self._context(node)
+        return known
+
+    def _context(self, node: Node) -> tuple[str, ...]:
         if self._mates is None:
             self._mates = row_mates(self.nodes)
         out: list[str] = self._inner_texts(node)
@@ -123,8 +148,8 @@ def _rect_key(node: Node) -> tuple[int, int, int, int]:
 
 def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
     """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone or ambiguous."""
-    if issued.signature == fresh.signature:
-        return fresh.nodes[issued.nodes.index(node)]
+    if issued.same_screen(fresh):
+        return fresh.nodes[issued.position(node)]
     candidates = fresh.by_identity.get(identity(node), [])
     loose = loose_identity(node)
     if not candidates and loose is not None:

@@ -126,12 +126,16 @@ def row_mates(nodes: Sequence[Node]) -> dict[int, list[int]]:
     for siblings in by_parent.values():
         texts = sorted((s for s in siblings if not is_interactive(s) and s.get("label")), key=_top)
         tops = [_top(t) for t in texts]
+        tallest = max((float((t.get("rect") or {}).get("height", 0)) for t in texts), default=0.0)
         for n in siblings:
             rect = n.get("rect") or {}
-            bottom = float(rect.get("y", 0)) + float(rect.get("height", 0))
+            top = float(rect.get("y", 0))
+            bottom = top + float(rect.get("height", 0))
             mates: list[int] = []
-            # only texts that start above this node's bottom can overlap it; stop scanning past it
-            for t in texts[: bisect.bisect_left(tops, bottom)]:
+            # only texts that start above this node's bottom and end below its top can overlap it: scan that window
+            # (a text ending below ``top`` starts below ``top - tallest``), not every text above
+            start = bisect.bisect_right(tops, top - tallest)
+            for t in texts[start : bisect.bisect_left(tops, bottom)]:
                 if t is not n and _band_overlap(n, t):
                     mates.append(int(t["index"]))
             out[int(n["index"])] = mates
