@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from phonewire.agent.core import AgentSession
+
+
+def add_host_options(parser: argparse.ArgumentParser) -> None:
+    """The options both front ends take for :func:`agent_session`: ``--device``, ``--app``, ``--runner``."""
+    parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
+    parser.add_argument("--app", default=None, help="open this app before serving (e.g. dev.phonewire.demo)")
+    parser.add_argument("--runner", default=None, help="attach to a runner at 127.0.0.1:PORT instead of starting one")
 
 
 @asynccontextmanager

@@ -237,13 +237,13 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from phonewire.agent._bridge_host import add_host_options
+
     parser = argparse.ArgumentParser(
         prog="phonewire bridge", description="PhoneAgent-style JSON-RPC bridge: newline-delimited JSON on 127.0.0.1."
     )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port on 127.0.0.1 (0 = any free port)")
-    parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
-    parser.add_argument("--app", default=None, help="open this app before serving (e.g. dev.phonewire.demo)")
-    parser.add_argument("--runner", default=None, help="attach to a runner at 127.0.0.1:PORT instead of starting one")
+    add_host_options(parser)
     return parser
 
 

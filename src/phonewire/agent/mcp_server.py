@@ -346,10 +346,10 @@ _SIGNALLED: Final = 143
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from phonewire.agent._bridge_host import add_host_options
+
     parser = argparse.ArgumentParser(prog="phonewire mcp", description="MCP server over stdio for phonewire.")
-    parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
-    parser.add_argument("--app", default=None, help="open this app before serving (e.g. dev.phonewire.demo)")
-    parser.add_argument("--runner", default=None, help="attach to a runner at 127.0.0.1:PORT instead of starting one")
+    add_host_options(parser)
     return parser
 
 
