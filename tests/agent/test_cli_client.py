@@ -94,3 +94,30 @@ def test_a_bug_in_the_daemon_is_exit_4_with_a_hint_and_json_when_asked(tmp_path:
         first, hint = reply["stderr"].splitlines()
         assert first == "error COMMAND_FAILED: internal error: RuntimeError: a bug"
         assert hint.startswith("hint: ")
+
+
+class CountingSender:
+    async def send(self, command: str, fields: object = None) -> object:
+        raise AssertionError("not used")
+
+    async def close(self) -> None:
+        pass
+
+
+def test_two_names_of_one_web_phone_share_one_runner(tmp_path: Path) -> None:
+    made: list[object] = []
+
+    def factory(device: str | None, runner: str | None) -> CountingSender:
+        made.append(device)
+        return CountingSender()
+
+    daemon = Daemon(str(tmp_path), idle_s=60, sender_factory=factory)
+
+    async def sessions() -> None:
+        await daemon.session("default", "web", None)
+        await daemon.session("default", "web:iphone-15", None)
+        await daemon.session("other", "web:IPHONE-15", None)
+        await daemon.session("default", "web:pixel-7", None)
+
+    asyncio.run(sessions())
+    assert made == ["web:iphone-15", "web:pixel-7"]  # the default profile named three ways is one phone

@@ -92,16 +92,15 @@ class Daemon:
 
     # -- sessions ----------------------------------------------------------------------------------------------
     async def session(self, name: str, device: str | None, runner: str | None) -> AgentSession:
-        device = device or ("" if runner else "web")
-        key = f"runner@{runner}" if runner else str(device)
+        # one runner per phone, whatever name it was given (a typo raises here, before anything starts)
+        device = "" if runner else check_spec(device or "web")
+        key = f"runner@{runner}" if runner else device
         agent = self.sessions.get((name, key))
         if agent is not None:
             return agent
         async with self._sender_lock:
             sender = self.senders.get(key)
             if sender is None:
-                if not runner:
-                    check_spec(device)
                 sender = self.sender_factory(None if runner else device, runner)
                 self.senders[key] = sender
         agent = self.sessions.setdefault((name, key), AgentSession(sender))

@@ -10,18 +10,21 @@ ADB_PORT = 5037
 ADB_PROBE_S = 0.2
 
 
-def check_spec(device: str) -> None:
+def check_spec(device: str) -> str:
     """Refuse a device spec that no runner could open (an unknown kind or web profile) before a runner is started
-    for it: a typo is a usage error (INVALID_REQUEST with the runner's own hint), not a runner that failed."""
+    for it: a typo is a usage error (INVALID_REQUEST with the runner's own hint), not a runner that failed.
+
+    Returns the canonical spec, so that two names of one phone (``web`` and ``web:iphone-15``) are one device."""
     kind, _, profile = device.partition(":")
     if kind == "web":
         from phonewire.devices.web.profiles import resolve_profile
 
-        resolve_profile(profile or None)
-    elif kind not in ("android", "double"):
+        return f"web:{resolve_profile(profile or None).name}"
+    if kind not in ("android", "double"):
         from phonewire.devices import create_device
 
         create_device(device)  # raises the runner's error for this kind
+    return device
 
 
 def web_devices() -> list[dict[str, Any]]:
