@@ -108,8 +108,8 @@ async def atimed(fn: Callable[[], Awaitable[object]], rounds: int) -> list[float
 
 async def raw_baselines(url: str, rounds: int, tap_at: tuple[float, float]) -> dict[str, list[float]]:
     profile = resolve_profile(None)
-    browser = await BrowserProcess.launch()
-    cdp = await CdpConnection.connect(browser.ws_url)
+    browser = BrowserProcess.launch()
+    cdp = await CdpConnection.open_pipe(browser.read_fd, browser.write_fd)
     try:
         target = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
         session_id = (await cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]

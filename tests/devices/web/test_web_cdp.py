@@ -1,45 +1,83 @@
-"""The CDP client against a scripted loopback websocket peer: ids, events, sessions, and closing."""
+"""The CDP client against a scripted peer on a pipe pair (as the browser's fds 3/4): ids, events, sessions,
+NUL framing, and closing."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from websockets.asyncio.server import ServerConnection, serve
 
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpProtocolError
 
-Peer = Callable[[ServerConnection], Awaitable[None]]
+
+class PeerPipe:
+    """The browser's side of the pipe pair: reads NUL-ended commands, writes replies (in chunks it chooses)."""
+
+    def __init__(self, commands_fd: int, replies_fd: int) -> None:
+        self._in = commands_fd
+        self._out = replies_fd
+        self._buffer = b""
+
+    async def recv(self) -> dict[str, Any]:
+        while b"\0" not in self._buffer:
+            chunk = await asyncio.to_thread(os.read, self._in, 65536)
+            if not chunk:
+                raise EOFError
+            self._buffer += chunk
+        raw, _, self._buffer = self._buffer.partition(b"\0")
+        return json.loads(raw)  # type: ignore[no-any-return]
+
+    def send(self, message: dict[str, Any]) -> None:
+        os.write(self._out, json.dumps(message).encode() + b"\0")
+
+    def send_bytes(self, data: bytes) -> None:
+        os.write(self._out, data)
+
+    def close(self) -> None:
+        for fd in (self._in, self._out):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+Peer = Callable[[PeerPipe], Awaitable[None]]
 
 
 async def with_peer(peer: Peer, body: Callable[[CdpConnection], Awaitable[Any]]) -> Any:
-    async with serve(peer, "127.0.0.1", 0) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        cdp = await CdpConnection.connect(f"ws://127.0.0.1:{port}")
-        try:
-            return await body(cdp)
-        finally:
-            await cdp.close()
+    commands_r, commands_w = os.pipe()
+    replies_r, replies_w = os.pipe()
+    pipe = PeerPipe(commands_r, replies_w)
+    cdp = await CdpConnection.open_pipe(replies_r, commands_w)
+    task = asyncio.create_task(peer(pipe))
+    try:
+        return await body(cdp)
+    finally:
+        await cdp.close()
+        pipe.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
 
 
 def test_replies_are_matched_by_id_and_sessions_are_tagged() -> None:
     seen: list[dict[str, Any]] = []
 
-    async def peer(ws: ServerConnection) -> None:
-        async for raw in ws:
-            msg = json.loads(raw)
+    async def peer(pipe: PeerPipe) -> None:
+        while True:
+            msg = await pipe.recv()
             seen.append(msg)
-            await ws.send(json.dumps({"method": "Page.event", "params": {"n": msg["id"]}, "sessionId": "S"}))
-            await ws.send(json.dumps({"id": msg["id"], "result": {"echo": msg["method"]}}))
+            pipe.send({"method": "Page.event", "params": {"n": msg["id"]}, "sessionId": "S"})
+            pipe.send({"id": msg["id"], "result": {"echo": msg["method"]}})
 
     events: list[tuple[str, dict[str, Any], str | None]] = []
 
     async def body(cdp: CdpConnection) -> tuple[Any, Any]:
         cdp.subscribe(lambda m, p, s: events.append((m, p, s)))
-        a, b = await asyncio.gather(cdp.send("A.a"), cdp.session("S").send("B.b", {"x": 1}))
+        a = await cdp.send("A.a")
+        b = await cdp.session("S").send("B.b", {"x": 1})
         return a, b
 
     a, b = asyncio.run(with_peer(peer, body))
@@ -48,11 +86,32 @@ def test_replies_are_matched_by_id_and_sessions_are_tagged() -> None:
     assert [(m, s) for m, _p, s in events] == [("Page.event", "S"), ("Page.event", "S")]
 
 
+def test_messages_split_across_reads_and_joined_in_one_read_are_framed_by_nul() -> None:
+    async def peer(pipe: PeerPipe) -> None:
+        first = await pipe.recv()
+        second = await pipe.recv()
+        whole = (
+            json.dumps({"id": first["id"], "result": {"n": 1, "big": "x" * 200_000}}).encode()
+            + b"\0"
+            + json.dumps({"id": second["id"], "result": {"n": 2}}).encode()
+            + b"\0"
+        )
+        for i in range(0, len(whole), 7919):  # a message cut at arbitrary points, two in one stream
+            pipe.send_bytes(whole[i : i + 7919])
+            await asyncio.sleep(0)
+
+    async def body(cdp: CdpConnection) -> list[dict[str, Any]]:
+        return list(await asyncio.gather(cdp.send("A.a"), cdp.send("B.b")))
+
+    one, two = asyncio.run(with_peer(peer, body))
+    assert one["n"] == 1 and len(one["big"]) == 200_000 and two == {"n": 2}
+
+
 def test_an_error_reply_raises_cdp_protocol_error() -> None:
-    async def peer(ws: ServerConnection) -> None:
-        async for raw in ws:
-            msg = json.loads(raw)
-            await ws.send(json.dumps({"id": msg["id"], "error": {"code": -32000, "message": "No target"}}))
+    async def peer(pipe: PeerPipe) -> None:
+        while True:
+            msg = await pipe.recv()
+            pipe.send({"id": msg["id"], "error": {"code": -32000, "message": "No target"}})
 
     async def body(cdp: CdpConnection) -> None:
         await cdp.send("Target.closeTarget")
@@ -62,11 +121,11 @@ def test_an_error_reply_raises_cdp_protocol_error() -> None:
     assert info.value.code == -32000 and info.value.method == "Target.closeTarget"
 
 
-def test_a_closed_socket_fails_every_pending_and_later_call() -> None:
-    async def peer(ws: ServerConnection) -> None:
-        await ws.recv()
-        await ws.recv()  # two calls arrive, none is answered
-        await ws.close()
+def test_a_closed_pipe_fails_every_pending_and_later_call() -> None:
+    async def peer(pipe: PeerPipe) -> None:
+        await pipe.recv()
+        await pipe.recv()  # two calls arrive, none is answered
+        pipe.close()
 
     async def body(cdp: CdpConnection) -> tuple[list[BaseException | Any], bool, str | None]:
         pending = await asyncio.gather(cdp.send("A.a"), cdp.send("B.b"), return_exceptions=True)
@@ -79,4 +138,17 @@ def test_a_closed_socket_fails_every_pending_and_later_call() -> None:
 
     pending, later_failed, reason = asyncio.run(with_peer(peer, body))
     assert all(isinstance(p, CdpClosed) for p in pending)
-    assert later_failed and reason
+    assert later_failed and reason and "closed" in reason
+
+
+def test_a_reply_that_is_not_json_closes_the_connection() -> None:
+    async def peer(pipe: PeerPipe) -> None:
+        await pipe.recv()
+        pipe.send_bytes(b"{not json\0")
+
+    async def body(cdp: CdpConnection) -> tuple[BaseException | Any, bool]:
+        (result,) = await asyncio.gather(cdp.send("A.a"), return_exceptions=True)
+        return result, cdp.closed
+
+    result, closed = asyncio.run(with_peer(peer, body))
+    assert isinstance(result, CdpClosed) and closed

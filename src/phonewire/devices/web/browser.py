@@ -1,9 +1,11 @@
-"""Owning one headless Chromium process: launch, find its DevTools address, stop it, never orphan it.
+"""Owning one headless Chromium process: launch it with a private DevTools pipe, stop it, never orphan it.
 
 Lifecycle::
 
-    launch() ── chromium started in its own process group, with a fresh --user-data-dir
-       │         and PR_SET_PDEATHSIG(SIGKILL) so it dies with the runner even if the runner is SIGKILLed
+    launch() ── chromium started in its own process group, with a fresh --user-data-dir (0700),
+       │         PR_SET_PDEATHSIG(SIGKILL) so it dies with the runner even if the runner is SIGKILLed, and
+       │         --remote-debugging-pipe: DevTools on the child's fds 3 (commands in) and 4 (replies out).
+       │         No DevTools TCP port exists, so nobody else on the machine can drive the browser.
        ▼
     running ── (crash / killed) ──► exited: ``exit_reason()`` says so; the owner reports DEVICE_UNAVAILABLE
        │
@@ -12,22 +14,22 @@ Lifecycle::
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ctypes
+import fcntl
 import os
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 CHROMIUM = os.environ.get("PHONEWIRE_CHROMIUM", "/usr/bin/chromium")
 
 FLAGS = (
     "--headless",
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
@@ -43,11 +45,23 @@ FLAGS = (
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
-    "--remote-debugging-port=0",
+    "--remote-debugging-pipe",
     "about:blank",
 )
 
+NO_SANDBOX = "--no-sandbox"
+SANDBOX_ON = "on"
+SANDBOX_OFF_ROOT = "off: running as root, where Chromium cannot sandbox (run phonewire as a normal user to keep it)"
+SANDBOX_OFF_UNUSABLE = "off: Chromium found no usable sandbox on this machine (it exited when started with one)"
+
+
+def wants_sandbox() -> bool:
+    """Chromium refuses to sandbox as root; anyone else keeps the sandbox (third-party pages run in it)."""
+    return os.geteuid() != 0
+
+
 _PR_SET_PDEATHSIG = 1
+_PIPE_IN, _PIPE_OUT = 3, 4  # Chromium's fixed descriptors for --remote-debugging-pipe
 
 
 try:
@@ -56,10 +70,22 @@ except OSError:
     _LIBC = None
 
 
-def _die_with_parent() -> None:
-    """Runs in the child between fork and exec: one system call, no locks, no allocation to speak of."""
-    if _LIBC is not None:
-        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+def _child_setup(commands_fd: int, replies_fd: int) -> Callable[[], None]:
+    """What runs in the child between fork and exec: die with the parent, and put the DevTools pipe ends on the
+    fds 3 and 4 Chromium reads and writes.  Both ends are first copied above 9, so placing one cannot overwrite
+    the other (or the fd subprocess uses to report an exec failure, which is never 3 or 4: our pipes were made
+    first and so hold the lowest free descriptors).  Runs before subprocess closes the other descriptors; 3 and 4
+    are in ``pass_fds`` so they survive."""
+
+    def setup() -> None:
+        if _LIBC is not None:
+            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        high_in = fcntl.fcntl(commands_fd, fcntl.F_DUPFD, 10)
+        high_out = fcntl.fcntl(replies_fd, fcntl.F_DUPFD, 10)
+        os.dup2(high_in, _PIPE_IN)
+        os.dup2(high_out, _PIPE_OUT)
+
+    return setup
 
 
 _PROFILE_PREFIX = "phonewire-chromium-"
@@ -75,9 +101,19 @@ def remove_stale_profiles() -> None:
         try:
             os.kill(int(owner), 0)
         except ProcessLookupError:
-            shutil.rmtree(path, ignore_errors=True)
+            _remove_tree(path)
         except PermissionError:
             pass  # alive, someone else's
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove a profile directory.  The dead browser's helpers (renderers, zygote) can still write into it for
+    a moment while they notice it is gone, so a removal that lost that race is tried again, briefly."""
+    for _ in range(20):
+        shutil.rmtree(path, ignore_errors=True)
+        if not path.exists():
+            return
+        time.sleep(0.05)
 
 
 class BrowserLaunchError(Exception):
@@ -85,10 +121,17 @@ class BrowserLaunchError(Exception):
 
 
 class BrowserProcess:
-    def __init__(self, process: subprocess.Popen[bytes], user_data_dir: Path, ws_url: str) -> None:
+    """A running browser and the parent's ends of its DevTools pipe (``read_fd``: its replies; ``write_fd``:
+    our commands), which :meth:`CdpConnection.open_pipe` takes over."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], user_data_dir: Path, read_fd: int, write_fd: int, sandbox: str
+    ) -> None:
         self.process = process
+        self.sandbox = sandbox  # SANDBOX_ON or why it is off
         self.user_data_dir = user_data_dir
-        self.ws_url = ws_url
+        self.read_fd = read_fd
+        self.write_fd = write_fd
         self._stopped = False
 
     @property
@@ -96,43 +139,37 @@ class BrowserProcess:
         return self.process.pid
 
     @classmethod
-    async def launch(cls, *, timeout: float = 20.0, extra_flags: tuple[str, ...] = ()) -> BrowserProcess:
+    def launch(cls, *, extra_flags: tuple[str, ...] = (), sandbox: bool | None = None) -> BrowserProcess:
+        """Start the browser.  Only forks and execs (no waiting): readiness is the first DevTools reply.
+        ``sandbox``: None = whenever Chromium can have one (not root); False = without (the caller saw a
+        sandboxed start fail)."""
         remove_stale_profiles()
+        if sandbox is None:
+            sandbox = wants_sandbox()
+        state = SANDBOX_ON if sandbox else (SANDBOX_OFF_UNUSABLE if wants_sandbox() else SANDBOX_OFF_ROOT)
         user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
-        args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *extra_flags, *FLAGS]
+        sandbox_flag = () if sandbox else (NO_SANDBOX,)
+        args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *sandbox_flag, *extra_flags, *FLAGS]
+        commands_r, commands_w = os.pipe()
+        replies_r, replies_w = os.pipe()
         try:
-            # Popen only forks and execs (no waiting), so it is fine on the event loop.
-            process = subprocess.Popen(  # noqa: ASYNC220
+            process = subprocess.Popen(
                 args,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,  # own process group: stop() ends renderers too, by the group id
-                preexec_fn=_die_with_parent,  # noqa: PLW1509 (a single prctl call, libc preloaded)
+                pass_fds=(_PIPE_IN, _PIPE_OUT),
+                preexec_fn=_child_setup(commands_r, replies_w),  # noqa: PLW1509 (prctl + dup2, libc preloaded)
             )
         except OSError as exc:
+            for fd in (commands_r, commands_w, replies_r, replies_w):
+                os.close(fd)
             shutil.rmtree(user_data_dir, ignore_errors=True)
             raise BrowserLaunchError(f"cannot start {CHROMIUM}: {exc}") from exc
-        browser = cls(process, user_data_dir, "")
-        try:
-            browser.ws_url = await browser._wait_for_devtools(timeout)
-        except BaseException:
-            browser.stop()
-            raise
-        return browser
-
-    async def _wait_for_devtools(self, timeout: float) -> str:
-        port_file = self.user_data_dir / "DevToolsActivePort"
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise BrowserLaunchError(f"chromium exited during start (status {self.process.returncode})")
-            with contextlib.suppress(OSError):
-                lines = port_file.read_text().splitlines()
-                if len(lines) >= 2 and lines[0].strip().isdigit():
-                    return f"ws://127.0.0.1:{lines[0].strip()}{lines[1].strip()}"
-            await asyncio.sleep(0.01)
-        raise BrowserLaunchError(f"chromium did not open its DevTools port within {timeout:.0f} s")
+        os.close(commands_r)
+        os.close(replies_w)
+        return cls(process, user_data_dir, replies_r, commands_w, state)
 
     def exit_reason(self) -> str | None:
         """``None`` while the browser process runs; else why it is gone."""
@@ -162,11 +199,7 @@ class BrowserProcess:
             # The browser is gone; its helpers (same group) may linger a moment and still write to the profile.
             self._end_group(grace)
         finally:
-            for _ in range(3):
-                shutil.rmtree(self.user_data_dir, ignore_errors=True)
-                if not self.user_data_dir.exists():
-                    break
-                time.sleep(0.05)
+            _remove_tree(self.user_data_dir)
 
     def _end_group(self, grace: float) -> None:
         deadline = time.monotonic() + grace

@@ -1,18 +1,22 @@
-"""A small Chrome DevTools Protocol client over one websocket.
+"""A small Chrome DevTools Protocol client over the browser's private pipe pair.
 
-One :class:`CdpConnection` owns the browser's websocket.  Each call gets a message id and a future; a reader
-task resolves futures and fans events out to subscribers.  Page targets are reached through sessions
-(``Target.attachToTarget`` with ``flatten=true``): a :class:`CdpSession` is the same socket plus a
-``sessionId`` on every message.
+The browser is started with ``--remote-debugging-pipe``: it reads commands from its fd 3 and writes replies and
+events to its fd 4, each message one JSON text ended by a NUL byte.  There is no DevTools TCP listener, so no
+other user or web page on the machine can reach the browser: the two pipe ends live only in this process.
+
+One :class:`CdpConnection` owns both pipe ends.  Each call gets a message id and a future; the pipe reader
+resolves futures and fans events out to subscribers.  Page targets are reached through sessions
+(``Target.attachToTarget`` with ``flatten=true``): a :class:`CdpSession` is the same pipe plus a ``sessionId``
+on every message.
 
 Failure tree::
 
     CdpError                 base; never crosses the device boundary (device.py maps it)
      ├── CdpProtocolError    the browser answered {"error": {...}} to one call
-     └── CdpClosed           the socket is closed: every pending and later call fails with it
+     └── CdpClosed           the pipe is closed: every pending and later call fails with it
 
-Lifecycle: ``connect()`` → open → (socket closes or ``close()``) → closed, for good.  A closed connection
-is never reused; the device makes a new browser and a new connection.
+Lifecycle: ``open_pipe()`` → open → (pipe closes or ``close()``) → closed, for good.  A closed connection is
+never reused; the device makes a new browser and a new connection.
 """
 
 from __future__ import annotations
@@ -20,14 +24,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
-
 EventHandler = Callable[[str, dict[str, Any], str | None], None]
-"""``handler(method, params, session_id)``; called on the reader task, must not block."""
+"""``handler(method, params, session_id)``; called from the pipe reader, must not block."""
+
+MAX_MESSAGE_BYTES = 512 * 1024 * 1024
+"""A reply larger than this (no NUL seen) means the stream is corrupt: the connection is closed."""
 
 
 class CdpError(Exception):
@@ -43,24 +48,65 @@ class CdpProtocolError(CdpError):
 
 
 class CdpClosed(CdpError):
-    """The DevTools socket is closed (the browser exited or crashed)."""
+    """The DevTools pipe is closed (the browser exited or crashed)."""
+
+
+class _Reader(asyncio.Protocol):
+    """Splits the browser's output stream at NUL bytes and hands each message to the connection."""
+
+    def __init__(self) -> None:
+        self.connection: CdpConnection | None = None
+        self._buffer = bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        connection = self.connection
+        if connection is None:
+            return
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        while (end := buffer.find(b"\0", start)) >= 0:
+            connection._on_message(bytes(buffer[start:end]))
+            start = end + 1
+        if start:
+            del buffer[:start]
+        if len(buffer) > MAX_MESSAGE_BYTES:
+            connection._fail_all(f"DevTools pipe sent a message over {MAX_MESSAGE_BYTES} bytes")
+
+    def eof_received(self) -> bool | None:
+        if self.connection is not None:
+            self.connection._fail_all("DevTools pipe closed (browser gone)")
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.connection is not None:
+            reason = f"DevTools pipe failed: {exc}" if exc else "DevTools pipe closed (browser gone)"
+            self.connection._fail_all(reason)
 
 
 class CdpConnection:
-    def __init__(self, ws: ClientConnection) -> None:
-        self._ws = ws
+    def __init__(self, reader: asyncio.ReadTransport, writer: asyncio.WriteTransport) -> None:
+        self._reader = reader
+        self._writer = writer
         self._next_id = 0
         self._pending: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
         self._handlers: list[EventHandler] = []
         self._closed_reason: str | None = None
-        self._reader = asyncio.get_running_loop().create_task(self._read_loop(), name="cdp-reader")
 
     @classmethod
-    async def connect(cls, url: str) -> CdpConnection:
-        # No compression (loopback; it only costs CPU), no size limit (screenshots), no keepalive pings
-        # (a page stuck in a long task must not make the socket look dead).
-        ws = await connect(url, compression=None, max_size=None, ping_interval=None, proxy=None, open_timeout=10)
-        return cls(ws)
+    async def open_pipe(cls, read_fd: int, write_fd: int) -> CdpConnection:
+        """Take ownership of ``read_fd`` (the browser's fd 4, its output) and ``write_fd`` (its fd 3)."""
+        loop = asyncio.get_running_loop()
+        protocol = _Reader()
+        reader, _ = await loop.connect_read_pipe(lambda: protocol, os.fdopen(read_fd, "rb", buffering=0))
+        try:
+            writer, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(write_fd, "wb", buffering=0))
+        except BaseException:
+            reader.close()
+            raise
+        connection = cls(reader, writer)
+        protocol.connection = connection
+        return connection
 
     @property
     def closed(self) -> bool:
@@ -86,10 +132,10 @@ class CdpConnection:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = (method, future)
         try:
-            await self._ws.send(json.dumps(message))
-        except (WebSocketException, OSError) as exc:
+            self._writer.write(json.dumps(message).encode() + b"\0")
+        except (OSError, RuntimeError) as exc:  # RuntimeError: the transport is already closing
             self._pending.pop(msg_id, None)
-            self._fail_all(f"DevTools socket failed: {exc}")
+            self._fail_all(f"DevTools pipe failed: {exc}")
             raise CdpClosed(self._closed_reason or str(exc)) from exc
         try:
             return await future
@@ -101,43 +147,38 @@ class CdpConnection:
 
     async def close(self) -> None:
         self._fail_all("DevTools connection closed")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._ws.close(), 2)
-        self._reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._reader
+        self._writer.close()
+        self._reader.close()
+        await asyncio.sleep(0)  # let the transports run their close callbacks (they close the fds)
 
-    # -- internals ------------------------------------------------------------------------------------------------
-    async def _read_loop(self) -> None:
-        reason = "DevTools socket closed (browser gone)"
+    # -- internals (called by the pipe reader) ----------------------------------------------------------------------
+    def _on_message(self, raw: bytes) -> None:
         try:
-            async for raw in self._ws:
-                message = json.loads(raw)
-                msg_id = message.get("id")
-                if msg_id is not None:
-                    entry = self._pending.get(msg_id)
-                    if entry is None:
-                        continue
-                    method, future = entry
-                    if future.done():
-                        continue
-                    error = message.get("error")
-                    if error is not None:
-                        future.set_exception(
-                            CdpProtocolError(method, int(error.get("code", 0)), str(error.get("message", "")))
-                        )
-                    else:
-                        future.set_result(message.get("result") or {})
-                else:
-                    method = message.get("method", "")
-                    params = message.get("params") or {}
-                    session_id = message.get("sessionId")
-                    for handler in list(self._handlers):
-                        handler(method, params, session_id)
-        except (WebSocketException, OSError, ValueError) as exc:
-            reason = f"DevTools socket failed: {exc}"
-        finally:
-            self._fail_all(reason)
+            message = json.loads(raw)
+        except ValueError:
+            self._fail_all("DevTools pipe sent a message that is not JSON")
+            return
+        if not isinstance(message, dict):
+            return
+        msg_id = message.get("id")
+        if msg_id is not None:
+            entry = self._pending.get(msg_id)
+            if entry is None:
+                return
+            method, future = entry
+            if future.done():
+                return
+            error = message.get("error")
+            if error is not None:
+                future.set_exception(CdpProtocolError(method, int(error.get("code", 0)), str(error.get("message", ""))))
+            else:
+                future.set_result(message.get("result") or {})
+            return
+        method = message.get("method", "")
+        params = message.get("params") or {}
+        session_id = message.get("sessionId")
+        for handler in list(self._handlers):
+            handler(method, params, session_id)
 
     def _fail_all(self, reason: str) -> None:
         if self._closed_reason is None:
@@ -146,6 +187,8 @@ class CdpConnection:
             if not future.done():
                 future.set_exception(CdpClosed(self._closed_reason))
         self._pending.clear()
+        with contextlib.suppress(Exception):
+            self._reader.close()
 
 
 class CdpSession:

@@ -35,7 +35,7 @@ from importlib import resources
 from typing import Any
 
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
-from phonewire.devices.web.browser import BrowserLaunchError, BrowserProcess
+from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.profiles import Profile, resolve_profile
 from phonewire.devices.web.roles import vocabulary_role
@@ -48,6 +48,7 @@ DEMO_APP_ID = "dev.phonewire.demo"
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
+_START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
 DOUBLE_TAP_GAP_S = 0.03
 SEPARATE_TAP_GAP_S = 0.35
 DRAG_STEP_S = 1 / 60
@@ -123,22 +124,43 @@ class WebDevice(Device):
     async def open(self) -> None:
         try:
             await self._server.start()
-            self._browser = await BrowserProcess.launch(
-                extra_flags=(f"--window-size={self.profile.width},{self.profile.height}",)
-            )
-            self._cdp = await CdpConnection.connect(self._browser.ws_url)
-            self._cdp.subscribe(self._on_event)
-            # The browser's first blank page becomes the first app's page (a renderer already started), so a
-            # cold start pays for one page; the home screen is made when first shown.
-            targets = await self._cdp.send("Target.getTargets")
-            blank = next((t["targetId"] for t in targets["targetInfos"] if t.get("type") == "page"), None)
-            self._spare = await self._new_page(blank)
+            try:
+                await self._start_browser(sandbox=None)
+            except CdpClosed:
+                # Exited before its first reply.  Where a sandbox was asked for and the machine has none that
+                # works (a container without user namespaces), start without one, and say so in describe().
+                if self._browser is None or self._browser.sandbox != SANDBOX_ON:
+                    raise
+                await self._drop_browser()
+                await self._start_browser(sandbox=False)
         except (BrowserLaunchError, CdpError, OSError, TimeoutError) as exc:
-            self._open_failure = f"the web device could not start: {exc}"
+            why = (self._browser.exit_reason() if self._browser is not None else None) or str(exc) or "no reply"
+            self._open_failure = f"the web device could not start: {why}"
             await self.close()
             raise ProtocolError(
                 e.DEVICE_UNAVAILABLE, self._open_failure, "Check that /usr/bin/chromium is installed and runs."
             ) from exc
+
+    async def _start_browser(self, *, sandbox: bool | None) -> None:
+        self._browser = BrowserProcess.launch(
+            extra_flags=(f"--window-size={self.profile.width},{self.profile.height}",), sandbox=sandbox
+        )
+        self._cdp = await CdpConnection.open_pipe(self._browser.read_fd, self._browser.write_fd)
+        self._cdp.subscribe(self._on_event)
+        # The first reply is the sign that the browser is up.  Its first blank page becomes the first app's page
+        # (a renderer already started), so a cold start pays for one page; the home screen is made when first
+        # shown.
+        targets = await asyncio.wait_for(self._cdp.send("Target.getTargets"), _START_TIMEOUT_S)
+        blank = next((t["targetId"] for t in targets["targetInfos"] if t.get("type") == "page"), None)
+        self._spare = await self._new_page(blank)
+
+    async def _drop_browser(self) -> None:
+        if self._cdp is not None:
+            await self._cdp.close()
+            self._cdp = None
+        if self._browser is not None:
+            await asyncio.to_thread(self._browser.stop)
+            self._browser = None
 
     async def close(self) -> None:
         if self._closed:
@@ -170,6 +192,7 @@ class WebDevice(Device):
         out: dict[str, Any] = {"kind": self.kind, **self.profile.describe()}
         if self._browser is not None:
             out["browserPid"] = self._browser.pid
+            out["sandbox"] = self._browser.sandbox
         if self._server.port:
             out["demoUrl"] = self._server.url(DEMO_PATH)
         return out
