@@ -11,11 +11,20 @@ newest events from memory.
 The default file is ``$PHONEWIRE_STATE_DIR/sessions/<session>.jsonl``; ``PHONEWIRE_STATE_DIR`` defaults to
 ``$XDG_STATE_HOME/phonewire`` (``~/.local/state/phonewire``).  That directory keeps the newest
 :data:`KEEP_SESSION_FILES` session files.
+
+The record holds app URLs, ports and pids, so it is the owner's alone: directories are made 0700 and files
+0600.  A session's file is bounded: past :data:`MAX_FILE_BYTES` it is rotated to ``<session>.old.jsonl``
+(replacing the previous one), so a session keeps at most twice that on disk.
+
+Diagnostics are best-effort.  A directory that cannot be made, a file that cannot be opened, a full disk or a
+read-only file system never fails a command, a stop or a close: the file is given up (``write_error`` says why)
+and events stay in memory.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import time
@@ -66,6 +75,10 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 #: Session files kept in the default directory; older ones are removed when a new session starts.
 KEEP_SESSION_FILES: Final = 100
+#: A session file is rotated when it passes this size (one rotated generation is kept).
+MAX_FILE_BYTES: Final = 1024 * 1024
+_DIR_MODE: Final = 0o700
+_FILE_MODE: Final = 0o600
 
 
 def default_path(session_id: str, environ: Mapping[str, str] | None = None) -> Path:
@@ -91,15 +104,41 @@ def prune(directory: Path, keep: int = KEEP_SESSION_FILES) -> int:
 class Diagnostics:
     """Append-only event log of one host session.  ``path=None`` keeps events in memory only."""
 
-    def __init__(self, session_id: str, path: Path | None, *, keep: int = DEFAULT_KEEP) -> None:
+    def __init__(
+        self, session_id: str, path: Path | None, *, keep: int = DEFAULT_KEEP, max_bytes: int = MAX_FILE_BYTES
+    ) -> None:
         self.session_id = session_id
         self.path = path
         self.runner_generation = 0
+        self.write_error: str | None = None
+        self._max_bytes = max_bytes
         self._events: collections.deque[dict[str, Any]] = collections.deque(maxlen=keep)
         self._file: IO[str] | None = None
+        self._size = 0
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = path.open("a", encoding="utf-8")
+            try:
+                make_private_dir(path.parent)
+                self._open()
+            except OSError as exc:
+                self._give_up(exc)
+
+    def _open(self) -> None:
+        assert self.path is not None
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, _FILE_MODE)
+        try:
+            os.fchmod(fd, _FILE_MODE)  # a file left by an older version may be 0644
+            self._size = os.fstat(fd).st_size
+            self._file = os.fdopen(fd, "a", encoding="utf-8")
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def _give_up(self, exc: OSError) -> None:
+        self.write_error = f"diagnostics file {self.path} disabled: {exc.strerror or exc}"
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+        self._file = None
 
     def record(self, event: str, **fields: Any) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -111,9 +150,23 @@ class Diagnostics:
         entry.update(fields)
         self._events.append(entry)
         if self._file is not None:
-            self._file.write(json.dumps(entry, separators=(",", ":"), default=str) + "\n")
-            self._file.flush()
+            line = json.dumps(entry, separators=(",", ":"), default=str) + "\n"
+            try:
+                if self._size + len(line) > self._max_bytes and self._size > 0:
+                    self._rotate()
+                self._file.write(line)
+                self._file.flush()
+                self._size += len(line.encode())
+            except OSError as exc:
+                self._give_up(exc)
         return entry
+
+    def _rotate(self) -> None:
+        assert self.path is not None and self._file is not None
+        self._file.close()
+        self._file = None
+        self.path.replace(self.path.with_name(self.path.stem + ".old.jsonl"))
+        self._open()
 
     def recent(self, limit: int | None = None, *, event: str | None = None) -> list[dict[str, Any]]:
         """The newest events (oldest first), optionally only those of one kind."""
@@ -122,8 +175,16 @@ class Diagnostics:
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            with contextlib.suppress(OSError):
+                self._file.close()
             self._file = None
+
+
+def make_private_dir(directory: Path) -> None:
+    """Make ``directory`` (and missing parents) 0700; an existing one of ours is narrowed to 0700."""
+    directory.mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
+    if directory.stat().st_mode & 0o077:
+        directory.chmod(_DIR_MODE)
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:

@@ -501,7 +501,7 @@ class HostSession:
         path: Path | None = None
         if write_diagnostics:
             path = Path(diagnostics_path) if diagnostics_path else d.default_path(self.session_id, self.env)
-            if not diagnostics_path and path.parent.is_dir():
+            if not diagnostics_path:
                 d.prune(path.parent, d.KEEP_SESSION_FILES - 1)
         self.diag = Diagnostics(self.session_id, path)
         self._runner: RunnerSession | None = None
