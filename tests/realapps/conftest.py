@@ -236,7 +236,7 @@ class StaticSite:
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
@@ -340,5 +340,3 @@ def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
     with phonewire.Phone(device="web") as p:
         yield p
-
-

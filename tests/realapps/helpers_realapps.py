@@ -52,3 +52,13 @@ def tap_scrolling(phone: phonewire.Phone, selector: str, max_scrolls: int = 8) -
                 raise
         phone.scroll("down", amount=0.84)
     return phone.tap(selector)
+
+
+def scroll_to(phone: phonewire.Phone, pred: Callable[[dict[str, Any]], bool], max_scrolls: int = 8) -> dict[str, Any]:
+    """The first node of the (viewport-culled) full snapshot that satisfies ``pred``, scrolling down to it."""
+    for _ in range(max_scrolls + 1):
+        found = [n for n in phone.snapshot().nodes if pred(n)]
+        if found:
+            return found[0]
+        phone.scroll("down", amount=0.84)
+    raise AssertionError("not found after scrolling")
