@@ -36,6 +36,3 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     rm -f "$log"
     .venv/bin/python -c "import phonewire" && touch "$stamp"
 fi
-
-# The real third-party apps of tests/realapps (a guarded npm ci; a no-op once installed).
-bash scripts/realapps.sh

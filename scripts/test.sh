@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/realapps.sh   # the real third-party apps of tests/realapps (a guarded npm ci; a no-op once installed)
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
