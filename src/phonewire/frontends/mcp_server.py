@@ -32,7 +32,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from phonewire.agent._bridge_methods import (
+from phonewire.agent.params import Form, Param, json_schema, parse_params
+from phonewire.frontends.bridge.methods import (
     DRAG_SETTLE,
     TAP_SETTLE,
     ActionLike,
@@ -43,7 +44,6 @@ from phonewire.agent._bridge_methods import (
     settled_view,
     with_app_error_hint,
 )
-from phonewire.agent._bridge_params import Form, Param, json_schema, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -315,7 +315,7 @@ async def serve_stdio(session: AgentAPI) -> None:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from phonewire.agent._bridge_host import SignalStop, agent_session
+    from phonewire.frontends.serving import SignalStop, agent_session
 
     left_behind = False
     with SignalStop() as signals:
@@ -346,7 +346,7 @@ _SIGNALLED: Final = 143
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from phonewire.agent._bridge_host import add_host_options
+    from phonewire.frontends.serving import add_host_options
 
     parser = argparse.ArgumentParser(prog="phonewire mcp", description="MCP server over stdio for phonewire.")
     add_host_options(parser)

@@ -10,7 +10,7 @@ Listens on 127.0.0.1 (peers that are not loopback are refused), starts a host se
 ``{"id": …, "error": {"code", "message", "hint"}}``.  A malformed line gets an error reply and the connection keeps
 working.  A connection is served one request at a time; requests from all connections run one at a time.
 
-The methods live in :mod:`phonewire.agent._bridge_methods`; docs/bridge.md documents them.  SIGINT, SIGTERM or the
+The methods live in :mod:`phonewire.frontends.bridge.methods`; docs/bridge.md documents them.  SIGINT, SIGTERM or the
 ``stop`` method end the bridge and stop the runner it started.
 
 Lifecycle::
@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from phonewire.agent._bridge_methods import AgentAPI, Dispatcher, encode_reply, error_reply
+from phonewire.frontends.bridge.methods import AgentAPI, Dispatcher, encode_reply, error_reply
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -217,7 +217,7 @@ async def serve(session: AgentAPI, listener: int | socket.socket, stop: asyncio.
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from phonewire.agent._bridge_host import SignalStop, agent_session
+    from phonewire.frontends.serving import SignalStop, agent_session
 
     try:
         listener = bind_listener(args.port)
@@ -237,7 +237,7 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from phonewire.agent._bridge_host import add_host_options
+    from phonewire.frontends.serving import add_host_options
 
     parser = argparse.ArgumentParser(
         prog="phonewire bridge", description="PhoneAgent-style JSON-RPC bridge: newline-delimited JSON on 127.0.0.1."

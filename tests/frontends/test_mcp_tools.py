@@ -12,10 +12,10 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import mcp.types as mt
 import pytest
-from agent_fakes import FakeSender, row, screen
 
+from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession
-from phonewire.agent.mcp_server import TOOLS, ToolRunner, tool_list
+from phonewire.frontends.mcp_server import TOOLS, ToolRunner, tool_list
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope, ok
 from phonewire.protocol.errors import ProtocolError

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, TypeVar
 
-from phonewire.agent._bridge_params import Form, Frame, Param, format_frame, parse_params
+from phonewire.agent.params import Form, Frame, Param, format_frame, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from agent_fakes import FakeSender, row, screen
 
-from phonewire.agent._bridge_methods import METHODS, Dispatcher, encode_reply, image_size, render_tree
+from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession, View
+from phonewire.frontends.bridge.methods import METHODS, Dispatcher, encode_reply, image_size, render_tree
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope, ok
 from phonewire.protocol.errors import ProtocolError

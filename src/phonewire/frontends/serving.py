@@ -25,7 +25,7 @@ async def agent_session(
     """Start the runner for ``device`` (or attach to ``runner`` / ``PHONEWIRE_RUNNER_ADDR``), open ``app`` if given,
     and yield the agent session.  On exit — normal, error or cancellation — the host session is closed, which stops
     a runner it started (an attached runner is left running)."""
-    from phonewire.agent.devices import check_spec
+    from phonewire.devices.registry import check_spec
     from phonewire.host.session import HostSession
 
     if device and not runner:
