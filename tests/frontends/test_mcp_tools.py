@@ -121,7 +121,7 @@ def test_a_device_error_is_an_error_result_keeping_code_and_hint(runner: ToolRun
         ("tap", {"target": "@e1", "force": True}, "no parameter 'force'"),
         ("scroll", {"direction": "sideways"}, "one of up, down, left, right"),
         ("swipe", {"x1": 1, "y1": 2, "x2": 3}, "needs parameter 'y2'"),
-        ("screenshot", {"format": "gif"}, "one of jpeg, png"),
+        ("screenshot", {"format": "gif"}, "one of png, jpeg"),
         ("teleport", {}, "unknown tool 'teleport'"),
     ],
 )

@@ -33,7 +33,15 @@ from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.request import MAX_DURATION_MS, MAX_TAPS, SCREENSHOT_FORMATS, SCREENSHOT_SCALES
+from phonewire.protocol.request import (
+    MAX_DURATION_MS,
+    MAX_SCROLL_AMOUNT,
+    MAX_TAPS,
+    MIN_SCROLL_AMOUNT,
+    SCREENSHOT_FORMATS,
+    SCREENSHOT_SCALES,
+    SCROLL_DIRECTIONS,
+)
 from phonewire.protocol.snapshot import SCROLL_ROLES, TEXT_INPUT_ROLES
 
 if TYPE_CHECKING:
@@ -54,7 +62,6 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "backspace": (c.KEYBOARD_DELETE, None),
     **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
 }
-SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 #: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
 SCROLL_SETTLE_MS = 100.0
 SCROLL_MAX_REACH = 0.84
@@ -573,8 +580,15 @@ class AgentSession:
         d = direction.strip().lower()
         if d not in SCROLL_DIRECTIONS:
             raise _invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
-        if not 0 < amount <= 1:
-            raise _invalid(f"scroll amount must be in (0, 1], got {amount}", "Use a fraction of the screen, e.g. 0.6.")
+        if (
+            isinstance(amount, bool)
+            or not isinstance(amount, int | float)
+            or not (MIN_SCROLL_AMOUNT <= amount <= MAX_SCROLL_AMOUNT)
+        ):
+            raise _invalid(
+                f"scroll amount must be from {MIN_SCROLL_AMOUNT:g} to {MAX_SCROLL_AMOUNT:g}, got {amount!r}",
+                "Use a fraction of the screen, e.g. 0.6.",
+            )
 
         async def run() -> ActionResult:
             vp = await self.viewport()
