@@ -108,10 +108,9 @@ class Daemon:
 
     async def devices(self) -> list[dict[str, Any]]:
         from phonewire.devices.registry import list_devices
-        from phonewire.devices.web.profiles import DEFAULT_PROFILE
 
         listed = await asyncio.to_thread(list_devices)
-        running = {f"web:{DEFAULT_PROFILE}" if key == "web" else key for key in self.senders}
+        running = set(self.senders)  # keyed by canonical spec (check_spec)
         for d in listed:
             d["runner"] = d["device"] in running
         return listed
