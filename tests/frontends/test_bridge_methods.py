@@ -43,7 +43,7 @@ class Sender(FakeSender):
             raise self.fail[command]
         if command == "screenshot":
             self.sent.append((command, dict(fields or {})))
-            return ok({"base64": base64.b64encode(PNG_2X3).decode()})
+            return ok({"imageBase64": base64.b64encode(PNG_2X3).decode()})
         if command == "tap":
             self.sent.append((command, dict(fields or {})))
             return ok({}, warning="suppressed issue") if fields and fields.get("x") == 999 else ok({})

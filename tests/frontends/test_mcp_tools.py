@@ -34,7 +34,7 @@ class Sender(FakeSender):
             raise self.fail
         if command == "screenshot":
             self.sent.append((command, dict(fields or {})))
-            return ok({"base64": base64.b64encode(JPEG_HEADER).decode()})
+            return ok({"imageBase64": base64.b64encode(JPEG_HEADER).decode()})
         return await super().send(command, fields)
 
 

@@ -370,9 +370,7 @@ class AgentSession:
         env = await self._send(c.VIEWPORT, app=True)
         self._refronted = self._refronted or env.reactivated  # an action that reads it first (scroll) reports it
         data = env.data or {}
-        rect = data.get("rect") if isinstance(data.get("rect"), dict) else data
-        assert isinstance(rect, dict)
-        return {k: float(rect.get(k, 0)) for k in ("x", "y", "width", "height")}
+        return {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:
         _check_choice("format", format, SCREENSHOT_FORMATS, "png for exact pixels, jpeg for a smaller image")
@@ -627,8 +625,8 @@ def _uncleared(node: Node, deletes: int) -> ProtocolError:
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:
-    for key in ("imageBase64", "base64", "image"):
-        value = data.get(key)
-        if isinstance(value, str):
-            return base64.b64decode(value)
+    """The runner's ``imageBase64`` (the one key it sends)."""
+    value = data.get("imageBase64")
+    if isinstance(value, str):
+        return base64.b64decode(value)
     raise ProtocolError(e.COMMAND_FAILED, "screenshot reply carried no image", "Try the screenshot again.")

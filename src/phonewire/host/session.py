@@ -319,7 +319,7 @@ class RunnerSession:
         assert err is not None
         if command not in c.READ_ONLY:
             self.last_healthy_mutation = None
-        if err.code == e.RUNNER_BUSY:
+        if err.code in e.RETRYABLE_CODES:  # nothing ran
             return Attempt(r.Outcome.RUNNER_BUSY, error=err)
         if err.code == e.RUNNER_WEDGED:
             await self.invalidate(r.INVALIDATE_WEDGED, reachable=True)
