@@ -282,14 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="phonewire mcp: %(message)s")
-    try:
-        return asyncio.run(_run(args))
-    except ProtocolError as exc:
-        print(f"phonewire mcp: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    from phonewire.frontends.serving import run_server
+
+    return run_server("mcp", _run(args))
 
 
 if __name__ == "__main__":

@@ -252,17 +252,9 @@ def main(argv: list[str]) -> int:
     if not 0 <= args.port <= 65535:
         print(f"phonewire bridge: --port must be 0..65535, got {args.port}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="phonewire bridge: %(message)s")
-    try:
-        return asyncio.run(_run(args))
-    except ProtocolError as exc:
-        print(f"phonewire bridge: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"phonewire bridge: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    from phonewire.frontends.serving import run_server
+
+    return run_server("bridge", _run(args))
 
 
 if __name__ == "__main__":
