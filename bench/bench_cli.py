@@ -156,7 +156,7 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
         warm.append(cli(env, *rt, "tap", f"{x:g}", f"{y:g}")[0])
         if i % 3 == 0:
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "import phonewire.agent.cli"], env=env, check=True)
+            subprocess.run([sys.executable, "-c", "import phonewire.frontends.cli.main"], env=env, check=True)
             noop.append(time.perf_counter() - start)
             start = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
@@ -166,7 +166,7 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     print(f"direct runner tap (one HTTP POST)      {ms(p50(direct))}")
     verdict = "PASS" if p50(warm) <= 0.060 else "FAIL"
     print(f"warm CLI tap (subprocess, X Y)         {ms(p50(warm))}   target <= 60 ms: {verdict}")
-    print(f"  of which interpreter + client start  {ms(p50(noop))}   (python -c 'import phonewire.agent.cli')")
+    print(f"  of which interpreter + client start  {ms(p50(noop))}   (python -c 'import phonewire.frontends.cli.main')")
     print(f"  of which bare interpreter start      {ms(p50(bare))}   (python -c pass)")
     print(
         f"  CLI overhead over the direct tap     {ms(p50(warm) - p50(direct))}   ratio {p50(warm) / p50(direct):.2f}x"

@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from phonewire.agent._bridge_methods import TAP_SETTLE
+from phonewire.frontends.bridge.methods import TAP_SETTLE
 
 PY = sys.executable
 

@@ -11,7 +11,7 @@ def main(argv: list[str] | None = None) -> int:
         from phonewire.runner.main import main as runner_main
 
         return runner_main(args[1:])
-    from phonewire.agent.cli import main as cli_main
+    from phonewire.frontends.cli.main import main as cli_main
 
     return cli_main(args)
 

@@ -51,7 +51,7 @@ class Phone:
 
     def __init__(self, device: str = "web", *, runner: str | None = None, sender: CommandSender | None = None) -> None:
         if sender is None and not runner:
-            from phonewire.agent.devices import check_spec
+            from phonewire.devices.registry import check_spec
 
             check_spec(device)  # a typo raises INVALID_REQUEST here, before a thread or runner is started
         self._loop = asyncio.new_event_loop()

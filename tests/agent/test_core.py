@@ -8,8 +8,8 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 import pytest
-from agent_fakes import FakeSender, row, screen
 
+from agent_fakes import FakeSender, row, screen
 from phonewire.agent import core
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e

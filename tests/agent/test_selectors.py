@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from agent_fakes import row, screen
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agent_fakes import row, screen
 from phonewire.agent.selectors import Term, match, parse
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError

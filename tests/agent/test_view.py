@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from agent_fakes import row, screen
-
 from phonewire.agent.view import diff, render
 from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from procs import wait_gone
 
-from phonewire.agent.cli import main
+from phonewire.frontends.cli.main import main
 
 
 @dataclass

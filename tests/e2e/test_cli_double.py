@@ -19,7 +19,7 @@ import pytest
 from cli_harness import Cli, cli_for, wait_gone
 from PIL import Image
 
-from phonewire.agent.client import decode_reply, encode_request
+from phonewire.frontends.cli.client import decode_reply, encode_request
 
 D = ("--device", "double")
 
@@ -215,7 +215,7 @@ def test_a_warm_command_imports_nothing_heavy_in_the_client(cli: Cli) -> None:
     assert cli(*D, "open", "app.light").code == 0
     probe = (
         "import sys\n"
-        "from phonewire.agent.cli import main\n"
+        "from phonewire.frontends.cli.main import main\n"
         "code = main(['--device', 'double', 'tap', '1', '2'])\n"
         "heavy = {'asyncio', 'json', 'socket', 'selectors', 'enum', 're', 'typing', 'subprocess', 'h11',\n"
         "         'PIL', 'phonewire.agent.core', 'phonewire.protocol'}\n"
@@ -235,7 +235,7 @@ def daemons_for(directory: Path) -> list[int]:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"phonewire.agent.daemon" in argv and str(directory).encode() in argv:
+        if b"phonewire.frontends.cli.daemon" in argv and str(directory).encode() in argv:
             found.append(int(proc.name))
     return found
 

@@ -11,6 +11,7 @@ from runner_wire import RunnerProcess, fate, new_id, post, post_raw, run_ok, sta
 
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
+from phonewire.protocol.commands import PROTOCOL_VERSION
 from phonewire.runner.dispatch import BACKEND_CODES
 
 # -- request validation: INVALID_REQUEST / APP_BUNDLE_ID_REQUIRED ----------------------------------------------------
@@ -69,15 +70,16 @@ def test_status_answers_uptime_state_counters_and_device_facts(runner: RunnerPro
     assert isinstance(data["suppressedIssues"], int)
     assert isinstance(data["recordedFailures"], int)
     assert data["device"]["kind"] == "double"
+    assert data["protocolVersion"] == PROTOCOL_VERSION
     assert data["deviceHealth"] is None
     assert data["running"] is None
     assert (data["queued"], data["draining"]) == (0, 0)
 
 
-def test_uptime_answers_only_uptime_and_grows(runner: RunnerProcess) -> None:
+def test_uptime_answers_only_uptime_and_the_protocol_version_and_grows(runner: RunnerProcess) -> None:
     first = post(runner.port, "uptime").data
     second = post(runner.port, "uptime").data
-    assert list(first) == ["uptimeMs"]
+    assert first == {"uptimeMs": first["uptimeMs"], "protocolVersion": PROTOCOL_VERSION}
     assert second["uptimeMs"] >= first["uptimeMs"]
 
 

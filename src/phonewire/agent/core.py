@@ -27,13 +27,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import selectors
-from phonewire.agent.refs import Index, refind
-from phonewire.agent.view import Rendered, diff, node_line, quality_header, render
+from phonewire.agent.refs import Index, RefTable, refind
+from phonewire.agent.view import diff, node_line, quality_header, render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.request import MAX_DURATION_MS, MAX_TAPS, SCREENSHOT_FORMATS, SCREENSHOT_SCALES
+from phonewire.protocol.request import (
+    MAX_DURATION_MS,
+    MAX_SCROLL_AMOUNT,
+    MAX_TAPS,
+    MIN_SCROLL_AMOUNT,
+    SCREENSHOT_FORMATS,
+    SCREENSHOT_SCALES,
+    SCROLL_DIRECTIONS,
+)
 from phonewire.protocol.snapshot import SCROLL_ROLES, TEXT_INPUT_ROLES
 
 if TYPE_CHECKING:
@@ -54,7 +62,6 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "backspace": (c.KEYBOARD_DELETE, None),
     **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
 }
-SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 #: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
 SCROLL_SETTLE_MS = 100.0
 SCROLL_MAX_REACH = 0.84
@@ -90,71 +97,6 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         return {"nodes": self.nodes, "quality": self.quality, "refs": {r: n["index"] for r, n in self.refs.items()}}
-
-
-class _RefTable:
-    """The refs a session has issued.  Each names a node *of the snapshot that issued it* (kept with that
-    snapshot's :class:`Index`), so refs issued at different times never get mixed up: a new ``snapshot``
-    replaces the table; an AMBIGUOUS_MATCH answer adds its candidates under new numbers (or the refs that
-    already name them, when the screen is the one the table's snapshot showed).
-
-    Numbers are never reused for another element within a session: a new snapshot gives an element the ref it
-    had in the previous table when that ref re-finds to it (:func:`refind`, the same rule a tap applies), and a
-    new number otherwise.  So a ref kept from any earlier snapshot either still names its element or answers
-    STALE_REF; it can never come to mean a different element."""
-
-    def __init__(self) -> None:
-        self.refs: dict[str, tuple[Node, Index]] = {}
-        self.next = 1
-
-    def carried_over(self, index: Index) -> dict[int, str]:
-        """Node index (in ``index``) -> the ref that named the same element in the current table."""
-        found: dict[int, str] = {}
-        taken: set[int] = set()
-        for ref, (node, issued) in self.refs.items():
-            try:
-                now = refind(ref, node, issued, index)
-            except ProtocolError:
-                continue
-            key = int(now["index"])
-            if key in taken:  # two old refs re-find one element: neither may claim it
-                found.pop(key, None)
-                continue
-            taken.add(key)
-            found[key] = ref
-        return found
-
-    def namer(self, index: Index) -> Callable[[Node], str]:
-        carried = self.carried_over(index) if self.refs else {}
-
-        def name(node: Node) -> str:
-            ref = carried.get(int(node["index"]))
-            if ref is None:
-                ref = f"e{self.next}"
-                self.next += 1
-            return ref
-
-        return name
-
-    def reset(self, index: Index, rendered: Rendered) -> None:
-        self.refs = {ref: (node, index) for ref, node in rendered.refs.items()}
-
-    def clear(self) -> None:
-        self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
-
-    def existing(self, node: Node, index: Index) -> str | None:
-        for ref, (known, known_index) in self.refs.items():
-            if known.get("index") == node.get("index") and known_index.same_screen(index):
-                return ref
-        return None
-
-    def add(self, node: Node, index: Index) -> str:
-        ref = self.existing(node, index)
-        if ref is None:
-            ref = f"e{self.next}"
-            self.next += 1
-            self.refs[ref] = (node, index)
-        return ref
 
 
 def _result(env: Envelope, extra: Mapping[str, Any] | None = None) -> ActionResult:
@@ -237,7 +179,7 @@ class AgentSession:
     def __init__(self, sender: CommandSender, *, app_id: str | None = None) -> None:
         self.sender = sender
         self.app_id: str | None = app_id
-        self._refs = _RefTable()
+        self._refs = RefTable()
         self._previous: list[Node] | None = None
         self._lock = asyncio.Lock()
         #: Set by the last ref/selector resolution: how long the fresh-snapshot check took (seconds).
@@ -363,9 +305,7 @@ class AgentSession:
         env = await self._send(c.VIEWPORT, app=True)
         self._refronted = self._refronted or env.reactivated  # an action that reads it first (scroll) reports it
         data = env.data or {}
-        rect = data.get("rect") if isinstance(data.get("rect"), dict) else data
-        assert isinstance(rect, dict)
-        return {k: float(rect.get(k, 0)) for k in ("x", "y", "width", "height")}
+        return {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:
         _check_choice("format", format, SCREENSHOT_FORMATS, "png for exact pixels, jpeg for a smaller image")
@@ -573,8 +513,15 @@ class AgentSession:
         d = direction.strip().lower()
         if d not in SCROLL_DIRECTIONS:
             raise _invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
-        if not 0 < amount <= 1:
-            raise _invalid(f"scroll amount must be in (0, 1], got {amount}", "Use a fraction of the screen, e.g. 0.6.")
+        if (
+            isinstance(amount, bool)
+            or not isinstance(amount, int | float)
+            or not (MIN_SCROLL_AMOUNT <= amount <= MAX_SCROLL_AMOUNT)
+        ):
+            raise _invalid(
+                f"scroll amount must be from {MIN_SCROLL_AMOUNT:g} to {MAX_SCROLL_AMOUNT:g}, got {amount!r}",
+                "Use a fraction of the screen, e.g. 0.6.",
+            )
 
         async def run() -> ActionResult:
             vp = await self.viewport()
@@ -613,8 +560,8 @@ def _uncleared(node: Node, deletes: int) -> ProtocolError:
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:
-    for key in ("imageBase64", "base64", "image"):
-        value = data.get(key)
-        if isinstance(value, str):
-            return base64.b64decode(value)
+    """The runner's ``imageBase64`` (the one key it sends)."""
+    value = data.get("imageBase64")
+    if isinstance(value, str):
+        return base64.b64decode(value)
     raise ProtocolError(e.COMMAND_FAILED, "screenshot reply carried no image", "Try the screenshot again.")

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from phonewire.agent.view import STATEFUL_ROLES, row_mates
+from phonewire.agent.view import STATEFUL_ROLES, Rendered, row_mates
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -177,3 +177,68 @@ def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
 def _describe(node: Node) -> str:
     label = node.get("label") or node.get("identifier") or node.get("value")
     return f'{node.get("type")} "{label}"' if label else str(node.get("type"))
+
+
+class RefTable:
+    """The refs a session has issued.  Each names a node *of the snapshot that issued it* (kept with that
+    snapshot's :class:`Index`), so refs issued at different times never get mixed up: a new ``snapshot``
+    replaces the table; an AMBIGUOUS_MATCH answer adds its candidates under new numbers (or the refs that
+    already name them, when the screen is the one the table's snapshot showed).
+
+    Numbers are never reused for another element within a session: a new snapshot gives an element the ref it
+    had in the previous table when that ref re-finds to it (:func:`refind`, the same rule a tap applies), and a
+    new number otherwise.  So a ref kept from any earlier snapshot either still names its element or answers
+    STALE_REF; it can never come to mean a different element."""
+
+    def __init__(self) -> None:
+        self.refs: dict[str, tuple[Node, Index]] = {}
+        self.next = 1
+
+    def carried_over(self, index: Index) -> dict[int, str]:
+        """Node index (in ``index``) -> the ref that named the same element in the current table."""
+        found: dict[int, str] = {}
+        taken: set[int] = set()
+        for ref, (node, issued) in self.refs.items():
+            try:
+                now = refind(ref, node, issued, index)
+            except ProtocolError:
+                continue
+            key = int(now["index"])
+            if key in taken:  # two old refs re-find one element: neither may claim it
+                found.pop(key, None)
+                continue
+            taken.add(key)
+            found[key] = ref
+        return found
+
+    def namer(self, index: Index) -> Callable[[Node], str]:
+        carried = self.carried_over(index) if self.refs else {}
+
+        def name(node: Node) -> str:
+            ref = carried.get(int(node["index"]))
+            if ref is None:
+                ref = f"e{self.next}"
+                self.next += 1
+            return ref
+
+        return name
+
+    def reset(self, index: Index, rendered: Rendered) -> None:
+        self.refs = {ref: (node, index) for ref, node in rendered.refs.items()}
+
+    def clear(self) -> None:
+        self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
+
+    def existing(self, node: Node, index: Index) -> str | None:
+        for ref, (known, known_index) in self.refs.items():
+            if known.get("index") == node.get("index") and known_index.same_screen(index):
+                return ref
+        return None
+
+    def add(self, node: Node, index: Index) -> str:
+        ref = self.existing(node, index)
+        if ref is None:
+            ref = f"e{self.next}"
+            self.next += 1
+            self.refs[ref] = (node, index)
+        return ref

@@ -224,6 +224,6 @@ async def _await_listening(runner: RunnerProcess, stdout: asyncio.StreamReader, 
 
 
 def _hint_start(device: str) -> str:
-    if device.startswith("web"):
-        return "The web device needs Chromium at /usr/bin/chromium. Check the message above, then try again."
-    return f"Check that the device {device!r} is connected and usable, then try again."
+    from phonewire.devices.registry import start_hint
+
+    return start_hint(device)

@@ -40,7 +40,7 @@ from phonewire.protocol.errors import ProtocolError
 
 # --- constants of the rules -------------------------------------------------------------------------------------
 #: Mutating interactions whose healthy reply may stand in for the next ``uptime`` preflight (ADR 0005).
-HEALTHY_MUTATION_ALLOWLIST: Final = frozenset({c.TAP, c.LONG_PRESS, c.DRAG, "swipe", "scroll", "sequence"})
+HEALTHY_MUTATION_ALLOWLIST: Final = frozenset({c.TAP, c.LONG_PRESS, c.DRAG})
 #: How long a healthy mutation proves liveness for the next allowlisted command of the same app.
 HEALTHY_MUTATION_WINDOW_S: Final = 5.0
 #: Commands that are themselves readiness probes: never preflighted (no recursion).

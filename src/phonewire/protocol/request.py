@@ -56,6 +56,11 @@ NON_NEGATIVE = ("durationMs", "holdMs", "settle")
 SCREENSHOT_FORMATS = ("png", "jpeg")
 SCREENSHOT_SCALES = ("device", "css")
 MAX_TAPS = 20
+#: A scroll's ``amount``: the fraction of the viewport the content moves (the agent operation ``scroll``, sent as a
+#: drag whose reach the agent core caps so that it never starts on an edge).
+MIN_SCROLL_AMOUNT = 0.01
+MAX_SCROLL_AMOUNT = 1.0
+SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 MAX_DURATION_MS = 60_000.0
 MAX_ID_LENGTH = 200
 

@@ -30,8 +30,8 @@ import sys
 from collections.abc import Awaitable
 from typing import Final
 
-from phonewire.devices import create_device
 from phonewire.devices.base import Device
+from phonewire.devices.registry import create_device, kinds_help
 from phonewire.protocol.commands import ALL_COMMANDS, Timing
 from phonewire.protocol.errors import ProtocolError
 from phonewire.runner.http import HttpServer, Limits
@@ -50,9 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="phonewire runner", description="Serve the phonewire wire protocol v1 for one device on loopback."
     )
-    parser.add_argument(
-        "--device", default="web", metavar="KIND[:PROFILE]", help="web[:PROFILE], android[:SERIAL] or double"
-    )
+    parser.add_argument("--device", default="web", metavar="KIND[:PROFILE]", help=kinds_help())
     return parser
 
 

@@ -79,10 +79,8 @@ class Runner:
             request = parse_request(decode_body(body))
         except ProtocolError as exc:
             return Reply.of(fail(exc))
-        if request.command == c.STATUS:
-            return Reply.of(self.status(request))
-        if request.command == c.UPTIME:
-            return Reply.of(ok({"uptimeMs": self.uptime_ms()}))
+        if request.command in c.TRANSPORT_PATH:  # answered here, before the journal and the execution queue
+            return Reply.of(self.status(request) if request.command == c.STATUS else self.uptime())
         command_id = request.command_id
         if command_id is None:
             return Reply.of(
@@ -122,6 +120,9 @@ class Runner:
             return submitted
         return await asyncio.shield(submitted.reply)
 
+    def uptime(self) -> Envelope:
+        return ok({"uptimeMs": self.uptime_ms(), "protocolVersion": c.PROTOCOL_VERSION})
+
     def status(self, request: Request) -> Envelope:
         lookup = request.args.get("statusCommandId")
         if isinstance(lookup, str):
@@ -131,6 +132,7 @@ class Runner:
         except Exception:  # status answers whatever a backend does
             counters = IssueCounters(-1, -1)
         data: dict[str, Any] = {
+            "protocolVersion": c.PROTOCOL_VERSION,
             "uptimeMs": self.uptime_ms(),
             "state": self.gate.state(self._clock()).value,
             "suppressedIssues": counters.suppressed,

@@ -7,9 +7,10 @@ import math
 import pytest
 
 from phonewire.devices.web.cdp import CdpClosed, CdpProtocolError, CdpSession
-from phonewire.devices.web.device import WebDevice, _Page, snapshot_from_walk
+from phonewire.devices.web.device import WebDevice, _Page
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.roles import vocabulary_role
+from phonewire.devices.web.walk import snapshot_from_walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import ROLES

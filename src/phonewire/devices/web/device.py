@@ -26,25 +26,23 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import html
 import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
+from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
 from phonewire.devices.web.profiles import Profile, resolve_profile
-from phonewire.devices.web.roles import vocabulary_role
 from phonewire.devices.web.server import StaticServer
+from phonewire.devices.web.walk import FOCUS_PROBE, WALK_EXPRESSION, snapshot_from_walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, NODE_CAP, RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import Rect
 
-DEMO_APP_ID = "dev.phonewire.demo"
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
@@ -52,37 +50,6 @@ _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
 DOUBLE_TAP_GAP_S = 0.03
 SEPARATE_TAP_GAP_S = 0.35
 DRAG_STEP_S = 1 / 60
-
-_F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
-_F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
-
-#: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
-WALK_MAX_NODES = 2 * NODE_CAP
-_WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
-#: The walk runs after the tasks already queued (a hashchange, a click's follow-up) have run: a snapshot taken
-#: right after a tap sees that tap's effects.
-_WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}))"
-
-# Focus probe: the focused editable (descending into same-origin frames and shadow roots), or null.
-_FOCUS_PROBE = """(() => {
-  let el = document.activeElement;
-  for (let i = 0; i < 20 && el; i++) {
-    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
-      el = el.contentDocument.activeElement; continue;
-    }
-    break;
-  }
-  if (!el || el.disabled || el.readOnly) return null;
-  if (el.isContentEditable) return 'contenteditable';
-  if (el.tagName === 'TEXTAREA') return 'textarea';
-  if (el.tagName === 'INPUT') {
-    const t = (el.getAttribute('type') || 'text').toLowerCase();
-    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month','week'];
-    return ok.includes(t) ? 'input:' + t : null;
-  }
-  return null;
-})()"""
 
 _LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
 
@@ -110,7 +77,7 @@ class WebDevice(Device):
         self.profile: Profile = resolve_profile(profile)
         self._browser: BrowserProcess | None = None
         self._cdp: CdpConnection | None = None
-        self._server = StaticServer.for_package_data({HOME_PATH: self._home_html})
+        self._server = StaticServer.for_package_data({HOME_PATH: lambda: home_html(self._apps)})
         self._apps: dict[str, _Page] = {}
         self._home: _Page | None = None
         self._spare: _Page | None = None
@@ -353,7 +320,7 @@ class WebDevice(Device):
             page.state = AppState.FOREGROUND
         else:
             # refresh the launcher's icons in place (a reload would race a screenshot of the home screen)
-            items = json.dumps(self._home_items())
+            items = json.dumps(home_items(self._apps))
             await shown.session.send(
                 "Runtime.evaluate", {"expression": f"document.getElementById('apps').innerHTML = {items}"}
             )
@@ -476,7 +443,7 @@ class WebDevice(Device):
         await asyncio.gather(self._touch(page, "touchStart", x, y), self._touch(page, "touchEnd"))
 
     async def _require_focus(self, page: _Page) -> str:
-        kind = await self._eval(page, _FOCUS_PROBE)
+        kind = await self._eval(page, FOCUS_PROBE)
         if not kind:
             raise ProtocolError(
                 e.TEXT_INPUT_NOT_FOCUSED,
@@ -579,7 +546,7 @@ class WebDevice(Device):
         with self._mapped(app_id):
             page = self._live(app_id)
             try:
-                walk = await self._eval(page, _WALK_EXPRESSION, await_promise=True)
+                walk = await self._eval(page, WALK_EXPRESSION, await_promise=True)
             except ProtocolError as exc:
                 if exc.code != e.COMMAND_FAILED:
                     raise
@@ -639,74 +606,10 @@ class WebDevice(Device):
                 width, height = image.size
             return Screenshot(data, format, width, height)
 
-    # -- home screen -----------------------------------------------------------------------------------------------
-    def _home_items(self) -> str:
-        ids = [DEMO_APP_ID, *(a for a in self._apps if a != DEMO_APP_ID)]
-        return "".join(f'<li class="app" data-app="{html.escape(a)}">{html.escape(_app_title(a))}</li>' for a in ids)
 
-    def _home_html(self) -> str:
-        return _HOME_TEMPLATE.replace("{items}", self._home_items())
-
-
-HOME_APP = "phonewire.home"
 _RESTART_HINT = "The browser behind the web phone is gone; restart the runner (phonewire close, then open the app)."
-
-
-def _app_title(app_id: str) -> str:
-    return "Demo" if app_id == DEMO_APP_ID else app_id.split("://", 1)[-1].split("/", 1)[0]
 
 
 def _target_gone(exc: CdpProtocolError) -> bool:
     text = exc.message.lower()
     return "session with given id not found" in text or "target closed" in text or "no target with given id" in text
-
-
-_HOME_TEMPLATE = """<!doctype html><html><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
-<title>Home</title>
-<style>
-body{margin:0;font:16px system-ui,sans-serif;background:linear-gradient(#1e3a5f,#0b1320);color:#fff;min-height:100vh}
-h1{font-size:14px;font-weight:500;text-align:center;padding:16px 0 8px;margin:0;opacity:.8}
-ul{list-style:none;display:grid;grid-template-columns:repeat(4,1fr);gap:18px;padding:16px;margin:0}
-.app{width:64px;height:64px;border-radius:16px;background:#4f8cff;color:#fff;font-size:11px;display:flex;
-align-items:center;justify-content:center;overflow:hidden;text-overflow:ellipsis}
-</style></head><body><h1 id="home-title">phonewire</h1><ul id="apps">{items}</ul>
-</body></html>"""
-
-
-def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
-    """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure."""
-    width, height = walk.get("w"), walk.get("h")
-    viewport = Rect.of(0, 0, width, height)
-    root = RawNode("Application", label=str(walk.get("title") or "") or None, rect=viewport)
-    built: list[RawNode] = []
-    raw_nodes = walk.get("nodes")
-    for item in raw_nodes if isinstance(raw_nodes, list) else []:
-        try:
-            parent, ax_role, name, ident, value, x, y, w, h, flags = item
-            flags = int(flags)
-            parent = int(parent)
-        except (TypeError, ValueError):
-            built.append(RawNode("Other"))
-            continue
-        role = vocabulary_role(
-            str(ax_role),
-            secure=bool(flags & _F_SECURE),
-            multiline=bool(flags & _F_MULTILINE),
-            scrollable=bool(flags & _F_SCROLLABLE),
-        )
-        interactive = role in INTERACTIVE_ROLES or bool(flags & _F_INTERACTIVE)
-        node = RawNode(
-            role,
-            label=str(name) if name else None,
-            identifier=str(ident) if ident else None,
-            value=str(value) if value else None,
-            rect=Rect.of(x, y, w, h),
-            enabled=(not flags & _F_DISABLED) if interactive else None,
-            focused=bool(flags & _F_FOCUSED) if interactive else (True if flags & _F_FOCUSED else None),
-            selected=bool(flags & _F_SELECTED) if interactive else (True if flags & _F_SELECTED else None),
-            interactive=interactive,
-        )
-        built.append(node)
-        (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)
-    return build_snapshot(root, viewport, backend)

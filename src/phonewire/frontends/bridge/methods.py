@@ -20,10 +20,12 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol, TypeVar
 
-from phonewire.agent._bridge_params import Form, Frame, Param, format_frame, parse_params
+from phonewire.agent import operations as ops
+from phonewire.agent.operations import OPERATIONS
+from phonewire.agent.params import Form, Frame, Param, format_frame, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -219,18 +221,21 @@ class Method:
 
 
 RETURN_TREE = Param("return_tree", "boolean", "Answer with the fresh tree after the action (default true).")
-COUNT = Param("count", "integer", "Number of taps (default 1).", minimum=1, maximum=20)
-DURATION = Param("duration_ms", "number", "Gesture duration in milliseconds.", minimum=0, maximum=60_000)
-FORMAT = Param("format", "string", "Image format (default png).", choices=("png", "jpeg"))
-SCALE = Param("scale", "string", "device = device pixels, css = one pixel per point.", choices=("device", "css"))
-OVERLAY = Param("overlay_refs", "boolean", "Draw each ref's box and label over the image.")
 X = Param("x", "number", "X in screen points, as in the tree's frames.", required=True)
 Y = Param("y", "number", "Y in screen points, as in the tree's frames.", required=True)
-TARGET = Param("target", "string", 'What to act on: a ref from the tree ("@e3"), "X Y" points, or a selector '
-               '(e.g. "role=Button label=Save").', required=True)  # fmt: skip
-DIRECTION = Param("direction", "string", "Direction.", required=True, choices=("up", "down", "left", "right"))
-BUNDLE = Param("bundle_identifier", "string", "App id: dev.phonewire.demo, an http(s) URL, or a package/bundle id.",
-               required=True)  # fmt: skip
+(BUNDLE,) = OPERATIONS["open_app"].params_for("bridge")
+DURATION = replace(ops.DURATION, default=None)  # the default depends on the gesture (the table's, per method)
+
+
+def _default(operation: str, param: str) -> Any:
+    """The operation table's default for one parameter (one place for each default)."""
+    return OPERATIONS[operation].param(param).default
+
+
+TAP_COUNT: Final[int] = _default("tap", "count")
+LONG_PRESS_MS: Final[float] = _default("long_press", "duration_ms")
+SWIPE_MS: Final[float] = _default("swipe", "duration_ms")
+SCROLL_AMOUNT: Final[float] = _default("scroll", "amount")
 
 
 async def _finish(
@@ -295,12 +300,12 @@ async def list_apps(ctx: Context, params: JSONObject) -> JSONObject:
 
 
 async def tap_xy(ctx: Context, params: JSONObject) -> JSONObject:
-    result = await ctx.session.tap_point(params["x"], params["y"], count=params.get("count", 1))
+    result = await ctx.session.tap_point(params["x"], params["y"], count=params.get("count", TAP_COUNT))
     return await _finish(ctx, params, [result], {})
 
 
 async def tap_target(ctx: Context, params: JSONObject) -> JSONObject:
-    result = await ctx.session.tap(params["target"], count=params.get("count", 1))
+    result = await ctx.session.tap(params["target"], count=params.get("count", TAP_COUNT))
     return await _finish(ctx, params, [result], {})
 
 
@@ -308,9 +313,9 @@ async def tap_element(ctx: Context, params: JSONObject) -> JSONObject:
     frame: Frame = params["coordinate"]
     x, y = frame.center
     long_press = params.get("longPress", False)
-    count = params.get("count", 1)
+    count = params.get("count", TAP_COUNT)
     if long_press:
-        result = await ctx.session.long_press(_xy(x, y), duration_ms=params.get("duration_ms", 800))
+        result = await ctx.session.long_press(_xy(x, y), duration_ms=params.get("duration_ms", LONG_PRESS_MS))
         count = 1
     else:
         result = await ctx.session.tap_point(x, y, count=count)
@@ -326,12 +331,14 @@ async def enter_text(ctx: Context, params: JSONObject) -> JSONObject:
 
 
 async def long_press_target(ctx: Context, params: JSONObject) -> JSONObject:
-    result = await ctx.session.long_press(params["target"], duration_ms=params.get("duration_ms", 800))
+    result = await ctx.session.long_press(params["target"], duration_ms=params.get("duration_ms", LONG_PRESS_MS))
     return await _finish(ctx, params, [result], {})
 
 
 async def long_press_xy(ctx: Context, params: JSONObject) -> JSONObject:
-    result = await ctx.session.long_press(_xy(params["x"], params["y"]), duration_ms=params.get("duration_ms", 800))
+    result = await ctx.session.long_press(
+        _xy(params["x"], params["y"]), duration_ms=params.get("duration_ms", LONG_PRESS_MS)
+    )
     return await _finish(ctx, params, [result], {})
 
 
@@ -359,12 +366,12 @@ async def _drag_within_screen(
     width, height = float(vp.get("width", 0)), float(vp.get("height", 0))
     x2 = _clamp(x + dx, 0, max(0.0, width - 1)) if width > 0 else x + dx
     y2 = _clamp(y + dy, 0, max(0.0, height - 1)) if height > 0 else y + dy
-    result = await ctx.session.swipe(x, y, x2, y2, duration_ms=params.get("duration_ms", 300))
+    result = await ctx.session.swipe(x, y, x2, y2, duration_ms=params.get("duration_ms", SWIPE_MS))
     return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
 
 
 async def scroll_direction(ctx: Context, params: JSONObject) -> JSONObject:
-    result = await ctx.session.scroll(params["direction"], amount=params.get("amount", 0.6))
+    result = await ctx.session.scroll(params["direction"], amount=params.get("amount", SCROLL_AMOUNT))
     return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
 
 
@@ -386,7 +393,11 @@ async def swipe_direction(ctx: Context, params: JSONObject) -> JSONObject:
 
 async def swipe_points(ctx: Context, params: JSONObject) -> JSONObject:
     result = await ctx.session.swipe(
-        params["x1"], params["y1"], params["x2"], params["y2"], duration_ms=params.get("duration_ms", 300)
+        params["x1"],
+        params["y1"],
+        params["x2"],
+        params["y2"],
+        duration_ms=params.get("duration_ms", SWIPE_MS),
     )
     return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
 
@@ -417,7 +428,11 @@ def _form(*params: Param) -> Form:
 
 
 COORDINATE = Param("coordinate", "frame", "Frame string of the element, copied from the tree.", required=True)
-TEXT = Param("text", "string", "Text to type.", required=True)
+
+
+def _summary(operation: str) -> str:
+    return OPERATIONS[operation].summary
+
 
 METHODS: Final[dict[str, Method]] = {
     m.name: m
@@ -425,57 +440,54 @@ METHODS: Final[dict[str, Method]] = {
         Method("get_tree", "The current app's tree: agent view lines with refs and frame strings.",
                ((_form(), get_tree),)),
         Method("get_screen_image", "The screen as a base64 image with its width and height.",
-               ((_form(FORMAT, SCALE, OVERLAY), get_screen_image),)),
+               ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),
         Method("get_context", "get_tree and get_screen_image in one call.",
-               ((_form(FORMAT, SCALE, OVERLAY), get_context),)),
-        Method("open_app", "Launch (or front) an app and make it the target of later calls.", (
+               ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_context),)),
+        Method("open_app", _summary("open_app"), (
             (_form(BUNDLE, RETURN_TREE), open_app),
             (_form(Param("package_name", "string", "Android package name (same as bundle_identifier).",
                          required=True), RETURN_TREE), open_package),
         )),
-        Method("close_app", "Stop an app (default: the current one).",
-               ((_form(Param("bundle_identifier", "string", "App id (default: the current app).")), close_app),)),
-        Method("list_apps", "Running and launchable apps.", ((_form(), list_apps),)),
-        Method("tap", "Tap a point, or a target (ref, \"X Y\" or selector).", (
-            (_form(X, Y, COUNT, RETURN_TREE), tap_xy),
-            (_form(TARGET, COUNT, RETURN_TREE), tap_target),
+        Method("close_app", _summary("close_app"),
+               ((_form(*OPERATIONS["close_app"].params_for("bridge")), close_app),)),
+        Method("list_apps", _summary("list_apps"), ((_form(), list_apps),)),
+        Method("tap", _summary("tap"), (
+            (_form(X, Y, ops.COUNT, RETURN_TREE), tap_xy),
+            (_form(ops.TARGET, ops.COUNT, RETURN_TREE), tap_target),
         )),
         Method("tap_element", "Tap the centre of a frame string (count taps, or a long press).", ((_form(
-            COORDINATE, COUNT, Param("longPress", "boolean", "Long-press instead of tapping."), DURATION, RETURN_TREE,
+            COORDINATE, ops.COUNT, Param("longPress", "boolean", "Long-press instead of tapping."), DURATION,
+            RETURN_TREE,
         ), tap_element),)),
         Method("enter_text", "Tap the field at a frame string, then type text into it.",
-               ((_form(COORDINATE, TEXT, RETURN_TREE), enter_text),)),
-        Method("long_press", "Press and hold a target or a point.", (
-            (_form(TARGET, DURATION, RETURN_TREE), long_press_target),
+               ((_form(COORDINATE, ops.TEXT, RETURN_TREE), enter_text),)),
+        Method("long_press", _summary("long_press"), (
+            (_form(ops.TARGET, DURATION, RETURN_TREE), long_press_target),
             (_form(X, Y, DURATION, RETURN_TREE), long_press_xy),
         )),
-        Method("fill", "Focus a target field and replace its text.", ((_form(TARGET, TEXT, RETURN_TREE), fill),)),
-        Method("type", "Type text into the focused field.", ((_form(TEXT, RETURN_TREE), type_text),)),
-        Method("press", "Press a key or button: enter, delete, home, back, volumeUp, volumeDown.",
-               ((_form(Param("key", "string", "Key name.", required=True), RETURN_TREE), press),)),
+        Method("fill", _summary("fill"), ((_form(ops.TARGET, ops.TEXT, RETURN_TREE), fill),)),
+        Method("type", _summary("type"), ((_form(ops.TEXT, RETURN_TREE), type_text),)),
+        Method("press", _summary("press"), ((_form(ops.KEY, RETURN_TREE), press),)),
         Method("scroll", "Scroll the content (direction, amount = fraction of the screen), or drag the finger from "
                "(x, y) by (distanceX, distanceY).", (
-            (_form(DIRECTION, Param("amount", "number", "Fraction of the screen (default 0.6).", minimum=0.01,
-                                    maximum=10), RETURN_TREE), scroll_direction),
+            (_form(ops.DIRECTION, ops.AMOUNT, RETURN_TREE), scroll_direction),
             (_form(X, Y, Param("distanceX", "number", "Finger movement along x.", required=True),
                    Param("distanceY", "number", "Finger movement along y.", required=True), DURATION, RETURN_TREE),
              scroll_distance),
         )),
         Method("swipe", "Move the finger from (x, y) in a direction, or from (x1, y1) to (x2, y2).", (
-            (_form(X, Y, DIRECTION, Param("distance", "number", "Points to move (default half the screen).",
+            (_form(X, Y, ops.DIRECTION, Param("distance", "number", "Points to move (default half the screen).",
                                           minimum=1), DURATION, RETURN_TREE), swipe_direction),
             (_form(*(Param(n, "number", f"{n} in screen points.", required=True) for n in ("x1", "y1", "x2", "y2")),
                    DURATION, RETURN_TREE), swipe_points),
         )),
-        Method("snapshot", "The agent view (refs only); interactive, diff, json and frames options.",
-               ((_form(Param("interactive", "boolean", "Only interactive nodes and the text to choose among them."),
-                       Param("diff", "boolean", "Only what changed since the previous snapshot."),
-                       Param("json", "boolean", "Also return the raw nodes."),
+        Method("snapshot", _summary("snapshot"),
+               ((_form(ops.INTERACTIVE, ops.DIFF, Param("json", "boolean", "Also return the raw nodes."),
                        Param("frames", "boolean", "Append frame strings to the lines.")), snapshot),)),
-        Method("screenshot", "Same as get_screen_image.", ((_form(FORMAT, SCALE, OVERLAY), get_screen_image),)),
-        Method("open_url", "Open a URL as the OS would.",
-               ((_form(Param("url", "string", "http(s) URL.", required=True), RETURN_TREE), open_url),)),
-        Method("viewport", "The app's viewport in screen points.", ((_form(), viewport),)),
+        Method("screenshot", _summary("screenshot"),
+               ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),
+        Method("open_url", _summary("open_url"), ((_form(ops.URL, RETURN_TREE), open_url),)),
+        Method("viewport", _summary("viewport"), ((_form(), viewport),)),
         Method("stop", "Stop the bridge (and its runner).", ((_form(), stop),)),
     )
 }  # fmt: skip

@@ -10,7 +10,7 @@ Listens on 127.0.0.1 (peers that are not loopback are refused), starts a host se
 ``{"id": …, "error": {"code", "message", "hint"}}``.  A malformed line gets an error reply and the connection keeps
 working.  A connection is served one request at a time; requests from all connections run one at a time.
 
-The methods live in :mod:`phonewire.agent._bridge_methods`; docs/bridge.md documents them.  SIGINT, SIGTERM or the
+The methods live in :mod:`phonewire.frontends.bridge.methods`; docs/bridge.md documents them.  SIGINT, SIGTERM or the
 ``stop`` method end the bridge and stop the runner it started.
 
 Lifecycle::
@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from phonewire.agent._bridge_methods import AgentAPI, Dispatcher, encode_reply, error_reply
+from phonewire.frontends.bridge.methods import AgentAPI, Dispatcher, encode_reply, error_reply
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -217,7 +217,7 @@ async def serve(session: AgentAPI, listener: int | socket.socket, stop: asyncio.
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from phonewire.agent._bridge_host import SignalStop, agent_session
+    from phonewire.frontends.serving import SignalStop, agent_session
 
     try:
         listener = bind_listener(args.port)
@@ -237,7 +237,7 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from phonewire.agent._bridge_host import add_host_options
+    from phonewire.frontends.serving import add_host_options
 
     parser = argparse.ArgumentParser(
         prog="phonewire bridge", description="PhoneAgent-style JSON-RPC bridge: newline-delimited JSON on 127.0.0.1."
@@ -252,17 +252,9 @@ def main(argv: list[str]) -> int:
     if not 0 <= args.port <= 65535:
         print(f"phonewire bridge: --port must be 0..65535, got {args.port}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="phonewire bridge: %(message)s")
-    try:
-        return asyncio.run(_run(args))
-    except ProtocolError as exc:
-        print(f"phonewire bridge: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"phonewire bridge: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    from phonewire.frontends.serving import run_server
+
+    return run_server("bridge", _run(args))
 
 
 if __name__ == "__main__":

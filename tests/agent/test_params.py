@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from phonewire.agent._bridge_params import (
+from phonewire.agent.params import (
     FRAME_FORM,
     Form,
     Frame,

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from agent_fakes import FakeSender, row, screen
 
-from phonewire.agent._bridge_methods import METHODS, Dispatcher, encode_reply, image_size, render_tree
+from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession, View
+from phonewire.frontends.bridge.methods import METHODS, Dispatcher, encode_reply, image_size, render_tree
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope, ok
 from phonewire.protocol.errors import ProtocolError
@@ -43,7 +43,7 @@ class Sender(FakeSender):
             raise self.fail[command]
         if command == "screenshot":
             self.sent.append((command, dict(fields or {})))
-            return ok({"base64": base64.b64encode(PNG_2X3).decode()})
+            return ok({"imageBase64": base64.b64encode(PNG_2X3).decode()})
         if command == "tap":
             self.sent.append((command, dict(fields or {})))
             return ok({}, warning="suppressed issue") if fields and fields.get("x") == 999 else ok({})

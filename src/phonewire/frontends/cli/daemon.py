@@ -31,10 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from phonewire.agent import verbs as v
-from phonewire.agent.client import daemon_dir, decode_request, encode_reply, ensure_private_dir
 from phonewire.agent.core import AgentSession
-from phonewire.agent.devices import check_spec
+from phonewire.devices.registry import check_spec
+from phonewire.frontends.cli import verbs as v
+from phonewire.frontends.cli.client import daemon_dir, decode_request, encode_reply, ensure_private_dir
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
@@ -107,11 +107,10 @@ class Daemon:
         return agent
 
     async def devices(self) -> list[dict[str, Any]]:
-        from phonewire.agent.devices import list_devices
-        from phonewire.devices.web.profiles import DEFAULT_PROFILE
+        from phonewire.devices.registry import list_devices
 
         listed = await asyncio.to_thread(list_devices)
-        running = {f"web:{DEFAULT_PROFILE}" if key == "web" else key for key in self.senders}
+        running = set(self.senders)  # keyed by canonical spec (check_spec)
         for d in listed:
             d["runner"] = d["device"] in running
         return listed
@@ -331,7 +330,7 @@ def _runner_pid(sender: Any) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m phonewire.agent.daemon")
+    parser = argparse.ArgumentParser(prog="python -m phonewire.frontends.cli.daemon")
     parser.add_argument("--dir", default=None, help="daemon directory (default: as the CLI computes it)")
     parser.add_argument("--idle", type=float, default=None, help="idle timeout in seconds")
     opts = parser.parse_args(argv)

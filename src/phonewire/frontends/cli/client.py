@@ -102,7 +102,7 @@ def start_daemon(directory: str) -> int:
     ``posix_spawn`` instead of ``subprocess``: no Popen object to outlive (and warn), and a cheaper start.  A
     daemon started while another one serves exits by itself."""
     log = os.path.join(directory, "daemon.log")
-    argv = [sys.executable, "-m", "phonewire.agent.daemon", "--dir", directory]
+    argv = [sys.executable, "-m", "phonewire.frontends.cli.daemon", "--dir", directory]
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),

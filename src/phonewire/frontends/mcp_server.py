@@ -28,22 +28,23 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from phonewire.agent._bridge_methods import (
+from phonewire.agent.operations import Operation, for_front_end
+from phonewire.agent.params import Form, Param, json_schema, parse_params
+from phonewire.frontends.bridge.methods import (
     DRAG_SETTLE,
     TAP_SETTLE,
     ActionLike,
     AgentAPI,
     Settle,
+    ViewLike,
     image_size,
     prepare_app,
     settled_view,
     with_app_error_hint,
 )
-from phonewire.agent._bridge_params import Form, Param, json_schema, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -68,18 +69,27 @@ Content = list[Any]  # list of mcp content blocks
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
+    """One tool: an operation of the table (:mod:`phonewire.agent.operations`) with MCP's own extra arguments."""
+
     name: str
     description: str
     form: Form
-    run: Callable[[AgentAPI, dict[str, Any]], Awaitable[tuple[Content, dict[str, Any] | None]]]
-    read_only: bool = False
+    operation: Operation
+
+    @property
+    def read_only(self) -> bool:
+        return self.operation.read_only
 
 
 SNAPSHOT_AFTER = Param("snapshot", "boolean", "Also return the interactive view after the action (default false).")
-TARGET = Param("target", "string", 'What to act on: a ref from the last snapshot ("@e3"), "X Y" in points, or a '
-               'selector such as "role=Button label=Save" (terms: id, role, label, text, value, visible, enabled, '
-               'selected, focused, editable; || for fallbacks).', required=True)  # fmt: skip
-DURATION = Param("duration_ms", "number", "Gesture duration in milliseconds.", minimum=0, maximum=60_000)
+JSON_NODES = Param("json", "boolean", "Also return the raw nodes as structured content.")
+
+
+def _extras(op: Operation) -> tuple[Param, ...]:
+    """What MCP adds to an operation's parameters: the fresh view after an action; the raw nodes of a snapshot."""
+    if op.name == "snapshot":
+        return (JSON_NODES,)
+    return (SNAPSHOT_AFTER,) if op.view_after and not op.read_only else ()
 
 
 def _text(text: str) -> Any:
@@ -106,59 +116,9 @@ async def _action(
     return [_text("\n".join(lines))], structured
 
 
-async def open_app(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "open_app", await s.open_app(a["app_id"]))
-
-
-async def close_app(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, {}, "close_app", await s.close_app(a.get("app_id")))
-
-
-async def list_apps(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    apps = await s.list_apps()
-    return [_text(json.dumps(apps, ensure_ascii=False))], {"apps": apps}
-
-
-async def snapshot(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    view = await s.snapshot(interactive=a.get("interactive", False), diff=a.get("diff", False))
-    structured = view.to_json() if a.get("json") else None
-    return [_text(view.text or "# nothing on screen")], structured
-
-
-async def tap(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "tap", await s.tap(a["target"], count=a.get("count", 1)))
-
-
-async def long_press(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "long_press", await s.long_press(a["target"], duration_ms=a.get("duration_ms", 800)))
-
-
-async def fill(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "fill", await s.fill(a["target"], a["text"]))
-
-
-async def type_text(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "type", await s.type(a["text"]))
-
-
-async def press(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "press", await s.press(a["key"]))
-
-
-async def swipe(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    result = await s.swipe(a["x1"], a["y1"], a["x2"], a["y2"], duration_ms=a.get("duration_ms", 300))
-    return await _action(s, a, "swipe", result, DRAG_SETTLE)
-
-
-async def scroll(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "scroll", await s.scroll(a["direction"], amount=a.get("amount", 0.6)), DRAG_SETTLE)
-
-
-async def screenshot(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
+def _image(data: bytes, fmt: str) -> tuple[Content, dict[str, Any]]:
     import mcp.types as mt
 
-    fmt = a.get("format", "jpeg")
-    data = await s.screenshot(format=fmt, scale=a.get("scale", "css"), overlay_refs=a.get("overlay_refs", False))
     size = image_size(data)
     meta: dict[str, Any] = {"format": fmt, "bytes": len(data)}
     if size:
@@ -167,65 +127,30 @@ async def screenshot(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str,
     return [image], meta
 
 
-async def viewport(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    vp = await s.viewport()
-    return [_text(json.dumps(vp))], dict(vp)
-
-
-async def open_url(s: AgentAPI, a: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
-    return await _action(s, a, "open_url", await s.open_url(a["url"]))
-
-
-def _form(*params: Param) -> Form:
-    return Form(tuple(params))
+async def run_tool(session: AgentAPI, spec: ToolSpec, args: dict[str, Any]) -> tuple[Content, dict[str, Any] | None]:
+    """Call the operation's AgentSession method with the tool's arguments (MCP's defaults filled in) and render
+    what it returns: an action's confirmation, the view's text, an image, or JSON."""
+    op = spec.operation
+    kwargs = {p.name: p.default for p in op.params_for("mcp") if p.default is not None}
+    kwargs.update(op.kwargs(args))
+    result = await getattr(session, op.method)(**kwargs)
+    if isinstance(result, bytes):
+        return _image(result, str(kwargs["format"]))
+    if isinstance(result, list):
+        return [_text(json.dumps(result, ensure_ascii=False))], {"apps": result}
+    if isinstance(result, dict):
+        return [_text(json.dumps(result))], dict(result)
+    if op.name == "snapshot":
+        view: ViewLike = result
+        return [_text(view.text or "# nothing on screen")], view.to_json() if args.get("json") else None
+    settle = DRAG_SETTLE if op.settling == "drag" else TAP_SETTLE
+    return await _action(session, args, spec.name, result, settle)
 
 
 TOOLS: Final[dict[str, ToolSpec]] = {
-    t.name: t
-    for t in (
-        ToolSpec("open_app", "Launch (or bring to front) an app and make it the session's target.", _form(
-            Param("app_id", "string", "dev.phonewire.demo, an http(s) URL, or a package/bundle id.", required=True),
-            SNAPSHOT_AFTER), open_app),
-        ToolSpec("close_app", "Stop an app (default: the session's current app).",
-                 _form(Param("app_id", "string", "App id (default: the current app).")), close_app),
-        ToolSpec("list_apps", "Running and launchable apps with their state.", _form(), list_apps, read_only=True),
-        ToolSpec("snapshot", "The screen as compact text: one line per useful element, `@eN role \"label\" "
-                 "value=… [flags]`, indented by depth. Use the @eN refs as targets.", _form(
-            Param("interactive", "boolean", "Only interactive elements and the text needed to choose among them."),
-            Param("diff", "boolean", "Only what changed since this session's previous snapshot."),
-            Param("json", "boolean", "Also return the raw nodes as structured content."),
-        ), snapshot, read_only=True),
-        ToolSpec("tap", "Tap an element (its current centre) or a point.", _form(
-            TARGET, Param("count", "integer", "Number of taps (default 1).", minimum=1, maximum=20), SNAPSHOT_AFTER,
-        ), tap),
-        ToolSpec("long_press", "Press and hold an element or a point.", _form(TARGET, DURATION, SNAPSHOT_AFTER),
-                 long_press),
-        ToolSpec("fill", "Focus a text field, clear it, and type text.",
-                 _form(TARGET, Param("text", "string", "Text to enter.", required=True), SNAPSHOT_AFTER), fill),
-        ToolSpec("type", "Type text into the focused field.",
-                 _form(Param("text", "string", "Text to type.", required=True), SNAPSHOT_AFTER), type_text),
-        ToolSpec("press", "Press a key or hardware button.", _form(
-            Param("key", "string", "enter, delete, home, back, volumeUp or volumeDown.", required=True),
-            SNAPSHOT_AFTER), press),
-        ToolSpec("swipe", "Drag the finger from (x1, y1) to (x2, y2), in screen points.", _form(
-            *(Param(n, "number", f"{n} in screen points.", required=True) for n in ("x1", "y1", "x2", "y2")),
-            DURATION, SNAPSHOT_AFTER), swipe),
-        ToolSpec("scroll", "Scroll the content to reveal what is further in a direction.", _form(
-            Param("direction", "string", "Where to reveal content.", required=True,
-                  choices=("up", "down", "left", "right")),
-            Param("amount", "number", "Fraction of the screen to scroll (default 0.6).", minimum=0.01, maximum=1),
-            SNAPSHOT_AFTER), scroll),
-        ToolSpec("screenshot", "The screen as an image (default: JPEG at one pixel per point).", _form(
-            Param("format", "string", "Image format (default jpeg).", choices=("jpeg", "png")),
-            Param("scale", "string", "css = one pixel per point (default), device = full resolution.",
-                  choices=("css", "device")),
-            Param("overlay_refs", "boolean", "Draw each ref's box and label over the image (set-of-marks)."),
-        ), screenshot, read_only=True),
-        ToolSpec("viewport", "The app's viewport in screen points.", _form(), viewport, read_only=True),
-        ToolSpec("open_url", "Open a URL as the OS would (it becomes the session's target app).",
-                 _form(Param("url", "string", "http(s) URL.", required=True), SNAPSHOT_AFTER), open_url),
-    )
-}  # fmt: skip
+    name: ToolSpec(name, op.summary, Form(op.params_for("mcp") + _extras(op)), op)
+    for name, op in for_front_end("mcp").items()
+}
 
 
 def error_result(exc: ProtocolError) -> mt.CallToolResult:
@@ -256,7 +181,7 @@ class ToolRunner:
             _, args = parse_params(name, (spec.form,), arguments)
             async with self._lock:
                 await prepare_app(self.session, name)
-                content, structured = await with_app_error_hint(lambda: spec.run(self.session, args), OPEN_HINT)
+                content, structured = await with_app_error_hint(lambda: run_tool(self.session, spec, args), OPEN_HINT)
         except ProtocolError as exc:
             return error_result(exc)
         except Exception as exc:
@@ -274,7 +199,9 @@ def tool_list() -> list[mt.Tool]:
             name=spec.name,
             description=spec.description,
             input_schema=json_schema(spec.form),
-            annotations=mt.ToolAnnotations(read_only_hint=spec.read_only),
+            annotations=mt.ToolAnnotations(
+                read_only_hint=spec.read_only, destructive_hint=spec.operation.destructive and not spec.read_only
+            ),
         )
         for spec in TOOLS.values()
     ]
@@ -315,7 +242,7 @@ async def serve_stdio(session: AgentAPI) -> None:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from phonewire.agent._bridge_host import SignalStop, agent_session
+    from phonewire.frontends.serving import SignalStop, agent_session
 
     left_behind = False
     with SignalStop() as signals:
@@ -346,7 +273,7 @@ _SIGNALLED: Final = 143
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from phonewire.agent._bridge_host import add_host_options
+    from phonewire.frontends.serving import add_host_options
 
     parser = argparse.ArgumentParser(prog="phonewire mcp", description="MCP server over stdio for phonewire.")
     add_host_options(parser)
@@ -355,14 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="phonewire mcp: %(message)s")
-    try:
-        return asyncio.run(_run(args))
-    except ProtocolError as exc:
-        print(f"phonewire mcp: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    from phonewire.frontends.serving import run_server
+
+    return run_server("mcp", _run(args))
 
 
 if __name__ == "__main__":

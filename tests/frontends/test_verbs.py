@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from phonewire.agent.selectors import Term, parse
-from phonewire.agent.verbs import (
+from phonewire.frontends.cli.verbs import (
     EXIT_COMMAND,
     EXIT_USAGE,
     GLOBAL_FLAGS,

@@ -12,10 +12,10 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import mcp.types as mt
 import pytest
-from agent_fakes import FakeSender, row, screen
 
+from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession
-from phonewire.agent.mcp_server import TOOLS, ToolRunner, tool_list
+from phonewire.frontends.mcp_server import TOOLS, ToolRunner, tool_list
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope, ok
 from phonewire.protocol.errors import ProtocolError
@@ -34,7 +34,7 @@ class Sender(FakeSender):
             raise self.fail
         if command == "screenshot":
             self.sent.append((command, dict(fields or {})))
-            return ok({"base64": base64.b64encode(JPEG_HEADER).decode()})
+            return ok({"imageBase64": base64.b64encode(JPEG_HEADER).decode()})
         return await super().send(command, fields)
 
 
@@ -121,7 +121,7 @@ def test_a_device_error_is_an_error_result_keeping_code_and_hint(runner: ToolRun
         ("tap", {"target": "@e1", "force": True}, "no parameter 'force'"),
         ("scroll", {"direction": "sideways"}, "one of up, down, left, right"),
         ("swipe", {"x1": 1, "y1": 2, "x2": 3}, "needs parameter 'y2'"),
-        ("screenshot", {"format": "gif"}, "one of jpeg, png"),
+        ("screenshot", {"format": "gif"}, "one of png, jpeg"),
         ("teleport", {}, "unknown tool 'teleport'"),
     ],
 )

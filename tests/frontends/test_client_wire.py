@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from phonewire.agent.client import decode_reply, decode_request, encode_reply, encode_request
+from phonewire.frontends.cli.client import decode_reply, decode_request, encode_reply, encode_request
 
 no_nul = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\0"))
 

@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from agent_fakes import FakeSender, row, screen
 
-from phonewire.agent._bridge_methods import Dispatcher
-from phonewire.agent.bridge import READY_LINE, BridgeServer, LineFramer, LineTooLong, is_loopback, serve
+from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession
+from phonewire.frontends.bridge.methods import Dispatcher
+from phonewire.frontends.bridge.server import READY_LINE, BridgeServer, LineFramer, LineTooLong, is_loopback, serve
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 
@@ -168,7 +168,7 @@ def test_serve_prints_the_ready_line_and_the_stop_method_ends_it(capsys: pytest.
 
 
 def test_a_busy_port_fails_fast_before_any_runner_starts(capsys: pytest.CaptureFixture[str]) -> None:
-    from phonewire.agent.bridge import main
+    from phonewire.frontends.bridge.server import main
 
     with socket.create_server(("127.0.0.1", 0)) as busy:
         port = busy.getsockname()[1]
@@ -181,14 +181,14 @@ def test_a_busy_port_fails_fast_before_any_runner_starts(capsys: pytest.CaptureF
 
 
 def test_a_port_out_of_range_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from phonewire.agent.bridge import main
+    from phonewire.frontends.bridge.server import main
 
     assert main(["--port", "70000"]) == 2
     assert "--port must be 0..65535" in capsys.readouterr().err
 
 
 def test_the_bridge_module_public_names_are_exactly_its_all_list() -> None:
-    from phonewire.agent import bridge
+    from phonewire.frontends.bridge import server as bridge
 
     defined_here = {
         name

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from phonewire.agent import cli
-from phonewire.agent.client import DaemonError
-from phonewire.agent.daemon import Daemon
+from phonewire.frontends.cli import main as cli
+from phonewire.frontends.cli.client import DaemonError
+from phonewire.frontends.cli.daemon import Daemon
 
 
 def failing(message: str, hint: str | None = None) -> object:

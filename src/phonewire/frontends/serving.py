@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import signal
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
+from typing import Any
 
 from phonewire.agent.core import AgentSession
+from phonewire.protocol.errors import ProtocolError
 
 
 def add_host_options(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +29,7 @@ async def agent_session(
     """Start the runner for ``device`` (or attach to ``runner`` / ``PHONEWIRE_RUNNER_ADDR``), open ``app`` if given,
     and yield the agent session.  On exit — normal, error or cancellation — the host session is closed, which stops
     a runner it started (an attached runner is left running)."""
-    from phonewire.agent.devices import check_spec
+    from phonewire.devices.registry import check_spec
     from phonewire.host.session import HostSession
 
     if device and not runner:
@@ -39,6 +43,23 @@ async def agent_session(
         yield session
     finally:
         await host.close()
+
+
+def run_server(name: str, main: Coroutine[Any, Any, int]) -> int:
+    """Run a server front end's main coroutine and return its exit code: 1 with the reason on stderr when the
+    runner did not start or the app did not open (a ProtocolError) or the system refused (an OSError, e.g. a port
+    in use); 130 on Ctrl-C."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format=f"phonewire {name}: %(message)s")
+    try:
+        return asyncio.run(main)
+    except ProtocolError as exc:
+        print(f"phonewire {name}: {exc.code}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"phonewire {name}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 class SignalStop:

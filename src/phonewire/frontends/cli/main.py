@@ -1,6 +1,6 @@
 """``phonewire VERB …``: the thin client entry point.  Exits in one place, :func:`main`, with the code it returns.
 
-Device verbs go to the daemon (:mod:`phonewire.agent.client`); ``bridge`` and ``mcp`` run in this process
+Device verbs go to the daemon (:mod:`phonewire.frontends.cli.client`); ``bridge`` and ``mcp`` run in this process
 (``runner`` is dispatched by ``phonewire.__main__``).  Imports stay at the standard library's cheapest modules
 unless a cold path (help, bridge, mcp) needs more.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from phonewire.agent.client import DAEMON_UNAVAILABLE, EXIT_DAEMON, DaemonError, request
+from phonewire.frontends.cli.client import DAEMON_UNAVAILABLE, EXIT_DAEMON, DaemonError, request
 
 TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing import
 if TYPE_CHECKING:
@@ -51,15 +51,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     verb, rest, carried = _verb_and_args(args)
     if verb == "bridge":
-        from phonewire.agent.bridge import main as bridge_main
+        from phonewire.frontends.bridge.server import main as bridge_main
 
         return int(bridge_main(rest + carried) or 0)
     if verb == "mcp":
-        from phonewire.agent.mcp_server import main as mcp_main
+        from phonewire.frontends.mcp_server import main as mcp_main
 
         return int(mcp_main(rest + carried) or 0)
     if verb is None or verb == "help" or "-h" in args or "--help" in args:
-        from phonewire.agent.verbs import usage_text
+        from phonewire.frontends.cli.verbs import usage_text
 
         _write(sys.stdout if verb is not None or args else sys.stderr, usage_text())
         return 0 if (verb == "help" or "-h" in args or "--help" in args) else 2

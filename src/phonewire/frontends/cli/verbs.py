@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from phonewire.agent.core import SCROLL_DIRECTIONS, ActionResult, AgentSession
+from phonewire.agent.core import ActionResult, AgentSession
+from phonewire.agent.operations import Operation, for_front_end
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import SCROLL_DIRECTIONS
 
 EXIT_OK: Final = 0
 EXIT_USAGE: Final = 2
@@ -49,42 +51,44 @@ class Spec:
     flags: dict[str, str] = field(default_factory=dict)  # flag -> "bool" | "value"
     aliases: dict[str, str] = field(default_factory=dict)  # short -> long
     device: bool = True  # needs a device session
+    #: The operation this verb projects (None: a CLI-only verb), and which of its parameters each option sets.
+    operation: Operation | None = None
+    options: dict[str, str] = field(default_factory=dict)  # flag -> the operation's parameter name
+
+
+_OPS: Final = for_front_end("cli")
+
+
+def _verb(name: str, min_args: int = 0, max_args: int | None = 0, **options: str) -> Spec:
+    """The CLI's projection of one operation: usage and summary from the table, its arguments' shape here, and
+    each ``--option`` (``options``: option without dashes → parameter) checked by the table's parameter."""
+    op = _OPS[name]
+    flags = {f"--{o.replace('_', '-')}": "bool" if op.param(p).kind == "boolean" else "value"
+             for o, p in options.items()}  # fmt: skip
+    params = {f"--{o.replace('_', '-')}": p for o, p in options.items()}
+    aliases = {"-i": "--interactive"} if "interactive" in options else {}
+    return Spec(op.cli_usage, op.summary, min_args, max_args, flags, aliases, operation=op, options=params)
 
 
 VERBS: Final[dict[str, Spec]] = {
-    "open": Spec("open APP", "launch APP (an app id or an http(s) URL) and make it the session's app", 1, 1),
-    "close": Spec("close [APP]", "stop APP (default: the session's app)", 0, 1),
-    "apps": Spec("apps", "list the device's apps and their state"),
-    "devices": Spec("devices", "list web profiles and attached Android devices", device=False),
-    "snapshot": Spec(
-        "snapshot [-i] [--diff] [--json]",
-        "the screen as the agent view (-i: interactive only; --diff: changes since the last snapshot)",
-        flags={"--interactive": "bool", "--diff": "bool"},
-        aliases={"-i": "--interactive"},
-    ),
-    "tap": Spec("tap TARGET [--count N]", "tap @eN, X Y or a selector", 1, None, {"--count": "value"}),
-    "longpress": Spec("longpress TARGET [--duration MS]", "long-press a target", 1, None, {"--duration": "value"}),
-    "fill": Spec("fill TARGET TEXT", "focus a text field, clear it and type TEXT", 2, None),
-    "type": Spec("type TEXT", "type TEXT into the focused field", 1, 1),
-    "press": Spec("press KEY", "enter, delete, home, back, volumeUp, volumeDown", 1, 1),
-    "swipe": Spec("swipe X1 Y1 X2 Y2 [--duration MS]", "drag from one point to another", 4, 4, {"--duration": "value"}),
-    "scroll": Spec(
-        "scroll DIR [--amount F]", "scroll up/down/left/right by F of the screen", 1, 1, {"--amount": "value"}
-    ),
-    "screenshot": Spec(
-        "screenshot [PATH] [--overlay-refs] [--format png|jpeg] [--scale device|css]",
-        "save a screenshot (--overlay-refs draws each ref's box and label)",
-        0,
-        1,
-        {"--overlay-refs": "bool", "--format": "value", "--scale": "value"},
-    ),
-    "url": Spec("url URL", "open URL as the device would", 1, 1),
-    "viewport": Spec("viewport", "the app's viewport: x y width height"),
+    "open": _verb("open", 1, 1),
+    "close": _verb("close", 0, 1),
+    "apps": _verb("apps"),
+    "devices": Spec("devices", "list the device kinds' devices (web profiles, attached Android devices)", device=False),
+    "snapshot": _verb("snapshot", interactive="interactive", diff="diff"),
+    "tap": _verb("tap", 1, None, count="count"),
+    "longpress": _verb("longpress", 1, None, duration="duration_ms"),
+    "fill": _verb("fill", 2, None),
+    "type": _verb("type", 1, 1),
+    "press": _verb("press", 1, 1),
+    "swipe": _verb("swipe", 4, 4, duration="duration_ms"),
+    "scroll": _verb("scroll", 1, 1, amount="amount"),
+    "screenshot": _verb("screenshot", 0, 1, overlay_refs="overlay_refs", format="format", scale="scale"),
+    "url": _verb("url", 1, 1),
+    "viewport": _verb("viewport"),
     "batch": Spec("batch [FILE|-]", "run JSON steps (argv arrays) and stop at the first error", 0, 1, device=False),
     "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
 }
-#: Verbs that run in the client process (never through the daemon).
-LOCAL_VERBS: Final = ("runner", "bridge", "mcp", "help")
 GLOBAL_FLAGS: Final = {"--device": "value", "--session": "value", "--json": "bool", "--runner": "value"}
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
@@ -216,6 +220,22 @@ def _number(text: str, what: str, usage: str) -> float:
     return value
 
 
+def option(inv: Invocation, flag: str) -> Any:
+    """The value of a verb's ``--option``, checked by the operation's parameter (its limits are the table's, which
+    are the protocol's); the parameter's default when the option is absent."""
+    spec = VERBS[inv.verb]
+    assert spec.operation is not None
+    param = spec.operation.param(spec.options[flag])
+    if flag not in inv.flags:
+        return param.default
+    raw = inv.flags[flag]
+    value = _number(str(raw), flag, spec.usage) if param.kind in ("number", "integer") else raw
+    try:
+        return param.check(value, inv.verb)
+    except ProtocolError as exc:
+        raise UsageError(exc.message.replace(f"parameter {param.name!r}", flag), spec.usage) from None
+
+
 # -- execution ---------------------------------------------------------------------------------------------------
 
 
@@ -282,22 +302,15 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
             lines.append(f"{app.get('appBundleId')}\t{app.get('state')}" + (f"\t{title}" if title else ""))
         return Outcome({"apps": apps}, "\n".join(lines))
     if verb == "snapshot":
-        view = await session.snapshot(
-            interactive=bool(inv.flags.get("--interactive")), diff=bool(inv.flags.get("--diff"))
-        )
+        view = await session.snapshot(interactive=option(inv, "--interactive"), diff=option(inv, "--diff"))
         data = view.to_json()
         data["text"] = view.text
         return Outcome(data, view.text)
     if verb == "tap":
-        raw_count = _number(str(inv.flags.get("--count", 1)), "--count", spec.usage)
-        if not raw_count.is_integer() or raw_count < 1:
-            raise UsageError(f"--count must be a whole number of taps, got {inv.flags.get('--count')!r}", spec.usage)
-        count = int(raw_count)
-        r = await session.tap(join_target(args), count=count)
+        r = await session.tap(join_target(args), count=option(inv, "--count"))
         return _action(r, "ok " + str(r.data.get("message", "tapped")) + _target_text(r.data))
     if verb == "longpress":
-        duration = _number(str(inv.flags.get("--duration", 800)), "--duration", spec.usage)
-        r = await session.long_press(join_target(args), duration_ms=duration)
+        r = await session.long_press(join_target(args), duration_ms=option(inv, "--duration"))
         return _action(r, "ok " + str(r.data.get("message", "long-pressed")) + _target_text(r.data))
     if verb == "fill":
         r = await session.fill(join_target(args[:-1]), args[-1])
@@ -310,14 +323,12 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
         return _action(r, "ok " + str(r.data.get("message", f"pressed {args[0]}")))
     if verb == "swipe":
         x1, y1, x2, y2 = (_number(a, "coordinates", spec.usage) for a in args)
-        duration = _number(str(inv.flags.get("--duration", 300)), "--duration", spec.usage)
-        r = await session.swipe(x1, y1, x2, y2, duration_ms=duration)
+        r = await session.swipe(x1, y1, x2, y2, duration_ms=option(inv, "--duration"))
         return _action(r, "ok " + str(r.data.get("message", "swiped")))
     if verb == "scroll":
         if args[0].lower() not in SCROLL_DIRECTIONS:
             raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
-        amount = _number(str(inv.flags.get("--amount", 0.6)), "--amount", spec.usage)
-        r = await session.scroll(args[0], amount=amount)
+        r = await session.scroll(args[0], amount=option(inv, "--amount"))
         return _action(r, f"ok scrolled {args[0].lower()}")
     if verb == "url":
         r = await session.open_url(args[0])
@@ -339,14 +350,10 @@ def _fill_target(data: dict[str, Any]) -> str:
 
 
 async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> Outcome:
-    spec = VERBS["screenshot"]
-    fmt = str(inv.flags.get("--format", "png"))
-    scale = str(inv.flags.get("--scale", "device"))
-    if fmt not in ("png", "jpeg"):
-        raise UsageError(f"--format must be png or jpeg, got {fmt!r}", spec.usage)
-    if scale not in ("device", "css"):
-        raise UsageError(f"--scale must be device or css, got {scale!r}", spec.usage)
-    image = await session.screenshot(format=fmt, scale=scale, overlay_refs=bool(inv.flags.get("--overlay-refs")))
+    fmt = str(option(inv, "--format"))
+    image = await session.screenshot(
+        format=fmt, scale=option(inv, "--scale"), overlay_refs=option(inv, "--overlay-refs")
+    )
     path = await asyncio.to_thread(_save, image, inv, ctx, fmt)
     return Outcome({"path": str(path), "bytes": len(image), "format": fmt}, f"ok screenshot {path}")
 

@@ -1,0 +1,235 @@
+"""The operation table: every agent operation declared once.
+
+Each :class:`Operation` names the :class:`~phonewire.agent.core.AgentSession` method that performs it, its typed
+parameters (:class:`~phonewire.agent.params.Param`, limits taken from the protocol's constants), their defaults, a
+one-line summary, whether it only reads the screen, and how each front end spells it.  The front ends are
+projections of this table:
+
+* the CLI's verbs (:mod:`phonewire.frontends.cli.verbs`) — summary and option limits;
+* the JSON-RPC bridge's methods (:mod:`phonewire.frontends.bridge.methods`) — PhoneAgent's names are declared
+  here as aliases;
+* the MCP tools (:mod:`phonewire.frontends.mcp_server`) — input schemas, annotations, the call itself;
+* the Python API (:class:`phonewire.Phone`) — the same parameter names and defaults;
+* the tables in docs/cli.md, docs/mcp.md and docs/bridge.md (:func:`markdown_table`, checked by tests).
+
+Adding an operation is one entry here and one AgentSession method (plus its device command, if it is new on the
+wire); the tests fail until every front end has it.
+
+Pure: no I/O, nothing imported beyond the protocol constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal
+
+from phonewire.agent.params import Param
+from phonewire.protocol.request import (
+    MAX_DURATION_MS,
+    MAX_SCROLL_AMOUNT,
+    MAX_TAPS,
+    MIN_SCROLL_AMOUNT,
+    SCREENSHOT_FORMATS,
+    SCREENSHOT_SCALES,
+    SCROLL_DIRECTIONS,
+)
+
+FrontEnd = Literal["cli", "mcp", "bridge", "api"]
+FRONT_ENDS: Final[tuple[FrontEnd, ...]] = ("cli", "mcp", "bridge", "api")
+#: Where the screen holds still after the operation: within a frame or two (a tap), or after a fling (a drag).
+Settling = Literal["tap", "drag"]
+
+KEY_NAMES: Final = "enter/return, delete/backspace, home, back, volumeUp, volumeDown, actionButton"
+
+# --- parameters (one object per concept; an operation may change its default with ``replace``) -----------------
+APP_ID: Final = Param("app_id", "string", "dev.phonewire.demo, an http(s) URL, or a package/bundle id.", required=True)
+TARGET: Final = Param(
+    "target",
+    "string",
+    'What to act on: a ref from the last snapshot ("@e3"), "X Y" in points, or a selector such as '
+    '"role=Button label=Save" (terms: id, role, label, text, value, visible, enabled, selected, focused, '
+    "editable; || for fallbacks).",
+    required=True,
+)
+COUNT: Final = Param("count", "integer", "Number of taps.", minimum=1, maximum=MAX_TAPS, default=1)
+DURATION: Final = Param(
+    "duration_ms", "number", "Gesture duration in milliseconds.", minimum=0, maximum=MAX_DURATION_MS
+)
+TEXT: Final = Param("text", "string", "Text to type.", required=True)
+KEY: Final = Param("key", "string", f"Key or button: {KEY_NAMES}.", required=True)
+DIRECTION: Final = Param("direction", "string", "Where to reveal content.", required=True, choices=SCROLL_DIRECTIONS)
+AMOUNT: Final = Param(
+    "amount",
+    "number",
+    "Fraction of the screen to scroll.",
+    minimum=MIN_SCROLL_AMOUNT,
+    maximum=MAX_SCROLL_AMOUNT,
+    default=0.6,
+)
+FORMAT: Final = Param("format", "string", "Image format.", choices=SCREENSHOT_FORMATS, default="png")
+SCALE: Final = Param(
+    "scale", "string", "device = device pixels, css = one pixel per point.", choices=SCREENSHOT_SCALES,
+    default="device",
+)  # fmt: skip
+OVERLAY_REFS: Final = Param("overlay_refs", "boolean", "Draw each ref's box and label over the image (set-of-marks).",
+                            default=False)  # fmt: skip
+INTERACTIVE: Final = Param(
+    "interactive", "boolean", "Only interactive elements and the text needed to choose among them.", default=False
+)
+DIFF: Final = Param("diff", "boolean", "Only what changed since this session's previous snapshot.", default=False)
+URL: Final = Param("url", "string", "http(s) URL.", required=True)
+
+
+def _points(*names: str) -> tuple[Param, ...]:
+    return tuple(Param(n, "number", f"{n} in screen points.", required=True) for n in names)
+
+
+#: PhoneAgent's name for an app id.
+_BUNDLE: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"bridge": {"app_id": "bundle_identifier"}}
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One agent operation.  A spelling of ``None`` means the front end does not offer it."""
+
+    name: str
+    method: str  # the AgentSession method
+    summary: str
+    params: tuple[Param, ...] = ()
+    read_only: bool = False
+    #: Mutating and not undoable by another operation (an MCP client asks before it runs).
+    destructive: bool = False
+    settling: Settling = "tap"
+    #: A mutating operation after which the screen is worth returning (not after closing the app).
+    view_after: bool = True
+    cli: str | None = None  # default: ``name``
+    mcp: str | None = None
+    bridge: str | None = None
+    api: str | None = None
+    #: The bridge's further names for it (PhoneAgent's methods; they take PhoneAgent's parameter shapes).
+    bridge_aliases: tuple[str, ...] = ()
+    #: The CLI's spelling of the call: verb, positional arguments, options (``tap TARGET [--count N]``).
+    cli_usage: str = ""
+    #: Per-front-end defaults that differ from the parameter's own (MCP screenshots are small by default).
+    defaults: Mapping[FrontEnd, Mapping[str, Any]] = field(default_factory=dict)
+    #: Per-front-end parameter names that differ from the table's (the bridge keeps PhoneAgent's).
+    renames: Mapping[FrontEnd, Mapping[str, str]] = field(default_factory=dict)
+
+    def spelling(self, front_end: FrontEnd) -> str:
+        name: str | None = getattr(self, front_end)
+        return self.name if name is None else name
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"{self.name} has no parameter {name!r}")
+
+    def params_for(self, front_end: FrontEnd) -> tuple[Param, ...]:
+        """The parameters as that front end takes them: its own names and defaults."""
+        own = self.defaults.get(front_end, {})
+        names = self.renames.get(front_end, {})
+        return tuple(
+            replace(p, name=names.get(p.name, p.name), default=own.get(p.name, p.default)) for p in self.params
+        )
+
+    def kwargs(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The AgentSession call's keyword arguments for validated ``args`` (absent optional ones omitted)."""
+        return {p.name: args[p.name] for p in self.params if p.name in args}
+
+
+OPERATIONS: Final[dict[str, Operation]] = {
+    op.name: op
+    for op in (
+        Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
+                  (APP_ID,), cli="open", api="open", cli_usage="open APP", renames=_BUNDLE),
+        Operation("close_app", "close_app", "Stop an app (default: the session's app).",
+                  (replace(APP_ID, required=False, description="App id (default: the session's app)."),),
+                  destructive=True, view_after=False, cli="close", cli_usage="close [APP]", renames=_BUNDLE),
+        Operation("list_apps", "list_apps", "The device's apps and their state.", read_only=True, cli="apps",
+                  api="apps", cli_usage="apps"),
+        Operation("open_url", "open_url", "Open a URL as the OS would (the app showing it becomes the target).",
+                  (URL,), cli="url", cli_usage="url URL"),
+        Operation("snapshot", "snapshot", "The screen as the agent view: one line per useful element with its @eN ref.",
+                  (INTERACTIVE, DIFF), read_only=True, bridge_aliases=("get_tree", "get_context"),
+                  cli_usage="snapshot [-i] [--diff] [--json]"),
+        Operation("viewport", "viewport", "The app's viewport in screen points: x, y, width, height.",
+                  read_only=True, cli_usage="viewport"),
+        Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),
+                  read_only=True, bridge_aliases=("get_screen_image",),
+                  defaults={"mcp": {"format": "jpeg", "scale": "css"}},
+                  cli_usage="screenshot [PATH] [--overlay-refs] [--format png|jpeg] [--scale device|css]"),
+        Operation("tap", "tap", "Tap an element (its current centre) or a point.", (TARGET, COUNT),
+                  bridge_aliases=("tap_element",), cli_usage="tap TARGET [--count N]"),
+        Operation("long_press", "long_press", "Press and hold an element or a point.",
+                  (TARGET, replace(DURATION, default=800)), cli="longpress",
+                  cli_usage="longpress TARGET [--duration MS]"),
+        Operation("fill", "fill", "Focus a text field, clear it and type text.", (TARGET, TEXT), destructive=True,
+                  bridge_aliases=("enter_text",), cli_usage="fill TARGET TEXT"),
+        Operation("type", "type", "Type text into the focused field.", (TEXT,), cli_usage="type TEXT"),
+        Operation("press", "press", "Press a key or hardware button.", (KEY,), cli_usage="press KEY"),
+        Operation("swipe", "swipe", "Drag the finger from (x1, y1) to (x2, y2), in screen points.",
+                  (*_points("x1", "y1", "x2", "y2"), replace(DURATION, default=300)), settling="drag",
+                  cli_usage="swipe X1 Y1 X2 Y2 [--duration MS]"),
+        Operation("scroll", "scroll", "Scroll the content to reveal what is further in a direction.",
+                  (DIRECTION, AMOUNT), settling="drag", cli_usage="scroll DIR [--amount F]"),
+    )
+}  # fmt: skip
+
+
+def for_front_end(front_end: FrontEnd) -> dict[str, Operation]:
+    """The operations by that front end's spelling."""
+    return {op.spelling(front_end): op for op in OPERATIONS.values()}
+
+
+def _param_text(param: Param, front_end: FrontEnd) -> str:
+    text = f"`{param.name}`" + ("" if param.required else "?")
+    details = []
+    if param.choices:
+        details.append("\\|".join(f"`{c}`" for c in param.choices))
+    if param.minimum is not None or param.maximum is not None:
+        low = "" if param.minimum is None else f"{param.minimum:g}"
+        high = "" if param.maximum is None else f"{param.maximum:g}"
+        details.append(f"{low}–{high}")
+    if param.default is not None and param.default is not False:
+        details.append(f"default {param.default}")
+    return text + (f" ({', '.join(details)})" if details else "")
+
+
+def markdown_table(front_end: FrontEnd) -> str:
+    """The operation table as the docs show it for one front end (docs/cli.md, mcp.md, bridge.md embed it)."""
+    head = {"cli": "verb", "mcp": "tool", "bridge": "method", "api": "method"}[front_end]
+    lines = [f"| {head} | parameters | reads only | does |", "| --- | --- | --- | --- |"]
+    for op in OPERATIONS.values():
+        name = "`" + (op.cli_usage if front_end == "cli" else op.spelling(front_end)).replace("|", "\\|") + "`"
+        if front_end == "bridge" and op.bridge_aliases:
+            name += " (also " + ", ".join(f"`{a}`" for a in op.bridge_aliases) + ")"
+        params = ", ".join(_param_text(p, front_end) for p in op.params_for(front_end)) or "—"
+        lines.append(f"| {name} | {params} | {'yes' if op.read_only else 'no'} | {op.summary} |")
+    return "\n".join(lines)
+
+
+#: The markers around the generated table in a doc.
+TABLE_BEGIN: Final = "<!-- operations table: generated by phonewire.agent.operations.markdown_table -->"
+TABLE_END: Final = "<!-- end of operations table -->"
+
+
+def with_table(doc: str, front_end: FrontEnd) -> str:
+    """``doc`` with the text between the table markers replaced by the current table (``python -m
+    phonewire.agent.operations`` rewrites docs/cli.md, mcp.md and bridge.md this way)."""
+    head, begin, rest = doc.partition(TABLE_BEGIN)
+    _, end, tail = rest.partition(TABLE_END)
+    if not begin or not end:
+        raise ValueError("the document has no operations table markers")
+    return f"{head}{TABLE_BEGIN}\n{markdown_table(front_end)}\n{TABLE_END}{tail}"
+
+
+DOCS: Final[dict[str, FrontEnd]] = {"docs/cli.md": "cli", "docs/mcp.md": "mcp", "docs/bridge.md": "bridge"}
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    for name, front_end in DOCS.items():
+        path = Path(name)
+        path.write_text(with_table(path.read_text(encoding="utf-8"), front_end), encoding="utf-8")

@@ -1,0 +1,80 @@
+"""The in-page walk behind the web device's snapshot: the script (walker.js) and the expressions that run it, the
+focus probe, and :func:`snapshot_from_walk`, which turns the walk's compact rows into the protocol's nodes.  Pure
+apart from reading walker.js once."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from phonewire.devices.web.roles import vocabulary_role
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, NODE_CAP, RawNode, Rect, build_snapshot
+
+_F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
+_F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
+
+#: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
+WALK_MAX_NODES = 2 * NODE_CAP
+_WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
+#: The walk runs after the tasks already queued (a hashchange, a click's follow-up) have run: a snapshot taken
+#: right after a tap sees that tap's effects.
+WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}))"
+
+# Focus probe: the focused editable (descending into same-origin frames and shadow roots), or null.
+FOCUS_PROBE = """(() => {
+  let el = document.activeElement;
+  for (let i = 0; i < 20 && el; i++) {
+    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
+      el = el.contentDocument.activeElement; continue;
+    }
+    break;
+  }
+  if (!el || el.disabled || el.readOnly) return null;
+  if (el.isContentEditable) return 'contenteditable';
+  if (el.tagName === 'TEXTAREA') return 'textarea';
+  if (el.tagName === 'INPUT') {
+    const t = (el.getAttribute('type') || 'text').toLowerCase();
+    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month','week'];
+    return ok.includes(t) ? 'input:' + t : null;
+  }
+  return null;
+})()"""
+
+
+def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
+    """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure."""
+    width, height = walk.get("w"), walk.get("h")
+    viewport = Rect.of(0, 0, width, height)
+    root = RawNode("Application", label=str(walk.get("title") or "") or None, rect=viewport)
+    built: list[RawNode] = []
+    raw_nodes = walk.get("nodes")
+    for item in raw_nodes if isinstance(raw_nodes, list) else []:
+        try:
+            parent, ax_role, name, ident, value, x, y, w, h, flags = item
+            flags = int(flags)
+            parent = int(parent)
+        except (TypeError, ValueError):
+            built.append(RawNode("Other"))
+            continue
+        role = vocabulary_role(
+            str(ax_role),
+            secure=bool(flags & _F_SECURE),
+            multiline=bool(flags & _F_MULTILINE),
+            scrollable=bool(flags & _F_SCROLLABLE),
+        )
+        interactive = role in INTERACTIVE_ROLES or bool(flags & _F_INTERACTIVE)
+        node = RawNode(
+            role,
+            label=str(name) if name else None,
+            identifier=str(ident) if ident else None,
+            value=str(value) if value else None,
+            rect=Rect.of(x, y, w, h),
+            enabled=(not flags & _F_DISABLED) if interactive else None,
+            focused=bool(flags & _F_FOCUSED) if interactive else (True if flags & _F_FOCUSED else None),
+            selected=bool(flags & _F_SELECTED) if interactive else (True if flags & _F_SELECTED else None),
+            interactive=interactive,
+        )
+        built.append(node)
+        (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)
+    return build_snapshot(root, viewport, backend)

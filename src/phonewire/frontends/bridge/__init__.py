@@ -1,0 +1,1 @@
+"""``phonewire bridge``: the JSON-RPC bridge server (:mod:`.server`) and its methods (:mod:`.methods`)."""
