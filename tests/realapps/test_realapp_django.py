@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ADMIN_PASSWORD, ADMIN_USER, Cli, DjangoAdmin
 from helpers_realapps import scroll_to, tap_scrolling, wait_label, wait_page
+from realapps_env import ADMIN_PASSWORD, ADMIN_USER, Cli, DjangoAdmin
 
 import phonewire
 

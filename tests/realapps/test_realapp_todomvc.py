@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Cli, StaticSite
 from helpers_realapps import wait_for
+from realapps_env import Cli, StaticSite
 
 import phonewire
 

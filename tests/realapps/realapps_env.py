@@ -1,0 +1,343 @@
+"""Real third-party apps, installed from the registries, served on loopback for the realapp tests (conftest.py
+re-exports the fixtures; the tests import their helpers from here).
+
+* ``django_admin``: Django's own admin (Django from the ``dev`` extra) in a throwaway project: sqlite in a tmp dir,
+  migrated once per session, a superuser, a few users and groups, ``runserver --noreload`` on a free loopback port,
+  stopped by its pid at teardown.
+* ``todomvc``: TodoMVC's vanilla-JS example from the npm package ``todomvc`` (installed by scripts/realapps.sh into
+  tests/realapps/node), served by an http.server thread.
+
+Every test here drives them through phonewire's public front ends only: the Python API and the CLI as a subprocess.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+TODOMVC_DIR = HERE / "node" / "node_modules" / "todomvc" / "examples" / "vanillajs"
+
+ADMIN_USER = "admin"
+ADMIN_PASSWORD = "phonewire-admin-pw"  # a throwaway superuser of a throwaway sqlite file
+USERS = ("alice", "bob", "carol")
+GROUPS = ("editors", "viewers")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.fspath)).parent == HERE:
+            item.add_marker(pytest.mark.realapp)
+            item.add_marker(pytest.mark.e2e)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if proc is not None and proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode} before answering {url}") from None
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def stop_pid(proc: subprocess.Popen[Any]) -> None:
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+
+
+# ----------------------------------------------------------------------------------------------------------- Django
+
+SETTINGS = """\
+from pathlib import Path
+BASE_DIR = Path(__file__).resolve().parent.parent
+SECRET_KEY = "phonewire-realapps-throwaway"
+DEBUG = True
+ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+INSTALLED_APPS = [
+    "django.contrib.admin", "django.contrib.auth", "django.contrib.contenttypes",
+    "django.contrib.sessions", "django.contrib.messages", "django.contrib.staticfiles",
+]
+MIDDLEWARE = [
+    "pwsite.slow.SlowMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+ROOT_URLCONF = "pwsite.urls"
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [], "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins; a test database only
+USE_TZ = True
+STATIC_URL = "static/"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+"""
+
+URLS = """\
+from django.contrib import admin
+from django.http import HttpResponseRedirect
+from django.urls import path
+
+
+def slow(request, on):
+    response = HttpResponseRedirect(request.GET.get("next", "/admin/"))
+    if on:
+        response.set_cookie("pw_slow", "1")
+    else:
+        response.delete_cookie("pw_slow")
+    return response
+
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("slow-on/", slow, {"on": True}),
+    path("slow-off/", slow, {"on": False}),
+]
+"""
+
+# A slow server, on request: with the cookie set by /slow-on/, every admin page answers SLOW_S late, so a
+# snapshot taken right after a tap that navigates deterministically meets the page still loading.
+SLOW_S = 1.0
+MIDDLEWARE = f"""\
+import time
+
+
+class SlowMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.COOKIES.get("pw_slow") and request.path.startswith("/admin/"):
+            time.sleep({SLOW_S})
+        return self.get_response(request)
+"""
+
+SEED = f"""\
+from django.contrib.auth.models import Group, User
+User.objects.create_superuser({ADMIN_USER!r}, "admin@example.invalid", {ADMIN_PASSWORD!r})
+for name in {USERS!r}:
+    User.objects.create_user(name, name + "@example.invalid", "pw-" + name)
+for name in {GROUPS!r}:
+    Group.objects.create(name=name)
+"""
+
+
+@dataclass
+class DjangoAdmin:
+    base: str  # http://127.0.0.1:PORT
+    db: Path
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def login_url(self) -> str:
+        return self.base + "/admin/login/?next=/admin/"
+
+    def query(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        with contextlib.closing(sqlite3.connect(self.db, timeout=10)) as db:
+            return list(db.execute(sql, args))
+
+    def groups(self) -> list[str]:
+        return [r[0] for r in self.query("SELECT name FROM auth_group ORDER BY name")]
+
+    def users(self) -> list[str]:
+        return [r[0] for r in self.query("SELECT username FROM auth_user ORDER BY username")]
+
+    def add_group(self, name: str) -> None:
+        with contextlib.closing(sqlite3.connect(self.db, timeout=10)) as db, db:
+            db.execute("INSERT INTO auth_group (name) VALUES (?)", (name,))
+
+
+def manage(root: Path, *argv: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(root), DJANGO_SETTINGS_MODULE="pwsite.settings")
+    subprocess.run([sys.executable, "-m", "django", *argv], cwd=root, env=env, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="session")
+def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DjangoAdmin]:
+    pytest.importorskip("django", reason="Django comes with the dev extra: bash scripts/setup.sh")
+    root = tmp_path_factory.mktemp("django")
+    (root / "pwsite").mkdir()
+    (root / "pwsite" / "__init__.py").write_text("")
+    (root / "pwsite" / "settings.py").write_text(SETTINGS)
+    (root / "pwsite" / "urls.py").write_text(URLS)
+    (root / "pwsite" / "slow.py").write_text(MIDDLEWARE)
+    manage(root, "migrate", "--noinput")
+    manage(root, "shell", "-c", SEED)
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(root), DJANGO_SETTINGS_MODULE="pwsite.settings")
+    log = (root / "runserver.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "django", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=root,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(base + "/admin/login/", proc)
+        yield DjangoAdmin(base, root / "db.sqlite3", proc)
+    finally:
+        stop_pid(proc)
+        log.close()
+
+
+# ---------------------------------------------------------------------------------------------------------- TodoMVC
+
+
+@dataclass
+class StaticSite:
+    base: str
+    server: http.server.ThreadingHTTPServer
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def serve_dir(directory: Path) -> tuple[StaticSite, threading.Thread]:
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="realapps-static", daemon=True)
+    thread.start()
+    return StaticSite(f"http://127.0.0.1:{server.server_address[1]}", server), thread
+
+
+@pytest.fixture(scope="session")
+def todomvc() -> Iterator[StaticSite]:
+    if not (TODOMVC_DIR / "index.html").is_file():
+        message = "TodoMVC is not installed: run bash scripts/realapps.sh (needs npm)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    site, thread = serve_dir(TODOMVC_DIR)
+    try:
+        yield site
+    finally:
+        site.server.shutdown()
+        site.server.server_close()
+        thread.join(10)
+
+
+# ------------------------------------------------------------------------------------------------------ front ends
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+class Cli:
+    """``python -m phonewire ARGV`` as a subprocess, with a private daemon directory; stops its daemon by pid."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.dir = tmp / "daemon"
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("PHONEWIRE_")}
+        self.env.update(PHONEWIRE_DAEMON_DIR=str(self.dir), PHONEWIRE_STATE_DIR=str(tmp / "state"))
+        self.pids: set[int] = set()
+
+    def __call__(self, *argv: str) -> CliResult:
+        proc = subprocess.run(
+            [sys.executable, "-m", "phonewire", *argv],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=90,
+            check=False,
+        )
+        with contextlib.suppress(OSError, ValueError):
+            self.pids.add(int((self.dir / "daemon.pid").read_text()))
+        return CliResult(proc.returncode, proc.stdout, proc.stderr)
+
+    def close(self) -> None:
+        self("daemon", "stop")
+        for pid in self.pids:
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and pid_alive(pid):
+                time.sleep(0.05)
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    with contextlib.suppress(OSError):
+        if "zombie" in Path(f"/proc/{pid}/status").read_text().lower():
+            return False
+    return True
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Iterator[Cli]:
+    c = Cli(tmp_path)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    import phonewire
+
+    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+    with phonewire.Phone(device="web") as p:
+        yield p
