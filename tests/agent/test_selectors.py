@@ -116,3 +116,53 @@ def test_a_form_label_matching_beside_its_field_is_dropped() -> None:
     )
     assert [n["type"] for n in match(parse("label=Name"), nodes)] == ["TextField"]
     assert [n["type"] for n in match(parse("role=StaticText label=Name"), nodes)] == ["StaticText"]
+
+
+# -- issue 10 item 1: words are phrases; the target is the element itself -------------------------------------------
+def test_bare_words_in_a_row_are_one_phrase_not_anded_words() -> None:
+    assert parse("Log in").alternatives[0] == (Term("text", "Log in"),)
+    assert parse("text=Log in").alternatives[0] == (Term("text", "Log in"),)
+    assert parse("label=Sign  in now").alternatives[0] == (Term("label", "Sign in now"),)
+    assert parse("role=Button Log in").alternatives[0] == (Term("role", "Button"), Term("text", "Log in"))
+    assert parse('label="Sign in" Save').alternatives[0] == (Term("label", "Sign in"), Term("text", "Save"))
+    assert parse("Log in || id=login").alternatives == ((Term("text", "Log in"),), (Term("id", "login"),))
+
+
+def _app(title: str, *children: RawNode) -> list[dict[str, object]]:
+    from phonewire.protocol.snapshot import build_snapshot
+
+    root = RawNode("Application", label=title, rect=Rect(0, 0, 390, 844), children=list(children))
+    return build_snapshot(root, Rect(0, 0, 390, 844), "fake")["nodes"]  # type: ignore[no-any-return]
+
+
+def test_a_phrase_taps_the_button_not_the_application_whose_title_contains_it() -> None:
+    nodes = _app(
+        "Log in | Django site admin",
+        RawNode("StaticText", label="Username:", rect=Rect(0, 100, 100, 20)),
+        RawNode("Button", label="Log in", rect=Rect(0, 300, 200, 40)),
+    )
+    assert [(n["type"], n["label"]) for n in match(parse("Log in"), nodes)] == [("Button", "Log in")]
+    only_title = _app("Log in | Django site admin", RawNode("StaticText", label="Welcome", rect=Rect(0, 0, 9, 9)))
+    assert match(parse("Log in"), only_title) == []  # the root is never a target
+
+
+def test_a_control_beats_a_cell_with_the_same_label() -> None:
+    nodes = _app(
+        "Site administration",
+        RawNode("Other", label="Groups", rect=Rect(0, 100, 390, 40)),  # a table header cell
+        RawNode("Link", label="Groups", rect=Rect(10, 200, 80, 20)),
+    )
+    assert [n["type"] for n in match(parse("label=Groups"), nodes)] == ["Link"]
+
+
+def test_a_container_that_contains_the_words_is_not_the_target_when_its_child_matches() -> None:
+    nodes = _app(
+        "Tasks",
+        RawNode(
+            "Other",
+            label="Click on the ok button below",  # an instruction block holding the words
+            rect=Rect(0, 0, 390, 200),
+            children=[RawNode("StaticText", label="ok", rect=Rect(10, 150, 30, 20))],
+        ),
+    )
+    assert [(n["type"], n["label"]) for n in match(parse("ok"), nodes)] == [("StaticText", "ok")]

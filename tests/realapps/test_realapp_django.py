@@ -109,7 +109,6 @@ def test_the_cli_logs_in_and_shows_the_dashboard(cli: Cli, django_admin: DjangoA
 # -------------------------------------------------------------------------------- misleads the agent (issue 10)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (1): an unquoted multi-word target taps the page root")
 def test_cli_tap_with_two_words_taps_the_log_in_button(cli: Cli, django_admin: DjangoAdmin) -> None:
     cli("open", django_admin.login_url)
     cli("fill", "id=id_username", ADMIN_USER)
@@ -119,7 +118,6 @@ def test_cli_tap_with_two_words_taps_the_log_in_button(cli: Cli, django_admin: D
     assert 'Button "Log in"' in tapped.out, tapped.out  # today: Application "Log in | Django site admin"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (1): label=Groups taps the row wrapper, not the link")
 def test_tap_label_groups_taps_the_link(admin: phonewire.Phone, django_admin: DjangoAdmin) -> None:
     phone = admin
     home(phone, django_admin)

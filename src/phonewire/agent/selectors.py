@@ -19,10 +19,20 @@ booleans    ``visible``, ``enabled``, ``selected``, ``focused``, ``editable`` = 
             (a bare boolean key means ``=true``)
 ==========  ==========================================================================================
 
-A bare word (or quoted string) is ``text=WORD``.  Terms of one alternative are ANDed; alternatives are tried
-in order and the first that matches anything decides (``id=save || label=Save``).  Matching a node and one of
-its ancestors keeps only the ancestor (a button and its own caption are one target), and a static text that
-matches beside a control with the same label is dropped (a form label and its field are one target).
+A bare word (or quoted string) is ``text=WORD``.  **Words are phrases**: bare words in a row are one phrase,
+``Log in`` is ``text="Log in"`` (never ``Log`` AND ``in``), and bare words after an unquoted ``text=``,
+``label=`` or ``value=`` continue its value (``label=Sign in`` is ``label="Sign in"``).  Terms of one alternative
+are ANDed; alternatives are tried in order and the first that matches anything decides
+(``id=save || label=Save``).
+
+Which of the matching nodes is the target, in this order:
+
+1. the screen's root (the application) never is: its title contains half the words on screen;
+2. exact text beats containing text (``text`` compares the whole label or value, case-insensitive);
+3. a control beats anything else (a link named "Groups" over a table cell that says "Groups");
+4. a control that matches with its own caption is one target (the control); a container that merely contains
+   the words is not the target when something inside it matches (the element itself is);
+5. a static text beside a control with the same label is dropped (a form label and its field are one target).
 """
 
 from __future__ import annotations
@@ -38,6 +48,10 @@ from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES
 Node = dict[str, Any]
 
 STRING_KEYS: Final = ("id", "role", "label", "text", "value")
+#: The screen's root roles: never a target (an application's title contains half the words on its screen).
+ROOT_ROLES: Final = frozenset({"Application", "Window"})
+#: Keys whose value is free text: bare words after ``key=word`` continue it.
+PHRASE_KEYS: Final = frozenset({"label", "text", "value"})
 BOOL_KEYS: Final = ("visible", "enabled", "selected", "focused", "editable")
 _TRUE: Final = frozenset({"true", "1", "yes", "on"})
 _FALSE: Final = frozenset({"false", "0", "no", "off"})
@@ -114,18 +128,32 @@ def parse(source: str) -> Selector:
         raise _invalid("empty selector")
     alternatives: list[tuple[Term, ...]] = []
     current: list[Term] = []
+    extendable = False  # the last term is a phrase the next bare word continues
     for raw in _raw_words(source):
         if raw == "||":
             if not current:
                 raise _invalid(f"empty alternative in selector {source!r}")
             alternatives.append(tuple(current))
-            current = []
+            current, extendable = [], False
             continue
-        current.append(_term(raw, source))
+        term = _term(raw, source)
+        bare = _unquoted_eq(raw) < 0 and term.key == "text"
+        if bare and extendable and current:
+            last = current[-1]
+            current[-1] = Term(last.key, f"{last.value} {term.value}")
+            extendable = not _quoted(raw)
+            continue
+        current.append(term)
+        extendable = term.key in PHRASE_KEYS and isinstance(term.value, str) and not _quoted(raw)
     if not current:
         raise _invalid(f"empty alternative in selector {source!r}")
     alternatives.append(tuple(current))
     return Selector(tuple(alternatives), source)
+
+
+def _quoted(raw: str) -> bool:
+    """Whether a raw word carries a quote (the user said where the value ends)."""
+    return '"' in raw or "'" in raw
 
 
 def _raw_words(source: str) -> list[str]:
@@ -263,12 +291,12 @@ _MISSING: Final = object()
 
 
 def match(selector: Selector, nodes: Sequence[Node], *, prefer: Callable[[Node], bool] | None = None) -> list[Node]:
-    """The nodes the first matching alternative selects (ancestor wins over its own descendants).  ``prefer``:
-    when some matches satisfy it, only those count, before anything else is decided (``fill`` prefers text fields,
-    so a group that bears the field's name does not hide the field)."""
+    """The nodes the first matching alternative selects, by the rules of the module docstring.  ``prefer``: when
+    some matches satisfy it, only those count, before anything else is decided (``fill`` prefers text fields, so
+    a group that bears the field's name does not hide the field)."""
     all_parents = {int(n["index"]): n.get("parentIndex") for n in nodes}
     for terms in selector.alternatives:
-        found = [n for n in nodes if all(_term_matches(n, t) for t in terms)]
+        found = [n for n in nodes if n.get("type") not in ROOT_ROLES and all(_term_matches(n, t) for t in terms)]
         if not found:
             continue
         if prefer is not None and any(prefer(n) for n in found):
@@ -277,8 +305,30 @@ def match(selector: Selector, nodes: Sequence[Node], *, prefer: Callable[[Node],
             exact = [n for n in found if _text_exact(n, terms)]
             if exact:
                 found = exact
+        controls = [n for n in found if _is_control(n)]
+        if controls:
+            found = controls
         chosen = {int(n["index"]) for n in found}
-        found = [n for n in found if not _has_ancestor_in(n, chosen, all_parents)]
+        if controls:  # a control and its own caption (or a nested control) are one target: the outer control
+            found = [n for n in found if not _has_ancestor_in(n, chosen, all_parents)]
+        else:  # a container holding the words is not the target when something inside it matches
+            inner_parents = {
+                p for n in found for p in _ancestors(n, all_parents) if p in chosen and p != int(n["index"])
+            }
+            found = [n for n in found if int(n["index"]) not in inner_parents]
         control_labels = {n.get("label") for n in found if n.get("type") in INTERACTIVE_ROLES and n.get("label")}
         return [n for n in found if not (n.get("type") == "StaticText" and n.get("label") in control_labels)]
     return []
+
+
+def _is_control(node: Node) -> bool:
+    return node.get("type") in INTERACTIVE_ROLES
+
+
+def _ancestors(node: Node, parents: dict[int, Any]) -> list[int]:
+    out: list[int] = []
+    parent = node.get("parentIndex")
+    while parent is not None and parent not in out:
+        out.append(int(parent))
+        parent = parents.get(parent)
+    return out
