@@ -7,6 +7,7 @@ import socket
 
 import pytest
 from runner_wire import (
+    AUTH_LINE,
     RunnerProcess,
     connect,
     exchange,
@@ -181,7 +182,8 @@ def test_client_that_leaves_mid_body_gets_a_clean_close_and_nothing_runs(runner:
 # -- Host / Origin refusal ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]", "[::1]:80"])
 def test_loopback_host_names_are_served(runner: RunnerProcess, host: str) -> None:
-    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(STATUS_BODY)}\r\n\r\n".encode() + STATUS_BODY
+    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\n{AUTH_LINE}Content-Length: {len(STATUS_BODY)}\r\n\r\n".encode()
+    raw += STATUS_BODY
     assert parse_response(exchange(runner.port, raw)).status == 200
 
 
@@ -190,7 +192,7 @@ def test_loopback_host_names_are_served(runner: RunnerProcess, host: str) -> Non
 )
 def test_non_loopback_host_is_refused_403(runner: RunnerProcess, host: str) -> None:
     body = json.dumps({"command": "launchApp", "commandId": f"host-{host}", "appBundleId": "app.host"}).encode()
-    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\n{AUTH_LINE}Content-Length: {len(body)}\r\n\r\n".encode() + body
     code, error = invalid(raw)
     assert code == 403
     assert "Host" in str(error["message"])
@@ -198,7 +200,7 @@ def test_non_loopback_host_is_refused_403(runner: RunnerProcess, host: str) -> N
 
 
 def test_missing_host_is_refused_403(runner: RunnerProcess) -> None:
-    raw = f"POST / HTTP/1.0\r\nContent-Length: {len(STATUS_BODY)}\r\n\r\n".encode() + STATUS_BODY
+    raw = f"POST / HTTP/1.0\r\n{AUTH_LINE}Content-Length: {len(STATUS_BODY)}\r\n\r\n".encode() + STATUS_BODY
     code, _ = invalid(raw)
     assert code == 403
 
@@ -271,7 +273,8 @@ REFUSALS = {
     "400 no Content-Length": request_bytes(STATUS_BODY, headers=[]),
     "400 chunked": request_bytes(b"0\r\n\r\n", headers=[("Transfer-Encoding", "chunked")]),
     "400 garbage": b"HELLO THERE\r\n\r\n",
-    "403 Host": b"POST / HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 20\r\n\r\n" + STATUS_BODY,
+    "403 Host": f"POST / HTTP/1.1\r\nHost: evil.example\r\n{AUTH_LINE}Content-Length: 20\r\n\r\n".encode()
+    + STATUS_BODY,
     "403 Origin": request_bytes(STATUS_BODY, headers=[("Content-Length", "20"), ("Origin", "null")]),
     "405": request_bytes(b"", method="GET"),
     "413": request_bytes(b"", headers=[("Content-Length", str(MAX_REQUEST_BYTES + 1))]),

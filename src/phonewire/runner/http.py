@@ -9,6 +9,8 @@ status   when
 500      an error envelope (from the command path)
 400      the bytes are not HTTP/1.x h11 accepts, or a finished header block lacks a usable Content-Length
          (missing, malformed, or chunked transfer coding instead)
+401      the request lacks ``Authorization: Bearer <the runner's token>`` or carries another token (UNAUTHORIZED,
+         checked before anything else in the head; nothing ran, nothing journaled)
 403      the Host header is not a loopback name (or is missing), or the request carries an Origin header: a web page
          in the user's own browser must never drive their phone
 405      a method other than POST
@@ -23,9 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -59,6 +62,7 @@ log = logging.getLogger("phonewire.runner")
 _REASONS: Final = {
     200: b"OK",
     400: b"Bad Request",
+    401: b"Unauthorized",
     403: b"Forbidden",
     405: b"Method Not Allowed",
     408: b"Request Timeout",
@@ -72,10 +76,28 @@ _REASONS: Final = {
 class FramingError(Exception):
     """A request refused by the adapter before the command path sees it."""
 
-    def __init__(self, status: int, message: str, hint: str | None = None) -> None:
+    def __init__(self, status: int, message: str, hint: str | None = None, *, code: str = e.INVALID_REQUEST) -> None:
         super().__init__(message)
         self.status = status
-        self.reply = Reply(status, fail(ProtocolError(e.INVALID_REQUEST, message, hint)).encode())
+        self.reply = Reply(status, fail(ProtocolError(code, message, hint)).encode())
+
+
+HINT_TOKEN: Final = (
+    "Nothing ran. Send the runner's token as 'Authorization: Bearer TOKEN': it is PHONEWIRE_RUNNER_TOKEN of the "
+    "runner's environment, or the runner-PORT.token file (0600) in its user's runtime directory."
+)
+
+
+def check_token(headers: Sequence[tuple[bytes, bytes]], token: bytes) -> None:
+    """Exactly one ``Authorization: Bearer <token>`` header (the scheme case-insensitive, the token compared in
+    constant time); 401 UNAUTHORIZED otherwise."""
+    values = [v for k, v in headers if k == b"authorization"]
+    if not values:
+        raise FramingError(401, "the request lacks the runner's bearer token", HINT_TOKEN, code=e.UNAUTHORIZED)
+    scheme, _, presented = values[0].partition(b" ")
+    good = len(values) == 1 and scheme.lower() == b"bearer"
+    if not hmac.compare_digest(presented.strip(), token) or not good:
+        raise FramingError(401, "the request carries a wrong bearer token", HINT_TOKEN, code=e.UNAUTHORIZED)
 
 
 def is_loopback_host(value: bytes) -> bool:
@@ -100,11 +122,12 @@ def is_loopback_host(value: bytes) -> bool:
         return False
 
 
-def check_head(event: h11.Request) -> int:
+def check_head(event: h11.Request, token: bytes) -> int:
     """Apply the protocol's own checks to a finished header block; return the declared body length."""
     size = len(event.method) + len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
     if size > MAX_HEADER_BYTES:  # h11 caps only a block that arrives in pieces; this caps one that arrives at once
         raise FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
+    check_token(event.headers, token)
     if event.method != b"POST":
         raise FramingError(405, f"method {event.method.decode('latin-1')} is not allowed", "Send one POST per command.")
     hosts = [v for k, v in event.headers if k == b"host"]
@@ -149,8 +172,9 @@ class Limits:
 class HttpServer:
     """Serves ``handler`` on loopback.  ``on_stop`` is called after a reply with ``stop_after`` is flushed."""
 
-    def __init__(self, handler: Handler, limits: Limits, on_stop: Callable[[], None]) -> None:
+    def __init__(self, handler: Handler, limits: Limits, on_stop: Callable[[], None], *, token: str) -> None:
         self._handler = handler
+        self._token = token.encode("ascii")
         self._limits = limits
         self._on_stop = on_stop
         self._active = 0
@@ -253,7 +277,7 @@ class HttpServer:
                 conn.receive_data(data)
             elif isinstance(event, h11.Request):
                 methods.append(event.method)
-                check_head(event)
+                check_head(event, self._token)
                 if conn.they_are_waiting_for_100_continue:
                     writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
             elif isinstance(event, h11.Data):
