@@ -14,11 +14,17 @@ status   when
 403      the Host header is not a loopback name (or is missing), or the request carries an Origin header: a web page
          in the user's own browser must never drive their phone
 405      a method other than POST
-408      the request was not complete within the read deadline (10 s × time scale, at least 1 s)
+408      the header block was not complete within the head deadline (2 s × time scale, at least 1 s), or the whole
+         request not within the read deadline (10 s × time scale, at least 1 s)
 413      the declared (or received) body exceeds 2 MB: decided from the header block, before buffering the body
 431      the header block exceeds 16 KB
-503      more connections are open than the cap (RUNNER_BUSY, nothing ran)
+503      more connections are open than the cap and none of them is still reading its request (RUNNER_BUSY,
+         nothing ran)
 =======  ==========================================================================================================
+
+Slow clients cannot deny service: at the cap, a new connection is admitted by dropping (closing without a reply)
+the oldest connection that is still reading its request — stalled heads and bodies make way, a connection whose
+request is being answered never does.
 """
 
 from __future__ import annotations
@@ -42,12 +48,15 @@ from phonewire.runner.executor import Reply
 
 #: Whole-request read deadline (unscaled seconds): from accept to the last body byte.
 READ_DEADLINE_S: Final = 10.0
+#: Header-block deadline (unscaled seconds): from accept to the end of the request head.
+HEAD_DEADLINE_S: Final = 2.0
 #: Deadline for writing one reply (unscaled seconds).
 WRITE_DEADLINE_S: Final = 30.0
 #: Floors of the scaled deadlines (seconds).
 MIN_READ_DEADLINE_S: Final = 1.0
+MIN_HEAD_DEADLINE_S: Final = 1.0
 MIN_WRITE_DEADLINE_S: Final = 5.0
-#: Concurrent connections served; more get an immediate RUNNER_BUSY.
+#: Concurrent connections served; beyond it the oldest one still reading its request is dropped, else RUNNER_BUSY.
 MAX_CONNECTIONS: Final = 64
 MAX_HEADER_BYTES: Final = 16 * 1024
 #: After an early rejection, how long unread request bytes are drained so the client can read the reply.
@@ -157,6 +166,7 @@ class Limits:
     read_deadline: float = READ_DEADLINE_S
     write_deadline: float = WRITE_DEADLINE_S
     max_connections: int = MAX_CONNECTIONS
+    head_deadline: float = HEAD_DEADLINE_S
 
     @classmethod
     def scaled(cls, scale: float) -> Limits:
@@ -166,6 +176,7 @@ class Limits:
             max(READ_DEADLINE_S * scale, MIN_READ_DEADLINE_S),
             max(WRITE_DEADLINE_S * scale, MIN_WRITE_DEADLINE_S),
             MAX_CONNECTIONS,
+            max(HEAD_DEADLINE_S * scale, MIN_HEAD_DEADLINE_S),
         )
 
 
@@ -177,7 +188,12 @@ class HttpServer:
         self._token = token.encode("ascii")
         self._limits = limits
         self._on_stop = on_stop
-        self._active = 0
+        #: Every connection counted against the cap.
+        self._open: set[asyncio.Task[Any]] = set()
+        #: Connections still reading their request, oldest first (a dict keeps insertion order): who makes way.
+        self._reading: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
+        #: Connections dropped to admit a newer one: they end without a reply.
+        self._dropped: set[asyncio.Task[Any]] = set()
         #: Connections that have read a whole request and have not written its reply yet.
         self._answering: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
@@ -208,42 +224,44 @@ class HttpServer:
         while self._answering:
             await asyncio.wait(set(self._answering))
 
+    def _make_way(self) -> bool:
+        """At the cap: drop the oldest connection still reading its request; False when there is none."""
+        for task, writer in self._reading.items():
+            del self._reading[task]
+            self._open.discard(task)
+            self._dropped.add(task)
+            writer.transport.abort()  # its read sees the end of the stream; it ends without a reply
+            return True
+        return False
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._active += 1
+        me = asyncio.current_task()
+        assert me is not None, "start_server runs each connection in its own task"
+        self._open.add(me)
         try:
-            if self._active > self._limits.max_connections:
+            if len(self._open) > self._limits.max_connections and not self._make_way():
                 await self._respond(reader, writer, None, self._busy_reply, linger=True)
                 return
+            self._reading[me] = writer
             conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
             methods: list[bytes] = []
+            loop = asyncio.get_running_loop()
+            read_by = loop.time() + self._limits.read_deadline
             try:
-                async with asyncio.timeout(self._limits.read_deadline):  # no extra task, unlike wait_for
-                    body = await self._read(conn, reader, writer, methods)
-            except FramingError as exc:
-                head_only = methods[:1] == [b"HEAD"]
-                await self._respond(reader, writer, conn, exc.reply, linger=True, head_only=head_only)
+                # One deadline, no extra task (unlike wait_for): the head's first, then the whole request's.
+                async with asyncio.timeout_at(min(loop.time() + self._limits.head_deadline, read_by)) as deadline:
+                    body = await self._read(conn, reader, writer, methods, lambda: deadline.reschedule(read_by))
+            except (FramingError, h11.RemoteProtocolError, TimeoutError) as exc:
+                if me not in self._dropped:
+                    reply, linger = self._refusal(exc, head_read=bool(methods))
+                    head_only = methods[:1] == [b"HEAD"]
+                    await self._respond(reader, writer, conn, reply, linger=linger, head_only=head_only)
                 return
-            except h11.RemoteProtocolError as exc:
-                if exc.error_status_hint == 431:
-                    reply = FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
-                else:
-                    reply = FramingError(
-                        400, f"malformed HTTP request: {exc}", "Send one HTTP/1.1 POST with a JSON body."
-                    )
-                await self._respond(reader, writer, conn, reply.reply, linger=True)
+            finally:
+                self._reading.pop(me, None)
+            if body is None or me in self._dropped:  # the client left before sending anything, or made way
                 return
-            except TimeoutError:
-                reply = FramingError(
-                    408,
-                    f"the request was not complete within {self._limits.read_deadline:.1f} s",
-                    "Send the whole request at once.",
-                )
-                await self._respond(reader, writer, conn, reply.reply, linger=False)
-                return
-            if body is None:  # the client left before sending anything
-                return
-            answering = asyncio.current_task()
-            assert answering is not None, "start_server runs each connection in its own task"
+            answering = me
             self._answering.add(answering)
             try:
                 try:
@@ -263,11 +281,33 @@ class HttpServer:
         except Exception:  # never let one connection's surprise escape as an unhandled callback error
             log.exception("connection handler failed")
         finally:
-            self._active -= 1
+            self._open.discard(me)
+            self._reading.pop(me, None)
+            self._dropped.discard(me)
             writer.close()
 
+    def _refusal(self, exc: Exception, *, head_read: bool) -> tuple[Reply, bool]:
+        """The reply to a request the adapter refuses while reading it, and whether to linger after it."""
+        if isinstance(exc, FramingError):
+            return exc.reply, True
+        if isinstance(exc, h11.RemoteProtocolError):
+            if exc.error_status_hint == 431:
+                return FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS).reply, True
+            hint = "Send one HTTP/1.1 POST with a JSON body."
+            return FramingError(400, f"malformed HTTP request: {exc}", hint).reply, True
+        if head_read:
+            message = f"the request was not complete within {self._limits.read_deadline:.1f} s"
+        else:
+            message = f"the request head was not complete within {self._limits.head_deadline:.1f} s"
+        return FramingError(408, message, "Send the whole request at once.").reply, False
+
     async def _read(
-        self, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, methods: list[bytes]
+        self,
+        conn: h11.Connection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        methods: list[bytes],
+        on_head: Callable[[], None],
     ) -> bytes | None:
         body = bytearray()
         while True:
@@ -277,6 +317,7 @@ class HttpServer:
                 conn.receive_data(data)
             elif isinstance(event, h11.Request):
                 methods.append(event.method)
+                on_head()
                 check_head(event, self._token)
                 if conn.they_are_waiting_for_100_continue:
                     writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
