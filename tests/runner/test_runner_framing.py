@@ -192,12 +192,13 @@ def test_loopback_host_names_are_served(runner: RunnerProcess, host: str) -> Non
     "host", ["evil.example", "evil.example:80", "192.168.1.10", "localhost.evil.example", "127.0.0.1.nip.io", "[::2]"]
 )
 def test_non_loopback_host_is_refused_403(runner: RunnerProcess, host: str) -> None:
-    body = json.dumps({"command": "launchApp", "commandId": f"host-{host}", "appBundleId": "app.host"}).encode()
+    command_id = "host-" + "".join(ch if ch.isalnum() or ch in "._:-" else "_" for ch in host)
+    body = json.dumps({"command": "launchApp", "commandId": command_id, "appBundleId": "app.host"}).encode()
     raw = f"POST / HTTP/1.1\r\nHost: {host}\r\n{AUTH_LINE}Content-Length: {len(body)}\r\n\r\n".encode() + body
     code, error = invalid(raw)
     assert code == 403
     assert "Host" in str(error["message"])
-    assert post(runner.port, "status", statusCommandId=f"host-{host}").data["state"] == "notAccepted"
+    assert post(runner.port, "status", statusCommandId=command_id).data["state"] == "notAccepted"
 
 
 def test_missing_host_is_refused_403(runner: RunnerProcess) -> None:

@@ -7,7 +7,8 @@ status   when
 =======  ==========================================================================================================
 200      an ok envelope
 500      an error envelope (from the command path)
-400      the bytes are not HTTP/1.x h11 accepts, or a finished header block lacks a usable Content-Length
+400      the bytes are not HTTP/1.0 or HTTP/1.1 (HTTP/0.9 and HTTP/2.0 request lines included), or a finished header
+         block lacks a usable Content-Length
          (missing, malformed, or chunked transfer coding instead)
 401      the request lacks ``Authorization: Bearer <the runner's token>`` or carries another token (UNAUTHORIZED,
          checked before anything else in the head; nothing ran, nothing journaled)
@@ -136,6 +137,9 @@ def check_head(event: h11.Request, token: bytes) -> int:
     size = len(event.method) + len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
     if size > MAX_HEADER_BYTES:  # h11 caps only a block that arrives in pieces; this caps one that arrives at once
         raise FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
+    if event.http_version not in (b"1.0", b"1.1"):  # h11 parses any digit.digit
+        version = event.http_version.decode("ascii", "replace")
+        raise FramingError(400, f"HTTP/{version} is not supported", "Send one HTTP/1.1 POST with a JSON body.")
     check_token(event.headers, token)
     if event.method != b"POST":
         raise FramingError(405, f"method {event.method.decode('latin-1')} is not allowed", "Send one POST per command.")
