@@ -22,6 +22,7 @@ import contextlib
 import http.client
 import json
 import os
+import secrets
 import signal
 import statistics
 import subprocess
@@ -48,6 +49,7 @@ def ms(seconds: float) -> str:
 
 class Runner:
     def __init__(self, device: str, env: dict[str, str]) -> None:
+        self.token = env["PHONEWIRE_RUNNER_TOKEN"]
         self.proc = subprocess.Popen(
             [*PHONEWIRE, "runner", "--device", device], env=env, stdout=subprocess.PIPE, text=True
         )
@@ -62,7 +64,12 @@ class Runner:
         body = json.dumps({"command": command, "commandId": uuid.uuid4().hex, **fields}).encode()
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
-            conn.request("POST", "/", body, {"Content-Type": "application/json", "Connection": "close"})
+            headers = {
+                "Content-Type": "application/json",
+                "Connection": "close",
+                "Authorization": f"Bearer {self.token}",
+            }
+            conn.request("POST", "/", body, headers)
             reply: dict[str, Any] = json.loads(conn.getresponse().read())
         finally:
             conn.close()
@@ -123,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION", "PHONEWIRE_RUNNER_ADDR"):
         env.pop(name, None)
     env.update(PHONEWIRE_DAEMON_DIR=str(tmp / "d"), PHONEWIRE_STATE_DIR=str(tmp / "state"))
+    env["PHONEWIRE_RUNNER_TOKEN"] = secrets.token_urlsafe(32)  # the runner's; the daemon attaches with it too
     runner = Runner(opts.device, env)
     rt = ["--runner", f"127.0.0.1:{runner.port}"]
     try:

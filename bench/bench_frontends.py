@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import signal
 import statistics
 import subprocess
@@ -33,6 +34,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from phonewire.frontends.bridge.methods import TAP_SETTLE
+
+#: The runner's bearer token (in its environment and the bridge's, which attaches with it).
+TOKEN = secrets.token_urlsafe(32)
 
 PY = sys.executable
 
@@ -74,8 +78,8 @@ async def _post(port: int, body: dict[str, Any]) -> dict[str, Any]:
     payload = json.dumps(body, separators=(",", ":")).encode()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     head = (
-        f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+        f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
     ).encode()
     writer.write(head + payload)
     await writer.drain()
@@ -108,7 +112,7 @@ async def bench(device: str, app: str, rounds: int) -> int:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    env = dict(os.environ, PHONEWIRE_RUNNER_PORT="0")
+    env = dict(os.environ, PHONEWIRE_RUNNER_PORT="0", PHONEWIRE_RUNNER_TOKEN=TOKEN)
     env.pop("PHONEWIRE_RUNNER_ADDR", None)
     runner, port = _start([PY, "-m", "phonewire", "runner", "--device", device], env, b"PHONEWIRE_RUNNER_LISTENING")
     bridge: subprocess.Popen[bytes] | None = None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -29,10 +30,11 @@ APP = "app.bench"
 FIELDS: dict[str, object] = {"appBundleId": APP, "x": 10, "y": 20}
 
 
-def raw_request(port: int, command_id: str) -> bytes:
+def raw_request(port: int, command_id: str, token: str) -> bytes:
     body = json.dumps({**FIELDS, "command": "tap", "commandId": command_id}).encode()
     head = (
-        f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+        "Content-Type: application/json\r\n"
         f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
@@ -89,18 +91,19 @@ async def main(n: int, device: str) -> None:
     tmp = tempfile.TemporaryDirectory()
     try:
         port = process.port
-        host = HostSession(runner_addr=f"127.0.0.1:{port}", diagnostics_path=Path(tmp.name) / "bench.jsonl")
-        transport = Transport("127.0.0.1", port)
+        env = dict(os.environ, PHONEWIRE_RUNNER_TOKEN=process.token)
+        host = HostSession(runner_addr=f"127.0.0.1:{port}", diagnostics_path=Path(tmp.name) / "bench.jsonl", env=env)
+        transport = Transport("127.0.0.1", port, token=process.token)
         await host.send("launchApp", {"appBundleId": FIELDS["appBundleId"]})
         await host.send("tap", FIELDS)  # earn the healthy-mutation skip
         for _ in range(200):  # warm up both paths
             await host.send("tap", FIELDS)
-            await direct(port, raw_request(port, uuid.uuid4().hex))
+            await direct(port, raw_request(port, uuid.uuid4().hex, process.token))
         base: list[float] = []
         via_host: list[float] = []
         via_transport: list[float] = []
         for _ in range(n):
-            request = raw_request(port, uuid.uuid4().hex)
+            request = raw_request(port, uuid.uuid4().hex, process.token)
             t0 = time.perf_counter()
             await direct(port, request)
             t1 = time.perf_counter()
@@ -115,7 +118,7 @@ async def main(n: int, device: str) -> None:
 
         counter = Counter(port)
         await counter.start()
-        counted = HostSession(runner_addr=f"127.0.0.1:{counter.port}", write_diagnostics=False)
+        counted = HostSession(runner_addr=f"127.0.0.1:{counter.port}", write_diagnostics=False, env=env)
         await counted.send("launchApp", {"appBundleId": FIELDS["appBundleId"]})
         await counted.send("tap", FIELDS)
         before = counter.requests

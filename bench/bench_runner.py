@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import signal
 import socket
 import statistics
@@ -20,6 +21,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+
+#: The bearer token the runner under test is started with (the runner demands it on every request).
+TOKEN = secrets.token_urlsafe(32)
 
 TARGET_OVERHEAD_MS = 0.5
 BARE_REPLY = b'{"ok":true,"data":{}}'
@@ -53,7 +57,8 @@ async def _bare_main() -> None:
 
 # -- processes ---------------------------------------------------------------------------------------------------
 def _spawn(argv: list[str], marker: str) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
+    env = dict(os.environ, PHONEWIRE_RUNNER_TOKEN=TOKEN)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line.startswith(marker):
@@ -78,7 +83,9 @@ def _stop(proc: subprocess.Popen[str]) -> None:
 # -- client ------------------------------------------------------------------------------------------------------
 def _request(port: int, body: bytes) -> bytes:
     raw = (
-        b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+        b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+        + TOKEN.encode()
+        + b"\r\nContent-Type: application/json\r\nContent-Length: "
         + str(len(body)).encode()
         + b"\r\n\r\n"
         + body

@@ -21,6 +21,7 @@ import asyncio
 import http.client
 import json
 import os
+import secrets
 import signal
 import statistics
 import subprocess
@@ -41,6 +42,8 @@ class Runner:
         env = dict(os.environ)
         env.pop("PHONEWIRE_TIME_SCALE", None)
         env.pop("PHONEWIRE_RUNNER_PORT", None)
+        self.token = secrets.token_urlsafe(32)
+        env["PHONEWIRE_RUNNER_TOKEN"] = self.token
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "phonewire", "runner", "--device", "web"],
@@ -65,7 +68,12 @@ class Runner:
             body["appBundleId"] = app
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
-            conn.request("POST", "/", json.dumps(body), {"Content-Type": "application/json", "Connection": "close"})
+            headers = {
+                "Content-Type": "application/json",
+                "Connection": "close",
+                "Authorization": f"Bearer {self.token}",
+            }
+            conn.request("POST", "/", json.dumps(body), headers)
             envelope: dict[str, Any] = json.loads(conn.getresponse().read())
         finally:
             conn.close()

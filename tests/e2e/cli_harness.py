@@ -37,7 +37,12 @@ class Cli:
         for name in ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION", "PHONEWIRE_RUNNER_ADDR"):
             self.env.pop(name, None)
             monkeypatch.delenv(name, raising=False)
-        extra = {"PHONEWIRE_DAEMON_DIR": str(self.dir), "PHONEWIRE_STATE_DIR": str(tmp / "state")}
+        (tmp / "xdg").mkdir(mode=0o700, exist_ok=True)  # runtime files of runners these tests start (token files)
+        extra = {
+            "PHONEWIRE_DAEMON_DIR": str(self.dir),
+            "PHONEWIRE_STATE_DIR": str(tmp / "state"),
+            "XDG_RUNTIME_DIR": str(tmp / "xdg"),
+        }
         self.env.update(extra)
         for k, v in extra.items():
             monkeypatch.setenv(k, v)

@@ -103,13 +103,14 @@ def test_bridge_process_answers_bad_lines_with_errors_and_keeps_serving_the_conn
     conn = Conn(bridge.port)
     try:
         replies = [
+            conn.raw(b'{"id": 1, "method": "warp"}\n'),  # a JSON object first: the connection is JSON-RPC
             conn.raw(b"this is not json\n"),
             conn.raw(b'{"id": 2, "method": "warp"}\n'),
             conn.raw(b'{"id": 3, "method": "tap_element", "params": {}}\n'),
             conn.raw(b'{"id": 4, "method": "tap", "params": {"x": "1", "y": 2}}\n'),
             conn.raw(b'{"id": 5, "method": "tap_element", "params": {"coordinate": "{{1, 2}, {3}}"}}\n'),
         ]
-        assert [r["id"] for r in replies] == [None, 2, 3, 4, 5]
+        assert [r["id"] for r in replies] == [1, None, 2, 3, 4, 5]
         assert {r["error"]["code"] for r in replies} == {"INVALID_REQUEST"}
         assert all(r["error"]["hint"] for r in replies)
         tapped = conn.call("tap", 6, x=10, y=20)
@@ -242,3 +243,26 @@ def test_mcp_process_keeps_serving_after_a_malformed_line_an_unknown_method_and_
         assert "taps=1" in reply()["result"]["content"][0]["text"]  # exactly the one good tap landed
     finally:
         stop(proc)
+
+
+def test_a_tap_smuggled_in_the_body_of_an_http_post_never_runs_and_the_connection_is_closed(bridge: Bridge) -> None:
+    """issue 15 item 2: a web page can POST to the bridge port; the JSON line in its body must not run."""
+    tap = b'{"id": 9, "method": "tap", "params": {"x": 10, "y": 20}}\n'
+    http = (
+        b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n"
+        b"Content-Type: text/plain\r\nContent-Length: " + str(len(tap)).encode() + b"\r\n\r\n" + tap
+    )
+    with socket.create_connection(("127.0.0.1", bridge.port), timeout=30) as sock:
+        sock.sendall(http)
+        received = b""
+        while chunk := sock.recv(65536):  # the bridge closes the connection: this ends
+            received += chunk
+    lines = received.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["error"]["code"] == "UNAUTHORIZED"
+    conn = Conn(bridge.port)
+    try:
+        tree = conn.call("get_tree")["result"]["tree"]
+        assert "taps=0" in tree  # the double counts taps per app: none landed
+        assert "taps=1" in conn.call("tap", 2, x=10, y=20)["result"]["tree"]  # and a real one is counted
+    finally:
+        conn.close()

@@ -20,6 +20,7 @@ from cli_harness import Cli, cli_for, wait_gone
 from PIL import Image
 
 from phonewire.frontends.cli.client import decode_reply, encode_request
+from phonewire.runtime import runner_token_path
 
 D = ("--device", "double")
 
@@ -280,7 +281,8 @@ def test_device_and_runner_defaults_come_from_the_calling_shell(cli: Cli) -> Non
         assert cli("tap", "id=counter").code == 0
         body = json.dumps({"command": "snapshot", "commandId": "probe-1", "appBundleId": "app.attached"}).encode()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("POST", "/", body, {"Content-Type": "application/json"})
+        token = Path(runner_token_path(port, cli.env)).read_text().strip()  # what the daemon attached with, too
+        conn.request("POST", "/", body, {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
         reply = json.loads(conn.getresponse().read())
         assert reply["ok"], reply
         labels = [n["label"] for n in reply["data"]["nodes"]]

@@ -156,7 +156,9 @@ def test_attach_through_the_environment_variable() -> None:
     async def main() -> None:
         process = await spawn_runner("double")
         try:
-            env = dict(os.environ, PHONEWIRE_RUNNER_ADDR=f"127.0.0.1:{process.port}")
+            env = dict(
+                os.environ, PHONEWIRE_RUNNER_ADDR=f"127.0.0.1:{process.port}", PHONEWIRE_RUNNER_TOKEN=process.token
+            )
             host = HostSession(env=env, write_diagnostics=False)
             reply = await host.send("listApps")
             assert reply.ok and host.runner is not None and host.runner.process is None
@@ -229,7 +231,8 @@ def test_attached_runner_that_is_gone_is_runner_unavailable() -> None:
         port = holder.getsockname()[1]
 
         async def main() -> None:
-            async with HostSession(runner_addr=f"127.0.0.1:{port}", write_diagnostics=False) as host:
+            env = dict(os.environ, PHONEWIRE_RUNNER_TOKEN="any")  # a runner that is gone: no token file to read
+            async with HostSession(runner_addr=f"127.0.0.1:{port}", write_diagnostics=False, env=env) as host:
                 with pytest.raises(ProtocolError) as info:
                     await host.send("tap", TAP)
                 assert info.value.code == e.RUNNER_UNAVAILABLE and info.value.hint

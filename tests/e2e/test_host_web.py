@@ -106,7 +106,11 @@ def test_taps_with_dropped_replies_count_exactly_once_on_a_real_page() -> None:
             running_runner("web") as process,
             FaultProxy(process.port, rule) as proxy,
         ):
-            host = HostSession(runner_addr=proxy.address, write_diagnostics=False)
+            host = HostSession(
+                runner_addr=proxy.address,
+                write_diagnostics=False,
+                env=dict(os.environ, PHONEWIRE_RUNNER_TOKEN=process.token),
+            )
             try:
                 await host.send("launchApp", {"appBundleId": url})
                 snap = await host.send("snapshot", {"appBundleId": url})
@@ -133,7 +137,11 @@ def test_hot_taps_on_the_web_device_make_one_request_each_and_relaunch_keeps_the
 
     async def main() -> None:
         async with counter_page() as url, running_runner("web") as process, FaultProxy(process.port) as proxy:
-            host = HostSession(runner_addr=proxy.address, write_diagnostics=False)
+            host = HostSession(
+                runner_addr=proxy.address,
+                write_diagnostics=False,
+                env=dict(os.environ, PHONEWIRE_RUNNER_TOKEN=process.token),
+            )
             try:
                 await host.send("launchApp", {"appBundleId": url})
                 await host.send("tap", {"appBundleId": url, "x": 100, "y": 60})

@@ -14,6 +14,7 @@ import http.server
 import itertools
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -33,6 +34,8 @@ class RunnerProc:
         environ = dict(os.environ)
         environ.pop("PHONEWIRE_RUNNER_PORT", None)
         environ.pop("PHONEWIRE_TIME_SCALE", None)
+        self.token = secrets.token_urlsafe(32)
+        environ["PHONEWIRE_RUNNER_TOKEN"] = self.token
         if scale is not None:
             environ["PHONEWIRE_TIME_SCALE"] = str(scale)
         environ.update(env or {})
@@ -65,7 +68,12 @@ class RunnerProc:
         body.setdefault("commandId", f"e2e-{os.getpid()}-{next(_ids)}")
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
-            conn.request("POST", "/", json.dumps(body), {"Content-Type": "application/json", "Connection": "close"})
+            headers = {
+                "Content-Type": "application/json",
+                "Connection": "close",
+                "Authorization": f"Bearer {self.token}",
+            }
+            conn.request("POST", "/", json.dumps(body), headers)
             reply = conn.getresponse()
             envelope = json.loads(reply.read())
         finally:

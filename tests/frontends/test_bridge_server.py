@@ -13,7 +13,16 @@ import pytest
 from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession
 from phonewire.frontends.bridge.methods import Dispatcher
-from phonewire.frontends.bridge.server import READY_LINE, BridgeServer, LineFramer, LineTooLong, is_loopback, serve
+from phonewire.frontends.bridge.server import (
+    READY_LINE,
+    BridgeServer,
+    LineFramer,
+    LineTooLong,
+    first_line_is_object,
+    is_loopback,
+    peer_uid,
+    serve,
+)
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 
@@ -47,6 +56,51 @@ def test_only_loopback_peers_are_served(peer: object, allowed: bool) -> None:
 
 
 # --- the TCP server -----------------------------------------------------------------------------------------------
+# --- owner-only admission (pure) -----------------------------------------------------------------------------------
+# A client 127.0.0.1:41000 (uid 1001) connected to a server on 127.0.0.1:45678 (uid 0): the kernel lists both ends.
+TCP = """  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:B26E 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0 0 10 0
+   1: 0100007F:B26E 0100007F:A028 01 00000000:00000000 00:00000000 00000000     0        0 2 1 0 20 4 30 10 -1
+   2: 0100007F:A028 0100007F:B26E 01 00000000:00000000 00:00000000 00000000  1001        0 3 1 0 20 4 30 10 -1
+"""
+# The same over IPv6 loopback ([::1]:41000 → [::1]:45678), and an IPv4-mapped peer (::ffff:127.0.0.1:41001).
+TCP6 = """  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 00000000000000000000000001000000:B26E 00000000000000000000000001000000:A028 01 00000000:00000000 00:00000000 00000000     0        0 4 1
+   1: 00000000000000000000000001000000:A028 00000000000000000000000001000000:B26E 01 00000000:00000000 00:00000000 00000000  1002        0 5 1
+   2: 0000000000000000FFFF00000100007F:A029 0000000000000000FFFF00000100007F:B26E 01 00000000:00000000 00:00000000 00000000  1003        0 6 1
+"""  # noqa: E501
+
+
+def test_peer_uid_reads_the_owner_of_the_peers_own_socket_not_of_ours() -> None:
+    assert peer_uid(TCP, ("127.0.0.1", 41000), ("127.0.0.1", 45678)) == 1001
+    assert peer_uid(TCP, ("127.0.0.1", 45678), ("127.0.0.1", 41000)) == 0  # the other end: our own socket
+
+
+def test_peer_uid_reads_ipv6_rows_and_ipv4_mapped_peers() -> None:
+    assert peer_uid(TCP6, ("::1", 41000), ("::1", 45678)) == 1002
+    assert peer_uid(TCP6, ("::ffff:127.0.0.1", 41001), ("127.0.0.1", 45678)) == 1003
+    assert peer_uid(TCP6, ("127.0.0.1", 41001), ("::ffff:127.0.0.1", 45678)) == 1003
+
+
+@pytest.mark.parametrize(
+    ("table", "peer"),
+    [(TCP, ("127.0.0.1", 41999)), (TCP, ("127.0.0.2", 41000)), ("", ("127.0.0.1", 41000)),
+     ("header\n   0: garbage\n   1: 0100007F:ZZZZ 0100007F:A028 01 0 0 0 x\n", ("127.0.0.1", 41000)),
+     (TCP, ("not-an-ip", 41000))],
+)  # fmt: skip
+def test_peer_uid_is_none_when_no_row_matches(table: str, peer: tuple[str, int]) -> None:
+    assert peer_uid(table, peer, ("127.0.0.1", 45678)) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "ok"),
+    [(b'{"id": 1, "method": "tap"}', True), (b"{}", True), (b"POST / HTTP/1.1", False), (b"GET / HTTP/1.0", False),
+     (b'[{"id": 1}]', False), (b'{"id": 1', False), (b'"text"', False), (b"{" * 100_000, False)],
+)  # fmt: skip
+def test_only_a_json_object_may_open_a_connection(line: bytes, ok: bool) -> None:
+    assert first_line_is_object(line) is ok
+
+
 class Client:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
@@ -92,6 +146,7 @@ async def _with_server(body: Any, max_line: int = 2 * 1024 * 1024) -> tuple[Any,
 def test_bad_lines_get_error_replies_and_the_same_connection_keeps_serving() -> None:
     async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
         replies = []
+        replies.append(await client.call("viewport", req_id=1))  # a JSON object first: the connection is JSON-RPC
         for raw in (b"{oops\n", b'{"id": 2, "method": "fly"}\n', b'{"id": 3, "method": "tap", "params": {"x": 1}}\n',
                     b'{"id": 4, "method": "tap", "params": {"x": "1", "y": 1}}\n'):  # fmt: skip
             await client.send_raw(raw)
@@ -100,9 +155,9 @@ def test_bad_lines_get_error_replies_and_the_same_connection_keeps_serving() -> 
         return replies
 
     replies, _ = asyncio.run(_with_server(body))
-    assert [r["id"] for r in replies] == [None, 2, 3, 4, 5]
-    assert [r["error"]["code"] for r in replies[:4]] == [e.INVALID_REQUEST] * 4
-    assert "@e1" in replies[4]["result"]["tree"]
+    assert [r["id"] for r in replies] == [1, None, 2, 3, 4, 5]
+    assert [r["error"]["code"] for r in replies[1:5]] == [e.INVALID_REQUEST] * 4
+    assert "@e1" in replies[5]["result"]["tree"]
 
 
 def test_requests_split_across_writes_and_pipelined_in_one_write_are_answered_in_order() -> None:
@@ -196,3 +251,47 @@ def test_the_bridge_module_public_names_are_exactly_its_all_list() -> None:
         if not name.startswith("_") and getattr(value, "__module__", None) == bridge.__name__
     }
     assert defined_here | {"DEFAULT_PORT", "READY_LINE"} == set(bridge.__all__)
+
+
+def test_a_tap_smuggled_in_an_http_post_body_never_runs_and_the_connection_is_closed() -> None:
+    """issue 15 item 2: the header lines are not JSON-RPC, so nothing after them runs, not even the body line."""
+    tap = b'{"id": 9, "method": "tap", "params": {"x": 10, "y": 20}}\n'
+    http = b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n%s" % (len(tap), tap)
+
+    async def body(client: Client, server: BridgeServer) -> list[bytes]:
+        await client.send_raw(http)
+        return (await asyncio.wait_for(client.reader.read(), 10)).splitlines()  # until the bridge closes
+
+    lines, sender = asyncio.run(_with_server(body))
+    assert len(lines) == 1 and json.loads(lines[0])["error"]["code"] == e.UNAUTHORIZED
+    assert sender.sent == []  # nothing reached the device, not even a snapshot
+
+
+def test_a_second_unix_account_is_refused_by_the_bridge_and_nothing_runs() -> None:
+    """issue 15 item 2: only the bridge's own uid may drive it (run as root; skipped otherwise)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runner"))
+    from other_user import other_user
+
+    script = (
+        "import json, socket, sys\n"
+        "with socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=30) as s:\n"
+        "    s.sendall(b'" + b'{"id": 1, "method": "tap", "params": {"x": 10, "y": 20}}'.decode() + "\\n')\n"
+        "    data = b''\n"
+        "    while chunk := s.recv(65536):\n"
+        "        data += chunk\n"
+        "print(json.dumps(data.decode()))\n"
+    )
+
+    async def body(client: Client, server: BridgeServer) -> tuple[str, dict[str, Any]]:
+        with other_user() as intruder:
+            seen = await asyncio.to_thread(intruder.python, script, str(server.port))
+        return seen, await client.call("viewport", req_id=2)  # the owner's own connection is served
+
+    (seen, own), sender = asyncio.run(_with_server(body))
+    lines = seen.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["error"]["code"] == e.UNAUTHORIZED
+    assert own["id"] == 2 and "width" in own["result"]
+    assert [c for c, _ in sender.sent] == ["viewport"]  # the intruder's tap never ran

@@ -7,6 +7,7 @@ Each test names the rule it checks.  Counters are read back from the device itse
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -36,7 +37,8 @@ def run(
 
     async def main() -> None:
         async with running_runner("double", runner_scale) as process, FaultProxy(process.port, rule) as proxy:
-            host = HostSession(runner_addr=proxy.address, timing=Timing(host_scale), write_diagnostics=False)
+            env = dict(os.environ, PHONEWIRE_RUNNER_TOKEN=process.token)
+            host = HostSession(runner_addr=proxy.address, timing=Timing(host_scale), write_diagnostics=False, env=env)
             try:
                 await scenario(host, proxy)
             finally:

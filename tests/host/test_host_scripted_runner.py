@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -95,7 +96,8 @@ def run(script: Script, scenario: Callable[[HostSession, list[dict[str, Any]]], 
         async with scripted_runner(script) as received:
             port = received.pop(0)["port"]
             address = f"127.0.0.1:{port}"
-            async with HostSession(runner_addr=address, timing=Timing(scale), write_diagnostics=False) as host:
+            env = dict(os.environ, PHONEWIRE_RUNNER_TOKEN="scripted-runner-token")
+            async with HostSession(runner_addr=address, timing=Timing(scale), write_diagnostics=False, env=env) as host:
                 await scenario(host, received)
 
     asyncio.run(main())

@@ -67,7 +67,9 @@ def exchange(behaviour: Behaviour, window: float = 2.0, max_reply_bytes: int = 1
         server = await asyncio.start_server(accept, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         try:
-            return await Transport("127.0.0.1", port, max_reply_bytes=max_reply_bytes).send({"command": "tap"}, window)
+            return await Transport("127.0.0.1", port, token="t0ken", max_reply_bytes=max_reply_bytes).send(
+                {"command": "tap"}, window
+            )
         except TransportError as exc:
             return exc
         finally:
@@ -199,7 +201,7 @@ def test_refused_connection_was_never_delivered() -> None:
 
         async def main() -> TransportError:
             try:
-                await Transport("127.0.0.1", port).send({"command": "tap"}, 1.0)
+                await Transport("127.0.0.1", port, token=None).send({"command": "tap"}, 1.0)
             except TransportError as exc:
                 return exc
             raise AssertionError("connect succeeded")
@@ -221,3 +223,20 @@ def test_parse_address(text: str, expected: tuple[str, int]) -> None:
 def test_parse_address_rejects_garbage(bad: str) -> None:
     with pytest.raises(ValueError, match="runner"):
         parse_address(bad)
+
+
+def test_every_request_carries_the_runner_token_as_a_bearer_header() -> None:
+    """issue 15: the host sends ``Authorization: Bearer <token>`` with every request."""
+    heads: list[bytes] = []
+
+    async def record(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        heads.append(head)
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.startswith(b"Content-Length"))
+        await reader.readexactly(length)
+        writer.write(reply(OK_BODY))
+        await writer.drain()
+
+    result = exchange(record)
+    assert not isinstance(result, TransportError) and getattr(result, "ok", None) is True
+    assert b"\r\nAuthorization: Bearer t0ken\r\n" in heads[0]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
+from phonewire.protocol.request import ID_CHARSET, ID_PATTERN, MAX_ID_LENGTH, NUMBER_BOUNDS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -78,3 +80,31 @@ def test_each_documented_code_matches_who_produces_it_and_whether_it_is_retryabl
 def test_every_code_constant_in_errors_py_is_in_a_tuple() -> None:
     constants = {v for k, v in vars(e).items() if k.isupper() and isinstance(v, str)}
     assert constants == set(e.ALL_CODES)
+
+
+def _documented_ranges() -> dict[str, str]:
+    """field → its documented type cell, from the request-fields table (a row may list several fields)."""
+    out: dict[str, str] = {}
+    for row in table_after("## Request fields"):
+        for name in row["field"].split(","):
+            out[name.strip().strip("`")] = row["type"]
+    return out
+
+
+@pytest.mark.parametrize("field", sorted(NUMBER_BOUNDS))
+def test_each_numeric_bound_is_documented_in_the_request_table_as_the_code_checks_it(field: str) -> None:
+    low, high = NUMBER_BOUNDS[field]
+    documented = re.search(r"(-?\d+)–(\d+)", _documented_ranges()[field])
+    assert documented is not None, f"{field}: no range in docs/protocol.md"
+    assert (float(documented[1]), float(documented[2])) == (low, high)
+
+
+def test_every_documented_numeric_range_is_one_the_validator_checks() -> None:
+    ranged = {name for name, kind in _documented_ranges().items() if re.search(r"(number|integer) -?\d+–", kind)}
+    assert ranged == set(NUMBER_BOUNDS)
+
+
+def test_the_documented_command_id_rule_is_the_validators() -> None:
+    cell = _documented_ranges()["commandId"]
+    assert f"1–{MAX_ID_LENGTH} characters of `{ID_CHARSET}" in cell  # (the table parser strips the last backtick)
+    assert ID_PATTERN.pattern == rf"[A-Za-z0-9._:-]{{1,{MAX_ID_LENGTH}}}"

@@ -149,3 +149,44 @@ def test_every_refusal_carries_a_hint_for_the_agent(body: dict[str, Any]) -> Non
     error = refused(body)
     assert error.code == e.INVALID_REQUEST
     assert error.hint
+
+
+# --- issue 15: numbers bounded at the edge, commandId a printable ASCII set ----------------------------------------
+@pytest.mark.parametrize(
+    ("command", "field", "value"),
+    [("tap", "x", 3.5e38), ("tap", "y", -1e39), ("tap", "x", 100_000.5), ("drag", "fromX", 1e308),
+     ("drag", "toY", -1e308), ("drag", "toX", 10**30), ("longPress", "x", -100_001)],
+)  # fmt: skip
+def test_coordinates_beyond_the_bound_are_refused_before_any_device_sees_them(
+    command: str, field: str, value: float
+) -> None:
+    body: dict[str, Any] = {"command": command, "commandId": "c-1", "appBundleId": "app.a"}
+    body.update({"x": 1, "y": 1} if command != "drag" else {"fromX": 1, "fromY": 1, "toX": 2, "toY": 2})
+    body[field] = value
+    with pytest.raises(ProtocolError) as caught:
+        parse_request(body)
+    assert caught.value.code == e.INVALID_REQUEST
+    assert field in caught.value.message and "100000" in caught.value.message
+    assert caught.value.hint and "snapshot" in caught.value.hint
+
+
+@pytest.mark.parametrize("value", [-100_000, 100_000, 0, 389.5, -0.0])
+def test_coordinates_within_the_bound_are_accepted(value: float) -> None:
+    assert parse_request({**TAP, "x": value, "y": value}).args["x"] == value
+
+
+@pytest.mark.parametrize(
+    "command_id",
+    ["\ud800", "tap\udfff", "caf\u00e9", "a b", "a/b", "new\nline", "i" * 129, "\x00", "emoji\U0001f600"],
+)
+def test_command_ids_outside_the_printable_ascii_set_are_refused_with_a_hint(command_id: str) -> None:
+    for body in ({**TAP, "commandId": command_id}, {"command": "status", "statusCommandId": command_id}):
+        with pytest.raises(ProtocolError) as caught:
+            parse_request(body)
+        assert caught.value.code == e.INVALID_REQUEST and caught.value.hint
+        caught.value.message.encode("utf-8")  # the refusal itself is always encodable
+
+
+@pytest.mark.parametrize("command_id", ["a", "i" * 128, "0f3c9a2b4d5e6f708192a3b4c5d6e7f8", "e2e-12-3", "ns:cmd_1.2"])
+def test_command_ids_in_the_set_are_accepted(command_id: str) -> None:
+    assert parse_request({**TAP, "commandId": command_id}).command_id == command_id

@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -20,6 +21,10 @@ from typing import Any
 import h11
 
 _ids = itertools.count(1)
+#: The bearer token of every runner these helpers start (given in its environment); requests carry it by default.
+TOKEN = secrets.token_urlsafe(32)
+#: That token's header line, for tests that write a request head by hand.
+AUTH_LINE = f"Authorization: Bearer {TOKEN}\r\n"
 
 
 def new_id(prefix: str = "cmd") -> str:
@@ -53,10 +58,17 @@ def runner_command(device: str = "double") -> list[str]:
     return [sys.executable, "-m", "phonewire", "runner", "--device", device]
 
 
-def start_runner(device: str = "double", *, scale: float | None = None, port: int | None = None) -> RunnerProcess:
-    env = dict(os.environ)
-    env.pop("PHONEWIRE_TIME_SCALE", None)
-    env.pop("PHONEWIRE_RUNNER_PORT", None)
+def start_runner(
+    device: str = "double", *, scale: float | None = None, port: int | None = None, env: dict[str, str] | None = None
+) -> RunnerProcess:
+    """Start a runner; its token is :data:`TOKEN` unless ``env`` says otherwise (``PHONEWIRE_RUNNER_TOKEN`` set to
+    ``""``: the runner generates its own and writes the token file)."""
+    environ = dict(os.environ)
+    environ.pop("PHONEWIRE_TIME_SCALE", None)
+    environ.pop("PHONEWIRE_RUNNER_PORT", None)
+    environ["PHONEWIRE_RUNNER_TOKEN"] = TOKEN
+    environ.update(env or {})
+    env = environ
     if scale is not None:
         env["PHONEWIRE_TIME_SCALE"] = str(scale)
     if port is not None:
@@ -172,8 +184,13 @@ def parse_response(raw: bytes) -> Response:
     return Response(status, headers, bytes(body))
 
 
-def request_bytes(body: bytes, headers: list[tuple[str, str]] | None = None, *, method: str = "POST") -> bytes:
+def request_bytes(
+    body: bytes, headers: list[tuple[str, str]] | None = None, *, method: str = "POST", token: str | None = TOKEN
+) -> bytes:
+    """One request; ``token`` goes in ``Authorization: Bearer`` (``None``: no Authorization header)."""
     head = [f"{method} / HTTP/1.1", "Host: 127.0.0.1"]
+    if token is not None:
+        head.append(f"Authorization: Bearer {token}")
     if headers is None:
         head.append(f"Content-Length: {len(body)}")
     else:

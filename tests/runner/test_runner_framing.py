@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import pytest
 from runner_wire import (
+    AUTH_LINE,
     RunnerProcess,
     connect,
     exchange,
@@ -181,7 +183,8 @@ def test_client_that_leaves_mid_body_gets_a_clean_close_and_nothing_runs(runner:
 # -- Host / Origin refusal ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]", "[::1]:80"])
 def test_loopback_host_names_are_served(runner: RunnerProcess, host: str) -> None:
-    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(STATUS_BODY)}\r\n\r\n".encode() + STATUS_BODY
+    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\n{AUTH_LINE}Content-Length: {len(STATUS_BODY)}\r\n\r\n".encode()
+    raw += STATUS_BODY
     assert parse_response(exchange(runner.port, raw)).status == 200
 
 
@@ -189,16 +192,17 @@ def test_loopback_host_names_are_served(runner: RunnerProcess, host: str) -> Non
     "host", ["evil.example", "evil.example:80", "192.168.1.10", "localhost.evil.example", "127.0.0.1.nip.io", "[::2]"]
 )
 def test_non_loopback_host_is_refused_403(runner: RunnerProcess, host: str) -> None:
-    body = json.dumps({"command": "launchApp", "commandId": f"host-{host}", "appBundleId": "app.host"}).encode()
-    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+    command_id = "host-" + "".join(ch if ch.isalnum() or ch in "._:-" else "_" for ch in host)
+    body = json.dumps({"command": "launchApp", "commandId": command_id, "appBundleId": "app.host"}).encode()
+    raw = f"POST / HTTP/1.1\r\nHost: {host}\r\n{AUTH_LINE}Content-Length: {len(body)}\r\n\r\n".encode() + body
     code, error = invalid(raw)
     assert code == 403
     assert "Host" in str(error["message"])
-    assert post(runner.port, "status", statusCommandId=f"host-{host}").data["state"] == "notAccepted"
+    assert post(runner.port, "status", statusCommandId=command_id).data["state"] == "notAccepted"
 
 
 def test_missing_host_is_refused_403(runner: RunnerProcess) -> None:
-    raw = f"POST / HTTP/1.0\r\nContent-Length: {len(STATUS_BODY)}\r\n\r\n".encode() + STATUS_BODY
+    raw = f"POST / HTTP/1.0\r\n{AUTH_LINE}Content-Length: {len(STATUS_BODY)}\r\n\r\n".encode() + STATUS_BODY
     code, _ = invalid(raw)
     assert code == 403
 
@@ -232,24 +236,44 @@ def test_silent_client_is_cut_off() -> None:
         assert status(scaled.port)["state"] == "idle"
 
 
-def test_connections_over_the_cap_get_runner_busy_and_serving_resumes(runner: RunnerProcess) -> None:
+def test_connections_over_the_cap_whose_requests_are_all_being_answered_get_runner_busy() -> None:
+    """Only connections still reading make way at the cap; with every slot held by a command in the queue, a
+    newcomer is refused with RUNNER_BUSY (nothing ran), and serving resumes once the queue is answered."""
     from phonewire.runner.http import MAX_CONNECTIONS
 
-    idle = [connect(runner.port) for _ in range(MAX_CONNECTIONS)]
-    try:  # connections are accepted in order: the next one is over the cap
-        raw = exchange(runner.port, request_bytes(STATUS_BODY))
-        response = parse_response(raw)
-        assert response.status == 503
-        assert response.code == "RUNNER_BUSY"
-    finally:
-        for sock in idle:
-            sock.close()
-    # The runner notices the closed idle connections and serves again.
-    for _ in range(200):
-        raw = exchange(runner.port, request_bytes(STATUS_BODY))
-        if parse_response(raw).status == 200:
-            break
-    assert parse_response(raw).data["state"] == "idle"
+    with running(scale=0.1) as scaled:  # tap budget 7.5 s: the queue below is answered within it
+        assert post(scaled.port, "launchApp", appBundleId="hang.8000").status == 200
+        held: list[socket.socket] = []
+
+        def hold(i: int) -> None:
+            body = json.dumps({"command": "tap", "commandId": f"held-{i}", "appBundleId": "hang.8000", "x": 1, "y": 1})
+            sock = connect(scaled.port)
+            sock.sendall(request_bytes(body.encode()))
+            held.append(sock)
+
+        try:
+            for i in range(MAX_CONNECTIONS - 1):
+                hold(i)
+            give_up = time.monotonic() + 30  # until all of them are read and accepted (a liveness bound)
+            while (now := status(scaled.port))["queued"] + (now["running"] is not None) < MAX_CONNECTIONS - 1:
+                assert time.monotonic() < give_up, now
+                time.sleep(0.01)
+            busy = None
+            for attempt in range(20):  # the last slot: a newcomer that comes before it is read makes it give way
+                hold(MAX_CONNECTIONS - 1 + attempt)
+                time.sleep(0.02 * (attempt + 1))  # give the runner a moment to read it (retried if it did not)
+                response = parse_response(exchange(scaled.port, request_bytes(STATUS_BODY)))
+                if response.status == 503:
+                    busy = response
+                    break
+            assert busy is not None and busy.code == "RUNNER_BUSY"
+        finally:
+            for sock in held:
+                sock.close()
+        give_up = time.monotonic() + 60  # the queue is answered at its budget; then status is served again
+        while parse_response(exchange(scaled.port, request_bytes(STATUS_BODY))).status != 200:
+            assert time.monotonic() < give_up, "the runner never served again"
+            time.sleep(0.05)
 
 
 def test_port_is_pinned_by_phonewire_runner_port() -> None:
@@ -271,7 +295,8 @@ REFUSALS = {
     "400 no Content-Length": request_bytes(STATUS_BODY, headers=[]),
     "400 chunked": request_bytes(b"0\r\n\r\n", headers=[("Transfer-Encoding", "chunked")]),
     "400 garbage": b"HELLO THERE\r\n\r\n",
-    "403 Host": b"POST / HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 20\r\n\r\n" + STATUS_BODY,
+    "403 Host": f"POST / HTTP/1.1\r\nHost: evil.example\r\n{AUTH_LINE}Content-Length: 20\r\n\r\n".encode()
+    + STATUS_BODY,
     "403 Origin": request_bytes(STATUS_BODY, headers=[("Content-Length", "20"), ("Origin", "null")]),
     "405": request_bytes(b"", method="GET"),
     "413": request_bytes(b"", headers=[("Content-Length", str(MAX_REQUEST_BYTES + 1))]),

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from runner_wire import RunnerProcess, exchange, parse_response, post, request_bytes
+from runner_wire import AUTH_LINE, RunnerProcess, exchange, parse_response, post, request_bytes
 
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
@@ -19,7 +19,7 @@ FUZZ = settings(
 )
 
 
-def assert_envelope_or_clean_close(raw: bytes, *, expect_code: str | None) -> dict[str, Any] | None:
+def assert_envelope_or_clean_close(raw: bytes, *, expect_code: str | tuple[str, ...] | None) -> dict[str, Any] | None:
     if raw == b"":
         return None
     response = parse_response(raw)
@@ -30,9 +30,10 @@ def assert_envelope_or_clean_close(raw: bytes, *, expect_code: str | None) -> di
     if not decoded.ok:
         assert decoded.error is not None
         assert decoded.error.code in e.RUNNER_CODES
-        assert response.status in (400, 403, 405, 408, 413, 431, 500)
+        assert response.status in (400, 401, 403, 405, 408, 413, 431, 500)
+        assert (decoded.error.code == e.UNAUTHORIZED) == (response.status == 401)
         if expect_code is not None:
-            assert decoded.error.code == expect_code
+            assert decoded.error.code in ((expect_code,) if isinstance(expect_code, str) else expect_code)
     return envelope
 
 
@@ -41,13 +42,22 @@ def assert_still_serving(port: int) -> None:
 
 
 # Random bytes on the socket: garbage, or something that starts like HTTP.
-http_prefixes = st.sampled_from([b"", b"POST / HTTP/1.1\r\n", b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"GET "])
+http_prefixes = st.sampled_from(
+    [
+        b"",
+        b"POST / HTTP/1.1\r\n",
+        b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+        b"GET ",
+        b"POST / HTTP/1.1\r\n" + AUTH_LINE.encode(),
+    ]
+)
 
 
 @FUZZ
 @given(prefix=http_prefixes, noise=st.binary(max_size=600))
 def test_random_bytes_get_invalid_request_or_a_clean_close(runner: RunnerProcess, prefix: bytes, noise: bytes) -> None:
-    assert_envelope_or_clean_close(exchange(runner.port, prefix + noise), expect_code=e.INVALID_REQUEST)
+    raw = exchange(runner.port, prefix + noise)
+    assert_envelope_or_clean_close(raw, expect_code=(e.INVALID_REQUEST, e.UNAUTHORIZED))
     assert_still_serving(runner.port)
 
 
@@ -129,7 +139,7 @@ header_lines = st.one_of(
 def test_random_request_heads_get_a_well_formed_envelope_or_a_clean_close(
     runner: RunnerProcess, *, method: str, target: str, version: str, headers: list[str], body: bytes
 ) -> None:
-    head = "\r\n".join([f"{method} {target} {version}", *headers]) + "\r\n\r\n"
+    head = "\r\n".join([f"{method} {target} {version}", AUTH_LINE.strip(), *headers]) + "\r\n\r\n"
     raw = exchange(runner.port, head.encode() + body)
     assert_envelope_or_clean_close(raw, expect_code=None)
     assert_still_serving(runner.port)

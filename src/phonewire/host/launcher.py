@@ -1,7 +1,8 @@
 """Starting, attaching to and stopping runner processes.
 
 Spawn: ``sys.executable -m phonewire runner --device SPEC`` with the host's environment (so
-``PHONEWIRE_TIME_SCALE`` and friends reach the runner), then read stdout until
+``PHONEWIRE_TIME_SCALE`` and friends reach the runner) plus a fresh ``PHONEWIRE_RUNNER_TOKEN`` that the host
+sends with every request (the runner then writes no token file), then read stdout until
 ``PHONEWIRE_RUNNER_LISTENING port=N``, racing the process's exit, all within one startup budget.  An early exit
 is reported as RUNNER_UNAVAILABLE with the tail of the runner's stderr.  The LISTENING line only proves the
 listener; the first successful command proves readiness (the session records that phase).
@@ -18,6 +19,7 @@ import collections
 import contextlib
 import os
 import re
+import secrets
 import signal
 import sys
 import time
@@ -27,6 +29,7 @@ from typing import Final
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.runtime import TOKEN_ENV, read_token_file, runner_token_path, valid_token
 
 LISTENING_RE: Final = re.compile(rb"PHONEWIRE_RUNNER_LISTENING port=(\d+)")
 DEFAULT_STARTUP_BUDGET_S: Final = 60.0
@@ -63,6 +66,8 @@ class RunnerProcess:
     port: int
     device: str
     timings: StartupTimings
+    #: The bearer token this host gave the runner; every request must carry it.
+    token: str = ""
     stdout_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_TAIL_LINES))
     stderr_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_TAIL_LINES))
     _drains: list[asyncio.Task[None]] = field(default_factory=list)
@@ -150,6 +155,8 @@ async def spawn_runner(
     timings = StartupTimings(started)
     child_env = dict(os.environ if env is None else env)
     child_env.pop("PHONEWIRE_RUNNER_ADDR", None)
+    token = secrets.token_urlsafe(32)
+    child_env[TOKEN_ENV] = token
     command = list(argv) if argv is not None else runner_argv(device)
     try:
         proc = await asyncio.create_subprocess_exec(
@@ -165,7 +172,7 @@ async def spawn_runner(
         ) from exc
     timings.spawned_ms = (time.monotonic() - started) * 1000
     assert proc.stdout is not None and proc.stderr is not None
-    runner = RunnerProcess(proc, 0, device, timings)
+    runner = RunnerProcess(proc, 0, device, timings, token)
     runner._drains.append(asyncio.create_task(_drain(proc.stderr, runner.stderr_tail)))
     try:
         port = await _await_listening(runner, proc.stdout, startup_budget_s)
@@ -221,6 +228,30 @@ async def _await_listening(runner: RunnerProcess, stdout: asyncio.StreamReader, 
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+
+def attach_token(port: int, env: Mapping[str, str]) -> str:
+    """The bearer token for attaching to the runner on ``port``: ``PHONEWIRE_RUNNER_TOKEN``, else the runner's own
+    ``runner-PORT.token`` file in this user's runtime directory; UNAUTHORIZED with a hint when neither is usable."""
+    named = env.get(TOKEN_ENV, "").strip()
+    if named:
+        if not valid_token(named):
+            raise ProtocolError(
+                e.UNAUTHORIZED,
+                f"{TOKEN_ENV} is not a usable token (printable ASCII without spaces, at most 512 characters)",
+                f"Set {TOKEN_ENV} to the token the runner was started with, or unset it to use the token file.",
+            )
+        return named
+    path = runner_token_path(port, dict(env))
+    token = read_token_file(path)
+    if token is None:
+        raise ProtocolError(
+            e.UNAUTHORIZED,
+            f"no token for the runner on port {port}: {TOKEN_ENV} is unset and {path} is missing or unreadable",
+            f"Set {TOKEN_ENV} to the runner's token, or attach as the user who started the runner (it writes "
+            f"{path}, mode 0600, when it generated its own token).",
+        )
+    return token
 
 
 def _hint_start(device: str) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 from phonewire.host import diagnostics as d
 from phonewire.host import rules as r
 from phonewire.host.diagnostics import Diagnostics
-from phonewire.host.launcher import DEFAULT_STARTUP_BUDGET_S, RunnerProcess, spawn_runner
+from phonewire.host.launcher import DEFAULT_STARTUP_BUDGET_S, RunnerProcess, attach_token, spawn_runner
 from phonewire.host.runner_session import Clock, HostError, RunnerSession, to_ms
 from phonewire.host.transport import Transport, parse_address
 from phonewire.protocol import errors as e
@@ -188,8 +188,13 @@ class HostSession:
         self.diag.runner_generation += 1
         if self.attach_to is not None:
             host, port = self.attach_to
+            try:
+                token = attach_token(port, self.env)
+            except ProtocolError as exc:
+                self.diag.record(d.STARTUP, phase="failed", address=f"{host}:{port}", code=exc.code)
+                raise
             self.diag.record(d.STARTUP, phase="attached", address=f"{host}:{port}")
-            return self._session(Transport(host, port), None)
+            return self._session(Transport(host, port, token=token), None)
         try:
             process = await spawn_runner(self.device, env=self.env, startup_budget_s=self.startup_budget_s)
         except ProtocolError as exc:
@@ -203,7 +208,7 @@ class HostSession:
             address=f"127.0.0.1:{process.port}",
             phases={k: None if v is None else round(v, 3) for k, v in process.timings.as_dict().items()},
         )
-        return self._session(Transport("127.0.0.1", process.port), process)
+        return self._session(Transport("127.0.0.1", process.port, token=process.token), process)
 
     def _session(self, transport: Transport, process: RunnerProcess | None) -> RunnerSession:
         return RunnerSession(

@@ -76,7 +76,10 @@ def parse_address(text: str) -> tuple[str, int]:
 class Transport:
     """Sends request bodies to one runner address.  Stateless between sends (one connection per command)."""
 
-    def __init__(self, host: str, port: int, *, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
+    def __init__(
+        self, host: str, port: int, *, token: str | None, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
+    ) -> None:
+        """``token``: the runner's bearer token, sent as ``Authorization: Bearer`` (``None`` sends none)."""
         self.host = host
         self.port = port
         self.max_reply_bytes = max_reply_bytes
@@ -86,6 +89,8 @@ class Transport:
             ("Content-Type", "application/json"),
             ("Connection", "close"),
         ]
+        if token is not None:
+            self._headers.append(("Authorization", f"Bearer {token}"))
 
     @property
     def address(self) -> str:

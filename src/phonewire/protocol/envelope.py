@@ -60,8 +60,14 @@ def fail(error: ProtocolError, *, reactivated: bool = False) -> Envelope:
 
 
 def encode_json(obj: object) -> bytes:
-    """Compact, deterministic JSON (no NaN: non-finite numbers are a bug upstream and fail loudly)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    """Compact, deterministic JSON (no NaN: non-finite numbers are a bug upstream and fail loudly).
+
+    Total for any ``str``: a lone surrogate (JSON text may carry ``"\\ud800"``) cannot be UTF-8, so it is written as
+    the same ``\\uXXXX`` escape it came in as — surrogates occur only inside JSON strings, where that escape is valid.
+    """
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode(
+        "utf-8", "backslashreplace"
+    )
 
 
 def decode_envelope(obj: object) -> Envelope:

@@ -36,6 +36,8 @@ APP_UNKNOWN: Final = "APP_UNKNOWN"
 #: A resend of a commandId that already completed and whose reply the journal did not retain (snapshot,
 #: screenshot, or an envelope over 16 KB): the command ran once and is never executed again.
 COMMAND_ALREADY_COMPLETED: Final = "COMMAND_ALREADY_COMPLETED"
+#: The request lacked the runner's bearer token (or the bridge refused the peer): nothing ran (HTTP 401).
+UNAUTHORIZED: Final = "UNAUTHORIZED"
 #: Host side: the command's fate is unknown (reply lost and not recoverable); re-observe before acting.
 TRANSPORT_FAILED: Final = "TRANSPORT_FAILED"
 #: Host side: the command was accepted by the runner and is still executing.
@@ -66,6 +68,7 @@ RUNNER_CODES: Final = (
     DEVICE_UNAVAILABLE,
     APP_UNKNOWN,
     COMMAND_ALREADY_COMPLETED,
+    UNAUTHORIZED,
 )
 
 #: Codes produced above the runner (host session and agent layer).

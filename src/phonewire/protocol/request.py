@@ -6,6 +6,7 @@ Pure: no I/O.  The runner calls :func:`parse_request` on every body before anyth
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,7 +53,6 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.OPEN_URL: ("url",),
 }
 
-NON_NEGATIVE = ("durationMs", "holdMs", "settle")
 SCREENSHOT_FORMATS = ("png", "jpeg")
 SCREENSHOT_SCALES = ("device", "css")
 MAX_TAPS = 20
@@ -62,7 +62,32 @@ MIN_SCROLL_AMOUNT = 0.01
 MAX_SCROLL_AMOUNT = 1.0
 SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 MAX_DURATION_MS = 60_000.0
-MAX_ID_LENGTH = 200
+#: Coordinates (points) beyond this are no screen position: refused before they reach a device, where a value past
+#: float32's range turned into a gesture that never ends.
+MAX_COORDINATE = 100_000.0
+#: Inclusive bounds of every numeric field, checked after its type (docs/protocol.md's request table says the same;
+#: tests/protocol/test_protocol_doc.py compares the two).
+NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
+    "x": (-MAX_COORDINATE, MAX_COORDINATE),
+    "y": (-MAX_COORDINATE, MAX_COORDINATE),
+    "fromX": (-MAX_COORDINATE, MAX_COORDINATE),
+    "fromY": (-MAX_COORDINATE, MAX_COORDINATE),
+    "toX": (-MAX_COORDINATE, MAX_COORDINATE),
+    "toY": (-MAX_COORDINATE, MAX_COORDINATE),
+    "numberOfTaps": (1, MAX_TAPS),
+    "durationMs": (0, MAX_DURATION_MS),
+    "holdMs": (0, MAX_DURATION_MS),
+    "settle": (0, MAX_DURATION_MS),
+    "quality": (1, 100),
+}
+_BOUND_HINTS: dict[str, str] = {
+    "numberOfTaps": "Use 1 for a tap, 2 for a double tap.",
+    "quality": "JPEG quality: 80 is a good default.",
+}
+#: ``commandId`` / ``statusCommandId``: printable ASCII that needs no escaping anywhere (a uuid4 hex qualifies).
+ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+ID_CHARSET = "A-Z a-z 0-9 . _ : -"
+MAX_ID_LENGTH = 128
 
 
 def _invalid(message: str, hint: str | None = None) -> ProtocolError:
@@ -105,6 +130,14 @@ def _check_type(name: str, value: object) -> None:
         raise _invalid(f"field {name!r} must be a {kind}, got {type(value).__name__}", f"Send {name} as a JSON {kind}.")
 
 
+def _bound_hint(name: str) -> str:
+    if name in _BOUND_HINTS:
+        return _BOUND_HINTS[name]
+    if NUMBER_BOUNDS[name][1] == MAX_DURATION_MS:
+        return f"Give {name} in milliseconds, at most {MAX_DURATION_MS:.0f}."
+    return "Coordinates are points on the screen: take them from a snapshot's rects (or the viewport)."
+
+
 def parse_request(obj: object) -> Request:
     """Validate one decoded request body.  Unknown fields are ignored (forward compatibility)."""
     if not isinstance(obj, dict):
@@ -119,8 +152,11 @@ def parse_request(obj: object) -> Request:
             _check_type(name, value)
     for name in ("commandId", "statusCommandId"):
         value = obj.get(name)
-        if isinstance(value, str) and not 0 < len(value) <= MAX_ID_LENGTH:
-            raise _invalid(f"{name} must be 1..{MAX_ID_LENGTH} characters", "A uuid4 hex string is a good commandId.")
+        if isinstance(value, str) and not ID_PATTERN.fullmatch(value):
+            raise _invalid(
+                f"{name} must be 1..{MAX_ID_LENGTH} characters of {ID_CHARSET}, got {value[:40]!a}",
+                "A uuid4 hex string is a good commandId.",
+            )
     app_id = obj.get("appBundleId")
     if (command in c.APP_SCOPED or command in c.APP_LIFECYCLE) and not app_id:
         raise ProtocolError(
@@ -135,17 +171,10 @@ def parse_request(obj: object) -> Request:
         k: v for k, v in obj.items() if k in FIELD_TYPES and k not in ("command", "commandId", "appBundleId")
     }
     args = {k: v for k, v in args.items() if v is not None}
-    taps = args.get("numberOfTaps")
-    if taps is not None and not 1 <= taps <= MAX_TAPS:
-        raise _invalid(
-            f"numberOfTaps must be between 1 and {MAX_TAPS}, got {taps}", "Use 1 for a tap, 2 for a double tap."
-        )
-    for name in NON_NEGATIVE:
+    for name, (low, high) in NUMBER_BOUNDS.items():
         value = args.get(name)
-        if value is not None and not 0 <= value <= MAX_DURATION_MS:
-            raise _invalid(
-                f"{name} must be between 0 and {MAX_DURATION_MS:.0f} ms, got {value}", f"Give {name} in milliseconds."
-            )
+        if value is not None and not low <= value <= high:
+            raise _invalid(f"{name} must be between {low:g} and {high:g}, got {value:g}", _bound_hint(name))
     button = args.get("button")
     if command == c.BUTTON and button not in c.BUTTONS:
         raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
@@ -153,7 +182,4 @@ def parse_request(obj: object) -> Request:
         raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
     if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
         raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}", f"Use {' or '.join(SCREENSHOT_SCALES)}.")
-    quality = args.get("quality")
-    if quality is not None and not 1 <= quality <= 100:
-        raise _invalid("quality must be between 1 and 100", "JPEG quality: 80 is a good default.")
     return Request(command=command, command_id=obj.get("commandId"), app_id=app_id, args=args)

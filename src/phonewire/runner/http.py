@@ -7,25 +7,35 @@ status   when
 =======  ==========================================================================================================
 200      an ok envelope
 500      an error envelope (from the command path)
-400      the bytes are not HTTP/1.x h11 accepts, or a finished header block lacks a usable Content-Length
+400      the bytes are not HTTP/1.0 or HTTP/1.1 (HTTP/0.9 and HTTP/2.0 request lines included), or a finished header
+         block lacks a usable Content-Length
          (missing, malformed, or chunked transfer coding instead)
+401      the request lacks ``Authorization: Bearer <the runner's token>`` or carries another token (UNAUTHORIZED,
+         checked before anything else in the head; nothing ran, nothing journaled)
 403      the Host header is not a loopback name (or is missing), or the request carries an Origin header: a web page
          in the user's own browser must never drive their phone
 405      a method other than POST
-408      the request was not complete within the read deadline (10 s × time scale, at least 1 s)
+408      the header block was not complete within the head deadline (2 s × time scale, at least 1 s), or the whole
+         request not within the read deadline (10 s × time scale, at least 1 s)
 413      the declared (or received) body exceeds 2 MB: decided from the header block, before buffering the body
 431      the header block exceeds 16 KB
-503      more connections are open than the cap (RUNNER_BUSY, nothing ran)
+503      more connections are open than the cap and none of them is still reading its request (RUNNER_BUSY,
+         nothing ran)
 =======  ==========================================================================================================
+
+Slow clients cannot deny service: at the cap, a new connection is admitted by dropping (closing without a reply)
+the oldest connection that is still reading its request — stalled heads and bodies make way, a connection whose
+request is being answered never does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -39,12 +49,15 @@ from phonewire.runner.executor import Reply
 
 #: Whole-request read deadline (unscaled seconds): from accept to the last body byte.
 READ_DEADLINE_S: Final = 10.0
+#: Header-block deadline (unscaled seconds): from accept to the end of the request head.
+HEAD_DEADLINE_S: Final = 2.0
 #: Deadline for writing one reply (unscaled seconds).
 WRITE_DEADLINE_S: Final = 30.0
 #: Floors of the scaled deadlines (seconds).
 MIN_READ_DEADLINE_S: Final = 1.0
+MIN_HEAD_DEADLINE_S: Final = 1.0
 MIN_WRITE_DEADLINE_S: Final = 5.0
-#: Concurrent connections served; more get an immediate RUNNER_BUSY.
+#: Concurrent connections served; beyond it the oldest one still reading its request is dropped, else RUNNER_BUSY.
 MAX_CONNECTIONS: Final = 64
 MAX_HEADER_BYTES: Final = 16 * 1024
 #: After an early rejection, how long unread request bytes are drained so the client can read the reply.
@@ -59,6 +72,7 @@ log = logging.getLogger("phonewire.runner")
 _REASONS: Final = {
     200: b"OK",
     400: b"Bad Request",
+    401: b"Unauthorized",
     403: b"Forbidden",
     405: b"Method Not Allowed",
     408: b"Request Timeout",
@@ -72,10 +86,28 @@ _REASONS: Final = {
 class FramingError(Exception):
     """A request refused by the adapter before the command path sees it."""
 
-    def __init__(self, status: int, message: str, hint: str | None = None) -> None:
+    def __init__(self, status: int, message: str, hint: str | None = None, *, code: str = e.INVALID_REQUEST) -> None:
         super().__init__(message)
         self.status = status
-        self.reply = Reply(status, fail(ProtocolError(e.INVALID_REQUEST, message, hint)).encode())
+        self.reply = Reply(status, fail(ProtocolError(code, message, hint)).encode())
+
+
+HINT_TOKEN: Final = (
+    "Nothing ran. Send the runner's token as 'Authorization: Bearer TOKEN': it is PHONEWIRE_RUNNER_TOKEN of the "
+    "runner's environment, or the runner-PORT.token file (0600) in its user's runtime directory."
+)
+
+
+def check_token(headers: Sequence[tuple[bytes, bytes]], token: bytes) -> None:
+    """Exactly one ``Authorization: Bearer <token>`` header (the scheme case-insensitive, the token compared in
+    constant time); 401 UNAUTHORIZED otherwise."""
+    values = [v for k, v in headers if k == b"authorization"]
+    if not values:
+        raise FramingError(401, "the request lacks the runner's bearer token", HINT_TOKEN, code=e.UNAUTHORIZED)
+    scheme, _, presented = values[0].partition(b" ")
+    good = len(values) == 1 and scheme.lower() == b"bearer"
+    if not hmac.compare_digest(presented.strip(), token) or not good:
+        raise FramingError(401, "the request carries a wrong bearer token", HINT_TOKEN, code=e.UNAUTHORIZED)
 
 
 def is_loopback_host(value: bytes) -> bool:
@@ -100,11 +132,15 @@ def is_loopback_host(value: bytes) -> bool:
         return False
 
 
-def check_head(event: h11.Request) -> int:
+def check_head(event: h11.Request, token: bytes) -> int:
     """Apply the protocol's own checks to a finished header block; return the declared body length."""
     size = len(event.method) + len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
     if size > MAX_HEADER_BYTES:  # h11 caps only a block that arrives in pieces; this caps one that arrives at once
         raise FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
+    if event.http_version not in (b"1.0", b"1.1"):  # h11 parses any digit.digit
+        version = event.http_version.decode("ascii", "replace")
+        raise FramingError(400, f"HTTP/{version} is not supported", "Send one HTTP/1.1 POST with a JSON body.")
+    check_token(event.headers, token)
     if event.method != b"POST":
         raise FramingError(405, f"method {event.method.decode('latin-1')} is not allowed", "Send one POST per command.")
     hosts = [v for k, v in event.headers if k == b"host"]
@@ -134,6 +170,7 @@ class Limits:
     read_deadline: float = READ_DEADLINE_S
     write_deadline: float = WRITE_DEADLINE_S
     max_connections: int = MAX_CONNECTIONS
+    head_deadline: float = HEAD_DEADLINE_S
 
     @classmethod
     def scaled(cls, scale: float) -> Limits:
@@ -143,17 +180,24 @@ class Limits:
             max(READ_DEADLINE_S * scale, MIN_READ_DEADLINE_S),
             max(WRITE_DEADLINE_S * scale, MIN_WRITE_DEADLINE_S),
             MAX_CONNECTIONS,
+            max(HEAD_DEADLINE_S * scale, MIN_HEAD_DEADLINE_S),
         )
 
 
 class HttpServer:
     """Serves ``handler`` on loopback.  ``on_stop`` is called after a reply with ``stop_after`` is flushed."""
 
-    def __init__(self, handler: Handler, limits: Limits, on_stop: Callable[[], None]) -> None:
+    def __init__(self, handler: Handler, limits: Limits, on_stop: Callable[[], None], *, token: str) -> None:
         self._handler = handler
+        self._token = token.encode("ascii")
         self._limits = limits
         self._on_stop = on_stop
-        self._active = 0
+        #: Every connection counted against the cap.
+        self._open: set[asyncio.Task[Any]] = set()
+        #: Connections still reading their request, oldest first (a dict keeps insertion order): who makes way.
+        self._reading: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
+        #: Connections dropped to admit a newer one: they end without a reply.
+        self._dropped: set[asyncio.Task[Any]] = set()
         #: Connections that have read a whole request and have not written its reply yet.
         self._answering: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
@@ -184,42 +228,44 @@ class HttpServer:
         while self._answering:
             await asyncio.wait(set(self._answering))
 
+    def _make_way(self) -> bool:
+        """At the cap: drop the oldest connection still reading its request; False when there is none."""
+        for task, writer in self._reading.items():
+            del self._reading[task]
+            self._open.discard(task)
+            self._dropped.add(task)
+            writer.transport.abort()  # its read sees the end of the stream; it ends without a reply
+            return True
+        return False
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._active += 1
+        me = asyncio.current_task()
+        assert me is not None, "start_server runs each connection in its own task"
+        self._open.add(me)
         try:
-            if self._active > self._limits.max_connections:
+            if len(self._open) > self._limits.max_connections and not self._make_way():
                 await self._respond(reader, writer, None, self._busy_reply, linger=True)
                 return
+            self._reading[me] = writer
             conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEADER_BYTES)
             methods: list[bytes] = []
+            loop = asyncio.get_running_loop()
+            read_by = loop.time() + self._limits.read_deadline
             try:
-                async with asyncio.timeout(self._limits.read_deadline):  # no extra task, unlike wait_for
-                    body = await self._read(conn, reader, writer, methods)
-            except FramingError as exc:
-                head_only = methods[:1] == [b"HEAD"]
-                await self._respond(reader, writer, conn, exc.reply, linger=True, head_only=head_only)
+                # One deadline, no extra task (unlike wait_for): the head's first, then the whole request's.
+                async with asyncio.timeout_at(min(loop.time() + self._limits.head_deadline, read_by)) as deadline:
+                    body = await self._read(conn, reader, writer, methods, lambda: deadline.reschedule(read_by))
+            except (FramingError, h11.RemoteProtocolError, TimeoutError) as exc:
+                if me not in self._dropped:
+                    reply, linger = self._refusal(exc, head_read=bool(methods))
+                    head_only = methods[:1] == [b"HEAD"]
+                    await self._respond(reader, writer, conn, reply, linger=linger, head_only=head_only)
                 return
-            except h11.RemoteProtocolError as exc:
-                if exc.error_status_hint == 431:
-                    reply = FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS)
-                else:
-                    reply = FramingError(
-                        400, f"malformed HTTP request: {exc}", "Send one HTTP/1.1 POST with a JSON body."
-                    )
-                await self._respond(reader, writer, conn, reply.reply, linger=True)
+            finally:
+                self._reading.pop(me, None)
+            if body is None or me in self._dropped:  # the client left before sending anything, or made way
                 return
-            except TimeoutError:
-                reply = FramingError(
-                    408,
-                    f"the request was not complete within {self._limits.read_deadline:.1f} s",
-                    "Send the whole request at once.",
-                )
-                await self._respond(reader, writer, conn, reply.reply, linger=False)
-                return
-            if body is None:  # the client left before sending anything
-                return
-            answering = asyncio.current_task()
-            assert answering is not None, "start_server runs each connection in its own task"
+            answering = me
             self._answering.add(answering)
             try:
                 try:
@@ -239,11 +285,33 @@ class HttpServer:
         except Exception:  # never let one connection's surprise escape as an unhandled callback error
             log.exception("connection handler failed")
         finally:
-            self._active -= 1
+            self._open.discard(me)
+            self._reading.pop(me, None)
+            self._dropped.discard(me)
             writer.close()
 
+    def _refusal(self, exc: Exception, *, head_read: bool) -> tuple[Reply, bool]:
+        """The reply to a request the adapter refuses while reading it, and whether to linger after it."""
+        if isinstance(exc, FramingError):
+            return exc.reply, True
+        if isinstance(exc, h11.RemoteProtocolError):
+            if exc.error_status_hint == 431:
+                return FramingError(431, f"the header block exceeds {MAX_HEADER_BYTES} bytes", HINT_HEADERS).reply, True
+            hint = "Send one HTTP/1.1 POST with a JSON body."
+            return FramingError(400, f"malformed HTTP request: {exc}", hint).reply, True
+        if head_read:
+            message = f"the request was not complete within {self._limits.read_deadline:.1f} s"
+        else:
+            message = f"the request head was not complete within {self._limits.head_deadline:.1f} s"
+        return FramingError(408, message, "Send the whole request at once.").reply, False
+
     async def _read(
-        self, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, methods: list[bytes]
+        self,
+        conn: h11.Connection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        methods: list[bytes],
+        on_head: Callable[[], None],
     ) -> bytes | None:
         body = bytearray()
         while True:
@@ -253,7 +321,8 @@ class HttpServer:
                 conn.receive_data(data)
             elif isinstance(event, h11.Request):
                 methods.append(event.method)
-                check_head(event)
+                on_head()
+                check_head(event, self._token)
                 if conn.they_are_waiting_for_100_continue:
                     writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
             elif isinstance(event, h11.Data):

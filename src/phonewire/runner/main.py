@@ -5,7 +5,9 @@ Lifecycle::
     parse args ─► create + open the device ─(fails)─► message on stderr, exit 2
         │
         ▼
-    listen on 127.0.0.1:$PHONEWIRE_RUNNER_PORT (0 / unset: system-assigned)
+    token: $PHONEWIRE_RUNNER_TOKEN, else a fresh one (secrets.token_urlsafe)
+    listen on 127.0.0.1:$PHONEWIRE_RUNNER_PORT (0 / unset: system-assigned); every request needs the token
+    (generated token only) write it 0600 to <runtime dir>/runner-N.token ─(fails)─► message, exit 3
     print "PHONEWIRE_RUNNER_LISTENING port=N" (flushed)
         │
         ▼
@@ -15,7 +17,7 @@ Lifecycle::
     stop listening ─► (shutdown only) let every request already read get its reply, each within its budget;
         │             a signal cuts that wait short
         ▼
-    close the device ─► exit 0
+    close the device, remove the token file it wrote ─► exit 0
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Awaitable
@@ -36,6 +39,7 @@ from phonewire.protocol.commands import ALL_COMMANDS, Timing
 from phonewire.protocol.errors import ProtocolError
 from phonewire.runner.http import HttpServer, Limits
 from phonewire.runner.service import Runner
+from phonewire.runtime import TOKEN_ENV, remove_token_file, runner_token_path, valid_token, write_token_file
 
 LISTENING_LINE: Final = "PHONEWIRE_RUNNER_LISTENING port={port}"
 EXIT_OK: Final = 0
@@ -61,6 +65,16 @@ def _port(environ: dict[str, str]) -> int:
     return int(raw)
 
 
+def _token(environ: dict[str, str]) -> str | None:
+    """The token the environment names (``None``: generate one and write it to the token file)."""
+    raw = environ.get(TOKEN_ENV, "").strip()
+    if not raw:
+        return None
+    if not valid_token(raw):
+        raise ValueError(f"{TOKEN_ENV} must be 1..512 printable ASCII characters without spaces")
+    return raw
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
@@ -70,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         timing = Timing.from_env(environ)
         port = _port(environ)
+        token = _token(environ)
     except ValueError as exc:
         print(f"phonewire runner: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -82,13 +97,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"phonewire runner: device kind {args.device!r} is not available: {exc}", file=sys.stderr)
         return EXIT_DEVICE
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="phonewire runner: %(message)s")
-    code = asyncio.run(serve(device, timing, port))
+    code = asyncio.run(serve(device, timing, port, token, environ))
     sys.stdout.flush()
     sys.stderr.flush()
     return code
 
 
-async def serve(device: Device, timing: Timing, port: int) -> int:
+async def serve(
+    device: Device, timing: Timing, port: int, token: str | None = None, environ: dict[str, str] | None = None
+) -> int:
+    """Serve until stopped.  ``token`` ``None``: generate one and write it to ``runner-PORT.token`` in the runtime
+    directory of ``environ`` (removed on the way out)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     signalled = asyncio.Event()
@@ -102,6 +121,7 @@ async def serve(device: Device, timing: Timing, port: int) -> int:
             loop.add_signal_handler(signum, on_signal)
     runner: Runner | None = None
     server: HttpServer | None = None
+    token_file: str | None = None
     try:
         failure = await _open(device, stop)
         if failure is not None:
@@ -111,12 +131,21 @@ async def serve(device: Device, timing: Timing, port: int) -> int:
             return EXIT_OK
         runner = Runner(device, timing)
         limits = Limits.scaled(timing.scale)
-        server = HttpServer(runner.handle, limits, stop.set)
+        secret = token if token is not None else secrets.token_urlsafe(32)
+        server = HttpServer(runner.handle, limits, stop.set, token=secret)
         try:
             bound = await server.start(port)
         except OSError as exc:
             print(f"phonewire runner: cannot listen on 127.0.0.1:{port}: {exc}", file=sys.stderr)
             return EXIT_DEVICE
+        if token is None:
+            path = runner_token_path(bound, environ)
+            try:
+                write_token_file(path, secret)
+            except OSError as exc:  # NotPrivateError included
+                print(f"phonewire runner: cannot write the token file {path}: {exc}", file=sys.stderr)
+                return EXIT_DEVICE
+            token_file = path
         print(LISTENING_LINE.format(port=bound), flush=True)
         await stop.wait()
         if not signalled.is_set():  # a shutdown command: commands already accepted still answer their clients
@@ -130,6 +159,8 @@ async def serve(device: Device, timing: Timing, port: int) -> int:
                 loop.remove_signal_handler(signum)
         if server is not None:
             await server.close()
+        if token_file is not None:
+            remove_token_file(token_file)
         await _close(device)
         if runner is not None and runner.executor.occupied:
             # Device work runs in a task or thread that is never cancelled mid-gesture; it must not hold the exit.

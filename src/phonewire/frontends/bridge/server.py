@@ -10,6 +10,13 @@ Listens on 127.0.0.1 (peers that are not loopback are refused), starts a host se
 ``{"id": …, "error": {"code", "message", "hint"}}``.  A malformed line gets an error reply and the connection keeps
 working.  A connection is served one request at a time; requests from all connections run one at a time.
 
+Owner only (PhoneAgent clients send no token): on Linux a connection is admitted only when the peer's socket
+belongs to the bridge's own uid (:func:`peer_uid` reads the kernel's socket tables, /proc/net/tcp and tcp6);
+elsewhere the check is unavailable and the bridge says so on stderr when it starts.  A refused peer gets one
+UNAUTHORIZED error line and the connection is closed.  A connection whose first line is not a JSON object (an
+HTTP request line smuggled in by a web page, say) is closed after one error line, and nothing it sent runs —
+not even complete request lines later in the same buffer.
+
 The methods live in :mod:`phonewire.frontends.bridge.methods`; docs/bridge.md documents them.  SIGINT, SIGTERM or the
 ``stop`` method end the bridge and stop the runner it started.
 
@@ -25,11 +32,15 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
+import os
 import socket
+import struct
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from phonewire.frontends.bridge.methods import AgentAPI, Dispatcher, encode_reply, error_reply
@@ -43,8 +54,10 @@ __all__ = [
     "LineFramer",
     "LineTooLong",
     "bind_listener",
+    "first_line_is_object",
     "is_loopback",
     "main",
+    "peer_uid",
     "serve",
 ]
 
@@ -118,6 +131,121 @@ def is_loopback(peer: object) -> bool:
         return False
 
 
+# --- owner-only admission (pure parsing + one /proc read) ------------------------------------------------------
+#: The kernel's tables of TCP sockets (IPv4, IPv6) that name each socket's owner uid.
+PROC_NET_TCP: Final = ("/proc/net/tcp", "/proc/net/tcp6")
+PEER_CHECK_UNAVAILABLE: Final = (
+    "the peer-uid check is unavailable on this system (no /proc/net/tcp): any local user who can connect to "
+    "127.0.0.1:{port} can drive the phone"
+)
+
+
+def _proc_address(field: str) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int] | None:
+    """``0100007F:1F90`` (IPv4) or 32 hex digits + port (IPv6) → (address, port).  The kernel prints each 32-bit
+    word of the address in host byte order, the port as a plain hex number."""
+    hex_addr, _, hex_port = field.partition(":")
+    try:
+        words = [int(hex_addr[i : i + 8], 16) for i in range(0, len(hex_addr), 8)]
+        raw = b"".join(struct.pack("=I", w) for w in words)
+        address = ipaddress.ip_address(raw)
+        port = int(hex_port, 16)
+    except (ValueError, struct.error):
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped, port
+    return address, port
+
+
+def _norm(address: str, port: int) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int] | None:
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return None
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        return parsed.ipv4_mapped, port
+    return parsed, port
+
+
+def peer_uid(table: str, peer: tuple[str, int], ours: tuple[str, int]) -> int | None:
+    """The uid owning the socket whose local address is ``peer`` and remote address ``ours`` in the text of
+    /proc/net/tcp or tcp6 (``None``: no such row).  Pure: the caller reads the file."""
+    want_local, want_remote = _norm(*peer), _norm(*ours)
+    if want_local is None or want_remote is None:
+        return None
+    for line in table.splitlines()[1:]:
+        cols = line.split()
+        if len(cols) < 8:
+            continue
+        if _proc_address(cols[1]) == want_local and _proc_address(cols[2]) == want_remote:
+            try:
+                return int(cols[7])
+            except ValueError:
+                return None
+    return None
+
+
+def _peer_check_available() -> bool:
+    return Path(PROC_NET_TCP[0]).exists()
+
+
+def _peer_is_ours(peer: object, ours: object) -> bool | None:
+    """Whether the peer's socket belongs to this process's uid; ``None`` when the check is unavailable."""
+    if not _peer_check_available():
+        return None
+    if not (isinstance(peer, tuple) and isinstance(ours, tuple) and len(peer) >= 2 and len(ours) >= 2):
+        return False
+    for path in PROC_NET_TCP:
+        try:
+            table = Path(path).read_text(encoding="ascii", errors="replace")
+            uid = peer_uid(table, (str(peer[0]), int(peer[1])), (str(ours[0]), int(ours[1])))
+        except OSError:
+            continue
+        if uid is not None:
+            return uid == os.getuid()
+    return False
+
+
+def first_line_is_object(line: bytes) -> bool:
+    """The first line of a connection must be one JSON object (a JSON-RPC request); an HTTP request line is not."""
+    if not line.startswith(b"{"):
+        return False
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _refusal(message: str, hint: str) -> bytes:
+    return encode_reply(error_reply(None, ProtocolError(e.UNAUTHORIZED, message, hint)))
+
+
+_NOT_OURS: Final = _refusal(
+    "the bridge serves only connections of the user who started it",
+    "Connect as the user who started `phonewire bridge`, or start a bridge of your own.",
+)
+_NOT_JSON_RPC: Final = _refusal(
+    "the first line of a connection must be a JSON object; the connection is closed and nothing ran",
+    'Send newline-delimited JSON-RPC only, e.g. {"id": 1, "method": "get_context"}.',
+)
+
+#: After a refusal, how long (and how much of) what the client still sends is read and discarded, so that closing
+#: with unread bytes does not reset the connection before the client reads the refusal.
+_LINGER_S: Final = 0.5
+_LINGER_MAX_BYTES: Final = 1024 * 1024
+
+
+async def _refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, line: bytes) -> None:
+    """Write one refusal line, stop writing, and discard (never run) what the client still sends, briefly."""
+    writer.write(line)
+    await writer.drain()
+    writer.write_eof()
+    with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+        async with asyncio.timeout(_LINGER_S):
+            total = 0
+            while total < _LINGER_MAX_BYTES and (chunk := await reader.read(_READ_CHUNK)):
+                total += len(chunk)
+
+
 # --- the server -------------------------------------------------------------------------------------------------
 class BridgeServer:
     """Serves one :class:`Dispatcher` on a loopback TCP port.  ``aclose()`` closes the listener and connections."""
@@ -147,6 +275,12 @@ class BridgeServer:
             log.warning("refused bridge connection from %r (loopback peers only)", peer)
             writer.close()
             return
+        if _peer_is_ours(peer, writer.get_extra_info("sockname")) is False:
+            log.warning("refused bridge connection from %r: its socket belongs to another user", peer)
+            with contextlib.suppress(ConnectionError, OSError):
+                await _refuse(reader, writer, _NOT_OURS)
+            writer.close()
+            return
         task = asyncio.current_task()
         assert task is not None
         self._connections.add(task)
@@ -166,6 +300,7 @@ class BridgeServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         framer = LineFramer(self.max_line)
+        first = True
         while True:
             data = await reader.read(_READ_CHUNK)
             if not data:
@@ -173,7 +308,11 @@ class BridgeServer:
             for event in framer.feed(data):
                 if isinstance(event, LineTooLong):
                     writer.write(_too_long_reply(event, self.max_line))
+                elif first and not first_line_is_object(event):
+                    await _refuse(reader, writer, _NOT_JSON_RPC)
+                    return  # the rest of the buffer (e.g. an HTTP body holding a request line) is never run
                 else:
+                    first = False
                     writer.write(encode_reply(await self.dispatcher.handle(event)))
                 await writer.drain()
                 if self.dispatcher.stop_requested.is_set():
@@ -203,6 +342,8 @@ async def serve(session: AgentAPI, listener: int | socket.socket, stop: asyncio.
     server = BridgeServer(dispatcher)
     await server.start(listener)
     try:
+        if not _peer_check_available():
+            print(f"phonewire bridge: {PEER_CHECK_UNAVAILABLE.format(port=server.port)}", file=sys.stderr, flush=True)
         print(READY_LINE.format(port=server.port), flush=True)
         waits = [asyncio.ensure_future(dispatcher.stop_requested.wait())]
         if stop is not None:

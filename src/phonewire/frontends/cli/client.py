@@ -21,12 +21,14 @@ Wire (one request per connection; NUL cannot occur in argv, paths or environment
 """
 
 # The client stays on os.path on purpose: pathlib costs import time on every warm command.
-# ruff: noqa: PTH103, PTH109, PTH112, PTH116, PTH118, PTH123
+# ruff: noqa: PTH109, PTH118, PTH123
 from __future__ import annotations
 
 import _socket
 import os
 import sys
+
+from phonewire.runtime import NotPrivateError, make_private_dir, user_runtime_dir
 
 WIRE_VERSION = "pw1"
 
@@ -53,31 +55,23 @@ class DaemonError(Exception):
 
 def daemon_dir(environ: dict[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
-    explicit = env.get("PHONEWIRE_DAEMON_DIR")
-    if explicit:
-        return explicit
-    runtime = env.get("XDG_RUNTIME_DIR")
-    if runtime and os.path.isdir(runtime):
-        return os.path.join(runtime, "phonewire")
-    return f"/tmp/phonewire-{os.getuid()}"
+    return env.get("PHONEWIRE_DAEMON_DIR") or user_runtime_dir(environ)
 
 
 def ensure_private_dir(path: str) -> str:
     """Create ``path`` 0700 (parents as needed) and check nobody else owns or can enter it."""
     try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
-        st = os.stat(path)
+        return make_private_dir(path)
+    except NotPrivateError as exc:
+        raise DaemonError(
+            f"daemon directory {path} is not private to this user",
+            "Remove it or set PHONEWIRE_DAEMON_DIR to a directory only you can enter (mode 0700).",
+        ) from exc
     except OSError as exc:
         raise DaemonError(
             f"cannot use daemon directory {path}: {exc.strerror}",
             "Set PHONEWIRE_DAEMON_DIR to a directory you can create and own (it is made mode 0700).",
         ) from exc
-    if st.st_uid != os.getuid() or st.st_mode & 0o077:
-        raise DaemonError(
-            f"daemon directory {path} is not private to this user",
-            "Remove it or set PHONEWIRE_DAEMON_DIR to a directory only you can enter (mode 0700).",
-        )
-    return path
 
 
 def _connect(sock_path: str) -> _socket.socket | None:

@@ -1,0 +1,96 @@
+"""Per-user runtime files: the private directory the daemon and the runner share, and the runner's token file.
+
+One directory per user (``$XDG_RUNTIME_DIR/phonewire`` when that exists, else ``/tmp/phonewire-UID``), created
+0700 and refused when it is a symlink, another user owns it, or others can enter it.  It holds::
+
+    runner-PORT.token   the bearer token of the runner listening on 127.0.0.1:PORT (0600, created with
+                        O_EXCL at mode 0600, never readable by others for an instant; removed at the
+                        runner's shutdown)
+
+(the CLI daemon keeps its own files there too, unless ``PHONEWIRE_DAEMON_DIR`` moves them).
+
+Imports only ``os`` and ``stat``: the CLI's thin client imports this module on every warm command.
+"""
+
+# Kept on os.path and without contextlib, like the thin client that imports it (import time on every warm command).
+# ruff: noqa: PTH103, PTH108, PTH112, PTH118, PTH120, SIM105
+from __future__ import annotations
+
+import os
+import stat
+
+#: The environment variable that carries a runner's bearer token (runner: the token to demand; host: to send).
+TOKEN_ENV = "PHONEWIRE_RUNNER_TOKEN"
+#: Longest token accepted from the environment or a file (bytes).
+MAX_TOKEN_LENGTH = 512
+
+
+class NotPrivateError(OSError):
+    """The runtime directory exists but is not private to this user (or is not a plain directory)."""
+
+
+def user_runtime_dir(environ: dict[str, str] | None = None) -> str:
+    """``$XDG_RUNTIME_DIR/phonewire`` when ``XDG_RUNTIME_DIR`` is a directory, else ``/tmp/phonewire-UID``."""
+    env = os.environ if environ is None else environ
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return os.path.join(runtime, "phonewire")
+    return f"/tmp/phonewire-{os.getuid()}"
+
+
+def make_private_dir(path: str) -> str:
+    """Create ``path`` 0700 (parents as needed); ``OSError`` when it cannot be created, :class:`NotPrivateError`
+    when it is a symlink, not a directory, owned by another user, or open to others."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise NotPrivateError(f"{path} is not a directory private to this user")
+    return path
+
+
+def runner_token_path(port: int, environ: dict[str, str] | None = None) -> str:
+    return os.path.join(user_runtime_dir(environ), f"runner-{port}.token")
+
+
+def valid_token(token: str) -> bool:
+    """Printable ASCII without spaces (it travels in an HTTP header), 1..MAX_TOKEN_LENGTH characters."""
+    return 0 < len(token) <= MAX_TOKEN_LENGTH and all("!" <= ch <= "~" for ch in token)
+
+
+def write_token_file(path: str, token: str) -> None:
+    """Write ``token`` to ``path`` in a private directory, created 0600 with O_EXCL (a stale file of a runner
+    that died on the same port is replaced)."""
+    make_private_dir(os.path.dirname(path))
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.write(fd, token.encode("ascii") + b"\n")
+    finally:
+        os.close(fd)
+
+
+def read_token_file(path: str) -> str | None:
+    """The token in ``path``, or ``None`` when it is missing, unreadable (another user's) or malformed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        raw = os.read(fd, MAX_TOKEN_LENGTH + 2)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    token = raw.decode("ascii", errors="replace").strip()
+    return token if valid_token(token) else None
+
+
+def remove_token_file(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
