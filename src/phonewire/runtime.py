@@ -13,7 +13,7 @@ Imports only ``os`` and ``stat``: the CLI's thin client imports this module on e
 """
 
 # Kept on os.path and without contextlib, like the thin client that imports it (import time on every warm command).
-# ruff: noqa: PTH103, PTH108, PTH112, PTH118, PTH120, SIM105
+# ruff: noqa: PTH101, PTH103, PTH108, PTH112, PTH118, PTH120, SIM105
 from __future__ import annotations
 
 import os
@@ -38,11 +38,15 @@ def user_runtime_dir(environ: dict[str, str] | None = None) -> str:
     return f"/tmp/phonewire-{os.getuid()}"
 
 
-def make_private_dir(path: str) -> str:
+def make_private_dir(path: str, *, narrow: bool = False) -> str:
     """Create ``path`` 0700 (parents as needed); ``OSError`` when it cannot be created, :class:`NotPrivateError`
-    when it is a symlink, not a directory, owned by another user, or open to others."""
+    when it is a symlink, not a directory, owned by another user, or open to others.  ``narrow``: a directory of
+    ours that is only too open (left by an older version) is narrowed to 0700 instead of refused."""
     os.makedirs(path, mode=0o700, exist_ok=True)
     st = os.lstat(path)
+    if narrow and stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
+        os.chmod(path, 0o700)
+        st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
         raise NotPrivateError(f"{path} is not a directory private to this user")
     return path

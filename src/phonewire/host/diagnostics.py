@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any, Final
 
+from phonewire.runtime import make_private_dir
+
 DEFAULT_KEEP: Final = 2000
 
 # event kinds
@@ -77,7 +79,6 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
 KEEP_SESSION_FILES: Final = 100
 #: A session file is rotated when it passes this size (one rotated generation is kept).
 MAX_FILE_BYTES: Final = 1024 * 1024
-_DIR_MODE: Final = 0o700
 _FILE_MODE: Final = 0o600
 
 
@@ -117,7 +118,7 @@ class Diagnostics:
         self._size = 0
         if path is not None:
             try:
-                make_private_dir(path.parent)
+                make_private_dir(str(path.parent), narrow=True)
                 self._open()
             except OSError as exc:
                 self._give_up(exc)
@@ -178,13 +179,6 @@ class Diagnostics:
             with contextlib.suppress(OSError):
                 self._file.close()
             self._file = None
-
-
-def make_private_dir(directory: Path) -> None:
-    """Make ``directory`` (and missing parents) 0700; an existing one of ours is narrowed to 0700."""
-    directory.mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
-    if directory.stat().st_mode & 0o077:
-        directory.chmod(_DIR_MODE)
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
