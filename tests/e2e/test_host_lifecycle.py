@@ -48,6 +48,8 @@ def test_sigkilled_runner_is_replaced_by_the_next_command_without_a_graceful_wai
                 await asyncio.sleep(0.001)
             reply = await host.send("launchApp", {"appBundleId": APP})
             assert reply.ok
+            # Issue 15 item 3: the first reply of the new runner says app state was reset; the next does not.
+            assert reply.runner_restarted and reply.state_reset and not reply.envelope.state_reset
             second = host.runner
             assert second is not None and second is not first and second.process is not None
             assert second.process.pid != old_pid
@@ -85,7 +87,10 @@ def test_sigkill_during_a_hot_loop_resends_the_tap_that_never_left() -> None:
                 await host.send("tap", TAP)
             # the new runner's double has no running app: the tap reached it, once, and was refused honestly
             assert info.value.code == e.APP_NOT_AVAILABLE
+            assert info.value.state_reset  # why the app is gone: the runner was replaced
             assert host.runner is not runner
+            again = await host.send("launchApp", {"appBundleId": APP})
+            assert again.ok and not again.state_reset
 
     asyncio.run(main())
 

@@ -121,7 +121,7 @@ def test_taps_with_dropped_replies_count_exactly_once_on_a_real_page() -> None:
                 for _ in range(12):
                     reply = await host.send("tap", {"appBundleId": url, "x": x, "y": y})
                     done += 1
-                    recovered += reply.extra.get("recovered") == r.RECOVERED_COMPLETED
+                    recovered += reply.recovered == r.RECOVERED_COMPLETED
                 assert recovered == proxy.faults[Fault.DROP_REPLY] == 3
                 assert await count_on_screen(host, url) == done == 12
                 assert proxy.count("tap") == 12

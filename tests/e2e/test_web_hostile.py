@@ -1,6 +1,6 @@
 """Hostile pages against the real runner and real Chromium: caps, dedup, totality, a page that navigates away,
 a page that breaks the walk, page exceptions → warning, a hung main thread → COMMAND_TIMED_OUT → RUNNER_BUSY →
-RUNNER_WEDGED → drained, and a browser killed under the runner → DEVICE_UNAVAILABLE."""
+RUNNER_WEDGED → drained, and a browser killed under the runner → a new browser, stateReset."""
 
 from __future__ import annotations
 
@@ -130,18 +130,27 @@ def test_hung_main_thread_times_out_then_busy_then_wedged_then_drains(hostile_si
         assert "taps 1" in labels
 
 
-def test_browser_killed_under_the_runner_answers_device_unavailable() -> None:
+def test_a_browser_killed_under_the_runner_is_replaced_and_the_reply_says_state_was_reset() -> None:
+    """Issue 15 item 3: after Chromium was killed every command used to answer DEVICE_UNAVAILABLE for good."""
     with runner_process("web") as runner:
         runner.ok("launchApp", "dev.phonewire.demo")
-        pid = runner.ok("status")["device"]["browserPid"]
-        os.kill(pid, signal.SIGKILL)  # the browser this test's runner started
+        old_pid = runner.ok("status")["device"]["browserPid"]
+        os.kill(old_pid, signal.SIGKILL)  # the browser this test's runner started
         deadline = time.monotonic() + 10
         while runner.ok("status")["deviceHealth"] is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert runner.ok("status")["deviceHealth"]
-        assert runner.code("snapshot", "dev.phonewire.demo") == e.DEVICE_UNAVAILABLE
-        assert runner.code("tap", "dev.phonewire.demo", x=1, y=1) == e.DEVICE_UNAVAILABLE
-        assert runner.code("screenshot") == e.DEVICE_UNAVAILABLE
+        lost = runner.send("snapshot", "dev.phonewire.demo")
+        assert lost["ok"] is False and lost["error"]["code"] == e.APP_NOT_AVAILABLE
+        assert lost["stateReset"] is True and "restarted" in lost["error"]["message"]
+        status = runner.ok("status")
+        assert status["deviceHealth"] is None and status["deviceRestarts"] == 1
+        assert status["device"]["browserPid"] != old_pid and not alive(old_pid)
+        # The new browser serves the app again, and only that first reply said stateReset.
+        relaunched = runner.send("launchApp", "dev.phonewire.demo")
+        assert relaunched["ok"] is True and "stateReset" not in relaunched
+        labels = [n["label"] for n in runner.ok("snapshot", "dev.phonewire.demo")["nodes"]]
+        assert any(label and label.startswith("Like") for label in labels)
 
 
 def test_a_sigkilled_runner_takes_its_browser_with_it_and_its_profile_is_reclaimed() -> None:

@@ -35,6 +35,6 @@ def test_public_surface_is_exact() -> None:
     """STYLE 12: the host's public names, listed and importable."""
     from phonewire import host
 
-    assert sorted(host.__all__) == ["CommandSender", "HostError", "HostSession", "RunnerSession"]
+    assert sorted(host.__all__) == ["CommandSender", "HostError", "HostReply", "HostSession", "RunnerSession"]
     for name in host.__all__:
         assert getattr(host, name) is not None

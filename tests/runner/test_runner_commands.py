@@ -206,13 +206,35 @@ def test_every_command_with_minimal_fields_answers_an_envelope(fresh_runner: Run
     assert {"type": "TextField", "value": "h"}.items() <= next(n for n in nodes if n["type"] == "TextField").items()
 
 
-def test_unhealthy_device_is_device_unavailable_with_the_reason(fresh_runner: RunnerProcess) -> None:
+def test_a_dead_device_is_replaced_at_once_and_the_reply_says_app_state_was_reset(
+    fresh_runner: RunnerProcess,
+) -> None:
+    """Issue 15 item 3: a device whose health says it is gone is replaced by a fresh one on the next command,
+    which runs on it; that reply carries stateReset, and the apps the old device ran are gone."""
     port = fresh_runner.port
+    run_ok(port, "launchApp", appBundleId="app.before")
     run_ok(port, "launchApp", appBundleId="device.lost")
-    response = post(port, "listApps")
-    assert response.code == e.DEVICE_UNAVAILABLE
-    assert "lost" in response.envelope["error"]["message"]
     assert status(port)["deviceHealth"] == "scripted: the device was lost"
+    response = post(port, "listApps")
+    assert response.envelope == {"ok": True, "data": {"apps": []}, "stateReset": True}
+    after = status(port)
+    assert after["deviceHealth"] is None and after["deviceRestarts"] == 1
+    # Only the first reply says so; an app of the old device is not running on the new one, and says why not.
+    assert "stateReset" not in post(port, "listApps").envelope
+    gone = post(port, "tap", appBundleId="app.before", x=1, y=1)
+    assert gone.code == e.APP_NOT_AVAILABLE and "stateReset" not in gone.envelope
+    assert taps(port, "app.before") == 0
+
+
+def test_an_app_scoped_command_on_a_dead_device_says_what_was_lost(fresh_runner: RunnerProcess) -> None:
+    port = fresh_runner.port
+    run_ok(port, "launchApp", appBundleId="app.kept")
+    run_ok(port, "launchApp", appBundleId="device.lost")
+    response = post(port, "tap", appBundleId="app.kept", x=1, y=1)
+    assert response.code == e.APP_NOT_AVAILABLE and response.envelope["stateReset"] is True
+    assert "restarted" in response.envelope["error"]["message"]
+    assert "launchApp" in response.envelope["error"]["hint"]
+    assert taps(port, "app.kept") == 0
 
 
 # -- journal and send-once --------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import math
 import re
 import time
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from phonewire.agent import selectors
 from phonewire.agent.refs import Index, RefTable, refind
 from phonewire.agent.view import diff, node_line, quality_header, render
+from phonewire.host.reply import HostReply
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     from phonewire.host import CommandSender
 
 T = TypeVar("T")
+Reply = HostReply | Envelope  # what a CommandSender answers: both carry data, warning, reactivated, state_reset
 Node = dict[str, Any]
 
 OPEN_APP_HINT = "Open an app first: `open APP` (e.g. open dev.phonewire.demo); `apps` lists them."
@@ -71,11 +74,21 @@ MAX_CLEAR = 500
 REFOCUS_PAUSE_S = 0.4
 
 
+#: What every front end says when a reply carries ``state_reset`` (the device or the runner was restarted).
+STATE_RESET_NOTE = (
+    "the phone was restarted: every app's state (open apps, sign-in, navigation, typed text) was lost; "
+    "open the app again and take a snapshot"
+)
+
+
 @dataclass(frozen=True)
 class ActionResult:
     data: dict[str, Any]
     warning: str | None = None
     reactivated: bool = False
+    #: The device or runner restarted before this action: every app's state (open apps, sign-in, navigation)
+    #: was lost.  Front ends show it on every reply that carries it.
+    state_reset: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"data": self.data}
@@ -83,6 +96,8 @@ class ActionResult:
             out["warning"] = self.warning
         if self.reactivated:
             out["reactivated"] = True
+        if self.state_reset:
+            out["stateReset"] = True
         return out
 
 
@@ -94,12 +109,21 @@ class View:
         self.nodes = nodes
         self.refs = refs
         self.quality = quality
+        #: As :attr:`ActionResult.state_reset`.
+        self.state_reset = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"nodes": self.nodes, "quality": self.quality, "refs": {r: n["index"] for r, n in self.refs.items()}}
+        out: dict[str, Any] = {
+            "nodes": self.nodes,
+            "quality": self.quality,
+            "refs": {r: n["index"] for r, n in self.refs.items()},
+        }
+        if self.state_reset:
+            out["stateReset"] = True
+        return out
 
 
-def _result(env: Envelope, extra: Mapping[str, Any] | None = None) -> ActionResult:
+def _result(env: Reply, extra: Mapping[str, Any] | None = None) -> ActionResult:
     data = dict(env.data or {})
     if extra:
         data.update(extra)
@@ -186,14 +210,28 @@ class AgentSession:
         self.last_check_s: float = 0.0
         #: A resolution re-fronted the app (reported as ``reactivated`` on the action's result).
         self._refronted = False
+        #: A reply during this call said the device or runner restarted (``state_reset`` on its result or error).
+        self._state_reset = False
 
     # -- plumbing -------------------------------------------------------------------------------------------
     async def _locked(self, fn: Callable[[], Awaitable[T]]) -> T:
         async with self._lock:
-            self._refronted = False
-            result = await fn()
-            if self._refronted and isinstance(result, ActionResult) and not result.reactivated:
-                return cast(T, ActionResult(result.data, result.warning, True))
+            self._refronted = self._state_reset = False
+            try:
+                result = await fn()
+            except ProtocolError as exc:
+                if self._state_reset:
+                    exc.state_reset = True
+                raise
+            if isinstance(result, ActionResult):
+                action: ActionResult = result
+                if self._refronted and not action.reactivated:
+                    action = dataclasses.replace(action, reactivated=True)
+                if self._state_reset:
+                    action = dataclasses.replace(action, state_reset=True)
+                return cast(T, action)
+            if isinstance(result, View) and self._state_reset:
+                result.state_reset = True
             return result
 
     def _app(self) -> str:
@@ -201,11 +239,17 @@ class AgentSession:
             raise ProtocolError(e.APP_BUNDLE_ID_REQUIRED, "no app is open in this session", OPEN_APP_HINT)
         return self.app_id
 
-    async def _send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Envelope:
+    async def _send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Reply:
         body = dict(fields or {})
         if app:
             body["appBundleId"] = self._app()
-        return await self.sender.send(command, body)
+        try:
+            reply = await self.sender.send(command, body)
+        except ProtocolError as exc:
+            self._state_reset = self._state_reset or exc.state_reset
+            raise
+        self._state_reset = self._state_reset or reply.state_reset
+        return reply
 
     async def _raw_snapshot(self, *, refront: bool = False) -> dict[str, Any]:
         """The current screen's nodes.  ``refront``: a background app is brought to the front first (as the
@@ -442,13 +486,13 @@ class AgentSession:
 
         return await self._locked(run)
 
-    async def _focus_and_clear(self, ref: str, node: Node, found_in: Index) -> tuple[list[Envelope], int]:
+    async def _focus_and_clear(self, ref: str, node: Node, found_in: Index) -> tuple[list[Reply], int]:
         """Tap the text field ``node`` near its end and delete its value.  The caret lands where the tap does,
         which is before the end of a value wider than the field or spread over several lines (and the snapshot
         collapses whitespace), so after the deletes a fresh snapshot checks that the field is empty; while text
         is left and the last round removed some, tap the end again and delete the rest.  Never reports a field
         cleared that is not."""
-        envs: list[Envelope] = []
+        envs: list[Reply] = []
         cleared = 0
         while True:
             left, top, width, height = _visible_box(node, found_in)

@@ -31,6 +31,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from phonewire.agent.core import STATE_RESET_NOTE
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.params import Form, Param, json_schema, parse_params
 from phonewire.frontends.bridge.methods import (
@@ -109,6 +110,9 @@ async def _action(
     if result.reactivated:
         structured["reactivated"] = True
         lines.append("note: the app was in the background and was brought to the front first")
+    if result.state_reset:
+        structured["stateReset"] = True
+        lines.append(f"note: {STATE_RESET_NOTE}")
     if args.get("snapshot"):
         view = await settled_view(session, settle, interactive=True)
         structured["view"] = view.text
@@ -142,7 +146,11 @@ async def run_tool(session: AgentAPI, spec: ToolSpec, args: dict[str, Any]) -> t
         return [_text(json.dumps(result))], dict(result)
     if op.name == "snapshot":
         view: ViewLike = result
-        return [_text(view.text or "# nothing on screen")], view.to_json() if args.get("json") else None
+        text = view.text or "# nothing on screen"
+        if view.state_reset:
+            text = f"note: {STATE_RESET_NOTE}\n{text}"
+        structured = view.to_json() if args.get("json") else ({"stateReset": True} if view.state_reset else None)
+        return [_text(text)], structured
     settle = DRAG_SETTLE if op.settling == "drag" else TAP_SETTLE
     return await _action(session, args, spec.name, result, settle)
 
@@ -159,7 +167,11 @@ def error_result(exc: ProtocolError) -> mt.CallToolResult:
     text = f"{exc.code}: {exc.message}"
     if exc.hint:
         text += f"\nhint: {exc.hint}"
-    return mt.CallToolResult(content=[_text(text)], structured_content={"error": exc.to_wire()}, is_error=True)
+    structured: dict[str, Any] = {"error": exc.to_wire()}
+    if exc.state_reset:
+        text += f"\nnote: {STATE_RESET_NOTE}"
+        structured["stateReset"] = True
+    return mt.CallToolResult(content=[_text(text)], structured_content=structured, is_error=True)
 
 
 class ToolRunner:

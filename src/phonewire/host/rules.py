@@ -76,12 +76,12 @@ RECOVERY_PROBE_FAILED: Final = "statusProbeFailed"
 INVALIDATE_PROCESS_EXITED: Final = "processExited"
 INVALIDATE_CONNECTION_REFUSED: Final = "connectionRefused"
 INVALIDATE_PREFLIGHT_FAILED: Final = PREFLIGHT_FAILED_MARKER
-INVALIDATE_NOT_ACCEPTED: Final = "statusNotAccepted"
 INVALIDATE_UNKNOWN_STATE: Final = "statusUnknown"
 INVALIDATE_PROBE_FAILED: Final = RECOVERY_PROBE_FAILED
 INVALIDATE_WEDGED: Final = "runnerWedged"
 INVALIDATE_RESET_UNCONFIRMED: Final = "lifecycleResetUnconfirmed"
 INVALIDATE_CLOSED: Final = "hostClosed"
+INVALIDATE_DEVICE_UNAVAILABLE: Final = "deviceUnavailable"
 # recorded-failure evidence
 EVIDENCE_CHANGED: Final = "screenChanged"
 EVIDENCE_UNCHANGED: Final = "screenUnchanged"
@@ -190,6 +190,7 @@ def decide_after_transport_failure(shape: FailureShape, *, delivered: bool) -> F
 class RecoveryAction(enum.Enum):
     REPLY = "reply"  # the recovered envelope is the command's answer; session kept
     RETRY = "retry"  # read-only, effect repeatable: send again; session kept
+    RESEND = "resend"  # the runner never received it (notAccepted): nothing ran, any command may go again
     FAIL = "fail"  # surface ``error``; session kept
     INVALIDATE = "invalidate"  # the runner cannot vouch for the command: new runner session
 
@@ -212,7 +213,6 @@ class RecoveryDecision:
 
 
 _INVALIDATION_FOR_RECOVERY: Final = {
-    RECOVERY_NOT_ACCEPTED: INVALIDATE_NOT_ACCEPTED,
     RECOVERY_UNKNOWN_STATE: INVALIDATE_UNKNOWN_STATE,
     RECOVERY_PROBE_FAILED: INVALIDATE_PROBE_FAILED,
 }
@@ -269,8 +269,8 @@ def decide_recovery(command: str, status: Mapping[str, Any] | None) -> RecoveryD
             ),
             state=state_name,
         )
-    if state == "notAccepted":
-        return RecoveryDecision(RecoveryAction.INVALIDATE, RECOVERY_NOT_ACCEPTED, state=state_name)
+    if state == "notAccepted":  # the journal never saw the id: the request was lost on the way, nothing ran
+        return RecoveryDecision(RecoveryAction.RESEND, RECOVERY_NOT_ACCEPTED, state=state_name)
     return RecoveryDecision(RecoveryAction.INVALIDATE, RECOVERY_UNKNOWN_STATE, state=state_name)
 
 
@@ -295,6 +295,7 @@ class Outcome(enum.Enum):
     RUNNER_WEDGED = "runnerWedged"  # rejected, runner recycled
     NOT_SENT = "notSent"  # never left the host (runner gone, preflight failed)
     REPLY_LOST = "replyLost"  # sent, fate resolved as "repeatable" or "unknown"
+    NOT_ACCEPTED = "notAccepted"  # sent, but the runner's journal proves it never arrived: nothing ran
     FINAL = "final"  # an error to surface as is (in flight, timeout, malformed, unrecoverable)
 
 
@@ -314,13 +315,17 @@ def decide_retry(command: str, outcome: Outcome, attempt: int, *, scale: float =
     """Whether to send ``command`` again after attempt number ``attempt`` (0-based) came to ``outcome``.
 
     A mutating command is never sent twice: it is sent again only when the runner proved nothing ran
-    (RUNNER_BUSY) or the request never left the host (NOT_SENT)."""
+    (RUNNER_BUSY; NOT_ACCEPTED, once) or the request never left the host (NOT_SENT)."""
     if attempt + 1 >= MAX_ATTEMPTS:
         return RetryDecision(False, "attemptsExhausted")
     if outcome is Outcome.RUNNER_BUSY:
         return RetryDecision(True, "runnerBusy", backoff_s(attempt, scale))
     if outcome is Outcome.NOT_SENT:
         return RetryDecision(True, "notSent", 0.0)
+    if outcome is Outcome.NOT_ACCEPTED:  # once: a second loss on the way says the path itself is broken
+        return (
+            RetryDecision(True, "notAcceptedResent", 0.0) if attempt == 0 else RetryDecision(False, "notAcceptedTwice")
+        )
     if outcome is Outcome.REPLY_LOST:
         if command in c.READ_ONLY:
             return RetryDecision(True, "readOnlyReplyLost", backoff_s(attempt, scale))

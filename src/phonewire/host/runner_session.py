@@ -10,6 +10,7 @@ Lifecycle (exact states, one direction only; an invalidated session is never reu
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import time
 import uuid
@@ -61,6 +62,8 @@ class Attempt:
     outcome: r.Outcome
     envelope: Envelope | None = None
     error: ProtocolError | None = None
+    #: How the host learned the outcome of a command whose reply was lost (``None``: the reply arrived).
+    recovered: str | None = None
 
 
 def to_ms(seconds: float | None) -> float | None:
@@ -265,16 +268,22 @@ class RunnerSession:
         if decision.action is r.RecoveryAction.REPLY:
             assert decision.envelope is not None
             self._mark_ready()
-            recovered = Envelope(
-                ok=decision.envelope.ok,
-                data=decision.envelope.data,
-                error=decision.envelope.error,
-                reactivated=decision.envelope.reactivated,
-                warning=decision.envelope.warning,
-                extra={"recovered": r.RECOVERED_COMPLETED},
-            )
             # A recovered reply is the command's answer, but not a health signal: the next command preflights.
-            return await self._finish(command, app, recovered, frozenset(self.running_apps), healthy_signal=False)
+            attempt = await self._finish(
+                command, app, decision.envelope, frozenset(self.running_apps), healthy_signal=False
+            )
+            return dataclasses.replace(attempt, recovered=r.RECOVERED_COMPLETED)
+        if decision.action is r.RecoveryAction.RESEND:
+            return Attempt(
+                r.Outcome.NOT_ACCEPTED,
+                error=HostError(
+                    e.TRANSPORT_FAILED,
+                    f"{command} never reached the runner ({exc.message}); its journal has no record of it, "
+                    "so nothing ran",
+                    "Nothing ran: it is safe to send the command again.",
+                    context=context,
+                ),
+            )
         if decision.action is r.RecoveryAction.RETRY:
             return Attempt(
                 r.Outcome.REPLY_LOST,
@@ -317,6 +326,10 @@ class RunnerSession:
             self.last_healthy_mutation = None
         if err.code in e.RETRYABLE_CODES:  # nothing ran
             return Attempt(r.Outcome.RUNNER_BUSY, error=err)
+        if err.code == e.DEVICE_UNAVAILABLE:
+            # The runner could not bring its device back: the next command gets a new runner (and a new device).
+            await self.invalidate(r.INVALIDATE_DEVICE_UNAVAILABLE, reachable=True)
+            return Attempt(r.Outcome.RUNNER_ERROR, envelope=envelope, error=err)
         if err.code == e.RUNNER_WEDGED:
             await self.invalidate(r.INVALIDATE_WEDGED, reachable=True)
             return Attempt(
@@ -401,8 +414,9 @@ class RunnerSession:
                     data={"message": "tap delivered; the screen changed", "recordedFailure": original.error.message},
                     reactivated=original.reactivated,
                     warning=r.RECORDED_FAILURE_WARNING,
-                    extra={"recovered": r.EVIDENCE_CHANGED},
+                    state_reset=original.state_reset,
                 ),
+                recovered=r.EVIDENCE_CHANGED,
             )
         assert original.error is not None
         return Attempt(r.Outcome.RUNNER_ERROR, envelope=original, error=original.error)

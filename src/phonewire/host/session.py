@@ -28,11 +28,12 @@ from phonewire.host import diagnostics as d
 from phonewire.host import rules as r
 from phonewire.host.diagnostics import Diagnostics
 from phonewire.host.launcher import DEFAULT_STARTUP_BUDGET_S, RunnerProcess, attach_token, spawn_runner
+from phonewire.host.reply import HostReply
 from phonewire.host.runner_session import Clock, HostError, RunnerSession, to_ms
 from phonewire.host.transport import Transport, parse_address
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import Timing
-from phonewire.protocol.envelope import Envelope, encode_json
+from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
 
 
@@ -94,6 +95,9 @@ class HostSession:
         self._runner: RunnerSession | None = None
         self._lock = asyncio.Lock()
         self._closed = False
+        #: A runner this session spawned was replaced by a new one: the next reply tells the agent its app state
+        #: (open apps, sign-in, navigation) is gone.
+        self._state_lost = False
 
     # -- public API --------------------------------------------------------------------------------------------
     @property
@@ -113,7 +117,7 @@ class HostSession:
         """Start (or attach to) the runner now instead of on the first command."""
         return await self._current()
 
-    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> HostReply:
         if self._closed:
             raise ProtocolError(e.RUNNER_UNAVAILABLE, "this host session is closed", "Open a new session.")
         body = dict(fields) if fields else {}
@@ -132,9 +136,15 @@ class HostSession:
             runner = await self._current()
             command_id = None if command in r.READINESS_PROBES else uuid.uuid4().hex
             result = await runner.execute(command, body, command_id)
+            answered = result.envelope is not None and command not in r.READINESS_PROBES
+            restarted = answered and self._state_lost
+            if answered:
+                self._state_lost = False  # told once: on the first reply the new runner gave
             if result.outcome is r.Outcome.OK:
                 assert result.envelope is not None
-                return result.envelope
+                return HostReply(result.envelope, recovered=result.recovered, runner_restarted=restarted)
+            if restarted and result.error is not None:
+                result.error.state_reset = True
             decision = r.decide_retry(command, result.outcome, attempt, scale=self.timing.scale)
             self.diag.record(
                 d.RETRY,
@@ -195,6 +205,8 @@ class HostSession:
                 raise
             self.diag.record(d.STARTUP, phase="attached", address=f"{host}:{port}")
             return self._session(Transport(host, port, token=token), None)
+        if self._runner is not None:  # a spawned runner replaces one that held this session's app state
+            self._state_lost = True
         try:
             process = await spawn_runner(self.device, env=self.env, startup_budget_s=self.startup_budget_s)
         except ProtocolError as exc:

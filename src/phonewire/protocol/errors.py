@@ -83,11 +83,14 @@ RETRYABLE_CODES: Final = frozenset({RUNNER_BUSY})
 class ProtocolError(Exception):
     """A failure with a wire error code.  ``hint`` is phrased for the agent operating the device."""
 
-    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+    def __init__(self, code: str, message: str, hint: str | None = None, *, state_reset: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.hint = hint
+        #: The envelope's ``stateReset``: the device or runner restarted before this error, app state is gone.
+        #: Not part of the error object on the wire (it is a top-level envelope field).
+        self.state_reset = state_reset
 
     def __repr__(self) -> str:
         return f"ProtocolError({self.code!r}, {self.message!r}, hint={self.hint!r})"

@@ -6,7 +6,10 @@ This is the runner's single exception-to-wire boundary for device work (:func:`m
 (RUNNER_BUSY, RUNNER_WEDGED, COMMAND_ALREADY_COMPLETED) or not a runner code at all; that, and anything else,
 becomes COMMAND_FAILED.  On the way it applies the contract between backend and runner:
 
-* a device whose :meth:`~phonewire.devices.base.Device.health` is not ``None`` answers DEVICE_UNAVAILABLE;
+* a device whose :meth:`~phonewire.devices.base.Device.health` is not ``None`` (its browser or agent died) is
+  replaced at once by a fresh one (``renew``), before the command runs or right after the command that found it
+  dead; that reply carries ``stateReset: true`` and, when it is an error, says what was lost.  Only a device that
+  cannot be renewed answers DEVICE_UNAVAILABLE (the host then replaces the whole runner);
 * app-scoped commands ask :meth:`~phonewire.devices.base.Device.app_state` first: ``notRunning`` →
   APP_NOT_AVAILABLE; ``background`` → snapshot answers APP_BACKGROUNDED (observation never re-fronts), every other
   app-scoped command re-fronts the app with :meth:`~phonewire.devices.base.Device.activate` and its reply, ok or
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -197,31 +201,111 @@ def _capture_failure(exc: Exception) -> bool:
     return not isinstance(exc, ProtocolError) or exc.code == e.SNAPSHOT_FAILED
 
 
+#: Why an app-scoped failure after a device restart happened, in front of the failure's own message.
+STATE_LOST: Final = "the device was restarted ({why}) and every app's state was lost (open apps, sign-in, navigation)"
+STATE_LOST_HINT: Final = "Open the app again (launchApp / open), then take a snapshot before acting."
+#: How long closing a dead device may take before a new one is opened anyway (seconds).
+RENEW_CLOSE_S: Final = 5.0
+
+Renew = Callable[[], Device]
+"""Makes a fresh, unopened device of the same spec (the registry's ``create_device`` bound to the spec)."""
+
+
 class Dispatcher:
-    def __init__(self, device: Device, *, snapshot_retry_pause: float = SNAPSHOT_RETRY_PAUSE_S) -> None:
+    def __init__(
+        self,
+        device: Device,
+        *,
+        snapshot_retry_pause: float = SNAPSHOT_RETRY_PAUSE_S,
+        renew: Renew | None = None,
+    ) -> None:
         self.device = device
         self.snapshot_retry_pause = snapshot_retry_pause
+        self.renew = renew
+        self.restarts = 0
+        self._renewing: asyncio.Lock | None = None
 
     async def run(self, request: Request) -> Envelope:
         """Execute one command on the device.  Never raises (except cancellation): failures are envelopes."""
         reactivated = False
+        restarted: str | None = None  # why the device was replaced during this command
         mutating = request.command in c.MUTATING
+        before = 0
         try:
             reason = self.device.health()
             if reason is not None:
-                raise ProtocolError(
-                    e.DEVICE_UNAVAILABLE,
-                    f"the device is unavailable: {reason}",
-                    "Nothing ran. Restart the runner to reacquire the device.",
-                )
+                await self._replace(reason)
+                restarted = reason
             before = self.device.counters().suppressed if mutating else 0
             if request.command in c.APP_SCOPED:
                 reactivated = await self._front(request)
             data = await self._execute(request)
         except Exception as exc:
-            return fail(map_exception(exc), reactivated=reactivated)
+            error = map_exception(exc)
+            lost = self._dead_reason() if restarted is None else None
+            if lost is not None:  # the device died while the command ran
+                try:
+                    await self._replace(lost)
+                except ProtocolError as unavailable:
+                    return fail(unavailable, reactivated=reactivated)
+                return fail(
+                    ProtocolError(
+                        e.DEVICE_UNAVAILABLE,
+                        f"{request.command} did not complete: {STATE_LOST.format(why=lost)}",
+                        "Open the app again (launchApp / open) and take a snapshot to see whether the command took "
+                        "effect before repeating it.",
+                    ),
+                    reactivated=reactivated,
+                    state_reset=True,
+                )
+            if restarted is not None and error.code != e.DEVICE_UNAVAILABLE:
+                error = ProtocolError(
+                    error.code, f"{STATE_LOST.format(why=restarted)}: {error.message}", STATE_LOST_HINT
+                )
+            return fail(error, reactivated=reactivated, state_reset=restarted is not None)
         # The command ran: nothing after this point may turn its reply into a failure (the agent would repeat it).
-        return ok(data, reactivated=reactivated, warning=self._warning(before) if mutating else None)
+        return ok(
+            data,
+            reactivated=reactivated,
+            warning=self._warning(before) if mutating else None,
+            state_reset=restarted is not None,
+        )
+
+    def _dead_reason(self) -> str | None:
+        try:
+            return self.device.health()
+        except Exception as exc:
+            return f"health check failed: {type(exc).__name__}: {exc}"
+
+    async def _replace(self, reason: str) -> None:
+        """Close the dead device and open a fresh one in its place; DEVICE_UNAVAILABLE when that cannot be done."""
+        if self._renewing is None:
+            self._renewing = asyncio.Lock()
+        async with self._renewing:
+            if self._dead_reason() is None:
+                return  # another command replaced it while this one waited
+            if self.renew is None:
+                raise ProtocolError(
+                    e.DEVICE_UNAVAILABLE,
+                    f"the device is unavailable: {reason}",
+                    "Nothing ran. This runner cannot renew its device: start a new runner.",
+                )
+            old = self.device
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(old.close(), RENEW_CLOSE_S)
+            try:
+                fresh = self.renew()
+                await fresh.open()
+            except Exception as exc:
+                detail = exc.message if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
+                raise ProtocolError(
+                    e.DEVICE_UNAVAILABLE,
+                    f"the device is unavailable ({reason}) and could not be restarted: {detail}",
+                    "Nothing ran. A host replaces the runner on its next command; if this persists, check the "
+                    "device (for the web phone: that /usr/bin/chromium starts).",
+                ) from exc
+            self.device = fresh
+            self.restarts += 1
 
     def _warning(self, before: int) -> str | None:
         """The warning for a mutation during which the suppressed-issue counter grew (none if it cannot be read)."""

@@ -37,6 +37,7 @@ from phonewire.devices.base import Device
 from phonewire.devices.registry import create_device, kinds_help
 from phonewire.protocol.commands import ALL_COMMANDS, Timing
 from phonewire.protocol.errors import ProtocolError
+from phonewire.runner.dispatch import Renew
 from phonewire.runner.http import HttpServer, Limits
 from phonewire.runner.service import Runner
 from phonewire.runtime import TOKEN_ENV, remove_token_file, runner_token_path, valid_token, write_token_file
@@ -97,17 +98,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"phonewire runner: device kind {args.device!r} is not available: {exc}", file=sys.stderr)
         return EXIT_DEVICE
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="phonewire runner: %(message)s")
-    code = asyncio.run(serve(device, timing, port, token, environ))
+    spec = args.device
+    code = asyncio.run(serve(device, timing, port, token, environ, renew=lambda: create_device(spec)))
     sys.stdout.flush()
     sys.stderr.flush()
     return code
 
 
 async def serve(
-    device: Device, timing: Timing, port: int, token: str | None = None, environ: dict[str, str] | None = None
+    device: Device,
+    timing: Timing,
+    port: int,
+    token: str | None = None,
+    environ: dict[str, str] | None = None,
+    *,
+    renew: Renew | None = None,
 ) -> int:
     """Serve until stopped.  ``token`` ``None``: generate one and write it to ``runner-PORT.token`` in the runtime
-    directory of ``environ`` (removed on the way out)."""
+    directory of ``environ`` (removed on the way out).  ``renew`` makes a fresh device to replace one that died."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     signalled = asyncio.Event()
@@ -129,7 +137,7 @@ async def serve(
             return EXIT_DEVICE
         if stop.is_set():
             return EXIT_OK
-        runner = Runner(device, timing)
+        runner = Runner(device, timing, renew=renew)
         limits = Limits.scaled(timing.scale)
         secret = token if token is not None else secrets.token_urlsafe(32)
         server = HttpServer(runner.handle, limits, stop.set, token=secret)
@@ -161,7 +169,7 @@ async def serve(
             await server.close()
         if token_file is not None:
             remove_token_file(token_file)
-        await _close(device)
+        await _close(runner.device if runner is not None else device)
         if runner is not None and runner.executor.occupied:
             # Device work runs in a task or thread that is never cancelled mid-gesture; it must not hold the exit.
             _hard_exit_after_flush()

@@ -28,7 +28,7 @@ from phonewire.protocol.commands import Timing
 from phonewire.protocol.envelope import Envelope, fail, ok
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import Request, parse_request
-from phonewire.runner.dispatch import SNAPSHOT_RETRY_PAUSE_S, Dispatcher, describe_device
+from phonewire.runner.dispatch import SNAPSHOT_RETRY_PAUSE_S, Dispatcher, Renew, describe_device
 from phonewire.runner.executor import Executor, Reply
 from phonewire.runner.gate import Gate
 from phonewire.runner.journal import Fate, Journal
@@ -60,16 +60,27 @@ def decode_body(body: bytes) -> object:
 
 
 class Runner:
-    def __init__(self, device: Device, timing: Timing, clock: Callable[[], float] = time.monotonic) -> None:
-        self.device = device
+    def __init__(
+        self,
+        device: Device,
+        timing: Timing,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        renew: Renew | None = None,
+    ) -> None:
         self.timing = timing
         self._clock = clock
         self._started = clock()
         self.journal = Journal()
         self.gate = Gate(timing.wedge_threshold)
-        self.dispatcher = Dispatcher(device, snapshot_retry_pause=SNAPSHOT_RETRY_PAUSE_S * timing.scale)
+        self.dispatcher = Dispatcher(device, snapshot_retry_pause=SNAPSHOT_RETRY_PAUSE_S * timing.scale, renew=renew)
         self.executor = Executor(self.gate, self.journal, self.dispatcher.run, clock)
         self.stop_requested = False
+
+    @property
+    def device(self) -> Device:
+        """The device in use now (the dispatcher replaces one that died)."""
+        return self.dispatcher.device
 
     def uptime_ms(self) -> int:
         return int((self._clock() - self._started) * 1000)
@@ -142,6 +153,7 @@ class Runner:
             "draining": self.executor.draining,
             "device": describe_device(self.device),
             "deviceHealth": self._health(),
+            "deviceRestarts": self.dispatcher.restarts,
         }
         return ok(data)
 

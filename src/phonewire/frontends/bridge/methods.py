@@ -43,6 +43,8 @@ class ActionLike(Protocol):
     def warning(self) -> str | None: ...
     @property
     def reactivated(self) -> bool: ...
+    @property
+    def state_reset(self) -> bool: ...
 
 
 class ViewLike(Protocol):
@@ -50,6 +52,7 @@ class ViewLike(Protocol):
     nodes: list[dict[str, Any]]
     refs: dict[str, dict[str, Any]]
     quality: dict[str, Any]
+    state_reset: bool
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -248,6 +251,8 @@ async def _finish(
         out["warning"] = " ".join(warnings)
     if any(r.reactivated for r in results):
         out["reactivated"] = True
+    if any(r.state_reset for r in results):
+        out["stateReset"] = True
     if params.get("return_tree", True):
         out["tree"] = render_tree(await settled_view(ctx.session, settle))
     return out
@@ -258,7 +263,8 @@ def _xy(x: float, y: float) -> str:
 
 
 async def get_tree(ctx: Context, params: JSONObject) -> JSONObject:
-    return {"tree": render_tree(await ctx.session.snapshot())}
+    view = await ctx.session.snapshot()
+    return {"tree": render_tree(view), **({"stateReset": True} if view.state_reset else {})}
 
 
 async def get_screen_image(ctx: Context, params: JSONObject) -> JSONObject:
@@ -510,7 +516,10 @@ _DEFAULT_HINTS: Final[dict[str, str]] = {
 
 def error_reply(req_id: object, exc: ProtocolError) -> JSONObject:
     hint = exc.hint or _DEFAULT_HINTS.get(exc.code) or "Call get_tree to see the screen as it is now."
-    return {"id": req_id, "error": {"code": exc.code, "message": exc.message, "hint": hint}}
+    reply: JSONObject = {"id": req_id, "error": {"code": exc.code, "message": exc.message, "hint": hint}}
+    if exc.state_reset:
+        reply["stateReset"] = True
+    return reply
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from phonewire.agent.core import ActionResult, AgentSession
+from phonewire.agent.core import STATE_RESET_NOTE, ActionResult, AgentSession
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
@@ -247,6 +247,7 @@ class Outcome:
     text: str
     warning: str | None = None
     reactivated: bool = False
+    state_reset: bool = False
 
 
 class Context:
@@ -267,7 +268,7 @@ class Context:
 
 
 def _action(result: ActionResult, text: str) -> Outcome:
-    return Outcome(result.data, text, result.warning, result.reactivated)
+    return Outcome(result.data, text, result.warning, result.reactivated, result.state_reset)
 
 
 def _target_text(data: dict[str, Any]) -> str:
@@ -305,7 +306,7 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
         view = await session.snapshot(interactive=option(inv, "--interactive"), diff=option(inv, "--diff"))
         data = view.to_json()
         data["text"] = view.text
-        return Outcome(data, view.text)
+        return Outcome(data, view.text, state_reset=view.state_reset)
     if verb == "tap":
         r = await session.tap(join_target(args), count=option(inv, "--count"))
         return _action(r, "ok " + str(r.data.get("message", "tapped")) + _target_text(r.data))
@@ -387,8 +388,11 @@ def render_outcome(outcome: Outcome, *, as_json: bool) -> str:
             out["warning"] = outcome.warning
         if outcome.reactivated:
             out["reactivated"] = True
+        if outcome.state_reset:
+            out["stateReset"] = True
         return encode_json(out).decode()
-    lines = [outcome.text] if outcome.text else []
+    lines = [f"note: {STATE_RESET_NOTE}"] if outcome.state_reset else []
+    lines += [outcome.text] if outcome.text else []
     if outcome.reactivated:
         lines.append("note: the app was in the background and was brought to the front first")
     if outcome.warning:
@@ -398,10 +402,15 @@ def render_outcome(outcome: Outcome, *, as_json: bool) -> str:
 
 def render_error(error: ProtocolError, *, as_json: bool) -> str:
     if as_json:
-        return encode_json({"ok": False, "error": error.to_wire()}).decode()
+        reply: dict[str, Any] = {"ok": False, "error": error.to_wire()}
+        if error.state_reset:
+            reply["stateReset"] = True
+        return encode_json(reply).decode()
     text = f"error {error.code}: {error.message}"
     if error.hint:
         text += f"\nhint: {error.hint}"
+    if error.state_reset:
+        text += f"\nnote: {STATE_RESET_NOTE}"
     return text
 
 
