@@ -139,6 +139,21 @@ def test_batch_reads_a_file_and_rejects_malformed_input(cli: Cli, tmp_path: Path
     assert cli(*D, "batch", stdin='[["batch"]]').code == 2
 
 
+def test_batch_dash_reads_the_steps_from_stdin_as_documented(cli: Cli) -> None:
+    res = cli(*D, "batch", "-", stdin=json.dumps([["open", "app.dash"], ["tap", "id=counter"]]))
+    assert res.code == 0, res.err
+    assert res.out.rstrip().endswith("ok: 2/2 steps")
+    assert taps_shown(cli) == "taps=1"
+
+
+def test_batch_stdin_nested_100000_deep_is_refused_with_a_hint(cli: Cli) -> None:
+    res = cli(*D, "--json", "batch", "-", stdin="[" * 100_000)
+    assert res.code == 2
+    error = res.json()["error"]
+    assert error["code"] == "INVALID_REQUEST" and "levels deep" in error["message"]
+    assert error["hint"] == "usage: phonewire batch [FILE|-]"
+
+
 def test_screenshot_writes_a_png_and_overlay_refs_draws_on_it(cli: Cli, tmp_path: Path) -> None:
     assert cli(*D, "open", "app.s").code == 0
     plain = cli(*D, "screenshot", str(tmp_path / "plain.png"))

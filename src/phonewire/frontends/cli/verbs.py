@@ -14,7 +14,6 @@ Exit codes (the client exits with them, in one place)::
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import os
 import re
@@ -30,6 +29,7 @@ from phonewire.agent.operations import Operation, for_front_end
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.jsonlimits import loads_limited
 from phonewire.protocol.request import SCROLL_DIRECTIONS
 
 EXIT_OK: Final = 0
@@ -139,7 +139,7 @@ def parse_argv(argv: list[str]) -> Invocation:
     while i < len(argv):
         token = argv[i]
         i += 1
-        if only_args or (not token.startswith("-") or _NUMBER.match(token)):
+        if only_args or not token.startswith("-") or token == "-" or _NUMBER.match(token):
             if verb is None:
                 verb = token
                 if verb not in VERBS:
@@ -408,9 +408,9 @@ def render_error(error: ProtocolError, *, as_json: bool) -> str:
 def parse_steps(raw: str) -> list[list[str]]:
     """Batch input: a JSON array of steps, each an argv array (``["tap", "@e3"]``) or ``{"argv": [...]}``."""
     try:
-        doc = json.loads(raw)
-    except ValueError as exc:
-        raise UsageError(f"batch input is not JSON: {exc}", VERBS["batch"].usage) from exc
+        doc = loads_limited(raw, what="batch input", hint=f"usage: phonewire {VERBS['batch'].usage}")
+    except ProtocolError as exc:
+        raise UsageError(exc.message, VERBS["batch"].usage) from exc
     if isinstance(doc, dict) and isinstance(doc.get("steps"), list):
         doc = doc["steps"]
     if not isinstance(doc, list):
