@@ -334,3 +334,13 @@ def test_version_prints_the_package_version_without_a_daemon(cli: Cli) -> None:
     res = cli("--version")
     assert res.code == 0 and res.out.strip() == f"phonewire {__version__}"
     assert cli.daemon_pid() is None
+
+
+def test_a_runner_address_where_nothing_listens_is_reported_unreachable_whatever_the_verb(cli: Cli) -> None:
+    # issue 15 item 7: `--runner 127.0.0.1:1 tap …` used to answer APP_BUNDLE_ID_REQUIRED (no app is open)
+    for verb in (["tap", "1", "1"], ["snapshot"], ["apps"], ["close"]):
+        res = cli("--runner", "127.0.0.1:1", "--json", *verb)
+        assert res.code == 3, verb
+        error = res.json()["error"]
+        assert error["code"] == "RUNNER_UNAVAILABLE", (verb, error)
+        assert "127.0.0.1:1" in error["message"] and error["hint"], verb
