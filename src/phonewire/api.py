@@ -15,8 +15,9 @@
 
 Every method blocks until the device answered and raises :class:`phonewire.ProtocolError` (``code``,
 ``message``, ``hint``) on failure; arguments are checked against the operation table's parameters first, so a
-wrong type or an out-of-bounds number is INVALID_REQUEST with a hint and nothing is sent.  The same operations and rules as the CLI apply (docs/cli.md): refs belong to
-the last snapshot and are re-found before acting, selectors that match several elements raise AMBIGUOUS_MATCH.
+wrong type or an out-of-bounds number is INVALID_REQUEST with a hint and nothing is sent.  The same operations
+and rules as the CLI apply (docs/cli.md): refs belong to the last snapshot and are re-found before acting,
+selectors that match several elements raise AMBIGUOUS_MATCH.
 
 The class runs one private asyncio event loop in a daemon thread; it may be used from any one thread at a time.
 """
