@@ -19,7 +19,9 @@ import pytest
 from cli_harness import Cli, cli_for, wait_gone
 from PIL import Image
 
-from phonewire.frontends.cli.client import decode_reply, encode_request
+import phonewire
+from phonewire.frontends.cli.client import DAEMON_HINTS, connect, decode_reply, encode_request, ensure_private_dir
+from phonewire.frontends.cli.daemon import TEST_ONLY_VERSION_ENV
 
 D = ("--device", "double")
 
@@ -182,9 +184,9 @@ def test_a_request_without_the_token_is_refused_and_the_daemon_keeps_serving(cli
             s.connect(str(cli.dir / "daemon.sock"))
             s.sendall(payload)
             s.shutdown(socket.SHUT_WR)
-            exit_code, out, err = decode_reply(s.makefile("rb").read())
-        assert (exit_code, out) == (4, "")
-        assert err.startswith(f"error {code}")
+            exit_code, daemon_code, out, err = decode_reply(s.makefile("rb").read())
+        assert (exit_code, daemon_code, err) == (4, code, "")
+        assert out in ("bad or missing token", "malformed request")
     assert cli(*D, "apps").out == "app.t\tforeground\n"
 
 
@@ -344,3 +346,38 @@ def test_a_runner_address_where_nothing_listens_is_reported_unreachable_whatever
         error = res.json()["error"]
         assert error["code"] == "RUNNER_UNAVAILABLE", (verb, error)
         assert "127.0.0.1:1" in error["message"] and error["hint"], verb
+
+
+def _start_stale_daemon(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> int:
+    """A daemon that claims another phonewire version (the test-only override), as one left over by an upgrade."""
+    monkeypatch.setenv(TEST_ONLY_VERSION_ENV, "0.0.0-stale")
+    connect(ensure_private_dir(str(cli.dir))).close()  # starts it with this environment
+    pid = cli.daemon_pid()
+    assert pid is not None
+    cli.daemon_pids.add(pid)
+    return pid
+
+
+def test_a_daemon_of_another_version_is_stopped_and_replaced_once_and_the_command_runs(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = _start_stale_daemon(cli, monkeypatch)
+    monkeypatch.delenv(TEST_ONLY_VERSION_ENV)
+    res = cli(*D, "open", "app.fresh")
+    assert (res.code, res.out) == (0, "ok opened app.fresh\n"), res.err
+    assert wait_gone(stale)
+    status = cli("daemon", "status", "--json").json()["data"]
+    assert status["pid"] != stale and status["version"] == phonewire.__version__
+
+
+def test_a_replacement_that_is_stale_too_is_a_version_mismatch_with_a_hint_not_a_loop(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = _start_stale_daemon(cli, monkeypatch)  # the override stays set: the replacement claims it as well
+    res = cli(*D, "--json", "apps")
+    assert res.code == 4
+    error = res.json()["error"]
+    assert error["code"] == "DAEMON_VERSION_MISMATCH"
+    assert "0.0.0-stale" in error["message"] and phonewire.__version__ in error["message"]
+    assert error["hint"] == DAEMON_HINTS["DAEMON_VERSION_MISMATCH"]
+    assert wait_gone(stale)
