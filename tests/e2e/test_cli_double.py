@@ -223,7 +223,7 @@ def test_devices_lists_the_web_profiles(cli: Cli) -> None:
 
 def test_help_prints_the_verbs_without_a_daemon(cli: Cli) -> None:
     res = cli("help")
-    assert res.code == 0 and "snapshot [-i] [--diff] [--json]" in res.out
+    assert res.code == 0 and "snapshot [-i] [--diff]" in res.out
     assert cli.daemon_pid() is None
     assert cli().code == 2
 

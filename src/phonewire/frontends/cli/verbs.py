@@ -59,33 +59,24 @@ class Spec:
 _OPS: Final = for_front_end("cli")
 
 
-def _verb(name: str, min_args: int = 0, max_args: int | None = 0, **options: str) -> Spec:
-    """The CLI's projection of one operation: usage and summary from the table, its arguments' shape here, and
-    each ``--option`` (``options``: option without dashes → parameter) checked by the table's parameter."""
+def _verb(name: str) -> Spec:
+    """The CLI's projection of one operation, all from the table: usage and summary, the positional words (a
+    ``target`` takes every word left over), and each ``--option`` checked by its parameter."""
     op = _OPS[name]
-    flags = {f"--{o.replace('_', '-')}": "bool" if op.param(p).kind == "boolean" else "value"
-             for o, p in options.items()}  # fmt: skip
-    params = {f"--{o.replace('_', '-')}": p for o, p in options.items()}
-    aliases = {"-i": "--interactive"} if "interactive" in options else {}
+    positional = op.cli_arguments()
+    variadic = any(p.name == "target" for p in positional)
+    max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
+    options = op.cli_options()
+    flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
+    aliases = {p.short: flag for flag, p in options.items() if p.short}
+    params = {flag: p.name for flag, p in options.items()}
+    min_args = sum(1 for p in positional if p.required)
     return Spec(op.cli_usage, op.summary, min_args, max_args, flags, aliases, operation=op, options=params)
 
 
 VERBS: Final[dict[str, Spec]] = {
-    "open": _verb("open", 1, 1),
-    "close": _verb("close", 0, 1),
-    "apps": _verb("apps"),
+    **{name: _verb(name) for name in _OPS},
     "devices": Spec("devices", "list the device kinds' devices (web profiles, attached Android devices)", device=False),
-    "snapshot": _verb("snapshot", interactive="interactive", diff="diff"),
-    "tap": _verb("tap", 1, None, count="count"),
-    "longpress": _verb("longpress", 1, None, duration="duration_ms"),
-    "fill": _verb("fill", 2, None),
-    "type": _verb("type", 1, 1),
-    "press": _verb("press", 1, 1),
-    "swipe": _verb("swipe", 4, 4, duration="duration_ms"),
-    "scroll": _verb("scroll", 1, 1, amount="amount"),
-    "screenshot": _verb("screenshot", 0, 1, overlay_refs="overlay_refs", format="format", scale="scale"),
-    "url": _verb("url", 1, 1),
-    "viewport": _verb("viewport"),
     "batch": Spec("batch [FILE|-]", "run JSON steps (argv arrays) and stop at the first error", 0, 1, device=False),
     "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
 }
