@@ -10,6 +10,9 @@ from __future__ import annotations
 TYPE_CHECKING = False
 
 __version__ = "0.1.0"
+#: The wire protocol's version (runner ``status``/``uptime`` report it; the CLI client sends it to its daemon).
+#: Defined here, not in phonewire.protocol, so the CLI's thin client can read it without importing that package.
+PROTOCOL_VERSION = 1
 __all__ = ["ActionResult", "AgentSession", "Phone", "ProtocolError", "View", "__version__"]
 
 _LAZY = {

@@ -14,8 +14,10 @@
     # leaving the block stops the runner it started
 
 Every method blocks until the device answered and raises :class:`phonewire.ProtocolError` (``code``,
-``message``, ``hint``) on failure.  The same operations and rules as the CLI apply (docs/cli.md): refs belong to
-the last snapshot and are re-found before acting, selectors that match several elements raise AMBIGUOUS_MATCH.
+``message``, ``hint``) on failure; arguments are checked against the operation table's parameters first, so a
+wrong type or an out-of-bounds number is INVALID_REQUEST with a hint and nothing is sent.  The same operations
+and rules as the CLI apply (docs/cli.md): refs belong to the last snapshot and are re-found before acting,
+selectors that match several elements raise AMBIGUOUS_MATCH.
 
 The class runs one private asyncio event loop in a daemon thread; it may be used from any one thread at a time.
 """
@@ -30,6 +32,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from phonewire.agent.core import ActionResult, AgentSession, View
+from phonewire.agent.operations import for_front_end
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -37,6 +40,8 @@ if TYPE_CHECKING:
     from phonewire.host import CommandSender
 
 T = TypeVar("T")
+
+_OPERATIONS = for_front_end("api")
 
 __all__ = ["ActionResult", "Phone", "View"]
 
@@ -75,6 +80,14 @@ class Phone:
             raise ProtocolError(e.RUNNER_UNAVAILABLE, "this Phone is closed", "Create a new phonewire.Phone().")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
+    @staticmethod
+    def _check(name: str, **args: object) -> None:
+        """Check ``args`` of the operation the API spells ``name`` against the table's parameters: a wrong type or a
+        value out of bounds is ``ProtocolError(INVALID_REQUEST)`` with a hint, before anything is sent."""
+        for p in _OPERATIONS[name].params:
+            if p.name in args and (p.required or args[p.name] is not None):
+                p.check(args[p.name], f"Phone.{name}")
+
     def __enter__(self) -> Phone:
         return self
 
@@ -103,46 +116,57 @@ class Phone:
     # -- operations -----------------------------------------------------------------------------------------
     def open(self, app_id: str) -> ActionResult:
         """Launch ``app_id`` (an app id, or an http(s) URL on the web device) and make it the current app."""
+        self._check("open", app_id=app_id)
         return self._call(self.session.open_app(app_id))
 
     def close_app(self, app_id: str | None = None) -> ActionResult:
         """Stop ``app_id`` (default: the current app)."""
+        self._check("close_app", app_id=app_id)
         return self._call(self.session.close_app(app_id))
 
     def apps(self) -> list[dict[str, Any]]:
         return self._call(self.session.list_apps())
 
     def open_url(self, url: str) -> ActionResult:
+        self._check("open_url", url=url)
         return self._call(self.session.open_url(url))
 
     def snapshot(self, *, interactive: bool = False, diff: bool = False) -> View:
         """The screen as the agent view (``.text``), with ``.refs`` (``"e1"`` → node) and the raw ``.nodes``."""
+        self._check("snapshot", interactive=interactive, diff=diff)
         return self._call(self.session.snapshot(interactive=interactive, diff=diff))
 
     def tap(self, target: str, *, count: int = 1) -> ActionResult:
         """Tap ``@eN``, ``"X Y"`` or a selector (``'role=Button label="OK"'``)."""
+        self._check("tap", target=target, count=count)
         return self._call(self.session.tap(target, count=count))
 
     def long_press(self, target: str, *, duration_ms: float = 800) -> ActionResult:
+        self._check("long_press", target=target, duration_ms=duration_ms)
         return self._call(self.session.long_press(target, duration_ms=duration_ms))
 
     def fill(self, target: str, text: str) -> ActionResult:
         """Focus the text field ``target``, clear it, type ``text``."""
+        self._check("fill", target=target, text=text)
         return self._call(self.session.fill(target, text))
 
     def type(self, text: str) -> ActionResult:
         """Type into the focused field."""
+        self._check("type", text=text)
         return self._call(self.session.type(text))
 
     def press(self, key: str) -> ActionResult:
         """``enter``, ``delete``, ``home``, ``back``, ``volumeUp``, ``volumeDown``."""
+        self._check("press", key=key)
         return self._call(self.session.press(key))
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
+        self._check("swipe", x1=x1, y1=y1, x2=x2, y2=y2, duration_ms=duration_ms)
         return self._call(self.session.swipe(x1, y1, x2, y2, duration_ms=duration_ms))
 
     def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
         """Scroll the content ``up``/``down``/``left``/``right`` by ``amount`` of the screen."""
+        self._check("scroll", direction=direction, amount=amount)
         return self._call(self.session.scroll(direction, amount=amount))
 
     def viewport(self) -> dict[str, float]:
@@ -152,6 +176,7 @@ class Phone:
         self, path: str | Path | None = None, *, format: str = "png", scale: str = "device", overlay_refs: bool = False
     ) -> bytes:
         """The screen as PNG/JPEG bytes, also written to ``path`` when given."""
+        self._check("screenshot", format=format, scale=scale, overlay_refs=overlay_refs)
         image = self._call(self.session.screenshot(format=format, scale=scale, overlay_refs=overlay_refs))
         if path is not None:
             Path(path).write_bytes(image)

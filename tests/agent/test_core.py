@@ -50,6 +50,30 @@ def test_app_scoped_ops_need_an_open_app() -> None:
     assert info.value.hint and "open an app first" in info.value.hint.lower()
 
 
+class UnreachableSender(FakeSender):
+    """A runner that cannot be reached (attached to an address where nothing listens)."""
+
+    async def send(self, command: str, fields: Any = None) -> Envelope:
+        self.sent.append((command, dict(fields or {})))
+        raise ProtocolError(e.RUNNER_UNAVAILABLE, f"{command} was not sent: connection refused", "Start the runner.")
+
+
+def test_an_unreachable_runner_is_reported_as_such_not_as_no_app_open_whatever_the_operation() -> None:
+    calls = {
+        "snapshot": lambda s: s.snapshot(),
+        "tap": lambda s: s.tap("1 1"),
+        "close_app": lambda s: s.close_app(),
+        "viewport": lambda s: s.viewport(),
+        "list_apps": lambda s: s.list_apps(),
+    }
+    for what, call in calls.items():
+        sender = UnreachableSender()
+        with pytest.raises(ProtocolError) as info:
+            run(call(AgentSession(sender)))
+        assert info.value.code == e.RUNNER_UNAVAILABLE, what
+        assert [command for command, _ in sender.sent if command == "snapshot"] == [], what  # nothing app-scoped
+
+
 def test_open_app_makes_it_the_target_of_later_commands() -> None:
     sender = FakeSender(rows(1, 2))
     s = AgentSession(sender)

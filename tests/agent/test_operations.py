@@ -127,3 +127,24 @@ def test_the_bridge_refuses_a_scroll_amount_past_the_protocols_limit() -> None:
 
 def test_every_front_end_has_a_spelling_for_every_operation() -> None:
     assert all(op.spelling(fe) for op in OPS for fe in FRONT_ENDS)
+
+
+def test_a_new_operations_cli_usage_and_arguments_come_from_its_table_entry_alone() -> None:
+    selector = Param("selector", "string", "What to wait for.", required=True)
+    timeout = Param("timeout_ms", "number", "How long.", minimum=0, maximum=60_000, metavar="MS")
+    gone = Param("gone", "boolean", "Wait until it is gone.", default=False)
+    op = Operation("wait", "wait", "Wait for an element.", (selector, gone, timeout),
+                   renames={"cli": {"timeout_ms": "timeout"}})  # fmt: skip
+    assert op.cli_usage == "wait SELECTOR [--gone] [--timeout MS]"
+    assert op.cli_arguments() == (selector,)
+    assert op.cli_options() == {"--gone": gone, "--timeout": timeout}
+
+
+def test_the_cli_verbs_arity_and_options_follow_the_table() -> None:
+    assert (VERBS["swipe"].min_args, VERBS["swipe"].max_args) == (4, 4)
+    assert (VERBS["fill"].min_args, VERBS["fill"].max_args) == (2, None)  # the target takes the words left over
+    assert (VERBS["close"].min_args, VERBS["close"].max_args) == (0, 1)
+    assert (VERBS["screenshot"].min_args, VERBS["screenshot"].max_args) == (0, 1)  # its own [PATH]
+    assert VERBS["longpress"].options == {"--duration": "duration_ms"}
+    assert VERBS["snapshot"].aliases == {"-i": "--interactive"}
+    assert VERBS["tap"].usage == "tap TARGET [--count N]"

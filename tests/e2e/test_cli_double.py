@@ -19,7 +19,9 @@ import pytest
 from cli_harness import Cli, cli_for, wait_gone
 from PIL import Image
 
-from phonewire.frontends.cli.client import decode_reply, encode_request
+import phonewire
+from phonewire.frontends.cli.client import DAEMON_HINTS, connect, decode_reply, encode_request, ensure_private_dir
+from phonewire.frontends.cli.daemon import TEST_ONLY_VERSION_ENV
 from phonewire.runtime import runner_token_path
 
 D = ("--device", "double")
@@ -140,6 +142,21 @@ def test_batch_reads_a_file_and_rejects_malformed_input(cli: Cli, tmp_path: Path
     assert cli(*D, "batch", stdin='[["batch"]]').code == 2
 
 
+def test_batch_dash_reads_the_steps_from_stdin_as_documented(cli: Cli) -> None:
+    res = cli(*D, "batch", "-", stdin=json.dumps([["open", "app.dash"], ["tap", "id=counter"]]))
+    assert res.code == 0, res.err
+    assert res.out.rstrip().endswith("ok: 2/2 steps")
+    assert taps_shown(cli) == "taps=1"
+
+
+def test_batch_stdin_nested_100000_deep_is_refused_with_a_hint(cli: Cli) -> None:
+    res = cli(*D, "--json", "batch", "-", stdin="[" * 100_000)
+    assert res.code == 2
+    error = res.json()["error"]
+    assert error["code"] == "INVALID_REQUEST" and "levels deep" in error["message"]
+    assert error["hint"] == "usage: phonewire batch [FILE|-]"
+
+
 def test_screenshot_writes_a_png_and_overlay_refs_draws_on_it(cli: Cli, tmp_path: Path) -> None:
     assert cli(*D, "open", "app.s").code == 0
     plain = cli(*D, "screenshot", str(tmp_path / "plain.png"))
@@ -168,9 +185,9 @@ def test_a_request_without_the_token_is_refused_and_the_daemon_keeps_serving(cli
             s.connect(str(cli.dir / "daemon.sock"))
             s.sendall(payload)
             s.shutdown(socket.SHUT_WR)
-            exit_code, out, err = decode_reply(s.makefile("rb").read())
-        assert (exit_code, out) == (4, "")
-        assert err.startswith(f"error {code}")
+            exit_code, daemon_code, out, err = decode_reply(s.makefile("rb").read())
+        assert (exit_code, daemon_code, err) == (4, code, "")
+        assert out in ("bad or missing token", "malformed request")
     assert cli(*D, "apps").out == "app.t\tforeground\n"
 
 
@@ -207,7 +224,7 @@ def test_devices_lists_the_web_profiles(cli: Cli) -> None:
 
 def test_help_prints_the_verbs_without_a_daemon(cli: Cli) -> None:
     res = cli("help")
-    assert res.code == 0 and "snapshot [-i] [--diff] [--json]" in res.out
+    assert res.code == 0 and "snapshot [-i] [--diff]" in res.out
     assert cli.daemon_pid() is None
     assert cli().code == 2
 
@@ -321,3 +338,48 @@ def test_version_prints_the_package_version_without_a_daemon(cli: Cli) -> None:
     res = cli("--version")
     assert res.code == 0 and res.out.strip() == f"phonewire {__version__}"
     assert cli.daemon_pid() is None
+
+
+def test_a_runner_address_where_nothing_listens_is_reported_unreachable_whatever_the_verb(cli: Cli) -> None:
+    # issue 15 item 7: `--runner 127.0.0.1:1 tap …` used to answer APP_BUNDLE_ID_REQUIRED (no app is open)
+    for verb in (["tap", "1", "1"], ["snapshot"], ["apps"], ["close"]):
+        res = cli("--runner", "127.0.0.1:1", "--json", *verb)
+        assert res.code == 3, verb
+        error = res.json()["error"]
+        assert error["code"] == "RUNNER_UNAVAILABLE", (verb, error)
+        assert "127.0.0.1:1" in error["message"] and error["hint"], verb
+
+
+def _start_stale_daemon(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> int:
+    """A daemon that claims another phonewire version (the test-only override), as one left over by an upgrade."""
+    monkeypatch.setenv(TEST_ONLY_VERSION_ENV, "0.0.0-stale")
+    connect(ensure_private_dir(str(cli.dir))).close()  # starts it with this environment
+    pid = cli.daemon_pid()
+    assert pid is not None
+    cli.daemon_pids.add(pid)
+    return pid
+
+
+def test_a_daemon_of_another_version_is_stopped_and_replaced_once_and_the_command_runs(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = _start_stale_daemon(cli, monkeypatch)
+    monkeypatch.delenv(TEST_ONLY_VERSION_ENV)
+    res = cli(*D, "open", "app.fresh")
+    assert (res.code, res.out) == (0, "ok opened app.fresh\n"), res.err
+    assert wait_gone(stale)
+    status = cli("daemon", "status", "--json").json()["data"]
+    assert status["pid"] != stale and status["version"] == phonewire.__version__
+
+
+def test_a_replacement_that_is_stale_too_is_a_version_mismatch_with_a_hint_not_a_loop(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = _start_stale_daemon(cli, monkeypatch)  # the override stays set: the replacement claims it as well
+    res = cli(*D, "--json", "apps")
+    assert res.code == 4
+    error = res.json()["error"]
+    assert error["code"] == "DAEMON_VERSION_MISMATCH"
+    assert "0.0.0-stale" in error["message"] and phonewire.__version__ in error["message"]
+    assert error["hint"] == DAEMON_HINTS["DAEMON_VERSION_MISMATCH"]
+    assert wait_gone(stale)

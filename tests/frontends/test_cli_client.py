@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from phonewire.frontends.cli import main as cli
-from phonewire.frontends.cli.client import DaemonError
+from phonewire.frontends.cli.client import DAEMON_UNAVAILABLE, DaemonError
 from phonewire.frontends.cli.daemon import Daemon
 
 
 def failing(message: str, hint: str | None = None) -> object:
     def request(*args: object, **kwargs: object) -> tuple[int, str, str]:
-        raise DaemonError(message, hint)
+        raise DaemonError(DAEMON_UNAVAILABLE, message, hint)
 
     return request
 

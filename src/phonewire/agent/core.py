@@ -234,15 +234,18 @@ class AgentSession:
                 result.state_reset = True
             return result
 
-    def _app(self) -> str:
+    async def _app(self) -> str:
+        """The session's app.  Without one, the runner is asked for its ``uptime`` first: when it cannot be
+        reached, that (RUNNER_UNAVAILABLE, TRANSPORT_FAILED) is what the agent must fix before opening an app."""
         if not self.app_id:
+            await self.sender.send(c.UPTIME, {})
             raise ProtocolError(e.APP_BUNDLE_ID_REQUIRED, "no app is open in this session", OPEN_APP_HINT)
         return self.app_id
 
     async def _send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Reply:
         body = dict(fields or {})
         if app:
-            body["appBundleId"] = self._app()
+            body["appBundleId"] = await self._app()
         try:
             reply = await self.sender.send(command, body)
         except ProtocolError as exc:
@@ -282,7 +285,7 @@ class AgentSession:
 
     async def close_app(self, app_id: str | None = None) -> ActionResult:
         async def run() -> ActionResult:
-            target = app_id or self._app()
+            target = app_id or await self._app()
             env = await self.sender.send(c.TERMINATE_APP, {"appBundleId": target})
             if target == self.app_id:
                 self.app_id = None

@@ -43,7 +43,9 @@ Settling = Literal["tap", "drag"]
 KEY_NAMES: Final = "enter/return, delete/backspace, home, back, volumeUp, volumeDown, actionButton"
 
 # --- parameters (one object per concept; an operation may change its default with ``replace``) -----------------
-APP_ID: Final = Param("app_id", "string", "dev.phonewire.demo, an http(s) URL, or a package/bundle id.", required=True)
+APP_ID: Final = Param(
+    "app_id", "string", "dev.phonewire.demo, an http(s) URL, or a package/bundle id.", required=True, metavar="APP"
+)
 TARGET: Final = Param(
     "target",
     "string",
@@ -52,13 +54,15 @@ TARGET: Final = Param(
     "editable; || for fallbacks).",
     required=True,
 )
-COUNT: Final = Param("count", "integer", "Number of taps.", minimum=1, maximum=MAX_TAPS, default=1)
+COUNT: Final = Param("count", "integer", "Number of taps.", minimum=1, maximum=MAX_TAPS, default=1, metavar="N")
 DURATION: Final = Param(
-    "duration_ms", "number", "Gesture duration in milliseconds.", minimum=0, maximum=MAX_DURATION_MS
+    "duration_ms", "number", "Gesture duration in milliseconds.", minimum=0, maximum=MAX_DURATION_MS, metavar="MS"
 )
 TEXT: Final = Param("text", "string", "Text to type.", required=True)
 KEY: Final = Param("key", "string", f"Key or button: {KEY_NAMES}.", required=True)
-DIRECTION: Final = Param("direction", "string", "Where to reveal content.", required=True, choices=SCROLL_DIRECTIONS)
+DIRECTION: Final = Param(
+    "direction", "string", "Where to reveal content.", required=True, choices=SCROLL_DIRECTIONS, metavar="DIR"
+)
 AMOUNT: Final = Param(
     "amount",
     "number",
@@ -66,6 +70,7 @@ AMOUNT: Final = Param(
     minimum=MIN_SCROLL_AMOUNT,
     maximum=MAX_SCROLL_AMOUNT,
     default=0.6,
+    metavar="F",
 )
 FORMAT: Final = Param("format", "string", "Image format.", choices=SCREENSHOT_FORMATS, default="png")
 SCALE: Final = Param(
@@ -75,7 +80,11 @@ SCALE: Final = Param(
 OVERLAY_REFS: Final = Param("overlay_refs", "boolean", "Draw each ref's box and label over the image (set-of-marks).",
                             default=False)  # fmt: skip
 INTERACTIVE: Final = Param(
-    "interactive", "boolean", "Only interactive elements and the text needed to choose among them.", default=False
+    "interactive",
+    "boolean",
+    "Only interactive elements and the text needed to choose among them.",
+    default=False,
+    short="-i",
 )
 DIFF: Final = Param("diff", "boolean", "Only what changed since this session's previous snapshot.", default=False)
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
@@ -85,6 +94,8 @@ def _points(*names: str) -> tuple[Param, ...]:
     return tuple(Param(n, "number", f"{n} in screen points.", required=True) for n in names)
 
 
+#: The CLI's option for a duration (``--duration MS``).
+_CLI_DURATION: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"duration_ms": "duration"}}
 #: PhoneAgent's name for an app id.
 _BUNDLE: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"bridge": {"app_id": "bundle_identifier"}}
 
@@ -109,8 +120,8 @@ class Operation:
     api: str | None = None
     #: The bridge's further names for it (PhoneAgent's methods; they take PhoneAgent's parameter shapes).
     bridge_aliases: tuple[str, ...] = ()
-    #: The CLI's spelling of the call: verb, positional arguments, options (``tap TARGET [--count N]``).
-    cli_usage: str = ""
+    #: The CLI's own positional word after the operation's (``screenshot [PATH]``: where to write the image).
+    cli_extra: str = ""
     #: Per-front-end defaults that differ from the parameter's own (MCP screenshots are small by default).
     defaults: Mapping[FrontEnd, Mapping[str, Any]] = field(default_factory=dict)
     #: Per-front-end parameter names that differ from the table's (the bridge keeps PhoneAgent's).
@@ -134,6 +145,33 @@ class Operation:
             replace(p, name=names.get(p.name, p.name), default=own.get(p.name, p.default)) for p in self.params
         )
 
+    def cli_arguments(self) -> tuple[Param, ...]:
+        """The parameters the CLI takes as positional words, in order: the required ones and plain optional
+        strings (``close [APP]``); the rest are ``--options``.  A ``target`` takes every word left over."""
+        return tuple(p for p in self.params if p.required or (p.kind == "string" and not p.choices))
+
+    def cli_options(self) -> dict[str, Param]:
+        """``--option`` → parameter, for the parameters that are not positional (the CLI's renames applied)."""
+        names = self.renames.get("cli", {})
+        positional = self.cli_arguments()
+        return {"--" + names.get(p.name, p.name).replace("_", "-"): p for p in self.params if p not in positional}
+
+    @property
+    def cli_usage(self) -> str:
+        """The CLI's usage line, e.g. ``tap TARGET [--count N]``."""
+        words = [self.spelling("cli")]
+        for p in self.cli_arguments():
+            metavar = p.metavar or p.name.upper()
+            words.append(metavar if p.required else f"[{metavar}]")
+        if self.cli_extra:
+            words.append(self.cli_extra)
+        for flag, p in self.cli_options().items():
+            if p.kind == "boolean":
+                words.append(f"[{p.short or flag}]")
+            else:
+                words.append(f"[{flag} {'|'.join(p.choices) or p.metavar or p.name.upper()}]")
+        return " ".join(words)
+
     def kwargs(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """The AgentSession call's keyword arguments for validated ``args`` (absent optional ones omitted)."""
         return {p.name: args[p.name] for p in self.params if p.name in args}
@@ -143,37 +181,34 @@ OPERATIONS: Final[dict[str, Operation]] = {
     op.name: op
     for op in (
         Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
-                  (APP_ID,), cli="open", api="open", cli_usage="open APP", renames=_BUNDLE),
+                  (APP_ID,), cli="open", api="open", renames=_BUNDLE),
         Operation("close_app", "close_app", "Stop an app (default: the session's app).",
                   (replace(APP_ID, required=False, description="App id (default: the session's app)."),),
-                  destructive=True, view_after=False, cli="close", cli_usage="close [APP]", renames=_BUNDLE),
+                  destructive=True, view_after=False, cli="close", renames=_BUNDLE),
         Operation("list_apps", "list_apps", "The device's apps and their state.", read_only=True, cli="apps",
-                  api="apps", cli_usage="apps"),
+                  api="apps"),
         Operation("open_url", "open_url", "Open a URL as the OS would (the app showing it becomes the target).",
-                  (URL,), cli="url", cli_usage="url URL"),
+                  (URL,), cli="url"),
         Operation("snapshot", "snapshot", "The screen as the agent view: one line per useful element with its @eN ref.",
-                  (INTERACTIVE, DIFF), read_only=True, bridge_aliases=("get_tree", "get_context"),
-                  cli_usage="snapshot [-i] [--diff] [--json]"),
+                  (INTERACTIVE, DIFF), read_only=True, bridge_aliases=("get_tree", "get_context")),
         Operation("viewport", "viewport", "The app's viewport in screen points: x, y, width, height.",
-                  read_only=True, cli_usage="viewport"),
+                  read_only=True),
         Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),
-                  read_only=True, bridge_aliases=("get_screen_image",),
-                  defaults={"mcp": {"format": "jpeg", "scale": "css"}},
-                  cli_usage="screenshot [PATH] [--overlay-refs] [--format png|jpeg] [--scale device|css]"),
+                  read_only=True, cli_extra="[PATH]", bridge_aliases=("get_screen_image",),
+                  defaults={"mcp": {"format": "jpeg", "scale": "css"}}),
         Operation("tap", "tap", "Tap an element (its current centre) or a point.", (TARGET, COUNT),
-                  bridge_aliases=("tap_element",), cli_usage="tap TARGET [--count N]"),
+                  bridge_aliases=("tap_element",)),
         Operation("long_press", "long_press", "Press and hold an element or a point.",
-                  (TARGET, replace(DURATION, default=800)), cli="longpress",
-                  cli_usage="longpress TARGET [--duration MS]"),
+                  (TARGET, replace(DURATION, default=800)), cli="longpress", renames=_CLI_DURATION),
         Operation("fill", "fill", "Focus a text field, clear it and type text.", (TARGET, TEXT), destructive=True,
-                  bridge_aliases=("enter_text",), cli_usage="fill TARGET TEXT"),
-        Operation("type", "type", "Type text into the focused field.", (TEXT,), cli_usage="type TEXT"),
-        Operation("press", "press", "Press a key or hardware button.", (KEY,), cli_usage="press KEY"),
+                  bridge_aliases=("enter_text",)),
+        Operation("type", "type", "Type text into the focused field.", (TEXT,)),
+        Operation("press", "press", "Press a key or hardware button.", (KEY,)),
         Operation("swipe", "swipe", "Drag the finger from (x1, y1) to (x2, y2), in screen points.",
                   (*_points("x1", "y1", "x2", "y2"), replace(DURATION, default=300)), settling="drag",
-                  cli_usage="swipe X1 Y1 X2 Y2 [--duration MS]"),
+                  renames=_CLI_DURATION),
         Operation("scroll", "scroll", "Scroll the content to reveal what is further in a direction.",
-                  (DIRECTION, AMOUNT), settling="drag", cli_usage="scroll DIR [--amount F]"),
+                  (DIRECTION, AMOUNT), settling="drag"),
     )
 }  # fmt: skip
 

@@ -80,6 +80,10 @@ class Param:
     minimum: float | None = None
     maximum: float | None = None
     default: Any = None
+    #: How the CLI's usage line names its value (default: the name in capitals).
+    metavar: str = ""
+    #: The CLI's one-letter spelling of a boolean option (``-i``).
+    short: str = ""
 
     def signature(self) -> str:
         shown: str = "frame string" if self.kind == "frame" else self.kind

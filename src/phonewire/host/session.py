@@ -17,6 +17,7 @@ with a fresh command id — is allowed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 import uuid
@@ -200,9 +201,19 @@ class HostSession:
             host, port = self.attach_to
             try:
                 token = attach_token(port, self.env)
-            except ProtocolError as exc:
-                self.diag.record(d.STARTUP, phase="failed", address=f"{host}:{port}", code=exc.code)
-                raise
+            except ProtocolError as missing:
+                # No token to send: say first whether anything listens there at all (a wrong port is the
+                # likelier mistake than a missing token).
+                failure = missing
+                if not await _listening(host, port):
+                    failure = ProtocolError(
+                        e.RUNNER_UNAVAILABLE,
+                        f"nothing listens on {host}:{port}: no runner to attach to",
+                        "Start a runner (`phonewire runner --device web` prints its port) and give that address, "
+                        "or unset PHONEWIRE_RUNNER_ADDR / --runner to let phonewire start one.",
+                    )
+                self.diag.record(d.STARTUP, phase="failed", address=f"{host}:{port}", code=failure.code)
+                raise failure from None
             self.diag.record(d.STARTUP, phase="attached", address=f"{host}:{port}")
             return self._session(Transport(host, port, token=token), None)
         if self._runner is not None:  # a spawned runner replaces one that held this session's app state
@@ -234,3 +245,15 @@ class HostSession:
 
 
 __all__ = ["HostError", "HostSession", "RunnerSession"]
+
+
+async def _listening(host: str, port: int, timeout: float = 2.0) -> bool:
+    """Whether a TCP connection to ``host:port`` is accepted (closed at once, nothing sent)."""
+    try:
+        _reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True

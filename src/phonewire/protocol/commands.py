@@ -16,7 +16,10 @@ import os
 from dataclasses import dataclass
 from typing import Final
 
-PROTOCOL_VERSION: Final = 1
+import phonewire
+
+#: Defined once, at the package root (the CLI's thin client reads it there without importing this package).
+PROTOCOL_VERSION: Final = phonewire.PROTOCOL_VERSION
 
 # --- command names ------------------------------------------------------------------------------------
 STATUS: Final = "status"

@@ -15,26 +15,58 @@ Files, in the daemon directory (``PHONEWIRE_DAEMON_DIR``, else ``$XDG_RUNTIME_DI
 
 Wire (one request per connection; NUL cannot occur in argv, paths or environment strings)::
 
-    request   "pw1" NUL token NUL cwd NUL n NUL (NAME=VALUE NUL)*n  m NUL (arg NUL)*m  ("0" | "1" NUL stdin)
-              then the client shuts down its sending side
-    reply     exit NUL len(stdout) NUL stdout stderr          (lengths in bytes, UTF-8)
+    request   "pw2" NUL version NUL protocol NUL token NUL cwd NUL n NUL (NAME=VALUE NUL)*n  m NUL (arg NUL)*m
+              ("0" | "1" NUL stdin), then the client shuts down its sending side
+    reply     "pw2" NUL exit NUL code NUL len(stdout) NUL stdout stderr       (lengths in bytes, UTF-8)
+
+``version`` and ``protocol`` are the client's phonewire and wire protocol versions; ``code`` is empty when the
+daemon ran the invocation, else one of the daemon codes below: it refused the request itself, nothing ran, and
+stdout holds the reason.
+
+A stale daemon (another phonewire version, e.g. still serving after an upgrade) answers
+DAEMON_VERSION_MISMATCH; a daemon older than this wire answers in its own format.  Either way the client stops
+it (SIGTERM to the socket's peer pid), waits until its socket is gone, starts a fresh daemon and sends the
+request again, once: the stale daemon ran nothing.
+
+Daemon codes (the client's and the daemon's own refusals; exit 4), each with its hint in :data:`DAEMON_HINTS`::
+
+    DAEMON_UNAVAILABLE        no daemon could be started or reached, or it answered nothing usable
+    DAEMON_NOT_RUNNING        `daemon status` / `daemon stop` found no daemon (the CLI reports it as ok)
+    DAEMON_PROTOCOL           the daemon could not read the request (malformed, too large, too slow)
+    DAEMON_AUTH               the request's token is not the daemon's
+    DAEMON_VERSION_MISMATCH   the daemon is another phonewire version (replaced once, transparently)
 """
 
 # The client stays on os.path on purpose: pathlib costs import time on every warm command.
-# ruff: noqa: PTH109, PTH118, PTH123
+# ruff: noqa: PTH109, PTH110, PTH118, PTH123
 from __future__ import annotations
 
 import _socket
 import os
 import sys
 
+from phonewire import PROTOCOL_VERSION, __version__
 from phonewire.runtime import NotPrivateError, make_private_dir, user_runtime_dir
 
-WIRE_VERSION = "pw1"
+WIRE_VERSION = "pw2"
 
 EXIT_DAEMON = 4
-#: The error code of the client's own failures (no daemon could be started or reached).
 DAEMON_UNAVAILABLE = "DAEMON_UNAVAILABLE"
+DAEMON_NOT_RUNNING = "DAEMON_NOT_RUNNING"
+DAEMON_PROTOCOL = "DAEMON_PROTOCOL"
+DAEMON_AUTH = "DAEMON_AUTH"
+DAEMON_VERSION_MISMATCH = "DAEMON_VERSION_MISMATCH"
+#: Each daemon code's hint, for an agent (a failure may give a more specific one).
+DAEMON_HINTS = {
+    DAEMON_UNAVAILABLE: "Run the command again; if it persists, see daemon.log in the daemon directory.",
+    DAEMON_NOT_RUNNING: "Any device verb starts one (e.g. `phonewire apps`).",
+    DAEMON_PROTOCOL: "Use the `phonewire` command of the same installation as the daemon, and send the whole "
+    "request at once.",
+    DAEMON_AUTH: "Use the `phonewire` command as the user who started the daemon; if the token file was "
+    "replaced, run `phonewire daemon stop` and try again.",
+    DAEMON_VERSION_MISMATCH: "Stop the other daemon (`phonewire daemon stop` from its installation, or kill the "
+    "pid named here), then run the command again.",
+}
 #: A request was sent and no answer came: the daemon may have run it.
 MAY_HAVE_RUN_HINT = (
     "The command may have run before the answer was lost: check with `phonewire snapshot` before repeating it."
@@ -45,12 +77,14 @@ START_BUDGET_S = 20.0
 
 
 class DaemonError(Exception):
-    """The daemon could not be started or reached, or answered something that is not a reply."""
+    """A daemon code (see above) with its message and hint: the daemon could not be started or reached, refused
+    the request, or answered something that is not a reply."""
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
         super().__init__(message)
+        self.code = code
         self.message = message
-        self.hint = hint
+        self.hint = hint if hint is not None else DAEMON_HINTS[code]
 
 
 def daemon_dir(environ: dict[str, str] | None = None) -> str:
@@ -64,11 +98,13 @@ def ensure_private_dir(path: str) -> str:
         return make_private_dir(path)
     except NotPrivateError as exc:
         raise DaemonError(
+            DAEMON_UNAVAILABLE,
             f"daemon directory {path} is not private to this user",
             "Remove it or set PHONEWIRE_DAEMON_DIR to a directory only you can enter (mode 0700).",
         ) from exc
     except OSError as exc:
         raise DaemonError(
+            DAEMON_UNAVAILABLE,
             f"cannot use daemon directory {path}: {exc.strerror}",
             "Set PHONEWIRE_DAEMON_DIR to a directory you can create and own (it is made mode 0700).",
         ) from exc
@@ -84,6 +120,7 @@ def _connect(sock_path: str) -> _socket.socket | None:
     except OSError as exc:
         sock.close()
         raise DaemonError(
+            DAEMON_UNAVAILABLE,
             f"cannot reach the daemon at {sock_path}: {exc.strerror}",
             "Check that you own the daemon directory and its socket, then try again.",
         ) from exc
@@ -106,7 +143,9 @@ def start_daemon(directory: str) -> int:
         return os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
     except OSError as exc:
         raise DaemonError(
-            f"cannot start the daemon: {exc.strerror}", f"Check that {sys.executable} can run, then try again."
+            DAEMON_UNAVAILABLE,
+            f"cannot start the daemon: {exc.strerror}",
+            f"Check that {sys.executable} can run, then try again.",
         ) from exc
 
 
@@ -116,7 +155,7 @@ def connect(directory: str, *, start: bool = True) -> _socket.socket:
     sock = _connect(sock_path)
     if sock is not None or not start:
         if sock is None:
-            raise DaemonError("no daemon is running", "Any device verb starts one (e.g. `phonewire apps`).")
+            raise DaemonError(DAEMON_NOT_RUNNING, "no daemon is running")
         return sock
     import time
 
@@ -128,6 +167,7 @@ def connect(directory: str, *, start: bool = True) -> _socket.socket:
         if sock is not None:
             return sock
     raise DaemonError(
+        DAEMON_UNAVAILABLE,
         f"the daemon did not start within {START_BUDGET_S:g} s",
         f"See {os.path.join(directory, 'daemon.log')} for its output.",
     )
@@ -136,15 +176,44 @@ def connect(directory: str, *, start: bool = True) -> _socket.socket:
 # -- wire (pure) -----------------------------------------------------------------------------------------------
 
 
-def encode_request(token: str, argv: list[str], cwd: str, env: dict[str, str], stdin: str | None) -> bytes:
-    fields = [WIRE_VERSION, token, cwd, str(len(env)), *(f"{k}={v}" for k, v in env.items()), str(len(argv)), *argv]
-    fields.append("0" if stdin is None else "1")
+def encode_request(
+    token: str,
+    argv: list[str],
+    cwd: str,
+    env: dict[str, str],
+    stdin: str | None,
+    *,
+    version: str = __version__,
+    protocol: int = PROTOCOL_VERSION,
+) -> bytes:
+    fields = [WIRE_VERSION, version, str(protocol), token, cwd, str(len(env)), *(f"{k}={v}" for k, v in env.items())]
+    fields += [str(len(argv)), *argv, "0" if stdin is None else "1"]
     body = "\0".join(fields).encode("utf-8", "surrogateescape")
     return body if stdin is None else body + b"\0" + stdin.encode("utf-8", "surrogateescape")
 
 
-def decode_request(data: bytes) -> tuple[str, list[str], str, dict[str, str], str | None]:
-    """``(token, argv, cwd, env, stdin)``; ``ValueError`` for anything malformed."""
+class Request:
+    """A decoded request: the client's versions and its invocation."""
+
+    __slots__ = ("argv", "cwd", "env", "protocol", "stdin", "token", "version")
+
+    def __init__(
+        self,
+        *,
+        version: str,
+        protocol: str,
+        token: str,
+        argv: list[str],
+        cwd: str,
+        env: dict[str, str],
+        stdin: str | None,
+    ) -> None:
+        self.version, self.protocol, self.token = version, protocol, token
+        self.argv, self.cwd, self.env, self.stdin = argv, cwd, env, stdin
+
+
+def decode_request(data: bytes) -> Request:
+    """The request in ``data``; ``ValueError`` for anything malformed."""
     pos = 0
 
     def field() -> str:
@@ -159,44 +228,76 @@ def decode_request(data: bytes) -> tuple[str, list[str], str, dict[str, str], st
 
     if field() != WIRE_VERSION:
         raise ValueError("not a phonewire request")
-    token, cwd = field(), field()
+    version, protocol, token, cwd = field(), field(), field(), field()
     env = dict(item.partition("=")[::2] for item in (field() for _ in range(int(field()))))
     argv = [field() for _ in range(int(field()))]
     has_stdin = field()
     if has_stdin not in ("0", "1"):
         raise ValueError("malformed request")
     stdin = data[pos:].decode("utf-8", "surrogateescape") if has_stdin == "1" else None
-    return token, argv, cwd, env, stdin
+    return Request(version=version, protocol=protocol, token=token, argv=argv, cwd=cwd, env=env, stdin=stdin)
 
 
-def encode_reply(code: int, stdout: str, stderr: str) -> bytes:
+def encode_reply(code: int, stdout: str, stderr: str, *, daemon_code: str = "") -> bytes:
     out = stdout.encode("utf-8", "surrogateescape")
-    return f"{code}\0{len(out)}\0".encode() + out + stderr.encode("utf-8", "surrogateescape")
+    head = f"{WIRE_VERSION}\0{code}\0{daemon_code}\0{len(out)}\0".encode()
+    return head + out + stderr.encode("utf-8", "surrogateescape")
 
 
-def decode_reply(data: bytes) -> tuple[int, str, str]:
-    code, _, rest = data.partition(b"\0")
+def decode_reply(data: bytes) -> tuple[int, str, str, str]:
+    """``(exit, daemon code, stdout, stderr)``.  A reply in an older daemon's format (``exit NUL len NUL …``,
+    no wire version) is DAEMON_VERSION_MISMATCH; ``ValueError`` for anything else that is not a reply."""
+    magic, _, rest = data.partition(b"\0")
+    if magic != WIRE_VERSION.encode():
+        old_exit, _, old_rest = data.partition(b"\0")
+        int(old_exit), int(old_rest.partition(b"\0")[0])  # ValueError unless it is an older daemon's reply
+        return EXIT_DAEMON, DAEMON_VERSION_MISMATCH, "the daemon is an older phonewire version", ""
+    code, _, rest = rest.partition(b"\0")
+    daemon_code, _, rest = rest.partition(b"\0")
     size, _, rest = rest.partition(b"\0")
     n = int(size)
     if n > len(rest):
         raise ValueError("truncated reply")
-    return int(code), rest[:n].decode("utf-8", "replace"), rest[n:].decode("utf-8", "replace")
+    text = rest[:n].decode("utf-8", "replace"), rest[n:].decode("utf-8", "replace")
+    return int(code), daemon_code.decode("ascii", "replace"), *text
 
 
 # -- one request -------------------------------------------------------------------------------------------------
 
+#: How long a stale daemon gets to remove its socket after SIGTERM (it stops its runners after that).
+STALE_STOP_BUDGET_S = 15.0
 
-def request(argv: list[str], *, start: bool = True, stdin: str | None = None) -> tuple[int, str, str]:
-    """Send one invocation to the daemon; ``(exit code, stdout, stderr)`` of its answer."""
-    directory = ensure_private_dir(daemon_dir())
+
+def _peer_pid(sock: _socket.socket, directory: str) -> int | None:
+    """The pid of the daemon at the other end: the kernel's word (SO_PEERCRED) where there is one, else its pid
+    file."""
+    peercred = getattr(_socket, "SO_PEERCRED", None)
+    if peercred is not None:
+        try:
+            return int.from_bytes(sock.getsockopt(_socket.SOL_SOCKET, peercred, 12)[:4], sys.byteorder) or None
+        except OSError:
+            pass
+    try:
+        with open(os.path.join(directory, "daemon.pid"), encoding="ascii") as fh:
+            return int(fh.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _exchange(
+    directory: str, argv: list[str], start: bool, stdin: str | None
+) -> tuple[tuple[int, str, str, str], int | None]:
     sock = connect(directory, start=start)
     try:
+        pid = _peer_pid(sock, directory)
         try:
             with open(os.path.join(directory, "token"), encoding="ascii") as fh:
                 token = fh.read().strip()
         except OSError as exc:
             raise DaemonError(
-                f"cannot read the daemon token: {exc.strerror}", "A daemon may be starting or stopping: try again."
+                DAEMON_UNAVAILABLE,
+                f"cannot read the daemon token: {exc.strerror}",
+                "A daemon may be starting or stopping: try again.",
             ) from exc
         env = {k: os.environ[k] for k in FORWARDED_ENV if k in os.environ}
         try:
@@ -209,13 +310,51 @@ def request(argv: list[str], *, start: bool = True, stdin: str | None = None) ->
                     break
                 chunks.append(chunk)
         except OSError as exc:
-            raise DaemonError(f"lost the connection to the daemon: {exc.strerror}", MAY_HAVE_RUN_HINT) from exc
+            raise DaemonError(
+                DAEMON_UNAVAILABLE, f"lost the connection to the daemon: {exc.strerror}", MAY_HAVE_RUN_HINT
+            ) from exc
     finally:
         sock.close()
     try:
-        return decode_reply(b"".join(chunks))
+        return decode_reply(b"".join(chunks)), pid
     except ValueError:
         raise DaemonError(
+            DAEMON_UNAVAILABLE,
             "the daemon closed the connection without a reply",
             f"{MAY_HAVE_RUN_HINT} See {os.path.join(directory, 'daemon.log')} if it persists.",
         ) from None
+
+
+def _retire(directory: str, pid: int | None, why: str) -> None:
+    """Stop the stale daemon ``pid`` and wait until its socket is gone (its lock, held until it has stopped its
+    runners, keeps the fresh daemon from serving early)."""
+    import signal
+    import time
+
+    if pid is None or pid == os.getpid():
+        raise DaemonError(DAEMON_VERSION_MISMATCH, f"{why}, and its pid is unknown")
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    except OSError as exc:
+        raise DaemonError(DAEMON_VERSION_MISMATCH, f"{why}; stopping it (pid {pid}) failed: {exc.strerror}") from exc
+    sock_path = os.path.join(directory, "daemon.sock")
+    deadline = time.monotonic() + STALE_STOP_BUDGET_S
+    while os.path.exists(sock_path):
+        if time.monotonic() > deadline:
+            raise DaemonError(DAEMON_VERSION_MISMATCH, f"{why}; it (pid {pid}) did not stop")
+        time.sleep(0.02)
+
+
+def request(argv: list[str], *, start: bool = True, stdin: str | None = None) -> tuple[int, str, str]:
+    """Send one invocation to the daemon; ``(exit code, stdout, stderr)`` of its answer.  A daemon of another
+    version is replaced once (it ran nothing); any other refusal of the daemon's is a :class:`DaemonError`."""
+    directory = ensure_private_dir(daemon_dir())
+    (code, daemon_code, out, err), pid = _exchange(directory, argv, start, stdin)
+    if daemon_code == DAEMON_VERSION_MISMATCH:
+        _retire(directory, pid, out)
+        (code, daemon_code, out, err), pid = _exchange(directory, argv, start, stdin)
+    if daemon_code:
+        raise DaemonError(daemon_code, out)
+    return code, out, err

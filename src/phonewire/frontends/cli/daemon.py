@@ -31,8 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from phonewire import PROTOCOL_VERSION, __version__
 from phonewire.agent.core import AgentSession
 from phonewire.devices.registry import check_spec
+from phonewire.frontends.cli import client as cl
 from phonewire.frontends.cli import verbs as v
 from phonewire.frontends.cli.client import daemon_dir, decode_request, encode_reply, ensure_private_dir
 from phonewire.protocol import errors as e
@@ -44,6 +46,15 @@ MAX_REQUEST_BYTES: Final = 4 * 1024 * 1024
 #: A client has this long to send its whole request.
 REQUEST_READ_S: Final = 30.0
 SenderFactory = Callable[[str | None, str | None], Any]
+#: Test-only: the phonewire version this daemon claims to be, so a test can start a stale daemon and watch the
+#: client replace it.  Never set it outside tests.
+TEST_ONLY_VERSION_ENV: Final = "PHONEWIRE_TEST_ONLY_DAEMON_VERSION"
+
+
+def daemon_versions(environ: dict[str, str] | None = None) -> tuple[str, str]:
+    """``(phonewire version, protocol version)`` this daemon serves, as a client sends them."""
+    claimed = (os.environ if environ is None else environ).get(TEST_ONLY_VERSION_ENV)
+    return claimed or __version__, str(PROTOCOL_VERSION)
 
 
 def idle_timeout(environ: dict[str, str] | None = None) -> float:
@@ -120,7 +131,14 @@ class Daemon:
         self.active += 1
         try:
             reply = await self._reply(reader)
-            writer.write(encode_reply(int(reply["exit"]), str(reply.get("stdout", "")), str(reply.get("stderr", ""))))
+            writer.write(
+                encode_reply(
+                    int(reply["exit"]),
+                    str(reply.get("stdout", "")),
+                    str(reply.get("stderr", "")),
+                    daemon_code=str(reply.get("code", "")),
+                )
+            )
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
         finally:
@@ -130,23 +148,35 @@ class Daemon:
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
 
+    @staticmethod
+    def _refusal(code: str, reason: str) -> dict[str, Any]:
+        """The daemon refused the request itself (nothing ran): its code, and the reason in stdout."""
+        return {"exit": v.EXIT_DAEMON, "code": code, "stdout": reason}
+
     async def _reply(self, reader: asyncio.StreamReader) -> dict[str, Any]:
         try:
             async with asyncio.timeout(REQUEST_READ_S):
                 data = await self._read_request(reader)
         except TimeoutError:
-            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: request not finished in time"}
+            return self._refusal(cl.DAEMON_PROTOCOL, "request not finished in time")
         except OSError as exc:  # the client went away mid-request; the answer will not reach it either
-            return {"exit": v.EXIT_DAEMON, "stderr": f"error DAEMON_PROTOCOL: {exc.strerror or exc}"}
+            return self._refusal(cl.DAEMON_PROTOCOL, str(exc.strerror or exc))
         if len(data) > MAX_REQUEST_BYTES:
-            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: request too large"}
+            return self._refusal(cl.DAEMON_PROTOCOL, "request too large")
         try:
-            token, argv, cwd, env, stdin = decode_request(data)
+            req = decode_request(data)
         except ValueError:
-            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_PROTOCOL: malformed request"}
-        if not hmac.compare_digest(token.encode(), self.token.encode()):
-            return {"exit": v.EXIT_DAEMON, "stderr": "error DAEMON_AUTH: bad or missing token"}
-        return await self.run_argv(argv, cwd=cwd or ".", stdin=stdin, env=env)
+            return self._refusal(cl.DAEMON_PROTOCOL, "malformed request")
+        if not hmac.compare_digest(req.token.encode(), self.token.encode()):
+            return self._refusal(cl.DAEMON_AUTH, "bad or missing token")
+        ours = daemon_versions()
+        if (req.version, req.protocol) != ours:
+            return self._refusal(
+                cl.DAEMON_VERSION_MISMATCH,
+                f"the daemon (pid {os.getpid()}) is phonewire {ours[0]} (protocol {ours[1]}), the client "
+                f"phonewire {req.version} (protocol {req.protocol})",
+            )
+        return await self.run_argv(req.argv, cwd=req.cwd or ".", stdin=req.stdin, env=req.env)
 
     @staticmethod
     async def _read_request(reader: asyncio.StreamReader) -> bytes:
@@ -212,6 +242,7 @@ class Daemon:
             data = {
                 "running": True,
                 "pid": os.getpid(),
+                "version": daemon_versions()[0],
                 "uptimeS": round(time.time() - self.started, 1),
                 "idleTimeoutS": self.idle_s,
                 "devices": sorted(self.senders),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from phonewire.frontends.cli.client import DAEMON_UNAVAILABLE, EXIT_DAEMON, DaemonError, request
+from phonewire.frontends.cli.client import DAEMON_NOT_RUNNING, EXIT_DAEMON, DaemonError, request
 
 TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing import
 if TYPE_CHECKING:
@@ -71,19 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code, out, err = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
     except DaemonError as exc:
-        if verb == "daemon" and rest[:1] in (["stop"], ["status"]) and exc.message == "no daemon is running":
+        if exc.code == DAEMON_NOT_RUNNING:  # asked only by `daemon stop` / `daemon status`
             as_json = "--json" in args
             _write(sys.stdout, '{"ok":true,"data":{"running":false}}' if as_json else "ok no daemon running")
             return 0
         if "--json" in args:
             import json
 
-            error = {"code": DAEMON_UNAVAILABLE, "message": exc.message, "hint": exc.hint}
+            error = {"code": exc.code, "message": exc.message, "hint": exc.hint}
             _write(sys.stdout, json.dumps({"ok": False, "error": error}, ensure_ascii=False))
         else:
-            _write(
-                sys.stderr, f"error {DAEMON_UNAVAILABLE}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else "")
-            )
+            _write(sys.stderr, f"error {exc.code}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
         return EXIT_DAEMON
     _write(sys.stdout, out)
     _write(sys.stderr, err)

@@ -14,7 +14,6 @@ Exit codes (the client exits with them, in one place)::
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import os
 import re
@@ -30,6 +29,7 @@ from phonewire.agent.operations import Operation, for_front_end
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.jsonlimits import loads_limited
 from phonewire.protocol.request import SCROLL_DIRECTIONS
 
 EXIT_OK: Final = 0
@@ -59,33 +59,24 @@ class Spec:
 _OPS: Final = for_front_end("cli")
 
 
-def _verb(name: str, min_args: int = 0, max_args: int | None = 0, **options: str) -> Spec:
-    """The CLI's projection of one operation: usage and summary from the table, its arguments' shape here, and
-    each ``--option`` (``options``: option without dashes → parameter) checked by the table's parameter."""
+def _verb(name: str) -> Spec:
+    """The CLI's projection of one operation, all from the table: usage and summary, the positional words (a
+    ``target`` takes every word left over), and each ``--option`` checked by its parameter."""
     op = _OPS[name]
-    flags = {f"--{o.replace('_', '-')}": "bool" if op.param(p).kind == "boolean" else "value"
-             for o, p in options.items()}  # fmt: skip
-    params = {f"--{o.replace('_', '-')}": p for o, p in options.items()}
-    aliases = {"-i": "--interactive"} if "interactive" in options else {}
+    positional = op.cli_arguments()
+    variadic = any(p.name == "target" for p in positional)
+    max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
+    options = op.cli_options()
+    flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
+    aliases = {p.short: flag for flag, p in options.items() if p.short}
+    params = {flag: p.name for flag, p in options.items()}
+    min_args = sum(1 for p in positional if p.required)
     return Spec(op.cli_usage, op.summary, min_args, max_args, flags, aliases, operation=op, options=params)
 
 
 VERBS: Final[dict[str, Spec]] = {
-    "open": _verb("open", 1, 1),
-    "close": _verb("close", 0, 1),
-    "apps": _verb("apps"),
+    **{name: _verb(name) for name in _OPS},
     "devices": Spec("devices", "list the device kinds' devices (web profiles, attached Android devices)", device=False),
-    "snapshot": _verb("snapshot", interactive="interactive", diff="diff"),
-    "tap": _verb("tap", 1, None, count="count"),
-    "longpress": _verb("longpress", 1, None, duration="duration_ms"),
-    "fill": _verb("fill", 2, None),
-    "type": _verb("type", 1, 1),
-    "press": _verb("press", 1, 1),
-    "swipe": _verb("swipe", 4, 4, duration="duration_ms"),
-    "scroll": _verb("scroll", 1, 1, amount="amount"),
-    "screenshot": _verb("screenshot", 0, 1, overlay_refs="overlay_refs", format="format", scale="scale"),
-    "url": _verb("url", 1, 1),
-    "viewport": _verb("viewport"),
     "batch": Spec("batch [FILE|-]", "run JSON steps (argv arrays) and stop at the first error", 0, 1, device=False),
     "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
 }
@@ -139,7 +130,7 @@ def parse_argv(argv: list[str]) -> Invocation:
     while i < len(argv):
         token = argv[i]
         i += 1
-        if only_args or (not token.startswith("-") or _NUMBER.match(token)):
+        if only_args or not token.startswith("-") or token == "-" or _NUMBER.match(token):
             if verb is None:
                 verb = token
                 if verb not in VERBS:
@@ -417,9 +408,9 @@ def render_error(error: ProtocolError, *, as_json: bool) -> str:
 def parse_steps(raw: str) -> list[list[str]]:
     """Batch input: a JSON array of steps, each an argv array (``["tap", "@e3"]``) or ``{"argv": [...]}``."""
     try:
-        doc = json.loads(raw)
-    except ValueError as exc:
-        raise UsageError(f"batch input is not JSON: {exc}", VERBS["batch"].usage) from exc
+        doc = loads_limited(raw, what="batch input", hint=f"usage: phonewire {VERBS['batch'].usage}")
+    except ProtocolError as exc:
+        raise UsageError(exc.message, VERBS["batch"].usage) from exc
     if isinstance(doc, dict) and isinstance(doc.get("steps"), list):
         doc = doc["steps"]
     if not isinstance(doc, list):
