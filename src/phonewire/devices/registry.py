@@ -35,15 +35,19 @@ def _web_spec(arg: str) -> str:
 
 
 def web_devices() -> list[dict[str, Any]]:
+    from phonewire.devices.web.browser import SANDBOX_OFF_ROOT, SANDBOX_ON, wants_sandbox
     from phonewire.devices.web.profiles import profile_names, resolve_profile
 
+    sandbox = SANDBOX_ON if wants_sandbox() else SANDBOX_OFF_ROOT  # what a start will do for this user
     out = []
     for name in profile_names():
         p = resolve_profile(name)
         out.append({
             "device": f"web:{name}",
             "kind": "web",
-            "description": f"{p.width}x{p.height} @{p.dpr:g}x {p.platform}",
+            "description": f"{p.width}x{p.height} @{p.dpr:g}x {p.platform}, "
+            + ("sandboxed" if sandbox == SANDBOX_ON else "no browser sandbox (root)"),
+            "sandbox": sandbox,
         })  # fmt: skip
     return out
 

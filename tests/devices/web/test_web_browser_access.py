@@ -139,3 +139,13 @@ def test_a_normal_user_keeps_chromiums_sandbox() -> None:
     if report["sandbox"] == browser.SANDBOX_OFF_UNUSABLE:
         pytest.skip("this machine has no usable Chromium sandbox for an unprivileged user")
     assert report == {"sandbox": browser.SANDBOX_ON, "noSandboxFlag": False}
+
+
+def test_the_devices_listing_says_whether_the_browser_is_sandboxed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from phonewire.devices.registry import web_devices
+
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert {d["sandbox"] for d in web_devices()} == {browser.SANDBOX_OFF_ROOT}
+    assert all("no browser sandbox (root)" in d["description"] for d in web_devices())
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert {d["sandbox"] for d in web_devices()} == {browser.SANDBOX_ON}

@@ -28,6 +28,7 @@ from phonewire.agent.operations import OPERATIONS
 from phonewire.agent.params import Form, Frame, Param, format_frame, parse_params
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.jsonlimits import loads_limited
 
 log = logging.getLogger("phonewire.bridge")
 
@@ -533,9 +534,9 @@ class Call:
 def parse_call(line: bytes) -> Call:
     """Decode and validate one request line.  Raises :class:`BadCall` carrying the id (when one was readable)."""
     try:
-        obj = json.loads(line)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BadCall(None, ProtocolError(e.INVALID_REQUEST, f"line is not valid JSON: {exc}", REQUEST_SHAPE)) from exc
+        obj = loads_limited(line, what="request line", hint=REQUEST_SHAPE)
+    except ProtocolError as exc:
+        raise BadCall(None, exc) from exc
     if not isinstance(obj, dict):
         raise BadCall(None, ProtocolError(e.INVALID_REQUEST, "request is not a JSON object", REQUEST_SHAPE))
     req_id = obj.get("id")
