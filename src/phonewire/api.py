@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from phonewire.agent.core import ActionResult, AgentSession, View
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import DEFAULT_WAIT_MS
 
 if TYPE_CHECKING:
     from phonewire.host import CommandSender
@@ -144,6 +145,12 @@ class Phone:
     def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
         """Scroll the content ``up``/``down``/``left``/``right`` by ``amount`` of the screen."""
         return self._call(self.session.scroll(direction, amount=amount))
+
+    def wait(
+        self, selector: str | None = None, *, gone: bool = False, idle: bool = False, timeout_ms: int = DEFAULT_WAIT_MS
+    ) -> ActionResult:
+        """Wait until ``selector`` shows (``gone``: until it no longer does), or until the screen is idle."""
+        return self._call(self.session.wait(selector, gone=gone, idle=idle, timeout_ms=timeout_ms))
 
     def viewport(self) -> dict[str, float]:
         return self._call(self.session.viewport())

@@ -83,6 +83,7 @@ VERBS: Final[dict[str, Spec]] = {
     "press": _verb("press", 1, 1),
     "swipe": _verb("swipe", 4, 4, duration="duration_ms"),
     "scroll": _verb("scroll", 1, 1, amount="amount"),
+    "wait": _verb("wait", 0, None, gone="gone", idle="idle", timeout="timeout_ms"),
     "screenshot": _verb("screenshot", 0, 1, overlay_refs="overlay_refs", format="format", scale="scale"),
     "url": _verb("url", 1, 1),
     "viewport": _verb("viewport"),
@@ -330,6 +331,14 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
             raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
         r = await session.scroll(args[0], amount=option(inv, "--amount"))
         return _action(r, f"ok scrolled {args[0].lower()}")
+    if verb == "wait":
+        r = await session.wait(
+            join_target(args) if args else None,
+            gone=option(inv, "--gone"),
+            idle=option(inv, "--idle"),
+            timeout_ms=option(inv, "--timeout"),
+        )
+        return _action(r, "ok " + str(r.data.get("message", "waited")))
     if verb == "url":
         r = await session.open_url(args[0])
         return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")
