@@ -35,6 +35,7 @@ from phonewire.agent.core import ActionResult, AgentSession, View
 from phonewire.agent.operations import for_front_end
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import DEFAULT_WAIT_MS
 
 if TYPE_CHECKING:
     from phonewire.host import CommandSender
@@ -168,6 +169,12 @@ class Phone:
         """Scroll the content ``up``/``down``/``left``/``right`` by ``amount`` of the screen."""
         self._check("scroll", direction=direction, amount=amount)
         return self._call(self.session.scroll(direction, amount=amount))
+
+    def wait(
+        self, selector: str | None = None, *, gone: bool = False, idle: bool = False, timeout_ms: int = DEFAULT_WAIT_MS
+    ) -> ActionResult:
+        """Wait until ``selector`` shows (``gone``: until it no longer does), or until the screen is idle."""
+        return self._call(self.session.wait(selector, gone=gone, idle=idle, timeout_ms=timeout_ms))
 
     def viewport(self) -> dict[str, float]:
         return self._call(self.session.viewport())

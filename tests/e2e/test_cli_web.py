@@ -216,3 +216,14 @@ def test_bad_input_keeps_the_daemon_serving_the_browser(s: Session) -> None:
     assert s("open", "unknown-app").code == 3
     assert s.cli.daemon_pid() == pid
     assert s.ok("snapshot", "-i").startswith("@e1 ")
+
+
+def test_wait_finds_a_late_element_and_a_batch_stops_at_a_wait_that_timed_out(s: Session) -> None:
+    s.ok("tap", "id=tab-reorder")
+    s.ok("tap", "id=show-later")  # the button arrives 300 ms later
+    assert re.match(r'ok @e\d+ Button "Arrived" id=arrived \(after \d+ ms\)$', s.ok("wait", "id=arrived"))
+    res = s("--json", "batch", stdin=json.dumps([["wait", "id=nowhere", "--timeout", "200"], ["tap", "id=tab-list"]]))
+    assert res.code == 3
+    doc = res.json()
+    assert (doc["completed"], doc["results"][0]["error"]["code"]) == (0, "WAIT_TIMED_OUT")
+    assert s.node("title")["label"] == "Tasks"  # the tap after the failed wait never ran

@@ -125,7 +125,6 @@ def test_tap_label_groups_taps_the_link(admin: phonewire.Phone, django_admin: Dj
     assert target["type"] == "Link", target  # today: Other "Groups" (id=auth-group), a tap that navigates nowhere
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (3): a snapshot right after a navigating tap shows the old page")
 def test_snapshot_after_a_tap_that_navigates_shows_the_new_page(
     admin: phonewire.Phone, django_admin: DjangoAdmin
 ) -> None:
@@ -172,7 +171,6 @@ def test_delete_a_user_through_the_action_select(cli: Cli, django_admin: DjangoA
     assert confirm
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (2): a tap on an element under a modal answers ok")
 def test_tap_under_the_calendar_popup_is_element_covered(admin: phonewire.Phone, django_admin: DjangoAdmin) -> None:
     phone = admin
     home(phone, django_admin)
@@ -185,7 +183,6 @@ def test_tap_under_the_calendar_popup_is_element_covered(admin: phonewire.Phone,
     assert info.value.code == "ELEMENT_COVERED"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (2): elements under a modal are listed by snapshot -i")
 def test_snapshot_i_leaves_out_what_the_calendar_popup_covers(
     admin: phonewire.Phone, django_admin: DjangoAdmin
 ) -> None:

@@ -10,7 +10,12 @@ adds what agents need above the wire protocol:
   (:mod:`phonewire.agent.refs`) and taps its *current* centre, or answers STALE_REF.
 
 Errors are :class:`ProtocolError` (the runner's, passed through, or STALE_REF / AMBIGUOUS_MATCH / NOT_FOUND /
-APP_BUNDLE_ID_REQUIRED / INVALID_REQUEST raised here) with hints phrased for the agent.
+ELEMENT_COVERED / WAIT_TIMED_OUT / APP_BUNDLE_ID_REQUIRED / INVALID_REQUEST raised here) with hints phrased for
+the agent.
+
+A target that something else covers (its node carries ``coveredBy``: the device hit-tested the point a tap would
+use, :func:`_visible_box`'s centre) is ELEMENT_COVERED and nothing is sent; a selector that matches covered and
+uncovered elements means the uncovered ones.
 
 Sessions are not thread-safe; concurrent calls on one session are serialised by an ``asyncio.Lock``.
 """
@@ -36,9 +41,11 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import (
+    DEFAULT_WAIT_MS,
     MAX_DURATION_MS,
     MAX_SCROLL_AMOUNT,
     MAX_TAPS,
+    MAX_WAIT_MS,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
     SCREENSHOT_SCALES,
@@ -72,6 +79,8 @@ SCROLL_MAX_REACH = 0.84
 MAX_CLEAR = 500
 #: Between two taps of ``fill`` on the same spot (longer than a double tap's window).
 REFOCUS_PAUSE_S = 0.4
+#: Between two looks of ``wait`` (also the quiet time ``wait --idle`` asks of the screen).
+WAIT_POLL_S = 0.1
 
 
 #: What every front end says when a reply carries ``state_reset`` (the device or the runner was restarted).
@@ -407,6 +416,7 @@ class AgentSession:
             now = Index(raw["nodes"])
             node = refind(ref, old, issued, now)
             self.last_check_s = time.perf_counter() - start
+            _check_reachable(node, f"@{ref}")
             return node, ref, now
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
         raw = await self._raw_snapshot(refront=True)
@@ -420,6 +430,10 @@ class AgentSession:
                 "Run `snapshot` to see what is on screen (scroll to reveal more), then use a ref or a selector.",
             )
         fresh = Index(nodes)
+        reachable = [n for n in found if not n.get("coveredBy")]
+        if not reachable:
+            _check_reachable(found[0], target)
+        found = reachable
         if len(found) > 1:
             listing = "; ".join(f"@{self._refs.add(n, fresh)} {node_line(n)}" for n in found[:10])
             more = f" (+{len(found) - 10} more)" if len(found) > 10 else ""
@@ -449,7 +463,12 @@ class AgentSession:
         fields: dict[str, Any] = {"x": x, "y": y}
         if count != 1:
             fields["numberOfTaps"] = count
-        return _result(await self._send(c.TAP, fields, app=True), info)
+        result = _result(await self._send(c.TAP, fields, app=True), info)
+        hit = result.data.get("hit")
+        if not info and hit and isinstance(result.data.get("message"), str):
+            # a tap at a point: say what it reached (a target's tap already names its element)
+            result.data["message"] += f" on {hit}"
+        return result
 
     async def long_press(self, target: str, *, duration_ms: float = 800) -> ActionResult:
         _check_duration(duration_ms)
@@ -545,6 +564,67 @@ class AgentSession:
 
         return await self._locked(run)
 
+    # -- wait -----------------------------------------------------------------------------------------------
+    async def wait(
+        self, selector: str | None = None, *, gone: bool = False, idle: bool = False, timeout_ms: int = DEFAULT_WAIT_MS
+    ) -> ActionResult:
+        """Wait until ``selector`` matches an element that shows (not covered), until none does (``gone``), or
+        until the screen holds still (``idle``: not loading, and the same elements in the same places on two
+        looks :data:`WAIT_POLL_S` apart — text that changes in place, a ticking clock, does not count).  Looks
+        every WAIT_POLL_S; WAIT_TIMED_OUT after ``timeout_ms`` with what the screen showed last."""
+        target = (selector or "").strip()
+        if idle == bool(target):
+            raise _invalid(
+                "wait needs a selector or --idle (not both)",
+                'Use `wait SELECTOR` (e.g. wait "Saved"), `wait SELECTOR --gone`, or `wait --idle`.',
+            )
+        if gone and idle:
+            raise _invalid("--gone goes with a selector, not --idle", "Use `wait SELECTOR --gone`.")
+        if (
+            isinstance(timeout_ms, bool)
+            or not isinstance(timeout_ms, int | float)
+            or not 0 <= timeout_ms <= MAX_WAIT_MS
+        ):
+            raise _invalid(
+                f"timeout must be from 0 to {MAX_WAIT_MS} ms, got {timeout_ms!r}",
+                f"Give --timeout in milliseconds (default {DEFAULT_WAIT_MS}, at most {MAX_WAIT_MS}).",
+            )
+        parsed = selectors.parse(target) if target else None  # before any I/O: a bad selector costs nothing
+        return await self._locked(lambda: self._wait(target, parsed, gone, float(timeout_ms)))
+
+    async def _wait(
+        self, target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float
+    ) -> ActionResult:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline = start + timeout_ms / 1000
+        previous: list[tuple[object, ...]] | None = None
+        while True:
+            raw = await self._raw_snapshot()
+            nodes: list[Node] = raw["nodes"]
+            waited = round((loop.time() - start) * 1000)
+            if parsed is None:
+                shape = _shape(nodes)
+                loading = raw["quality"].get("reasonCode") == "loading"
+                if not loading and shape == previous:
+                    return ActionResult({"message": f"the screen is idle (after {waited} ms)", "waitedMs": waited})
+                previous = None if loading else shape
+            else:
+                found = selectors.match(parsed, nodes)
+                shown = [n for n in found if not n.get("coveredBy")]
+                if gone and not shown:
+                    return ActionResult({"message": f"{target} is gone (after {waited} ms)", "waitedMs": waited})
+                if not gone and shown:
+                    fresh = Index(nodes)
+                    node = shown[0]
+                    ref = self._refs.carried_over(fresh).get(int(node["index"])) or self._refs.add(node, fresh)
+                    line = f"@{ref} {node_line(node)}"
+                    info = {"ref": ref, "type": node.get("type"), "label": node.get("label")}
+                    return ActionResult({"message": f"{line} (after {waited} ms)", "waitedMs": waited, "target": info})
+            if loop.time() >= deadline:
+                raise _wait_timed_out(target, parsed, gone, timeout_ms, raw)
+            await asyncio.sleep(min(WAIT_POLL_S, max(0.0, deadline - loop.time())))
+
     async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
         _check_points(x1, y1, x2, y2)
         _check_duration(duration_ms)
@@ -588,6 +668,62 @@ class AgentSession:
             return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
 
         return await self._locked(run)
+
+
+def _shape(nodes: list[Node]) -> list[tuple[object, ...]]:
+    """What ``wait --idle`` compares between two looks: each element's role, identifier, label (not of plain text:
+    a clock or counter that ticks in place is not a screen that moves) and place."""
+    out: list[tuple[object, ...]] = []
+    for n in nodes:
+        r = n.get("rect") or {}
+        label = None if n.get("type") == "StaticText" else n.get("label")
+        place = tuple(round(float(r.get(k, 0))) for k in ("x", "y", "width", "height"))
+        out.append((n.get("type"), n.get("identifier"), label, place))
+    return out
+
+
+def _wait_timed_out(
+    target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float, raw: dict[str, Any]
+) -> ProtocolError:
+    """WAIT_TIMED_OUT saying what the screen showed at the last look."""
+    nodes: list[Node] = raw["nodes"]
+    title = next((n.get("label") for n in nodes if n.get("parentIndex") is None and n.get("label")), None)
+    seen = render(nodes, interactive=True).lines
+    last = f"; the screen showed {title!r}" if title else "; the screen showed"
+    last += ": " + "; ".join(line.split(" ", 1)[-1] for line in seen[:8]) + (" …" if len(seen) > 8 else "")
+    hint = (
+        f"Wait longer (--timeout, at most {MAX_WAIT_MS} ms), or run `snapshot` and check the selector against what "
+        "is on screen (scroll to reveal more)."
+    )
+    if parsed is None:
+        quality = raw["quality"]
+        why = quality.get("reason") if quality.get("reasonCode") == "loading" else "it kept changing"
+        return ProtocolError(
+            e.WAIT_TIMED_OUT, f"the screen did not hold still in {timeout_ms:.0f} ms: {why}{last}", hint
+        )
+    found = selectors.match(parsed, nodes)
+    if gone:
+        still = "; ".join(node_line(n) for n in found if not n.get("coveredBy"))
+        return ProtocolError(
+            e.WAIT_TIMED_OUT, f"{target!r} was still on screen after {timeout_ms:.0f} ms: {still}", hint
+        )
+    covered = [n for n in found if n.get("coveredBy")]
+    why = f" (it matches {node_line(covered[0])}, covered by {covered[0]['coveredBy']})" if covered else ""
+    return ProtocolError(
+        e.WAIT_TIMED_OUT, f"nothing on screen matched {target!r} in {timeout_ms:.0f} ms{why}{last}", hint
+    )
+
+
+def _check_reachable(node: Node, target: str) -> None:
+    """ELEMENT_COVERED for a node that something else covers (nothing is sent)."""
+    cover = node.get("coveredBy")
+    if cover:
+        raise ProtocolError(
+            e.ELEMENT_COVERED,
+            f"{target} ({node_line(node)}) is covered by {cover}: a tap there would land on that instead",
+            "Close what covers it first (its close or cancel button, or `press back`), or scroll the "
+            "element into the open; `snapshot` marks covered elements [covered] and `snapshot -i` leaves them out.",
+        )
 
 
 def _is_text_input(node: Node) -> bool:

@@ -26,9 +26,11 @@ from typing import Any, Final, Literal
 
 from phonewire.agent.params import Param
 from phonewire.protocol.request import (
+    DEFAULT_WAIT_MS,
     MAX_DURATION_MS,
     MAX_SCROLL_AMOUNT,
     MAX_TAPS,
+    MAX_WAIT_MS,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
     SCREENSHOT_SCALES,
@@ -88,6 +90,12 @@ INTERACTIVE: Final = Param(
 )
 DIFF: Final = Param("diff", "boolean", "Only what changed since this session's previous snapshot.", default=False)
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
+SELECTOR: Final = Param("selector", "string", 'What to wait for, a selector such as "text=Saved" or '
+                        '"role=Button label=\"Sign in\"" (omit with idle).')  # fmt: skip
+GONE: Final = Param("gone", "boolean", "Wait until nothing that shows matches the selector.", default=False)
+IDLE: Final = Param("idle", "boolean", "Wait until the screen holds still (loaded, nothing moving).", default=False)
+WAIT_TIMEOUT: Final = Param("timeout_ms", "integer", "Give up after this many milliseconds (WAIT_TIMED_OUT).",
+                            minimum=0, maximum=MAX_WAIT_MS, default=DEFAULT_WAIT_MS)  # fmt: skip
 
 
 def _points(*names: str) -> tuple[Param, ...]:
@@ -209,6 +217,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   renames=_CLI_DURATION),
         Operation("scroll", "scroll", "Scroll the content to reveal what is further in a direction.",
                   (DIRECTION, AMOUNT), settling="drag"),
+        Operation("wait", "wait", "Wait until an element shows (or is gone), or until the screen holds still.",
+                  (SELECTOR, GONE, IDLE, WAIT_TIMEOUT), read_only=True,
+                  renames={"cli": {"timeout_ms": "timeout"}}),
     )
 }  # fmt: skip
 

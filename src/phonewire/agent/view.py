@@ -16,10 +16,12 @@ Rules (docs/agent-view.md is the user-facing version):
   line; its children move up to its nearest emitted ancestor;
 * a non-interactive node whose text repeats its nearest emitted ancestor's label gets no line (a button's own
   caption), and so does a static text right before or after a control with the same label (a form label);
-* ``interactive=True`` keeps interactive nodes, headings, alerts/dialogs, and the text an agent needs to choose
-  among the interactive nodes: non-interactive text inside an interactive node, and text in the same row
-  (same emitted parent, overlapping vertical band) as an interactive node; an unlabeled interactive container
-  (a list row's Cell) that holds other kept controls gets no line there — its controls stand for it;
+* a covered node (``coveredBy``: something else is where a tap on it would land) is marked ``[covered]``;
+* ``interactive=True`` leaves covered nodes out and keeps interactive nodes, headings, alerts/dialogs, and the
+  text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node,
+  and text in the same row (same emitted parent, overlapping vertical band) as an interactive node; an
+  unlabeled interactive container (a list row's Cell) that holds other kept controls gets no line there — its
+  controls stand for it;
 * refs: without a session, ``e1``… in emission (document) order; a session keeps each element's ref across
   snapshots and gives newcomers new numbers (``agent/core.py``).
 """
@@ -84,6 +86,8 @@ def node_line(node: Node) -> str:
         flags.append("selected")
     if node.get("focused"):
         flags.append("focused")
+    if node.get("coveredBy"):
+        flags.append("covered")
     if flags:
         parts.append("[" + ",".join(flags) + "]")
     return " ".join(parts)
@@ -169,11 +173,14 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
         mates = row_mates(nodes)
         for i in keep:
             n = by_index[i]
+            if n.get("coveredBy"):
+                continue  # under something else (a drawer, a modal's backdrop): a tap cannot reach it
             if is_interactive(n) or n.get("type") in LANDMARK_ROLES:
                 chosen.add(i)
                 chosen.update(m for m in mates.get(i, ()) if m in keep)
                 continue
-            if any(is_interactive(by_index[a]) for a in _ancestors(i, parents) if a in by_index):
+            inside = [by_index[a] for a in _ancestors(i, parents) if a in by_index and is_interactive(by_index[a])]
+            if inside and not inside[0].get("coveredBy"):
                 chosen.add(i)  # text inside a cell/button: what the control says
         # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them.
         wrapped: set[int] = set()

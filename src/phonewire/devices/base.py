@@ -119,7 +119,9 @@ class Device(abc.ABC):
     async def viewport(self, app_id: str) -> Rect: ...
 
     @abc.abstractmethod
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None: ...
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
+        """Tap ``taps`` times at a point.  A backend that can hit-test answers what the tap reached there, as a
+        short description (``Button "Save" id=save``); else ``None``."""
 
     @abc.abstractmethod
     async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None: ...

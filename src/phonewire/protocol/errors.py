@@ -50,6 +50,11 @@ STALE_REF: Final = "STALE_REF"
 AMBIGUOUS_MATCH: Final = "AMBIGUOUS_MATCH"
 #: Agent side: a selector matched nothing.
 NOT_FOUND: Final = "NOT_FOUND"
+#: Agent side: the target is on screen but something else (a drawer, a modal's backdrop) is where a tap on it
+#: would land; nothing was sent.
+ELEMENT_COVERED: Final = "ELEMENT_COVERED"
+#: Agent side: ``wait`` ran out of time before the screen showed (or stopped showing) what it waited for.
+WAIT_TIMED_OUT: Final = "WAIT_TIMED_OUT"
 
 #: Codes the runner itself can put on the wire (the v1 set plus the runner-side extensions).
 RUNNER_CODES: Final = (
@@ -72,7 +77,16 @@ RUNNER_CODES: Final = (
 )
 
 #: Codes produced above the runner (host session and agent layer).
-CLIENT_CODES: Final = (TRANSPORT_FAILED, COMMAND_IN_FLIGHT, RUNNER_UNAVAILABLE, STALE_REF, AMBIGUOUS_MATCH, NOT_FOUND)
+CLIENT_CODES: Final = (
+    TRANSPORT_FAILED,
+    COMMAND_IN_FLIGHT,
+    RUNNER_UNAVAILABLE,
+    STALE_REF,
+    AMBIGUOUS_MATCH,
+    NOT_FOUND,
+    ELEMENT_COVERED,
+    WAIT_TIMED_OUT,
+)
 
 ALL_CODES: Final = RUNNER_CODES + CLIENT_CODES
 

@@ -62,6 +62,9 @@ MIN_SCROLL_AMOUNT = 0.01
 MAX_SCROLL_AMOUNT = 1.0
 SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 MAX_DURATION_MS = 60_000.0
+#: The agent operation ``wait``: how long it waits by default and at most (ms).
+DEFAULT_WAIT_MS = 5_000
+MAX_WAIT_MS = 60_000
 #: Coordinates (points) beyond this are no screen position: refused before they reach a device, where a value past
 #: float32's range turned into a gesture that never ends.
 MAX_COORDINATE = 100_000.0

@@ -16,7 +16,10 @@ them:
 Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
-     "enabled", "focused", "selected", "depth", "parentIndex"}
+     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy"]}
+
+``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
+(a backend that hit-tests; the web device does): a short description of the covering element.
 """
 
 from __future__ import annotations
@@ -114,6 +117,8 @@ class RawNode:
     focused: bool | None = None
     selected: bool | None = None
     interactive: bool = False
+    #: What covers the node where a tap would land (``Dialog "Choose a date"``), when something does.
+    covered_by: str | None = None
     children: list[RawNode] = field(default_factory=list)
 
 
@@ -172,6 +177,8 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
                     "depth": depth,
                     "parentIndex": parent_index,
                 })  # fmt: skip
+                if node.covered_by:
+                    nodes[-1]["coveredBy"] = node.covered_by
         if depth < WALK_DEPTH_CAP:
             for child in reversed(node.children):
                 stack.append((child, depth + 1, emitted_index))

@@ -86,8 +86,11 @@ async def _viewport(d: Device, r: Request) -> JSONObject:
 
 async def _tap(d: Device, r: Request) -> JSONObject:
     x, y, taps = float(r.args["x"]), float(r.args["y"]), int(r.args.get("numberOfTaps", 1))
-    await d.tap(_app(r), x, y, taps)
-    return _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
+    hit = await d.tap(_app(r), x, y, taps)
+    data = _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
+    if hit:
+        data["hit"] = hit
+    return data
 
 
 async def _long_press(d: Device, r: Request) -> JSONObject:

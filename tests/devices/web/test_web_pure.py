@@ -127,3 +127,26 @@ def test_a_vanished_target_is_forgotten_so_the_app_reads_not_running() -> None:
     with pytest.raises(ProtocolError), device._mapped("https://app.test/"):
         raise CdpProtocolError("Page.navigate", -32000, "Target closed")
     assert "https://app.test/" not in device._apps
+
+
+def test_a_covered_row_from_the_walk_becomes_covered_by_with_the_covers_role_and_name() -> None:
+    snap = snapshot_from_walk(
+        _walk([
+            [-1, "button", "Save", "save", "", 10, 10, 80, 40, 0, ["dialog", "Menu", "drawer", ""]],
+            [-1, "link", "Home", "", "", 10, 60, 80, 40, 0, ["generic", "", "", "backdrop dim"]],
+            [-1, "button", "Close", "", "", 10, 110, 80, 40, 0],
+        ]),
+        "web",
+    )  # fmt: skip
+    covered = {n["label"]: n.get("coveredBy") for n in snap["nodes"][1:]}
+    assert covered == {"Save": 'Dialog "Menu" id=drawer', "Home": 'Other class="backdrop dim"', "Close": None}
+    assert snap["quality"]["state"] == "healthy"
+
+
+def test_a_walk_of_a_document_still_loading_or_a_navigation_under_way_says_so_in_quality() -> None:
+    loading = snapshot_from_walk({**_walk([]), "ready": "loading"}, "web")
+    assert (loading["quality"]["state"], loading["quality"]["reasonCode"]) == ("degraded", "loading")
+    assert "still loading" in loading["quality"]["reason"] and "wait --idle" in loading["quality"]["reason"]
+    moving = snapshot_from_walk({**_walk([]), "ready": "complete"}, "web", loading="a navigation was under way")
+    assert moving["quality"]["reasonCode"] == "loading" and "navigation" in moving["quality"]["reason"]
+    assert snapshot_from_walk({**_walk([]), "ready": "interactive"}, "web")["quality"]["state"] == "healthy"

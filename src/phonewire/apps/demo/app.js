@@ -152,6 +152,23 @@ setInterval(() => { state.ticks += 1; $("ticks").textContent = String(state.tick
   showOrder();
 })();
 
+// ---- drawer, and elements that come and go 300 ms after a tap -------------------------------------------------
+(function drawer() {
+  const show = (open) => { $("drawer").hidden = !open; $("drawer-backdrop").hidden = !open; };
+  $("open-drawer").addEventListener("click", () => show(true));
+  $("close-drawer").addEventListener("click", () => show(false));
+  $("drawer-backdrop").addEventListener("click", () => show(false));
+  $("drawer-inbox").addEventListener("click", () => show(false));
+  $("show-later").addEventListener("click", () => setTimeout(() => {
+    if ($("arrived")) return;
+    const b = document.createElement("button");
+    b.id = "arrived";
+    b.textContent = "Arrived";
+    $("later-box").append(b);
+  }, 300));
+  $("hide-later").addEventListener("click", () => setTimeout(() => { const b = $("arrived"); if (b) b.remove(); }, 300));
+})();
+
 // ---- routing (hash; every screen change is a history entry, so back works) ----------------------------------
 function route() {
   const hash = location.hash.replace(/^#/, "") || "list";

@@ -13,6 +13,14 @@ Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL
 A background page is frozen with ``Page.setWebLifecycleState`` (its timers really stop) and made active again
 when re-fronted.  The home screen is a launcher page of its own; it is not an app.
 
+Settled screens: every action on a page (tap, press, type, drag, open, back) marks it unsettled, and the next
+snapshot of it first waits for the screen to settle (:meth:`WebDevice._settle_screen`): a main-frame navigation
+under way (known from ``Page`` events) is waited for up to NAVIGATION_WAIT_S, then the document must be complete
+and its DOM structure quiet for QUIET_MS (elements added or removed, attributes changed; text-only changes such
+as a ticking clock do not count), at most SETTLE_MAX_S; both bounds are multiplied by the time scale.  A snapshot
+taken while a navigation is still under way, or of a document still parsing, says so in ``quality``
+(``degraded``, reasonCode ``loading``).  Snapshots with no action since the last one do not wait.
+
 Errors are mapped in exactly one place (:meth:`WebDevice._mapped`): a closed DevTools socket or a dead browser
 → DEVICE_UNAVAILABLE, a target that vanished → APP_NOT_AVAILABLE, any other DevTools failure → COMMAND_FAILED.
 
@@ -38,8 +46,9 @@ from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpPro
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
 from phonewire.devices.web.profiles import Profile, resolve_profile
 from phonewire.devices.web.server import StaticServer
-from phonewire.devices.web.walk import FOCUS_PROBE, WALK_EXPRESSION, snapshot_from_walk
+from phonewire.devices.web.walk import FOCUS_PROBE, WALK_EXPRESSION, describe, probe_expression, snapshot_from_walk
 from phonewire.protocol import errors as e
+from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect
 
@@ -50,6 +59,34 @@ _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
 DOUBLE_TAP_GAP_S = 0.03
 SEPARATE_TAP_GAP_S = 0.35
 DRAG_STEP_S = 1 / 60
+#: Settling before a snapshot that follows an action (unscaled; the time scale multiplies the bounds).
+QUIET_MS = 100
+SETTLE_MAX_S = 1.0
+NAVIGATION_WAIT_S = 10.0
+#: A navigation the page asked for counts as under way this long, until the browser starts loading it.
+NAVIGATION_REQUEST_GRACE_S = 1.0
+_SETTLE_POLL_S = 0.05
+
+# Resolves once the document is complete and no element was added or removed and no attribute changed for
+# QUIET_MS, or after %(max)d ms; true when it became quiet.
+_QUIET = """new Promise(resolve => {
+  const QUIET = %(quiet)d, MAX = %(max)d, t0 = performance.now();
+  let last = t0;
+  const element = (n) => n.nodeType === 1;
+  const obs = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
+          Array.prototype.some.call(r.removedNodes, element)) { last = performance.now(); return; }
+    }
+  });
+  obs.observe(document, {subtree: true, childList: true, attributes: true});
+  const check = () => {
+    const now = performance.now(), ready = document.readyState === "complete";
+    if ((ready && now - last >= QUIET) || now - t0 >= MAX) { obs.disconnect(); resolve(ready && now - last >= QUIET); }
+    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), MAX - (now - t0))));
+  };
+  setTimeout(check, QUIET);
+})"""
 
 _LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
 
@@ -68,6 +105,12 @@ class _Page:
     state: AppState = AppState.FOREGROUND
     frozen: bool = False
     gone: str | None = None  # why the target vanished (crash, closed by the page)
+    #: An action ran since the last snapshot: the next one waits for the screen to settle.
+    unsettled: bool = False
+    #: The main frame is loading a new document (Page.frameStartedLoading … frameStoppedLoading).
+    loading: bool = False
+    #: When the page last asked for a navigation that has not started loading yet (loop time).
+    requested_at: float | None = None
 
 
 class WebDevice(Device):
@@ -86,6 +129,10 @@ class WebDevice(Device):
         self._recorded = 0
         self._closed = False
         self._open_failure: str | None = None
+        try:
+            self._scale = time_scale()
+        except ValueError:
+            self._scale = 1.0
 
     # -- lifecycle -------------------------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -201,6 +248,13 @@ class WebDevice(Device):
                 page.gone = "its renderer crashed"
                 if page is not self._home:
                     self._recorded += 1
+        elif method.startswith("Page.frame") and page is not None and params.get("frameId") == page.target_id:
+            if method == "Page.frameStartedLoading":
+                page.loading, page.requested_at = True, None
+            elif method == "Page.frameStoppedLoading":
+                page.loading, page.requested_at = False, None
+            elif method == "Page.frameRequestedNavigation" and params.get("disposition", "currentTab") == "currentTab":
+                page.requested_at = asyncio.get_running_loop().time()
         elif method == "Target.detachedFromTarget":
             gone = self._by_session.get(params.get("sessionId", ""))
             if gone is not None and gone.gone is None:
@@ -234,6 +288,7 @@ class WebDevice(Device):
         # The app's history starts at its own page: `back` must never return to the blank page the target was
         # created with (that would blank the app instead of backgrounding it).
         await page.session.send("Page.resetNavigationHistory")
+        page.unsettled = True
         return page
 
     async def _new_page(self, target_id: str | None) -> _Page:
@@ -249,6 +304,7 @@ class WebDevice(Device):
         await asyncio.gather(
             s.send("Runtime.enable"),
             s.send("Inspector.enable"),
+            s.send("Page.enable"),  # navigation events: a snapshot waits for a navigation under way
             s.send(
                 "Emulation.setDeviceMetricsOverride",
                 {
@@ -399,6 +455,7 @@ class WebDevice(Device):
             if page is not None and not page.gone:
                 await self._front(page)
                 await self._navigate(page, url)
+                page.unsettled = True
                 return {"appBundleId": url, "state": AppState.FOREGROUND.value}
         return await self.launch_app(url)
 
@@ -431,6 +488,37 @@ class WebDevice(Device):
         around the command sees them.  Costs well under a millisecond."""
         await page.session.send("Runtime.evaluate", {"expression": "0"})
 
+    def _navigating(self, page: _Page) -> bool:
+        if page.loading:
+            return True
+        asked = page.requested_at
+        return asked is not None and asyncio.get_running_loop().time() - asked < NAVIGATION_REQUEST_GRACE_S
+
+    async def _settle_screen(self, page: _Page) -> str | None:
+        """Wait (bounded) until ``page`` shows a settled screen: no main-frame navigation under way, the document
+        complete, its DOM structure quiet for QUIET_MS.  Returns why the screen is still not settled when the
+        navigation bound ran out (the snapshot's quality says so), else ``None``.  A quiet window that a
+        navigation interrupts (its document goes away) starts again on the new document."""
+        loop = asyncio.get_running_loop()
+        nav_end = loop.time() + NAVIGATION_WAIT_S * self._scale
+        quiet = _QUIET % {"quiet": QUIET_MS, "max": round(SETTLE_MAX_S * self._scale * 1000)}
+        for _ in range(4):
+            while self._navigating(page) and loop.time() < nav_end:
+                await asyncio.sleep(_SETTLE_POLL_S)
+            if self._navigating(page):
+                return "a navigation was still under way"
+            try:
+                await asyncio.wait_for(self._eval(page, quiet, await_promise=True), SETTLE_MAX_S * self._scale + 1)
+            except (CdpProtocolError, TimeoutError):
+                continue  # the document went away under the quiet window (a navigation): settle the new one
+            except ProtocolError as exc:
+                if exc.code != e.COMMAND_FAILED:
+                    raise
+                continue
+            if not self._navigating(page):
+                return None
+        return "a navigation was still under way" if self._navigating(page) else None
+
     async def _touch(self, page: _Page, kind: str, x: float | None = None, y: float | None = None) -> None:
         points = [] if x is None or y is None else [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
         await page.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
@@ -458,6 +546,7 @@ class WebDevice(Device):
             down.update(text=text, unmodifiedText=text)
         await page.session.send("Input.dispatchKeyEvent", down)
         await page.session.send("Input.dispatchKeyEvent", {"type": "keyUp", **key})
+        page.unsettled = True
         await self._settle(page)
 
     # -- app-scoped ------------------------------------------------------------------------------------------------
@@ -466,19 +555,23 @@ class WebDevice(Device):
             w, h = await self._eval(self._live(app_id), "[window.innerWidth, window.innerHeight]")
             return Rect.of(0, 0, w, h)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            hit = describe(await self._eval(page, probe_expression(x, y)))
+            page.unsettled = True
             for i in range(taps):
                 if i:
                     # Two taps are one real double tap; three or more are separate taps, each its own gesture.
                     await asyncio.sleep(DOUBLE_TAP_GAP_S if taps == 2 else SEPARATE_TAP_GAP_S)
                 await self._touch_pair(page, x, y)
             await self._settle(page)
+            return hit
 
     async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            page.unsettled = True
             await self._touch(page, "touchStart", x, y)
             try:
                 await asyncio.sleep(max(0.0, duration_ms) / 1000)
@@ -500,6 +593,7 @@ class WebDevice(Device):
         with self._mapped(app_id):
             page = self._live(app_id)
             (x0, y0), (x1, y1) = start, end
+            page.unsettled = True
             await self._touch(page, "touchStart", x0, y0)
             try:
                 if hold_ms > 0:
@@ -527,6 +621,7 @@ class WebDevice(Device):
             page = self._live(app_id)
             await self._require_focus(page)
             if text:
+                page.unsettled = True
                 await page.session.send("Input.insertText", {"text": text})
                 await self._settle(page)
 
@@ -545,6 +640,10 @@ class WebDevice(Device):
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
+            loading = await self._settle_screen(page) if page.unsettled else None
+            page.unsettled = False
+            if loading is None and self._navigating(page):
+                loading = "a navigation was under way"
             try:
                 walk = await self._eval(page, WALK_EXPRESSION, await_promise=True)
             except ProtocolError as exc:
@@ -556,7 +655,7 @@ class WebDevice(Device):
                 ) from exc
             if not isinstance(walk, dict):
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
-            return snapshot_from_walk(walk, self.kind)
+            return snapshot_from_walk(walk, self.kind, loading=loading)
 
     # -- device-scoped ---------------------------------------------------------------------------------------------
     async def button(self, name: str) -> None:
@@ -572,6 +671,7 @@ class WebDevice(Device):
                 index = int(history.get("currentIndex", 0))
                 if index > 0:
                     entry = history["entries"][index - 1]["id"]
+                    page.unsettled = True
                     await page.session.send("Page.navigateToHistoryEntry", {"entryId": entry})
                 else:
                     await self._front(None)  # nothing to go back to: the app goes to the background

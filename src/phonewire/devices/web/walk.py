@@ -4,11 +4,12 @@ apart from reading walker.js once."""
 
 from __future__ import annotations
 
+import json
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
-from phonewire.devices.web.roles import vocabulary_role
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, NODE_CAP, RawNode, Rect, build_snapshot
+from phonewire.devices.web.roles import AX_TO_ROLE, vocabulary_role
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, NODE_CAP, SCROLL_ROLES, RawNode, Rect, build_snapshot
 
 _F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
 _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
@@ -16,9 +17,41 @@ _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
 #: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
 WALK_MAX_NODES = 2 * NODE_CAP
 _WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
+#: What the walk needs from the role table (roles.py) to hit-test the nodes a tap may aim at and to clip their tap
+#: point the way agent/core.py's ``_visible_box`` does: ax roles that are interactive, ax roles of lists and tables,
+#: and ax roles that a scrollable element turns into a ScrollView.
+_WALK_CONFIG: Final = {
+    "tapRoles": sorted(ax for ax, role in AX_TO_ROLE.items() if role in INTERACTIVE_ROLES),
+    "clipRoles": sorted(ax for ax, role in AX_TO_ROLE.items() if role in SCROLL_ROLES),
+    "plainRoles": sorted({"generic", *(ax for ax, role in AX_TO_ROLE.items() if role in ("Other", "Group"))}),
+}
+_CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 #: The walk runs after the tasks already queued (a hashchange, a click's follow-up) have run: a snapshot taken
 #: right after a tap sees that tap's effects.
-WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}))"
+WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}, {_CONFIG_JSON}))"
+
+
+def probe_expression(x: float, y: float) -> str:
+    """The walker's probe: the description (:func:`describe`'s input) of the element a tap at (x, y) reaches."""
+    cfg = {**_WALK_CONFIG, "probe": [x, y]}
+    return f"({_WALKER})(0, {json.dumps(cfg)})"
+
+
+def describe(raw: object) -> str | None:
+    """``Role "name" id=…`` (or ``Role class="…"``) of an element the walker described as ``[axRole, name, id,
+    classes]``: what covers a node, or what a tap hit."""
+    if not isinstance(raw, list) or len(raw) != 4:
+        return None
+    ax_role, name, ident, classes = (str(v or "") for v in raw)
+    parts = [vocabulary_role(ax_role)]
+    if name:
+        parts.append(json.dumps(name, ensure_ascii=False))
+    if ident and ident != name:
+        parts.append(f"id={ident}")
+    if not name and not ident and classes:
+        parts.append(f"class={json.dumps(classes, ensure_ascii=False)}")
+    return " ".join(parts)
+
 
 # Focus probe: the focused editable (descending into same-origin frames and shadow roots), or null.
 FOCUS_PROBE = """(() => {
@@ -42,8 +75,11 @@ FOCUS_PROBE = """(() => {
 })()"""
 
 
-def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
-    """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure."""
+def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | None = None) -> dict[str, Any]:
+    """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure.
+
+    ``loading``: why the screen is known not to be settled (a navigation still under way); a document that is
+    still parsing (``readyState`` loading) counts too.  Either makes ``quality`` say so (reasonCode ``loading``)."""
     width, height = walk.get("w"), walk.get("h")
     viewport = Rect.of(0, 0, width, height)
     root = RawNode("Application", label=str(walk.get("title") or "") or None, rect=viewport)
@@ -51,7 +87,7 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
     raw_nodes = walk.get("nodes")
     for item in raw_nodes if isinstance(raw_nodes, list) else []:
         try:
-            parent, ax_role, name, ident, value, x, y, w, h, flags = item
+            parent, ax_role, name, ident, value, x, y, w, h, flags, *cover = item
             flags = int(flags)
             parent = int(parent)
         except (TypeError, ValueError):
@@ -74,7 +110,18 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str) -> dict[str, Any]:
             focused=bool(flags & _F_FOCUSED) if interactive else (True if flags & _F_FOCUSED else None),
             selected=bool(flags & _F_SELECTED) if interactive else (True if flags & _F_SELECTED else None),
             interactive=interactive,
+            covered_by=describe(cover[0]) if cover else None,
         )
         built.append(node)
         (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)
-    return build_snapshot(root, viewport, backend)
+    snapshot = build_snapshot(root, viewport, backend)
+    if loading is None and walk.get("ready") == "loading":
+        loading = "the document was still loading"
+    if loading is not None:
+        quality = snapshot["quality"]
+        reason = f"{loading}: the screen may change; take another snapshot, or `wait --idle` first"
+        if quality.get("state") == "healthy":
+            quality.update(state="degraded", reasonCode="loading", reason=reason)
+        else:
+            quality["reason"] = f"{quality.get('reason')}; {reason}"
+    return snapshot

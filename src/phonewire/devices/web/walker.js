@@ -1,15 +1,23 @@
-// phonewire in-page snapshot walk.  Evaluated once per snapshot as `(WALK)(maxNodes)`; returns
-// {w, h, title, nodes} where each node is a compact array:
-//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags]
+// phonewire in-page snapshot walk.  Evaluated once per snapshot as `(WALK)(maxNodes, cfg)`; returns
+// {w, h, title, url, ready, nodes} where each node is a compact array:
+//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags(, coveredBy)]
 // axRole is the Chromium accessibility role name this element would get (ARIA role, else the HTML element's
 // implicit role); the runner maps it to the shared vocabulary (devices/web/roles.py).
 // flags: 1 disabled, 2 focused, 4 selected, 8 interactive (focusable / click handler), 16 secure (password),
 //        32 multiline, 64 scrollable, 128 editable.
 // Only "candidate" nodes are returned (a role other than generic/none, a name, an identifier, a value, or
 // interactivity); pure wrappers are skipped and their children attach to the nearest candidate ancestor.
+// Occlusion: every interactive node is hit-tested (document.elementFromPoint) at the point a tap would use — the
+// centre of its rect clipped by the viewport and by the scroll containers / lists / tables it sits in (the same
+// rule as agent/core.py's _visible_box).  When the element found there is neither the node, nor inside it, nor an
+// ancestor of it, nor a <label> of it, the node is covered and gets an 11th item: [axRole, name, identifier,
+// classes] of what covers it.  cfg (from walk.py, derived from roles.py): tapRoles (ax roles that are interactive),
+// clipRoles (ax roles of lists and tables), plainRoles (ax roles that a scrollable element turns into a
+// ScrollView).  With cfg.probe = [x, y] the walk is skipped and the description of the element at that point is
+// returned instead (what a tap there hits), or null.
 // Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
 // unless they overflow their own box.
-(function (maxNodes) {
+(function (maxNodes, cfg) {
   "use strict";
   const VW = window.innerWidth, VH = window.innerHeight;
   const out = [];
@@ -194,6 +202,41 @@
     return "";
   }
 
+  const TAP_ROLES = new Set(cfg.tapRoles), CLIP_ROLES = new Set(cfg.clipRoles), PLAIN = new Set(cfg.plainRoles);
+  const DULL = new Set(["generic", "none", "paragraph", "LabelText", "main", "form"]);
+
+  function describe(el) {
+    // What a person would call the element at a point: the nearest of it and its ancestors (up to 6 levels) that
+    // has a role, a name or an id; else the element itself, by its classes.
+    let e = el;
+    for (let i = 0; e && i < 6; i++, e = e.parentElement) {
+      const tag = e.tagName, role = roleOf(e, tag);
+      const name = DULL.has(role) && !e.id ? "" : nameOf(e, tag, role);
+      if (!DULL.has(role) || name || e.id) return [role, name.slice(0, 60), e.id || "", ""];
+    }
+    const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2).join(" ") : "";
+    return [roleOf(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
+  }
+
+  function hitAt(x, y, el) {
+    // The element a tap at (x, y) reaches, from the root (document or shadow root) that holds el.
+    const root = el && el.getRootNode ? el.getRootNode() : document;
+    return (root.elementFromPoint ? root : document).elementFromPoint(x, y);
+  }
+
+  function coveredBy(el, r, tclip) {
+    let x0 = Math.max(r.x, tclip[0]), y0 = Math.max(r.y, tclip[1]);
+    let x1 = Math.min(r.x + r.width, tclip[2]), y1 = Math.min(r.y + r.height, tclip[3]);
+    if (!(x0 < x1 && y0 < y1)) { x0 = r.x; y0 = r.y; x1 = r.x + r.width; y1 = r.y + r.height; }
+    const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
+    if (!(x >= 0 && y >= 0 && x < VW && y < VH)) return null;
+    const hit = hitAt(x, y, el);
+    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
+    const label = hit.closest ? hit.closest("label") : null;
+    if (label && label.control === el) return null;
+    return describe(hit);
+  }
+
   function push(parent, role, name, ident, value, r, flags) {
     out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags]);
     return out.length - 1;
@@ -210,7 +253,7 @@
     push(parent, "StaticText", t, "", "", r, 0);
   }
 
-  function walk(el, parent, clip, depth, inName) {
+  function walk(el, parent, clip, tclip, depth, inName) {
     if (out.length >= maxNodes || depth > MAX_DEPTH) return;
     const tag = el.tagName;
     if (el.hidden && tag !== "svg") return;
@@ -278,8 +321,20 @@
       return;
     }
     const candidate = interestingRole || scrollable || name || ident || value || (flags & 8);
+    let childTclip = tclip;
     if (candidate && !outside) {
       self = push(parent, role, name, ident, value, geometryless ? null : r, flags);
+      if (!geometryless && r.width > 0 && r.height > 0) {
+        if (TAP_ROLES.has(role) || (flags & 8)) {
+          const cover = coveredBy(el, r, tclip);
+          if (cover) out[self].push(cover);
+        }
+        if (CLIP_ROLES.has(role) || ((flags & 64) && PLAIN.has(role))) {
+          const c = [Math.max(tclip[0], r.x), Math.max(tclip[1], r.y),
+                     Math.min(tclip[2], r.x + r.width), Math.min(tclip[3], r.y + r.height)];
+          if (c[0] < c[2] && c[1] < c[3]) childTclip = c;
+        }
+      }
     } else if (candidate && outside) {
       self = parent;
     }
@@ -288,7 +343,7 @@
     const mixed = !childInName;
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 1) {
-        walk(c, self, childClip, depth + 1, childInName);
+        walk(c, self, childClip, childTclip, depth + 1, childInName);
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
         if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
           // a text-only element: its box is the text's box (no Range needed)
@@ -300,15 +355,21 @@
       if (out.length >= maxNodes) return;
     }
     if (el.shadowRoot) {
-      for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, self, childClip, depth + 1, childInName);
+      for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
+        walk(c, self, childClip, childTclip, depth + 1, childInName);
+      }
     }
   }
 
+  if (cfg.probe) {
+    const hit = document.elementFromPoint(cfg.probe[0], cfg.probe[1]);
+    return hit ? describe(hit) : null;
+  }
   const root = document.documentElement;
   const body = document.body || root;
   // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
   let modal = null;
   try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
-  walk(modal || body, -1, [0, 0, VW, VH], 0, false);
-  return {w: VW, h: VH, title: document.title || "", url: location.href, nodes: out};
+  walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false);
+  return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState, nodes: out};
 })

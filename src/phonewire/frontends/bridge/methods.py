@@ -76,6 +76,9 @@ class AgentAPI(Protocol):
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes: ...
     async def viewport(self) -> dict[str, float]: ...
     async def open_url(self, url: str) -> ActionLike: ...
+    async def wait(
+        self, selector: str | None = None, *, gone: bool = False, idle: bool = False, timeout_ms: int = ...
+    ) -> ActionLike: ...
 
 
 # --- trees and images -------------------------------------------------------------------------------------------
@@ -421,6 +424,11 @@ async def open_url(ctx: Context, params: JSONObject) -> JSONObject:
     return await _finish(ctx, params, [await ctx.session.open_url(params["url"])], {})
 
 
+async def wait(ctx: Context, params: JSONObject) -> JSONObject:
+    kwargs = OPERATIONS["wait"].kwargs(params)
+    return dict((await ctx.session.wait(**kwargs)).data)
+
+
 async def viewport(ctx: Context, params: JSONObject) -> JSONObject:
     return dict(await ctx.session.viewport())
 
@@ -495,6 +503,7 @@ METHODS: Final[dict[str, Method]] = {
                ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),
         Method("open_url", _summary("open_url"), ((_form(ops.URL, RETURN_TREE), open_url),)),
         Method("viewport", _summary("viewport"), ((_form(), viewport),)),
+        Method("wait", _summary("wait"), ((_form(*OPERATIONS["wait"].params_for("bridge")), wait),)),
         Method("stop", "Stop the bridge (and its runner).", ((_form(), stop),)),
     )
 }  # fmt: skip

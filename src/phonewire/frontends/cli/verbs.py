@@ -322,6 +322,14 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
             raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
         r = await session.scroll(args[0], amount=option(inv, "--amount"))
         return _action(r, f"ok scrolled {args[0].lower()}")
+    if verb == "wait":
+        r = await session.wait(
+            join_target(args) if args else None,
+            gone=option(inv, "--gone"),
+            idle=option(inv, "--idle"),
+            timeout_ms=option(inv, "--timeout"),
+        )
+        return _action(r, "ok " + str(r.data.get("message", "waited")))
     if verb == "url":
         r = await session.open_url(args[0])
         return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")
