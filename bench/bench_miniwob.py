@@ -49,11 +49,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from phonewire import ProtocolError
+
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "miniwob"
 VERSION = "1.1.0"
 INJECT = Path(__file__).resolve().parent / "miniwob_inject.js"
 DEVICE = "web:iphone-15"
+VERBOSE = False
 VIEWPORT = {"width": 393, "height": 852}  # the iphone-15 profile of the web device, for Playwright's baseline
 
 
@@ -259,6 +262,10 @@ class Agent:
     def __init__(self, phone: Any) -> None:
         self.phone = phone
         self.steps = 0
+        self.late_start = 0  # episodes whose START cover was not in the first snapshot after open/reward
+        self.episode_before = ""  # the page's "Episodes done" counter when the current episode started
+        self.tried: set[str] = set()  # refs of plain texts tapped in vain in this episode
+        self.log: list[str] = []  # the taps of the current episode (printed for a failed one with --verbose)
 
     def view(self, interactive: bool = False) -> Any:
         self.steps += 1
@@ -266,7 +273,9 @@ class Agent:
 
     def tap(self, target: str) -> None:
         self.steps += 1
-        self.phone.tap(target)
+        target_data = self.phone.tap(target).data.get("target") or {}
+        self.log.append(f"tap {target} -> {target_data.get('type')} {target_data.get('label')!r} "
+                        f"at {target_data.get('x')},{target_data.get('y')}")
 
     def fill(self, target: str, text: str) -> None:
         self.steps += 1
@@ -316,7 +325,9 @@ class Agent:
 
 
 def quoted(text: str) -> list[str]:
-    return re.findall(r'"([^"]*)"', text)
+    """The quoted parts of an instruction.  An instruction with inline markup arrives as several StaticTexts
+    (``Enter "`` / ``Dannie`` / ``" into …``) joined here with spaces, so the quoted text is stripped."""
+    return [q.strip() for q in re.findall(r'"([^"]*)"', text)]
 
 
 def solve_click_button(a: Agent, view: Any, q: str) -> None:
@@ -331,8 +342,35 @@ def solve_click_button_sequence(a: Agent, view: Any, q: str) -> None:
     a.tap_one(a.view(True), "Button", m.group(2))
 
 
+def tap_link(a: Agent, target: str) -> bool:
+    """Tap the link ``target``: a Link ref of ``-i`` when there is one.  Else — MiniWoB's links are ``<span>``s with a
+    click handler, which the view shows as plain StaticText and ``-i`` leaves out — each StaticText of the full view
+    with exactly that text in turn, until the episode ends (the same words may also stand as plain text, and the
+    view does not tell them apart).  False when nothing on screen ended the episode."""
+    refs = a.refs(a.view(True), "Link", target)
+    if refs:
+        a.tap(refs[0])
+        return True
+    view = a.view()
+    for ref in a.refs(view, "StaticText", target):
+        if ref in a.tried:
+            continue
+        try:
+            a.tap(ref)
+        except ProtocolError as exc:  # an animation moved it between the snapshot and the tap: look again
+            if exc.code == "STALE_REF":
+                return False
+            raise
+        a.tried.add(ref)
+        done = a.by_id(a.view(), "episode-id")
+        if done is not None and str(done.get("label")) != a.episode_before:
+            return True
+    return False
+
+
 def solve_click_link(a: Agent, view: Any, q: str) -> None:
-    a.tap_one(view, "Link", quoted(q)[0])
+    if not tap_link(a, quoted(q)[0]):
+        raise Unsolvable(f"no link {quoted(q)[0]!r} in the view")
 
 
 def solve_click_test(a: Agent, view: Any, q: str) -> None:
@@ -402,21 +440,18 @@ def solve_click_tab(a: Agent, view: Any, q: str) -> None:
 
 
 def _tabs(view: Any) -> list[str]:
-    return [f"@{r}" for r, n in view.refs.items() if re.fullmatch(r"Tab #\d+", str(n.get("label") or ""))]
+    return [f"@{r}" for r, n in view.refs.items() if n.get("type") == "Tab"]
 
 
 def solve_click_tab_2(a: Agent, view: Any, q: str) -> None:
     target = quoted(q)[0]
     tabs = _tabs(view)
     for i in range(len(tabs) + 1):
-        links = a.refs(view, "Link", target)
-        if links:
-            a.tap(links[0])
+        if tap_link(a, target):
             return
         if i == len(tabs):
             break
         a.tap(tabs[i])
-        view = a.view(True)
     raise Unsolvable(f"link {target!r} under no tab")
 
 
@@ -429,28 +464,26 @@ def solve_click_collapsible(a: Agent, view: Any, q: str) -> None:
     if not sections:
         raise Unsolvable("no 'Section #' header in the view")
     a.tap(sections[0])
-    for _ in range(5):  # the section opens with an animation; no `wait` operation yet, so look again
+    for _ in range(6):  # the section opens with an animation; no `wait` operation yet: look again after a pause
         refs = a.refs(a.view(True), "Button", "Submit")
         if refs:
             a.tap(refs[0])
             return
+        time.sleep(0.1)
     raise Unsolvable("no Submit button after expanding the section")
 
 
 def solve_click_collapsible_2(a: Agent, view: Any, q: str) -> None:
     target = quoted(q)[0]
-    for i in range(len(_sections(view)) + 1):
-        for _ in range(4):
-            links = a.refs(view, "Link", target)
-            if links:
-                a.tap(links[0])
+    sections = _sections(view)
+    for i in range(len(sections) + 1):
+        for _ in range(6):  # a section opens with an animation; no `wait` operation yet: look again after a pause
+            if tap_link(a, target):
                 return
-            view = a.view(True)
-        sections = _sections(view)
+            time.sleep(0.1)
         if i == len(sections):
             break
         a.tap(sections[i])
-        view = a.view(True)
     raise Unsolvable(f"link {target!r} in no section")
 
 
@@ -608,10 +641,19 @@ class TaskResult:
 
 def start_episode(a: Agent) -> str:
     """Tap the START cover; return the ``Episodes done`` counter read before."""
-    view = a.view()
-    done = a.by_id(view, "episode-id")
-    a.tap("id=sync-task-cover")
-    return str(done.get("label")) if done else ""
+    for attempt in range(20):
+        view = a.view()
+        done = a.by_id(view, "episode-id")
+        if a.by_id(view, "sync-task-cover") is not None:
+            a.tap("id=sync-task-cover")
+            if attempt:
+                a.late_start += 1
+            a.episode_before = str(done.get("label")) if done else ""
+            a.tried = set()
+            a.log = []
+            return a.episode_before
+        time.sleep(0.1)
+    raise Unsolvable("no START cover on the screen")
 
 
 def run_task(
@@ -664,11 +706,19 @@ def run_task(
             except Exception as exc:  # a phonewire error: the finding is the message
                 ep.error = f"{type(exc).__name__}: {exc}"
             ep.steps, ep.ms = agent.steps, (time.monotonic() - t0) * 1000
+            if VERBOSE and not (ep.reward is not None and ep.reward > 0):
+                print(f"  {task} episode {k} failed: {q if 'q' in locals() else ''!r}", file=sys.stderr)
+                for line in agent.log:
+                    print(f"    {line}", file=sys.stderr)
             res.episodes.append(ep)
             if ep.reward is None:  # the episode may still be running: let its clock end it before the next START
                 read_reward(agent, before, tries=110)
         return res
     finally:
+        if agent.late_start:
+            res.note = (res.note + "; " if res.note else "") + (
+                f"START cover missing from the first snapshot {agent.late_start}x (screen not settled)"
+            )
         with contextlib.suppress(Exception):
             phone.close_app()
 
@@ -735,7 +785,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write the markdown report here")
     ap.add_argument("--seed", default="phonewire", help="seed for Math.seedrandom (default: phonewire)")
     ap.add_argument("--no-playwright", action="store_true", help="skip the Playwright baseline")
+    ap.add_argument("--verbose", action="store_true", help="print the taps of each failed episode")
     args = ap.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
 
     import phonewire
 

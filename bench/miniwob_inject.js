@@ -29,8 +29,10 @@
 
   var NATIVE = "a[href], button, input, select, textarea, [contenteditable=''], [contenteditable=true], [onclick], " +
     "[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=option], [role=menuitem], " +
-    "[role=treeitem], [role=slider], [role=spinbutton], [role=textbox], [role=combobox], [tabindex]";
+    "[role=treeitem], [role=slider], [role=spinbutton], [role=textbox], [role=combobox], [tabindex]:not([tabindex^='-'])";
+  // the task area is the page less the harness HUD of core.js (reward display, START cover, click canvas)
   var SKIP_IDS = { wrap: 1, area: 1, query: 1 };
+  var HUD = "#reward-display, #sync-task-cover, #click-canvas";
 
   function textOf(el) {
     var t = "";
@@ -55,12 +57,11 @@
   }
 
   function collect() {
-    var wrap = document.getElementById("wrap") || document.body;
     var cands = [];
-    var all = wrap.querySelectorAll("*");
+    var all = document.body.querySelectorAll("*");
     for (var i = 0; i < all.length; i++) {
       var el = all[i];
-      if (SKIP_IDS[el.id]) continue;
+      if (SKIP_IDS[el.id] || el.closest(HUD)) continue;
       var why = null;
       if (el.matches(NATIVE)) why = "native";
       else if (window.__wobListened.has(el) || el.onclick || el.onmousedown) why = "listener";
