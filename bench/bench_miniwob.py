@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import http.server
 import json
 import platform
@@ -57,7 +56,7 @@ VERSION = "1.1.0"
 INJECT = Path(__file__).resolve().parent / "miniwob_inject.js"
 DEVICE = "web:iphone-15"
 VERBOSE = False
-VIEWPORT = {"width": 393, "height": 852}  # the iphone-15 profile of the web device, for Playwright's baseline
+VIEWPORT_W, VIEWPORT_H = 393, 852  # the iphone-15 profile of the web device, for Playwright's baseline
 
 
 # ------------------------------------------------------------------------------------------------ the task pages
@@ -274,8 +273,10 @@ class Agent:
     def tap(self, target: str) -> None:
         self.steps += 1
         target_data = self.phone.tap(target).data.get("target") or {}
-        self.log.append(f"tap {target} -> {target_data.get('type')} {target_data.get('label')!r} "
-                        f"at {target_data.get('x')},{target_data.get('y')}")
+        self.log.append(
+            f"tap {target} -> {target_data.get('type')} {target_data.get('label')!r} "
+            f"at {target_data.get('x')},{target_data.get('y')}"
+        )
 
     def fill(self, target: str, text: str) -> None:
         self.steps += 1
@@ -494,7 +495,9 @@ def _fields(view: Any) -> list[str]:
 
 def _submit(a: Agent, label: str = "Submit") -> None:
     view = a.view(True)
-    refs = [f"@{r}" for r, n in view.refs.items() if n.get("type") == "Button" and _norm(n.get("label")) == _norm(label)]
+    refs = [
+        f"@{r}" for r, n in view.refs.items() if n.get("type") == "Button" and _norm(n.get("label")) == _norm(label)
+    ]
     if not refs:
         raise Unsolvable(f"no {label!r} button in the view")
     a.tap(refs[0])
@@ -657,7 +660,7 @@ def start_episode(a: Agent) -> str:
 
 
 def run_task(
-    phone: Any, pw_page: Any, base: str, store: Inventories, task: str, episodes: int, seed: str
+    phone: Any, pw_page: Any, *, base: str, store: Inventories, task: str, episodes: int, seed: str
 ) -> TaskResult:
     res = TaskResult(task)
     url = task_url(base, task, "phone", seed)
@@ -733,7 +736,8 @@ def playwright_chars(page: Any, url: str) -> int:
 # ------------------------------------------------------------------------------------------------ report
 def table(results: list[TaskResult], episodes: int) -> str:
     lines = [
-        "| task | inventory | misses | `-i` chars | full chars | Playwright chars | `-i`/PW | solved | steps | ms/episode | note |",
+        "| task | inventory | misses | `-i` chars | full chars | Playwright chars | `-i`/PW | solved | steps "
+        "| ms/episode | note |",
         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in results:
@@ -807,7 +811,9 @@ def main(argv: list[str] | None = None) -> int:
         for task in tasks:
             t0 = time.monotonic()
             try:
-                res = run_task(phone, pw_page, base, store, task, args.episodes, args.seed)
+                res = run_task(
+                    phone, pw_page, base=base, store=store, task=task, episodes=args.episodes, seed=args.seed
+                )
             except Exception as exc:
                 res = TaskResult(task, note=f"harness error {type(exc).__name__}: {exc}")
             results.append(res)
@@ -845,7 +851,12 @@ def playwright_page() -> Iterator[Any]:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         try:
-            context = browser.new_context(viewport=VIEWPORT, device_scale_factor=3, is_mobile=True, has_touch=True)
+            context = browser.new_context(
+                viewport={"width": VIEWPORT_W, "height": VIEWPORT_H},
+                device_scale_factor=3,
+                is_mobile=True,
+                has_touch=True,
+            )
             yield context.new_page()
         finally:
             browser.close()
