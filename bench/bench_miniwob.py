@@ -782,6 +782,35 @@ def summary(results: list[TaskResult], seconds: float) -> str:
     )
 
 
+def run_benchmark(
+    html: Path, tasks: list[str], *, episodes: int, seed: str, playwright: bool = True
+) -> tuple[list[TaskResult], Inventories]:
+    """Serve ``html``, start a phone (and Playwright's browser), run each task; stop them all.  Returns the
+    per-task results and the inventory store (what the pages posted)."""
+    import phonewire
+
+    store = Inventories()
+    results: list[TaskResult] = []
+    with contextlib.ExitStack() as stack:
+        base = stack.enter_context(serve(html, store))
+        pw_page = stack.enter_context(playwright_page()) if playwright else None
+        phone = stack.enter_context(phonewire.Phone(device=DEVICE))
+        for task in tasks:
+            t0 = time.monotonic()
+            try:
+                res = run_task(phone, pw_page, base=base, store=store, task=task, episodes=episodes, seed=seed)
+            except Exception as exc:
+                res = TaskResult(task, note=f"harness error {type(exc).__name__}: {exc}")
+            results.append(res)
+            print(
+                f"{task}: inventory {res.inventory}, misses {len(res.misses)}, -i {res.chars_i} / PW {res.chars_pw}"
+                f", solved {res.solved}/{len(res.episodes)}  ({time.monotonic() - t0:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+    return results, store
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tasks", help="comma-separated task names (default: all)")
@@ -794,35 +823,13 @@ def main(argv: list[str] | None = None) -> int:
     global VERBOSE
     VERBOSE = args.verbose
 
-    import phonewire
-
     html = ensure_html()
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else all_tasks(html)
     unknown = [t for t in tasks if not (html / "miniwob" / f"{t}.html").is_file()]
     if unknown:
         ap.error(f"unknown task(s): {', '.join(unknown)}")
-    store = Inventories()
-    results: list[TaskResult] = []
     t_start = time.monotonic()
-    with contextlib.ExitStack() as stack:
-        base = stack.enter_context(serve(html, store))
-        pw_page = None if args.no_playwright else stack.enter_context(playwright_page())
-        phone = stack.enter_context(phonewire.Phone(device=DEVICE))
-        for task in tasks:
-            t0 = time.monotonic()
-            try:
-                res = run_task(
-                    phone, pw_page, base=base, store=store, task=task, episodes=args.episodes, seed=args.seed
-                )
-            except Exception as exc:
-                res = TaskResult(task, note=f"harness error {type(exc).__name__}: {exc}")
-            results.append(res)
-            print(
-                f"{task}: inventory {res.inventory}, misses {len(res.misses)}, -i {res.chars_i} / PW {res.chars_pw}"
-                f", solved {res.solved}/{len(res.episodes)}  ({time.monotonic() - t0:.1f} s)",
-                file=sys.stderr,
-                flush=True,
-            )
+    results, _ = run_benchmark(html, tasks, episodes=args.episodes, seed=args.seed, playwright=not args.no_playwright)
     seconds = time.monotonic() - t_start
     report = "\n".join(
         [
