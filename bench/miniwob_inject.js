@@ -90,18 +90,28 @@
     return out;
   }
 
+  // what each click actually landed on (the harness compares it with what the agent meant to tap)
+  var lastClick = null;
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    lastClick = { tag: t.tagName ? t.tagName.toLowerCase() : "", text: (t.textContent || "").trim().slice(0, 40),
+                  x: ev.clientX, y: ev.clientY };
+    soon();
+  }, true);
+
   var seq = 0, last = "", timer = null;
   function post() {
     timer = null;
     var cover = document.getElementById("sync-task-cover");
     var started = !!cover && cover.style.display === "none";
     var els = collect();
-    var key = JSON.stringify(els) + started + WOB_EPISODE_ID;
+    var key = JSON.stringify(els) + started + WOB_EPISODE_ID + JSON.stringify(lastClick);
     if (key === last) return;
     last = key;
     seq += 1;
     var body = JSON.stringify({ client: client, task: task, seq: seq, episode: WOB_EPISODE_ID,
-                                started: started, scrollY: scrollY, elements: els });
+                                started: started, scrollY: scrollY, lastClick: lastClick,
+                                elements: els });
     var xhr = new XMLHttpRequest();
     xhr.open("POST", "/__wob/inventory", true);
     xhr.setRequestHeader("Content-Type", "application/json");
