@@ -115,7 +115,7 @@ class Inventories:
                     return None
                 self._cond.wait(left)
 
-    def wait_quiet(self, client: str, task: str, quiet: float = 0.3, timeout: float = 3.0) -> dict[str, Any] | None:
+    def wait_quiet(self, client: str, task: str, quiet: float = 0.3, timeout: float = 1.5) -> dict[str, Any] | None:
         """The latest inventory once none came for ``quiet`` seconds (or at ``timeout``)."""
         deadline = time.monotonic() + timeout
         with self._cond:

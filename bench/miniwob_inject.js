@@ -122,6 +122,9 @@
     new MutationObserver(soon).observe(document.body, { subtree: true, childList: true, attributes: true,
                                                          characterData: true });
     addEventListener("scroll", soon, true);
+    // CSS transitions and fades change what is visible without a DOM mutation: look again now and then
+    // (a post is sent only when the inventory changed)
+    setInterval(soon, 250);
     soon();
   }
   if (document.body) watch(); else addEventListener("DOMContentLoaded", watch);
