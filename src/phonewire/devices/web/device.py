@@ -14,7 +14,7 @@ A background page is frozen with ``Page.setWebLifecycleState`` (its timers reall
 when re-fronted.  The home screen is a launcher page of its own; it is not an app.
 
 Settled screens: every action on a page (tap, press, type, drag, open, back) marks it unsettled, and the next
-snapshot of it first waits for the screen to settle (:meth:`WebDevice._settle_screen`): a main-frame navigation
+snapshot of it first waits for the screen to settle (:func:`settle.settle_screen`): a main-frame navigation
 under way (known from ``Page`` events) is waited for up to NAVIGATION_WAIT_S, then the document must be complete
 and its DOM structure quiet for QUIET_MS (elements added or removed, attributes changed; text-only changes such
 as a ticking clock do not count), at most SETTLE_MAX_S; both bounds are multiplied by the time scale.  A snapshot
@@ -32,15 +32,15 @@ crashes of app pages (``Inspector.targetCrashed``) — real failures.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
+from phonewire.devices.web import capture, gestures, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
@@ -56,42 +56,7 @@ DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
 _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
-DOUBLE_TAP_GAP_S = 0.03
-SEPARATE_TAP_GAP_S = 0.35
-DRAG_STEP_S = 1 / 60
-#: Settling before a snapshot that follows an action (unscaled; the time scale multiplies the bounds).
-QUIET_MS = 100
-SETTLE_MAX_S = 1.0
-NAVIGATION_WAIT_S = 10.0
-#: A navigation the page asked for counts as under way this long, until the browser starts loading it.
-NAVIGATION_REQUEST_GRACE_S = 1.0
-_SETTLE_POLL_S = 0.05
-
-# Resolves once the document is complete and no element was added or removed and no attribute changed for
-# QUIET_MS, or after %(max)d ms; true when it became quiet.
-_QUIET = """new Promise(resolve => {
-  const QUIET = %(quiet)d, MAX = %(max)d, t0 = performance.now();
-  let last = t0;
-  const element = (n) => n.nodeType === 1;
-  const obs = new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
-          Array.prototype.some.call(r.removedNodes, element)) { last = performance.now(); return; }
-    }
-  });
-  obs.observe(document, {subtree: true, childList: true, attributes: true});
-  const check = () => {
-    const now = performance.now(), ready = document.readyState === "complete";
-    if ((ready && now - last >= QUIET) || now - t0 >= MAX) { obs.disconnect(); resolve(ready && now - last >= QUIET); }
-    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), MAX - (now - t0))));
-  };
-  setTimeout(check, QUIET);
-})"""
-
 _LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
-
-_ENTER = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
-_BACKSPACE = {"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
 
 
 @dataclass(slots=True)
@@ -488,48 +453,6 @@ class WebDevice(Device):
         around the command sees them.  Costs well under a millisecond."""
         await page.session.send("Runtime.evaluate", {"expression": "0"})
 
-    def _navigating(self, page: _Page) -> bool:
-        if page.loading:
-            return True
-        asked = page.requested_at
-        return asked is not None and asyncio.get_running_loop().time() - asked < NAVIGATION_REQUEST_GRACE_S
-
-    async def _settle_screen(self, page: _Page) -> str | None:
-        """Wait (bounded) until ``page`` shows a settled screen: no main-frame navigation under way, the document
-        complete, its DOM structure quiet for QUIET_MS.  Returns why the screen is still not settled when the
-        navigation bound ran out (the snapshot's quality says so), else ``None``.  A quiet window that a
-        navigation interrupts (its document goes away) starts again on the new document."""
-        loop = asyncio.get_running_loop()
-        nav_end = loop.time() + NAVIGATION_WAIT_S * self._scale
-        quiet = _QUIET % {"quiet": QUIET_MS, "max": round(SETTLE_MAX_S * self._scale * 1000)}
-        for _ in range(4):
-            while self._navigating(page) and loop.time() < nav_end:
-                await asyncio.sleep(_SETTLE_POLL_S)
-            if self._navigating(page):
-                return "a navigation was still under way"
-            try:
-                await asyncio.wait_for(self._eval(page, quiet, await_promise=True), SETTLE_MAX_S * self._scale + 1)
-            except (CdpProtocolError, TimeoutError):
-                continue  # the document went away under the quiet window (a navigation): settle the new one
-            except ProtocolError as exc:
-                if exc.code != e.COMMAND_FAILED:
-                    raise
-                continue
-            if not self._navigating(page):
-                return None
-        return "a navigation was still under way" if self._navigating(page) else None
-
-    async def _touch(self, page: _Page, kind: str, x: float | None = None, y: float | None = None) -> None:
-        points = [] if x is None or y is None else [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
-        await page.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    async def _touch_pair(self, page: _Page, x: float, y: float) -> None:
-        """touchStart and touchEnd sent together, not one after the other's reply.  Each reply waits for the
-        renderer to acknowledge its event, which costs a frame; sent back to back, both events ride the same
-        frame (Playwright's touchscreen.tap does the same), halving a tap.  The session delivers them in order,
-        and each is still acknowledged, so the tap lands exactly once."""
-        await asyncio.gather(self._touch(page, "touchStart", x, y), self._touch(page, "touchEnd"))
-
     async def _require_focus(self, page: _Page) -> str:
         kind = await self._eval(page, FOCUS_PROBE)
         if not kind:
@@ -540,12 +463,8 @@ class WebDevice(Device):
             )
         return str(kind)
 
-    async def _key(self, page: _Page, key: dict[str, Any], text: str | None = None) -> None:
-        down: dict[str, Any] = {"type": "keyDown" if text else "rawKeyDown", **key}
-        if text:
-            down.update(text=text, unmodifiedText=text)
-        await page.session.send("Input.dispatchKeyEvent", down)
-        await page.session.send("Input.dispatchKeyEvent", {"type": "keyUp", **key})
+    async def _key(self, page: _Page, spec: dict[str, Any], text: str | None = None) -> None:
+        await gestures.key(page.session, spec, text)
         page.unsettled = True
         await self._settle(page)
 
@@ -560,11 +479,7 @@ class WebDevice(Device):
             page = self._live(app_id)
             hit = describe(await self._eval(page, probe_expression(x, y)))
             page.unsettled = True
-            for i in range(taps):
-                if i:
-                    # Two taps are one real double tap; three or more are separate taps, each its own gesture.
-                    await asyncio.sleep(DOUBLE_TAP_GAP_S if taps == 2 else SEPARATE_TAP_GAP_S)
-                await self._touch_pair(page, x, y)
+            await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
             return hit
 
@@ -572,12 +487,7 @@ class WebDevice(Device):
         with self._mapped(app_id):
             page = self._live(app_id)
             page.unsettled = True
-            await self._touch(page, "touchStart", x, y)
-            try:
-                await asyncio.sleep(max(0.0, duration_ms) / 1000)
-            finally:
-                with contextlib.suppress(CdpError):
-                    await self._touch(page, "touchEnd")
+            await gestures.long_press(page.session, x, y, duration_ms)
             await self._settle(page)
 
     async def drag(
@@ -592,28 +502,8 @@ class WebDevice(Device):
     ) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            (x0, y0), (x1, y1) = start, end
             page.unsettled = True
-            await self._touch(page, "touchStart", x0, y0)
-            try:
-                if hold_ms > 0:
-                    await asyncio.sleep(hold_ms / 1000)
-                steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S))
-                loop = asyncio.get_running_loop()
-                t0 = loop.time()
-                for i in range(1, steps + 1):
-                    f = i / steps
-                    await self._touch(page, "touchMove", x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
-                    # pace the moves so the velocity is the one duration_ms implies
-                    delay = t0 + f * duration_ms / 1000 - loop.time()
-                    if delay > 0:
-                        await asyncio.sleep(delay)
-                if settle_ms > 0:
-                    await self._touch(page, "touchMove", x1, y1)
-                    await asyncio.sleep(settle_ms / 1000)
-            finally:
-                with contextlib.suppress(CdpError):
-                    await self._touch(page, "touchEnd")
+            await gestures.drag(page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms)
             await self._settle(page)
 
     async def type_text(self, app_id: str, text: str) -> None:
@@ -629,20 +519,22 @@ class WebDevice(Device):
         with self._mapped(app_id):
             page = self._live(app_id)
             await self._require_focus(page)
-            await self._key(page, _ENTER, "\r")
+            await self._key(page, gestures.ENTER, "\r")
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
             await self._require_focus(page)
-            await self._key(page, _BACKSPACE)
+            await self._key(page, gestures.BACKSPACE)
 
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
-            loading = await self._settle_screen(page) if page.unsettled else None
+            loading = None
+            if page.unsettled:
+                loading = await settle.settle_screen(page, partial(self._eval, page, await_promise=True), self._scale)
             page.unsettled = False
-            if loading is None and self._navigating(page):
+            if loading is None and settle.navigating(page):
                 loading = "a navigation was under way"
             try:
                 walk = await self._eval(page, WALK_EXPRESSION, await_promise=True)
@@ -685,29 +577,13 @@ class WebDevice(Device):
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():
             page = self._foreground() or await self._ensure_home()
-            # optimizeForSpeed: a faster PNG encoder (larger files; on loopback time matters more than bytes)
-            params: dict[str, Any] = {"format": format, "captureBeyondViewport": False, "optimizeForSpeed": True}
-            if format == "jpeg":
-                params["quality"] = max(0, min(100, quality))
-            if scale == "css":
-                metrics = await page.session.send("Page.getLayoutMetrics")
-                vv = metrics.get("cssVisualViewport") or metrics.get("visualViewport") or {}
-                params["clip"] = {
-                    "x": vv.get("pageX", 0),
-                    "y": vv.get("pageY", 0),
-                    "width": vv.get("clientWidth", self.profile.width),
-                    "height": vv.get("clientHeight", self.profile.height),
-                    "scale": 1 / self.profile.dpr,
-                }
-            data = base64.b64decode((await page.session.send("Page.captureScreenshot", params))["data"])
-            from PIL import Image  # imported on first use: keeps the runner's cold start short
-
-            with Image.open(io.BytesIO(data)) as image:
-                width, height = image.size
-            return Screenshot(data, format, width, height)
+            return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
 
 
-_RESTART_HINT = "The browser behind the web phone is gone; restart the runner (phonewire close, then open the app)."
+_RESTART_HINT = (
+    "The browser behind the web phone is gone; the runner starts a new one on the next command "
+    "(every app's state is lost: open the app again)."
+)
 
 
 def _target_gone(exc: CdpProtocolError) -> bool:

@@ -1,0 +1,94 @@
+"""How gestures and keys are spelled in DevTools input events, on one page's session.  No device state: the
+device decides when a gesture may run and settles the page afterwards.
+
+Touch points carry a 1-point radius; every gesture ends with a touchEnd even when it fails half-way (a finger
+left down would swallow the next gesture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, Final
+
+from phonewire.devices.web.cdp import CdpError, CdpSession
+
+#: Two taps this close are one double tap; three or more are separate taps, each its own gesture.
+DOUBLE_TAP_GAP_S: Final = 0.03
+SEPARATE_TAP_GAP_S: Final = 0.35
+#: One touchMove per frame.
+DRAG_STEP_S: Final = 1 / 60
+
+ENTER: Final = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
+BACKSPACE: Final = {"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
+
+
+async def touch(session: CdpSession, kind: str, x: float | None = None, y: float | None = None) -> None:
+    points = [] if x is None or y is None else [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
+    await session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+async def touch_pair(session: CdpSession, x: float, y: float) -> None:
+    """touchStart and touchEnd sent together, not one after the other's reply.  Each reply waits for the renderer
+    to acknowledge its event, which costs a frame; sent back to back, both events ride the same frame
+    (Playwright's touchscreen.tap does the same), halving a tap.  The session delivers them in order, and each
+    is still acknowledged, so the tap lands exactly once."""
+    await asyncio.gather(touch(session, "touchStart", x, y), touch(session, "touchEnd"))
+
+
+async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
+    for i in range(count):
+        if i:
+            await asyncio.sleep(DOUBLE_TAP_GAP_S if count == 2 else SEPARATE_TAP_GAP_S)
+        await touch_pair(session, x, y)
+
+
+async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:
+    await touch(session, "touchStart", x, y)
+    try:
+        await asyncio.sleep(max(0.0, duration_ms) / 1000)
+    finally:
+        with contextlib.suppress(CdpError):
+            await touch(session, "touchEnd")
+
+
+async def drag(
+    session: CdpSession,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    *,
+    duration_ms: float,
+    hold_ms: float,
+    settle_ms: float,
+) -> None:
+    """Down at ``start``, hold, one move per frame paced so the velocity is the one ``duration_ms`` implies,
+    rest at ``end`` for ``settle_ms`` (≈0 release velocity: no fling), up."""
+    (x0, y0), (x1, y1) = start, end
+    await touch(session, "touchStart", x0, y0)
+    try:
+        if hold_ms > 0:
+            await asyncio.sleep(hold_ms / 1000)
+        steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S))
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        for i in range(1, steps + 1):
+            f = i / steps
+            await touch(session, "touchMove", x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+            delay = t0 + f * duration_ms / 1000 - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        if settle_ms > 0:
+            await touch(session, "touchMove", x1, y1)
+            await asyncio.sleep(settle_ms / 1000)
+    finally:
+        with contextlib.suppress(CdpError):
+            await touch(session, "touchEnd")
+
+
+async def key(session: CdpSession, spec: dict[str, Any], text: str | None = None) -> None:
+    """One key press: keyDown (with its text) or rawKeyDown, then keyUp."""
+    down: dict[str, Any] = {"type": "keyDown" if text else "rawKeyDown", **spec}
+    if text:
+        down.update(text=text, unmodifiedText=text)
+    await session.send("Input.dispatchKeyEvent", down)
+    await session.send("Input.dispatchKeyEvent", {"type": "keyUp", **spec})

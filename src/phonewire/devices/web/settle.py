@@ -1,0 +1,84 @@
+"""Settled screens: after an action, the next snapshot waits (bounded) until the page shows a screen that holds
+still — no main-frame navigation under way, the document complete, its DOM structure quiet for QUIET_MS.  Text
+changing in place (a ticking clock) does not count as movement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from phonewire.devices.web.cdp import CdpProtocolError
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+#: Settling before a snapshot that follows an action (unscaled; the time scale multiplies the bounds).
+QUIET_MS = 100
+SETTLE_MAX_S = 1.0
+NAVIGATION_WAIT_S = 10.0
+#: A navigation the page asked for counts as under way this long, until the browser starts loading it.
+NAVIGATION_REQUEST_GRACE_S = 1.0
+SETTLE_POLL_S = 0.05
+
+# Resolves once the document is complete and no element was added or removed and no attribute changed for
+# QUIET_MS, or after %(max)d ms; true when it became quiet.
+QUIET_SCRIPT = """new Promise(resolve => {
+  const QUIET = %(quiet)d, MAX = %(max)d, t0 = performance.now();
+  let last = t0;
+  const element = (n) => n.nodeType === 1;
+  const obs = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
+          Array.prototype.some.call(r.removedNodes, element)) { last = performance.now(); return; }
+    }
+  });
+  obs.observe(document, {subtree: true, childList: true, attributes: true});
+  const check = () => {
+    const now = performance.now(), ready = document.readyState === "complete";
+    if ((ready && now - last >= QUIET) || now - t0 >= MAX) { obs.disconnect(); resolve(ready && now - last >= QUIET); }
+    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), MAX - (now - t0))));
+  };
+  setTimeout(check, QUIET);
+})"""
+
+
+class Navigation(Protocol):
+    """What settling reads of a page: whether the browser loads a main-frame document, and since when (loop
+    time) the page asked for a navigation that has not started loading yet."""
+
+    loading: bool
+    requested_at: float | None
+
+
+def navigating(page: Navigation) -> bool:
+    if page.loading:
+        return True
+    asked = page.requested_at
+    return asked is not None and asyncio.get_running_loop().time() - asked < NAVIGATION_REQUEST_GRACE_S
+
+
+async def settle_screen(page: Navigation, evaluate: Callable[[str], Awaitable[Any]], scale: float) -> str | None:
+    """Wait (bounded) until ``page`` shows a settled screen.  Returns why the screen is still not settled when the
+    navigation bound ran out (the snapshot's quality says so), else ``None``.  A quiet window that a navigation
+    interrupts (its document goes away) starts again on the new document.  ``evaluate`` runs a script in the
+    page and awaits its promise."""
+    loop = asyncio.get_running_loop()
+    nav_end = loop.time() + NAVIGATION_WAIT_S * scale
+    quiet = QUIET_SCRIPT % {"quiet": QUIET_MS, "max": round(SETTLE_MAX_S * scale * 1000)}
+    for _ in range(4):
+        while navigating(page) and loop.time() < nav_end:
+            await asyncio.sleep(SETTLE_POLL_S)
+        if navigating(page):
+            return "a navigation was still under way"
+        try:
+            await asyncio.wait_for(evaluate(quiet), SETTLE_MAX_S * scale + 1)
+        except (CdpProtocolError, TimeoutError):
+            continue  # the document went away under the quiet window (a navigation): settle the new one
+        except ProtocolError as exc:
+            if exc.code != e.COMMAND_FAILED:
+                raise
+            continue
+        if not navigating(page):
+            return None
+    return "a navigation was still under way" if navigating(page) else None
