@@ -18,13 +18,14 @@ __all__ = ["ActionResult", "AgentSession", "Phone", "ProtocolError", "View", "__
 _LAZY = {
     "Phone": "phonewire.api",
     "AgentSession": "phonewire.agent.core",
-    "ActionResult": "phonewire.agent.core",
-    "View": "phonewire.agent.core",
+    "ActionResult": "phonewire.agent.results",
+    "View": "phonewire.agent.results",
     "ProtocolError": "phonewire.protocol.errors",
 }
 
 if TYPE_CHECKING:
-    from phonewire.agent.core import ActionResult, AgentSession, View
+    from phonewire.agent.core import AgentSession
+    from phonewire.agent.results import ActionResult, View
     from phonewire.api import Phone
     from phonewire.protocol.errors import ProtocolError
 

@@ -31,8 +31,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from phonewire.agent.core import ActionResult, AgentSession, View
+from phonewire.agent.core import AgentSession
 from phonewire.agent.operations import for_front_end
+from phonewire.agent.results import ActionResult, View
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import DEFAULT_WAIT_MS

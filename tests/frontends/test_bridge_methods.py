@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from agent_fakes import FakeSender, row, screen
-from phonewire.agent.core import AgentSession, View
-from phonewire.frontends.bridge.methods import METHODS, Dispatcher, encode_reply, image_size, render_tree
+from phonewire.agent.core import AgentSession
+from phonewire.agent.results import View
+from phonewire.frontends.bridge.methods import METHODS, Dispatcher, encode_reply, render_tree
+from phonewire.frontends.serving import image_size
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope, ok
 from phonewire.protocol.errors import ProtocolError

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from agent_fakes import FakeSender, screen
-from phonewire.agent.core import STATE_RESET_NOTE, AgentSession
+from phonewire.agent.core import AgentSession
+from phonewire.agent.results import STATE_RESET_NOTE
 from phonewire.frontends.bridge.methods import error_reply
 from phonewire.frontends.cli.verbs import Outcome, render_error, render_outcome
 from phonewire.frontends.mcp_server import error_result

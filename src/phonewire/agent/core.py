@@ -25,39 +25,46 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
-import math
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import selectors
+from phonewire.agent.checks import (
+    MAX_CLEAR,
+    check_choice,
+    check_count,
+    check_duration,
+    check_points,
+    check_reachable,
+    invalid,
+    is_text_input,
+    uncleared,
+)
+from phonewire.agent.geometry import centre, visible_box
 from phonewire.agent.refs import Index, RefTable, refind
+from phonewire.agent.results import ActionResult, Reply, View, action_result
 from phonewire.agent.view import diff, node_line, quality_header, render
-from phonewire.host.reply import HostReply
+from phonewire.agent.waiting import screen_shape, wait_timed_out
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
-from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import (
     DEFAULT_WAIT_MS,
-    MAX_DURATION_MS,
     MAX_SCROLL_AMOUNT,
-    MAX_TAPS,
     MAX_WAIT_MS,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
     SCREENSHOT_SCALES,
     SCROLL_DIRECTIONS,
 )
-from phonewire.protocol.snapshot import SCROLL_ROLES, TEXT_INPUT_ROLES
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
 
 if TYPE_CHECKING:
     from phonewire.host import CommandSender
 
 T = TypeVar("T")
-Reply = HostReply | Envelope  # what a CommandSender answers: both carry data, warning, reactivated, state_reset
 Node = dict[str, Any]
 
 OPEN_APP_HINT = "Open an app first: `open APP` (e.g. open dev.phonewire.demo); `apps` lists them."
@@ -75,137 +82,10 @@ KEYS: dict[str, tuple[str, str | None]] = {
 #: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
 SCROLL_SETTLE_MS = 100.0
 SCROLL_MAX_REACH = 0.84
-#: Most deletes ``fill`` sends to clear a field (in all rounds together).
-MAX_CLEAR = 500
 #: Between two taps of ``fill`` on the same spot (longer than a double tap's window).
 REFOCUS_PAUSE_S = 0.4
 #: Between two looks of ``wait`` (also the quiet time ``wait --idle`` asks of the screen).
 WAIT_POLL_S = 0.1
-
-
-#: What every front end says when a reply carries ``state_reset`` (the device or the runner was restarted).
-STATE_RESET_NOTE = (
-    "the phone was restarted: every app's state (open apps, sign-in, navigation, typed text) was lost; "
-    "open the app again and take a snapshot"
-)
-
-
-@dataclass(frozen=True)
-class ActionResult:
-    data: dict[str, Any]
-    warning: str | None = None
-    reactivated: bool = False
-    #: The device or runner restarted before this action: every app's state (open apps, sign-in, navigation)
-    #: was lost.  Front ends show it on every reply that carries it.
-    state_reset: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"data": self.data}
-        if self.warning:
-            out["warning"] = self.warning
-        if self.reactivated:
-            out["reactivated"] = True
-        if self.state_reset:
-            out["stateReset"] = True
-        return out
-
-
-class View:
-    """A rendered snapshot: the compact text, the raw nodes, the refs it issued and the snapshot quality."""
-
-    def __init__(self, text: str, nodes: list[Node], refs: dict[str, Node], quality: dict[str, Any]) -> None:
-        self.text = text
-        self.nodes = nodes
-        self.refs = refs
-        self.quality = quality
-        #: As :attr:`ActionResult.state_reset`.
-        self.state_reset = False
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "nodes": self.nodes,
-            "quality": self.quality,
-            "refs": {r: n["index"] for r, n in self.refs.items()},
-        }
-        if self.state_reset:
-            out["stateReset"] = True
-        return out
-
-
-def _result(env: Reply, extra: Mapping[str, Any] | None = None) -> ActionResult:
-    data = dict(env.data or {})
-    if extra:
-        data.update(extra)
-    return ActionResult(data=data, warning=env.warning, reactivated=env.reactivated)
-
-
-def _visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
-    """``x, y, width, height`` of the part of ``node`` that shows: its rect clipped by the scroll containers it
-    sits in and by the screen (the root).  An element half scrolled out of its list must be tapped on what
-    shows, not at its centre, which may lie on whatever covers the rest (a tab bar).  A clip that would leave
-    nothing (an element placed outside its container) is not applied."""
-
-    def box(n: Node) -> tuple[float, float, float, float]:
-        r = n.get("rect") or {}
-        x, y = float(r.get("x", 0)), float(r.get("y", 0))
-        return x, y, x + float(r.get("width", 0)), y + float(r.get("height", 0))
-
-    x0, y0, x1, y1 = box(node)
-    parent, seen = node.get("parentIndex"), set()
-    while parent is not None and parent in index.by_index and parent not in seen:
-        seen.add(parent)
-        up = index.by_index[parent]
-        if up.get("type") in SCROLL_ROLES or up.get("parentIndex") is None:
-            cx0, cy0, cx1, cy1 = box(up)
-            nx0, ny0, nx1, ny1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
-            if nx0 < nx1 and ny0 < ny1:
-                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
-        parent = up.get("parentIndex")
-    return x0, y0, x1 - x0, y1 - y0
-
-
-def _centre(node: Node, index: Index) -> tuple[float, float]:
-    x, y, width, height = _visible_box(node, index)
-    return x + width / 2, y + height / 2
-
-
-def _invalid(message: str, hint: str) -> ProtocolError:
-    return ProtocolError(e.INVALID_REQUEST, message, hint)
-
-
-# Options the runner would refuse (protocol.request) are refused here first, with a hint, before anything is sent.
-def _check_count(count: object) -> None:
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TAPS:
-        raise _invalid(
-            f"count must be a whole number from 1 to {MAX_TAPS}, got {count!r}",
-            "Use count 1 for a tap, 2 for a double tap.",
-        )
-
-
-def _check_duration(duration_ms: object) -> None:
-    if (
-        isinstance(duration_ms, bool)
-        or not isinstance(duration_ms, int | float)
-        or not 0 <= duration_ms <= MAX_DURATION_MS
-    ):
-        raise _invalid(
-            f"duration must be from 0 to {MAX_DURATION_MS:.0f} ms, got {duration_ms!r}",
-            "Give the gesture's duration in milliseconds, e.g. 800 for a long press or 300 for a swipe.",
-        )
-
-
-def _check_points(*values: object) -> None:
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise _invalid(
-                f"coordinates must be finite numbers, got {value!r}",
-                "Give points as numbers, as in the snapshot's rects (or use a ref or selector).",
-            )
-
-
-def _check_choice(name: str, value: object, choices: tuple[str, ...], hint: str) -> None:
-    if value not in choices:
-        raise _invalid(f"{name} must be one of {', '.join(choices)}; got {value!r}", f"Use {hint}.")
 
 
 class AgentSession:
@@ -281,14 +161,14 @@ class AgentSession:
     # -- apps -----------------------------------------------------------------------------------------------
     async def open_app(self, app_id: str) -> ActionResult:
         if not app_id:
-            raise _invalid("open needs an app id", OPEN_APP_HINT)
+            raise invalid("open needs an app id", OPEN_APP_HINT)
 
         async def run() -> ActionResult:
             env = await self.sender.send(c.LAUNCH_APP, {"appBundleId": app_id})
             self.app_id = str((env.data or {}).get("appBundleId") or app_id)
             self._refs.clear()
             self._previous = None
-            return _result(env)
+            return action_result(env)
 
         return await self._locked(run)
 
@@ -300,7 +180,7 @@ class AgentSession:
                 self.app_id = None
                 self._refs.clear()
                 self._previous = None
-            return _result(env)
+            return action_result(env)
 
         return await self._locked(run)
 
@@ -317,7 +197,7 @@ class AgentSession:
                 self.app_id = opened
                 self._refs.clear()
                 self._previous = None
-            return _result(env)
+            return action_result(env)
 
         return await self._locked(run)
 
@@ -364,8 +244,8 @@ class AgentSession:
         return {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:
-        _check_choice("format", format, SCREENSHOT_FORMATS, "png for exact pixels, jpeg for a smaller image")
-        _check_choice("scale", scale, SCREENSHOT_SCALES, "device for full resolution, css for one pixel per point")
+        check_choice("format", format, SCREENSHOT_FORMATS, "png for exact pixels, jpeg for a smaller image")
+        check_choice("scale", scale, SCREENSHOT_SCALES, "device for full resolution, css for one pixel per point")
 
         async def run() -> bytes:
             fields: dict[str, Any] = {"format": format, "scale": scale}
@@ -390,7 +270,7 @@ class AgentSession:
         if point:
             return float(point.group(1)), float(point.group(2)), {}
         node, ref, found_in = await self._find(target)
-        x, y = _centre(node, found_in)
+        x, y = centre(node, found_in)
         return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
                                  "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
 
@@ -400,7 +280,7 @@ class AgentSession:
         (``fill label=Name`` means the field, not its caption or a group of that name)."""
         target = target.strip()
         if not target:
-            raise _invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
+            raise invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
         start = time.perf_counter()
         ref_match = _REF.match(target)
         if ref_match:
@@ -416,12 +296,12 @@ class AgentSession:
             now = Index(raw["nodes"])
             node = refind(ref, old, issued, now)
             self.last_check_s = time.perf_counter() - start
-            _check_reachable(node, f"@{ref}")
+            check_reachable(node, f"@{ref}")
             return node, ref, now
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
         raw = await self._raw_snapshot(refront=True)
         nodes: list[Node] = raw["nodes"]
-        found = selectors.match(selector, nodes, prefer=_is_text_input if editable else None)
+        found = selectors.match(selector, nodes, prefer=is_text_input if editable else None)
         self.last_check_s = time.perf_counter() - start
         if not found:
             raise ProtocolError(
@@ -432,7 +312,7 @@ class AgentSession:
         fresh = Index(nodes)
         reachable = [n for n in found if not n.get("coveredBy")]
         if not reachable:
-            _check_reachable(found[0], target)
+            check_reachable(found[0], target)
         found = reachable
         if len(found) > 1:
             listing = "; ".join(f"@{self._refs.add(n, fresh)} {node_line(n)}" for n in found[:10])
@@ -446,7 +326,7 @@ class AgentSession:
 
     # -- act ------------------------------------------------------------------------------------------------
     async def tap(self, target: str, *, count: int = 1) -> ActionResult:
-        _check_count(count)
+        check_count(count)
 
         async def run() -> ActionResult:
             x, y, info = await self.resolve(target)
@@ -455,15 +335,15 @@ class AgentSession:
         return await self._locked(run)
 
     async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
-        _check_count(count)
-        _check_points(x, y)
+        check_count(count)
+        check_points(x, y)
         return await self._locked(lambda: self._tap_at(x, y, count, {}))
 
     async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
         fields: dict[str, Any] = {"x": x, "y": y}
         if count != 1:
             fields["numberOfTaps"] = count
-        result = _result(await self._send(c.TAP, fields, app=True), info)
+        result = action_result(await self._send(c.TAP, fields, app=True), info)
         hit = result.data.get("hit")
         if not info and hit and isinstance(result.data.get("message"), str):
             # a tap at a point: say what it reached (a target's tap already names its element)
@@ -471,12 +351,12 @@ class AgentSession:
         return result
 
     async def long_press(self, target: str, *, duration_ms: float = 800) -> ActionResult:
-        _check_duration(duration_ms)
+        check_duration(duration_ms)
 
         async def run() -> ActionResult:
             x, y, info = await self.resolve(target)
             env = await self._send(c.LONG_PRESS, {"x": x, "y": y, "durationMs": duration_ms}, app=True)
-            return _result(env, info)
+            return action_result(env, info)
 
         return await self._locked(run)
 
@@ -492,7 +372,7 @@ class AgentSession:
             else:
                 node, ref, found_in = await self._find(target, editable=True)
                 if node.get("type") not in TEXT_INPUT_ROLES:
-                    raise _invalid(
+                    raise invalid(
                         f"fill needs a text field, and {target!r} is a {node.get('type')}",
                         "Name a TextField/SecureTextField/SearchField/TextView/ComboBox, or use `tap` then `type`.",
                     )
@@ -517,7 +397,7 @@ class AgentSession:
         envs: list[Reply] = []
         cleared = 0
         while True:
-            left, top, width, height = _visible_box(node, found_in)
+            left, top, width, height = visible_box(node, found_in)
             # Tap near the end of the field so the caret lands after the existing text: the right end of a line;
             # of a multi-line field the bottom right (below the last line), clear of the resize grip.
             multi_line = node.get("type") == "TextView"
@@ -529,7 +409,7 @@ class AgentSession:
             if not value:
                 return envs, cleared
             if deletes <= 0:
-                raise _uncleared(node, cleared)
+                raise uncleared(node, cleared)
             for _ in range(deletes):
                 envs.append(await self._send(c.KEYBOARD_DELETE, app=True))
             cleared += deletes
@@ -539,7 +419,7 @@ class AgentSession:
             if not remaining:
                 return envs, cleared
             if len(remaining) >= len(value):
-                raise _uncleared(now, cleared)
+                raise uncleared(now, cleared)
             node, found_in = now, fresh
             # The next tap lands where the last one did: apart by more than a double tap's window, or the phone
             # takes the pair for a double tap (a word selection) and leaves the caret where it was.
@@ -549,18 +429,18 @@ class AgentSession:
         return await self._locked(lambda: self._typed(text))
 
     async def _typed(self, text: str) -> ActionResult:
-        return _result(await self._send(c.TYPE, {"text": text}, app=True))
+        return action_result(await self._send(c.TYPE, {"text": text}, app=True))
 
     async def press(self, key: str) -> ActionResult:
         entry = KEYS.get(key.strip().lower())
         if entry is None:
-            raise _invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
+            raise invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
         command, button = entry
 
         async def run() -> ActionResult:
             if command == c.BUTTON:
-                return _result(await self._send(c.BUTTON, {"button": button}))
-            return _result(await self._send(command, app=True))
+                return action_result(await self._send(c.BUTTON, {"button": button}))
+            return action_result(await self._send(command, app=True))
 
         return await self._locked(run)
 
@@ -574,18 +454,18 @@ class AgentSession:
         every WAIT_POLL_S; WAIT_TIMED_OUT after ``timeout_ms`` with what the screen showed last."""
         target = (selector or "").strip()
         if idle == bool(target):
-            raise _invalid(
+            raise invalid(
                 "wait needs a selector or --idle (not both)",
                 'Use `wait SELECTOR` (e.g. wait "Saved"), `wait SELECTOR --gone`, or `wait --idle`.',
             )
         if gone and idle:
-            raise _invalid("--gone goes with a selector, not --idle", "Use `wait SELECTOR --gone`.")
+            raise invalid("--gone goes with a selector, not --idle", "Use `wait SELECTOR --gone`.")
         if (
             isinstance(timeout_ms, bool)
             or not isinstance(timeout_ms, int | float)
             or not 0 <= timeout_ms <= MAX_WAIT_MS
         ):
-            raise _invalid(
+            raise invalid(
                 f"timeout must be from 0 to {MAX_WAIT_MS} ms, got {timeout_ms!r}",
                 f"Give --timeout in milliseconds (default {DEFAULT_WAIT_MS}, at most {MAX_WAIT_MS}).",
             )
@@ -604,7 +484,7 @@ class AgentSession:
             nodes: list[Node] = raw["nodes"]
             waited = round((loop.time() - start) * 1000)
             if parsed is None:
-                shape = _shape(nodes)
+                shape = screen_shape(nodes)
                 loading = raw["quality"].get("reasonCode") == "loading"
                 if not loading and shape == previous:
                     return ActionResult({"message": f"the screen is idle (after {waited} ms)", "waitedMs": waited})
@@ -622,30 +502,30 @@ class AgentSession:
                     info = {"ref": ref, "type": node.get("type"), "label": node.get("label")}
                     return ActionResult({"message": f"{line} (after {waited} ms)", "waitedMs": waited, "target": info})
             if loop.time() >= deadline:
-                raise _wait_timed_out(target, parsed, gone, timeout_ms, raw)
+                raise wait_timed_out(target, parsed, gone, timeout_ms, raw)
             await asyncio.sleep(min(WAIT_POLL_S, max(0.0, deadline - loop.time())))
 
     async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
-        _check_points(x1, y1, x2, y2)
-        _check_duration(duration_ms)
+        check_points(x1, y1, x2, y2)
+        check_duration(duration_ms)
         fields = {"fromX": x1, "fromY": y1, "toX": x2, "toY": y2, "durationMs": duration_ms}
         return await self._locked(lambda: self._drag(fields))
 
     async def _drag(self, fields: dict[str, Any]) -> ActionResult:
-        return _result(await self._send(c.DRAG, fields, app=True))
+        return action_result(await self._send(c.DRAG, fields, app=True))
 
     async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
         """Scroll the content ``direction`` by ``amount`` of the viewport: a drag the other way through the centre
         (at most :data:`SCROLL_MAX_REACH` of the viewport, so it never starts on an edge)."""
         d = direction.strip().lower()
         if d not in SCROLL_DIRECTIONS:
-            raise _invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
+            raise invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
         if (
             isinstance(amount, bool)
             or not isinstance(amount, int | float)
             or not (MIN_SCROLL_AMOUNT <= amount <= MAX_SCROLL_AMOUNT)
         ):
-            raise _invalid(
+            raise invalid(
                 f"scroll amount must be from {MIN_SCROLL_AMOUNT:g} to {MAX_SCROLL_AMOUNT:g}, got {amount!r}",
                 "Use a fraction of the screen, e.g. 0.6.",
             )
@@ -668,78 +548,6 @@ class AgentSession:
             return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
 
         return await self._locked(run)
-
-
-def _shape(nodes: list[Node]) -> list[tuple[object, ...]]:
-    """What ``wait --idle`` compares between two looks: each element's role, identifier, label (not of plain text:
-    a clock or counter that ticks in place is not a screen that moves) and place."""
-    out: list[tuple[object, ...]] = []
-    for n in nodes:
-        r = n.get("rect") or {}
-        label = None if n.get("type") == "StaticText" else n.get("label")
-        place = tuple(round(float(r.get(k, 0))) for k in ("x", "y", "width", "height"))
-        out.append((n.get("type"), n.get("identifier"), label, place))
-    return out
-
-
-def _wait_timed_out(
-    target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float, raw: dict[str, Any]
-) -> ProtocolError:
-    """WAIT_TIMED_OUT saying what the screen showed at the last look."""
-    nodes: list[Node] = raw["nodes"]
-    title = next((n.get("label") for n in nodes if n.get("parentIndex") is None and n.get("label")), None)
-    seen = render(nodes, interactive=True).lines
-    last = f"; the screen showed {title!r}" if title else "; the screen showed"
-    last += ": " + "; ".join(line.split(" ", 1)[-1] for line in seen[:8]) + (" …" if len(seen) > 8 else "")
-    hint = (
-        f"Wait longer (--timeout, at most {MAX_WAIT_MS} ms), or run `snapshot` and check the selector against what "
-        "is on screen (scroll to reveal more)."
-    )
-    if parsed is None:
-        quality = raw["quality"]
-        why = quality.get("reason") if quality.get("reasonCode") == "loading" else "it kept changing"
-        return ProtocolError(
-            e.WAIT_TIMED_OUT, f"the screen did not hold still in {timeout_ms:.0f} ms: {why}{last}", hint
-        )
-    found = selectors.match(parsed, nodes)
-    if gone:
-        still = "; ".join(node_line(n) for n in found if not n.get("coveredBy"))
-        return ProtocolError(
-            e.WAIT_TIMED_OUT, f"{target!r} was still on screen after {timeout_ms:.0f} ms: {still}", hint
-        )
-    covered = [n for n in found if n.get("coveredBy")]
-    why = f" (it matches {node_line(covered[0])}, covered by {covered[0]['coveredBy']})" if covered else ""
-    return ProtocolError(
-        e.WAIT_TIMED_OUT, f"nothing on screen matched {target!r} in {timeout_ms:.0f} ms{why}{last}", hint
-    )
-
-
-def _check_reachable(node: Node, target: str) -> None:
-    """ELEMENT_COVERED for a node that something else covers (nothing is sent)."""
-    cover = node.get("coveredBy")
-    if cover:
-        raise ProtocolError(
-            e.ELEMENT_COVERED,
-            f"{target} ({node_line(node)}) is covered by {cover}: a tap there would land on that instead",
-            "Close what covers it first (its close or cancel button, or `press back`), or scroll the "
-            "element into the open; `snapshot` marks covered elements [covered] and `snapshot -i` leaves them out.",
-        )
-
-
-def _is_text_input(node: Node) -> bool:
-    return node.get("type") in TEXT_INPUT_ROLES
-
-
-def _uncleared(node: Node, deletes: int) -> ProtocolError:
-    held = str(node.get("value") or "")
-    held = held if len(held) <= 60 else held[:59] + "…"
-    return ProtocolError(
-        e.COMMAND_FAILED,
-        f"could not clear {node.get('type')} {node.get('label') or ''!r}: it still holds {held!r} after {deletes} "
-        "delete(s), so nothing was typed",
-        f"Check the field with `snapshot`, then edit it yourself with `tap`, `press delete` and `type` (fill deletes "
-        f"at most {MAX_CLEAR} characters, and some fields keep text the delete key does not remove).",
-    )
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:

@@ -31,10 +31,10 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from phonewire.agent.core import STATE_RESET_NOTE
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.params import Form, Param, json_schema, parse_params
-from phonewire.frontends.bridge.methods import (
+from phonewire.agent.results import STATE_RESET_NOTE
+from phonewire.frontends.serving import (
     DRAG_SETTLE,
     TAP_SETTLE,
     ActionLike,

@@ -1,4 +1,6 @@
-"""What both front ends share on the way to a device: the host + agent session, and signal handling."""
+"""What the bridge and the MCP server share on the way to a device: the agent API they call (a protocol
+:class:`~phonewire.agent.core.AgentSession` fits), the host + agent session, signal handling, the settled view
+they answer after an action, the foreground-app and app-error rules, and image sizes."""
 
 from __future__ import annotations
 
@@ -7,12 +9,16 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final, Protocol, TypeVar
 
 from phonewire.agent.core import AgentSession
+from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+
+T = TypeVar("T")
 
 
 def add_host_options(parser: argparse.ArgumentParser) -> None:
@@ -88,3 +94,135 @@ class SignalStop:
     def __exit__(self, *exc: object) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             self._loop.remove_signal_handler(sig)
+
+
+# --- what the front ends need from the agent layer (phonewire.agent.core.AgentSession fits it) --------------------
+class ActionLike(Protocol):
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def warning(self) -> str | None: ...
+    @property
+    def reactivated(self) -> bool: ...
+    @property
+    def state_reset(self) -> bool: ...
+
+
+class ViewLike(Protocol):
+    text: str
+    nodes: list[dict[str, Any]]
+    refs: dict[str, dict[str, Any]]
+    quality: dict[str, Any]
+    state_reset: bool
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class AgentAPI(Protocol):
+    app_id: str | None
+
+    async def open_app(self, app_id: str) -> ActionLike: ...
+    async def close_app(self, app_id: str | None = None) -> ActionLike: ...
+    async def list_apps(self) -> list[dict[str, Any]]: ...
+    async def snapshot(self, *, interactive: bool = False, diff: bool = False) -> ViewLike: ...
+    async def tap(self, target: str, *, count: int = 1) -> ActionLike: ...
+    async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionLike: ...
+    async def long_press(self, target: str, *, duration_ms: float = 800) -> ActionLike: ...
+    async def fill(self, target: str, text: str) -> ActionLike: ...
+    async def type(self, text: str) -> ActionLike: ...
+    async def press(self, key: str) -> ActionLike: ...
+    async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionLike: ...
+    async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionLike: ...
+    async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes: ...
+    async def viewport(self) -> dict[str, float]: ...
+    async def open_url(self, url: str) -> ActionLike: ...
+    async def wait(
+        self, selector: str | None = None, *, gone: bool = False, idle: bool = False, timeout_ms: int = ...
+    ) -> ActionLike: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """When the returned tree may be taken: two snapshots ``interval_s`` apart that agree, within ``budget_s``
+    (a screen that never holds still — an animation, a timer — returns its latest state at the budget)."""
+
+    interval_s: float
+    budget_s: float
+
+
+#: After a tap or typing: the app's reaction (a hash navigation, a re-render) lands within a frame or two.
+TAP_SETTLE: Final = Settle(0.03, 0.5)
+#: After a scroll or swipe: a fling decelerates for up to a few seconds, in steps that can repeat a frame.
+DRAG_SETTLE: Final = Settle(0.12, 3.0)
+
+
+async def settled_view(session: AgentAPI, settle: Settle = TAP_SETTLE, *, interactive: bool = False) -> ViewLike:
+    """The screen after an action, once it holds still.
+
+    An app may react to a gesture asynchronously (a hash navigation, a timer, a fling), so a snapshot taken the
+    moment the gesture ends can show the screen before its effect.  Reference bridges return the tree after the
+    app went idle; here the snapshot is repeated every ``settle.interval_s`` until two in a row agree."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settle.budget_s
+    view = await session.snapshot(interactive=interactive)
+    while loop.time() < deadline:
+        await asyncio.sleep(settle.interval_s)
+        again = await session.snapshot(interactive=interactive)
+        if again.text == view.text:
+            return again
+        view = again
+    return view
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` read from a PNG or JPEG header, or ``None``."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            length = int.from_bytes(data[i + 2 : i + 4], "big")
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height = int.from_bytes(data[i + 5 : i + 7], "big")
+                width = int.from_bytes(data[i + 7 : i + 9], "big")
+                return width, height
+            i += 2 + length
+    return None
+
+
+async def adopt_foreground_app(session: AgentAPI) -> bool:
+    """Make the device's foreground app the session's target when none was opened (the reference bridges act on
+    "the currently focused app").  False when no app is in the foreground."""
+    for app in await session.list_apps():
+        app_id = app.get("appBundleId")
+        if app.get("state") == "foreground" and isinstance(app_id, str) and app_id:
+            session.app_id = app_id
+            return True
+    return False
+
+
+#: Calls that never need the session's app: no foreground app is adopted for them.
+APP_FREE: Final = frozenset({"open_app", "list_apps", "open_url", "stop"})
+
+
+async def with_app_error_hint(run: Callable[[], Awaitable[T]], hint: str) -> T:
+    """Run ``run``; an APP_BUNDLE_ID_REQUIRED failure gets the front end's own hint (how to open an app there)."""
+    try:
+        return await run()
+    except ProtocolError as exc:
+        if exc.code != e.APP_BUNDLE_ID_REQUIRED:
+            raise
+        raise ProtocolError(exc.code, exc.message, hint) from exc
+
+
+async def prepare_app(session: AgentAPI, name: str) -> None:
+    """Before a call that may need an app: with none open, adopt the foreground one (checked before anything is
+    sent, so no action is ever repeated)."""
+    if name not in APP_FREE and not session.app_id:
+        await adopt_foreground_app(session)

@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from phonewire.frontends.bridge.methods import AgentAPI, Dispatcher, encode_reply, error_reply
+from phonewire.frontends.bridge.methods import Dispatcher, encode_reply, error_reply
+from phonewire.frontends.serving import AgentAPI
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from phonewire.agent.core import STATE_RESET_NOTE, ActionResult, AgentSession
+from phonewire.agent.core import AgentSession
 from phonewire.agent.operations import Operation, for_front_end
+from phonewire.agent.results import STATE_RESET_NOTE, ActionResult
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError

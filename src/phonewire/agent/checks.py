@@ -1,0 +1,85 @@
+"""Refusals the agent core makes before anything is sent: arguments the runner would refuse, targets that
+cannot be acted on, a field that would not clear.  Each is INVALID_REQUEST (or its own code) with a hint."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from phonewire.agent.view import node_line
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import MAX_DURATION_MS, MAX_TAPS
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+
+Node = dict[str, Any]
+
+#: Most deletes ``fill`` sends to clear a field (in all rounds together).
+MAX_CLEAR = 500
+
+
+def invalid(message: str, hint: str) -> ProtocolError:
+    return ProtocolError(e.INVALID_REQUEST, message, hint)
+
+
+# Options the runner would refuse (protocol.request) are refused here first, with a hint, before anything is sent.
+def check_count(count: object) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TAPS:
+        raise invalid(
+            f"count must be a whole number from 1 to {MAX_TAPS}, got {count!r}",
+            "Use count 1 for a tap, 2 for a double tap.",
+        )
+
+
+def check_duration(duration_ms: object) -> None:
+    if (
+        isinstance(duration_ms, bool)
+        or not isinstance(duration_ms, int | float)
+        or not 0 <= duration_ms <= MAX_DURATION_MS
+    ):
+        raise invalid(
+            f"duration must be from 0 to {MAX_DURATION_MS:.0f} ms, got {duration_ms!r}",
+            "Give the gesture's duration in milliseconds, e.g. 800 for a long press or 300 for a swipe.",
+        )
+
+
+def check_points(*values: object) -> None:
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise invalid(
+                f"coordinates must be finite numbers, got {value!r}",
+                "Give points as numbers, as in the snapshot's rects (or use a ref or selector).",
+            )
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...], hint: str) -> None:
+    if value not in choices:
+        raise invalid(f"{name} must be one of {', '.join(choices)}; got {value!r}", f"Use {hint}.")
+
+
+def check_reachable(node: Node, target: str) -> None:
+    """ELEMENT_COVERED for a node that something else covers (nothing is sent)."""
+    cover = node.get("coveredBy")
+    if cover:
+        raise ProtocolError(
+            e.ELEMENT_COVERED,
+            f"{target} ({node_line(node)}) is covered by {cover}: a tap there would land on that instead",
+            "Close what covers it first (its close or cancel button, or `press back`), or scroll the "
+            "element into the open; `snapshot` marks covered elements [covered] and `snapshot -i` leaves them out.",
+        )
+
+
+def is_text_input(node: Node) -> bool:
+    return node.get("type") in TEXT_INPUT_ROLES
+
+
+def uncleared(node: Node, deletes: int) -> ProtocolError:
+    held = str(node.get("value") or "")
+    held = held if len(held) <= 60 else held[:59] + "…"
+    return ProtocolError(
+        e.COMMAND_FAILED,
+        f"could not clear {node.get('type')} {node.get('label') or ''!r}: it still holds {held!r} after {deletes} "
+        "delete(s), so nothing was typed",
+        f"Check the field with `snapshot`, then edit it yourself with `tap`, `press delete` and `type` (fill deletes "
+        f"at most {MAX_CLEAR} characters, and some fields keep text the delete key does not remove).",
+    )

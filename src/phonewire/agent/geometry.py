@@ -1,0 +1,40 @@
+"""Where a tap on a node lands: the centre of the part of it that shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phonewire.agent.refs import Index
+from phonewire.protocol.snapshot import SCROLL_ROLES
+
+Node = dict[str, Any]
+
+
+def visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
+    """``x, y, width, height`` of the part of ``node`` that shows: its rect clipped by the scroll containers it
+    sits in and by the screen (the root).  An element half scrolled out of its list must be tapped on what
+    shows, not at its centre, which may lie on whatever covers the rest (a tab bar).  A clip that would leave
+    nothing (an element placed outside its container) is not applied."""
+
+    def box(n: Node) -> tuple[float, float, float, float]:
+        r = n.get("rect") or {}
+        x, y = float(r.get("x", 0)), float(r.get("y", 0))
+        return x, y, x + float(r.get("width", 0)), y + float(r.get("height", 0))
+
+    x0, y0, x1, y1 = box(node)
+    parent, seen = node.get("parentIndex"), set()
+    while parent is not None and parent in index.by_index and parent not in seen:
+        seen.add(parent)
+        up = index.by_index[parent]
+        if up.get("type") in SCROLL_ROLES or up.get("parentIndex") is None:
+            cx0, cy0, cx1, cy1 = box(up)
+            nx0, ny0, nx1, ny1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
+            if nx0 < nx1 and ny0 < ny1:
+                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+        parent = up.get("parentIndex")
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def centre(node: Node, index: Index) -> tuple[float, float]:
+    x, y, width, height = visible_box(node, index)
+    return x + width / 2, y + height / 2

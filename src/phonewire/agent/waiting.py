@@ -1,0 +1,57 @@
+"""What ``wait`` compares between two looks at the screen, and what it says when it gives up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phonewire.agent import selectors
+from phonewire.agent.view import node_line, render
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import MAX_WAIT_MS
+
+Node = dict[str, Any]
+
+
+def screen_shape(nodes: list[Node]) -> list[tuple[object, ...]]:
+    """What ``wait --idle`` compares between two looks: each element's role, identifier, label (not of plain text:
+    a clock or counter that ticks in place is not a screen that moves) and place."""
+    out: list[tuple[object, ...]] = []
+    for n in nodes:
+        r = n.get("rect") or {}
+        label = None if n.get("type") == "StaticText" else n.get("label")
+        place = tuple(round(float(r.get(k, 0))) for k in ("x", "y", "width", "height"))
+        out.append((n.get("type"), n.get("identifier"), label, place))
+    return out
+
+
+def wait_timed_out(
+    target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float, raw: dict[str, Any]
+) -> ProtocolError:
+    """WAIT_TIMED_OUT saying what the screen showed at the last look."""
+    nodes: list[Node] = raw["nodes"]
+    title = next((n.get("label") for n in nodes if n.get("parentIndex") is None and n.get("label")), None)
+    seen = render(nodes, interactive=True).lines
+    last = f"; the screen showed {title!r}" if title else "; the screen showed"
+    last += ": " + "; ".join(line.split(" ", 1)[-1] for line in seen[:8]) + (" …" if len(seen) > 8 else "")
+    hint = (
+        f"Wait longer (--timeout, at most {MAX_WAIT_MS} ms), or run `snapshot` and check the selector against what "
+        "is on screen (scroll to reveal more)."
+    )
+    if parsed is None:
+        quality = raw["quality"]
+        why = quality.get("reason") if quality.get("reasonCode") == "loading" else "it kept changing"
+        return ProtocolError(
+            e.WAIT_TIMED_OUT, f"the screen did not hold still in {timeout_ms:.0f} ms: {why}{last}", hint
+        )
+    found = selectors.match(parsed, nodes)
+    if gone:
+        still = "; ".join(node_line(n) for n in found if not n.get("coveredBy"))
+        return ProtocolError(
+            e.WAIT_TIMED_OUT, f"{target!r} was still on screen after {timeout_ms:.0f} ms: {still}", hint
+        )
+    covered = [n for n in found if n.get("coveredBy")]
+    why = f" (it matches {node_line(covered[0])}, covered by {covered[0]['coveredBy']})" if covered else ""
+    return ProtocolError(
+        e.WAIT_TIMED_OUT, f"nothing on screen matched {target!r} in {timeout_ms:.0f} ms{why}{last}", hint
+    )
