@@ -315,6 +315,32 @@ def test_device_and_runner_defaults_come_from_the_calling_shell(cli: Cli) -> Non
         runner.stdout.close()
 
 
+def test_a_runner_token_from_the_calling_shell_reaches_the_daemon(cli: Cli) -> None:
+    """A runner given its token in the environment writes no token file; the CLI's daemon (started by another
+    shell) attaches with the token of the shell that calls it."""
+    env = {**cli.env, "PHONEWIRE_RUNNER_TOKEN": "shell-token-1"}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "phonewire", "runner", "--device", "double"], env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert runner.stdout is not None
+        port = int(runner.stdout.readline().split("port=")[1])
+        assert not Path(runner_token_path(port, cli.env)).exists()
+        assert cli("apps").code == 0  # the daemon starts from this shell, without the token
+        cli.setenv("PHONEWIRE_RUNNER_ADDR", f"127.0.0.1:{port}")
+        refused = cli("--json", "open", "app.tokened")
+        assert refused.code != 0 and "UNAUTHORIZED" in refused.out + refused.err
+        cli.setenv("PHONEWIRE_RUNNER_TOKEN", "shell-token-1")
+        assert cli("open", "app.tokened").code == 0
+        assert cli("tap", "id=counter").code == 0
+        assert "taps=1" in cli("snapshot").out
+    finally:
+        runner.terminate()
+        runner.wait(timeout=20)
+        assert runner.stdout is not None
+        runner.stdout.close()
+
+
 def test_daemon_status_and_stop_without_a_daemon_start_none(cli: Cli) -> None:
     assert cli("daemon", "status").out == "ok no daemon running\n"
     assert cli("daemon", "status", "--json").json() == {"ok": True, "data": {"running": False}}

@@ -82,7 +82,7 @@ class BrokenSender:
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_bug_in_the_daemon_is_exit_4_with_a_hint_and_json_when_asked(tmp_path: Path, as_json: bool) -> None:
-    daemon = Daemon(str(tmp_path), idle_s=60, sender_factory=lambda device, runner: BrokenSender())
+    daemon = Daemon(str(tmp_path), idle_s=60, sender_factory=lambda device, runner, token: BrokenSender())
     argv = ["--device", "double", "apps", *(["--json"] if as_json else [])]
     reply = asyncio.run(daemon.run_argv(argv))
     assert reply["exit"] == 4
@@ -107,7 +107,7 @@ class CountingSender:
 def test_two_names_of_one_web_phone_share_one_runner(tmp_path: Path) -> None:
     made: list[object] = []
 
-    def factory(device: str | None, runner: str | None) -> CountingSender:
+    def factory(device: str | None, runner: str | None, token: str | None) -> CountingSender:
         made.append(device)
         return CountingSender()
 

@@ -72,7 +72,7 @@ MAY_HAVE_RUN_HINT = (
     "The command may have run before the answer was lost: check with `phonewire snapshot` before repeating it."
 )
 #: Environment the client forwards per request (defaults for --device / --runner / --session).
-FORWARDED_ENV = ("PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_SESSION")
+FORWARDED_ENV = ("PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_RUNNER_TOKEN", "PHONEWIRE_SESSION")
 START_BUDGET_S = 20.0
 
 

@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import fcntl
+import hashlib
 import hmac
 import os
 import secrets
@@ -45,7 +46,8 @@ DEFAULT_IDLE_S: Final = 900.0
 MAX_REQUEST_BYTES: Final = 4 * 1024 * 1024
 #: A client has this long to send its whole request.
 REQUEST_READ_S: Final = 30.0
-SenderFactory = Callable[[str | None, str | None], Any]
+SenderFactory = Callable[[str | None, str | None, str | None], Any]
+"""``(device, runner address, runner token)`` → a sender (a host session)."""
 #: Test-only: the phonewire version this daemon claims to be, so a test can start a stale daemon and watch the
 #: client replace it.  Never set it outside tests.
 TEST_ONLY_VERSION_ENV: Final = "PHONEWIRE_TEST_ONLY_DAEMON_VERSION"
@@ -66,12 +68,15 @@ def idle_timeout(environ: dict[str, str] | None = None) -> float:
     return value if value > 0 else DEFAULT_IDLE_S
 
 
-def _host_session(device: str | None, runner: str | None) -> Any:
+def _host_session(device: str | None, runner: str | None, token: str | None = None) -> Any:
     from phonewire.host.session import HostSession
+    from phonewire.runtime import TOKEN_ENV
 
-    # Whether to attach was decided from the calling client's environment; the daemon's own copy of
-    # PHONEWIRE_RUNNER_ADDR (inherited from whichever client started it) must not override that.
-    env = {k: v for k, v in os.environ.items() if k != "PHONEWIRE_RUNNER_ADDR"}
+    # Whether to attach, and with which token, was decided from the calling client's environment; the daemon's
+    # own copies (inherited from whichever client started it) must not override that.
+    env = {k: v for k, v in os.environ.items() if k not in ("PHONEWIRE_RUNNER_ADDR", TOKEN_ENV)}
+    if token:
+        env[TOKEN_ENV] = token
     return HostSession(device, runner_addr=runner, env=env)
 
 
@@ -102,17 +107,21 @@ class Daemon:
         tmp.replace(self.path("token"))
 
     # -- sessions ----------------------------------------------------------------------------------------------
-    async def session(self, name: str, device: str | None, runner: str | None) -> AgentSession:
+    async def session(
+        self, name: str, device: str | None, runner: str | None, token: str | None = None
+    ) -> AgentSession:
         # one runner per phone, whatever name it was given (a typo raises here, before anything starts)
         device = "" if runner else check_spec(device or "web")
         key = f"runner@{runner}" if runner else device
+        if runner and token:  # another token is another way in (the one that was refused is not reused)
+            key += "#" + hashlib.sha256(token.encode()).hexdigest()[:12]
         agent = self.sessions.get((name, key))
         if agent is not None:
             return agent
         async with self._sender_lock:
             sender = self.senders.get(key)
             if sender is None:
-                sender = self.sender_factory(None if runner else device, runner)
+                sender = self.sender_factory(None if runner else device, runner, token if runner else None)
                 self.senders[key] = sender
         agent = self.sessions.setdefault((name, key), AgentSession(sender))
         return agent
@@ -224,12 +233,13 @@ class Daemon:
                 inv.device = env["PHONEWIRE_DEVICE"]
             elif env.get("PHONEWIRE_RUNNER_ADDR"):
                 inv.runner = env["PHONEWIRE_RUNNER_ADDR"]
+        inv.runner_token = env.get("PHONEWIRE_RUNNER_TOKEN") or None  # for an attach (--runner or the variable)
         if "--session" not in " ".join(argv) and env.get("PHONEWIRE_SESSION"):
             inv.session = env["PHONEWIRE_SESSION"]
 
     def _context(self, inv: v.Invocation, cwd: str) -> v.Context:
         async def session() -> AgentSession:
-            return await self.session(inv.session, inv.device, inv.runner)
+            return await self.session(inv.session, inv.device, inv.runner, inv.runner_token)
 
         return v.Context(session, cwd=cwd, devices=self.devices)
 
@@ -274,6 +284,7 @@ class Daemon:
                     raise v.UsageError(f"{sub.verb} cannot run inside a batch", v.VERBS["batch"].usage)
                 sub.device = sub.device or inv.device
                 sub.runner = sub.runner or inv.runner
+                sub.runner_token = sub.runner_token or inv.runner_token
                 if "--session" not in step:
                     sub.session = inv.session
                 outcome = await v.execute(sub, self._context(sub, cwd))

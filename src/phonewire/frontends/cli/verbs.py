@@ -118,6 +118,8 @@ class Invocation:
     session: str = "default"
     json: bool = False
     runner: str | None = None
+    #: The calling client's PHONEWIRE_RUNNER_TOKEN, for attaching to a runner that has no token file.
+    runner_token: str | None = None
 
 
 def parse_argv(argv: list[str]) -> Invocation:
