@@ -304,11 +304,6 @@ async def open_url(ctx: Context, params: JSONObject) -> JSONObject:
     return await _finish(ctx, params, [await ctx.session.open_url(params["url"])], {})
 
 
-async def wait(ctx: Context, params: JSONObject) -> JSONObject:
-    kwargs = OPERATIONS["wait"].kwargs(params)
-    return dict((await ctx.session.wait(**kwargs)).data)
-
-
 async def viewport(ctx: Context, params: JSONObject) -> JSONObject:
     return dict(await ctx.session.viewport())
 
@@ -383,10 +378,39 @@ METHODS: Final[dict[str, Method]] = {
                ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),
         Method("open_url", _summary("open_url"), ((_form(ops.URL, RETURN_TREE), open_url),)),
         Method("viewport", _summary("viewport"), ((_form(), viewport),)),
-        Method("wait", _summary("wait"), ((_form(*OPERATIONS["wait"].params_for("bridge")), wait),)),
         Method("stop", "Stop the bridge (and its runner).", ((_form(), stop),)),
     )
 }  # fmt: skip
+
+
+def _generic(op: ops.Operation) -> Handler:
+    """The bridge's projection of an operation that has no PhoneAgent shape of its own: the table's parameters,
+    one AgentSession call; an action answers like every action (stamps, then the fresh tree unless
+    ``return_tree`` is false), a read-only operation answers its data."""
+
+    async def handler(ctx: Context, params: JSONObject) -> JSONObject:
+        result = await getattr(ctx.session, op.method)(**op.kwargs(params))
+        if op.read_only:
+            return dict(result.data) if hasattr(result, "data") else {"result": result}
+        settle = DRAG_SETTLE if op.settling == "drag" else TAP_SETTLE
+        return await _finish(ctx, params, [result], {}, settle)
+
+    return handler
+
+
+# Every operation of the table the bridge offers and has no method above for: adding an operation to the table is
+# adding it here.
+METHODS.update(
+    {
+        name: Method(
+            name,
+            op.summary,
+            ((_form(*op.params_for("bridge"), *(() if op.read_only else (RETURN_TREE,))), _generic(op)),),
+        )
+        for name, op in ops.for_front_end("bridge").items()
+        if name not in METHODS
+    }
+)
 
 
 def _method_list() -> str:

@@ -325,14 +325,6 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
             raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
         r = await session.scroll(args[0], amount=option(inv, "--amount"))
         return _action(r, f"ok scrolled {args[0].lower()}")
-    if verb == "wait":
-        r = await session.wait(
-            join_target(args) if args else None,
-            gone=option(inv, "--gone"),
-            idle=option(inv, "--idle"),
-            timeout_ms=option(inv, "--timeout"),
-        )
-        return _action(r, "ok " + str(r.data.get("message", "waited")))
     if verb == "url":
         r = await session.open_url(args[0])
         return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")
@@ -341,7 +333,35 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
         return Outcome(vp, " ".join(f"{vp[k]:g}" for k in ("x", "y", "width", "height")))
     if verb == "screenshot":
         return await _screenshot(inv, ctx, session)
+    if spec.operation is not None:
+        return await _generic(inv, spec.operation, session)
     raise UsageError(f"{verb} cannot run here", spec.usage)
+
+
+async def _generic(inv: Invocation, op: Operation, session: AgentSession) -> Outcome:
+    """Any operation without a verb of its own: its positional words and --options by the table, its result
+    printed as ``ok <message>`` (the data in --json).  An operation needs a branch above only for its own
+    output text."""
+    positional = op.cli_arguments()
+    kwargs: dict[str, Any] = {}
+    words = list(inv.args)
+    for i, p in enumerate(positional):
+        if not words:
+            break
+        last = i == len(positional) - 1
+        kwargs[p.name] = join_target(words) if last and p.kind == "string" else words.pop(0)
+        if last:
+            words = []
+    spec = VERBS[inv.verb]
+    for flag in spec.options:
+        value = option(inv, flag)
+        if value is not None:
+            kwargs[spec.options[flag]] = value
+    result = await getattr(session, op.method)(**kwargs)
+    if isinstance(result, ActionResult):
+        return _action(result, f"ok {result.data.get('message', op.spelling('cli'))}")
+    data = result if isinstance(result, dict) else {"result": result}
+    return Outcome(data, encode_json(data).decode())
 
 
 def _fill_target(data: dict[str, Any]) -> str:
