@@ -143,7 +143,9 @@ async def bench(device: str, app: str, rounds: int) -> int:
                 raise RuntimeError(f"bridge {method}: {reply['error']}")
             return reply
 
-        params = StdioServerParameters(command=PY, args=["-m", "phonewire", "mcp", "--runner", address, "--app", app])
+        params = StdioServerParameters(
+            command=PY, args=["-m", "phonewire", "mcp", "--runner", address, "--app", app], env=env
+        )
         async with stdio_client(params) as (read, write), ClientSession(read, write) as mcp:
             await mcp.initialize()
 
