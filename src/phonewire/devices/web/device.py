@@ -285,6 +285,7 @@ class WebDevice(Device):
             ),
             s.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
             s.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
+            s.send("Page.addScriptToEvaluateOnNewDocument", {"source": settle.OBSERVER_SCRIPT}),
         )
         return page
 
@@ -450,8 +451,9 @@ class WebDevice(Device):
     async def _settle(self, page: _Page) -> None:
         """One round trip through the page's main thread after a gesture or key: events the page emitted while
         handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
-        around the command sees them.  Costs well under a millisecond."""
-        await page.session.send("Runtime.evaluate", {"expression": "0"})
+        around the command sees them.  It also marks the action's time in the page (``settle.ACTION_MARK``), from
+        which the next snapshot's quiet window counts.  Costs well under a millisecond."""
+        await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
 
     async def _require_focus(self, page: _Page) -> str:
         kind = await self._eval(page, FOCUS_PROBE)

@@ -23,9 +23,28 @@ SETTLE_POLL_S = 0.05
 
 # Resolves once the document is complete and no element was added or removed and no attribute changed for
 # QUIET_MS, or after %(max)d ms; true when it became quiet.
+# Installed in every document from its start (Page.addScriptToEvaluateOnNewDocument): the time of the last
+# structural DOM change, and of the last action (ACTION_MARK), so a snapshot taken long after the screen came to
+# rest need not watch it for QUIET_MS again.
+OBSERVER_SCRIPT = """(() => {
+  if (window.__phonewireQuiet) return;
+  const state = window.__phonewireQuiet = {last: performance.now()};
+  const element = (n) => n.nodeType === 1;
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
+          Array.prototype.some.call(r.removedNodes, element)) { state.last = performance.now(); return; }
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+})()"""
+
+# After an action: the action itself counts as a change (its effect may start a moment later).
+ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"
+
 QUIET_SCRIPT = """new Promise(resolve => {
   const QUIET = %(quiet)d, MAX = %(max)d, t0 = performance.now();
-  let last = t0;
+  const known = window.__phonewireQuiet;
+  let last = known ? Math.min(known.last, t0) : t0;
   const element = (n) => n.nodeType === 1;
   const obs = new MutationObserver((records) => {
     for (const r of records) {
@@ -36,10 +55,11 @@ QUIET_SCRIPT = """new Promise(resolve => {
   obs.observe(document, {subtree: true, childList: true, attributes: true});
   const check = () => {
     const now = performance.now(), ready = document.readyState === "complete";
+    if (known && known.last > last) last = known.last;
     if ((ready && now - last >= QUIET) || now - t0 >= MAX) { obs.disconnect(); resolve(ready && now - last >= QUIET); }
     else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), MAX - (now - t0))));
   };
-  setTimeout(check, QUIET);
+  check();
 })"""
 
 
