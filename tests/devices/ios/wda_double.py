@@ -109,6 +109,21 @@ def json_node(element: ET.Element) -> dict[str, Any]:
     return node
 
 
+CONTAINERS = {"Application", "Window", "Other", "ScrollView", "Table", "CollectionView"}
+
+
+def _hit(element: ET.Element, x: float, y: float) -> ET.Element | None:
+    """The frontmost (last-drawn) non-container element under the point, searching the deepest first."""
+    for child in reversed(element):
+        found = _hit(child, x, y)
+        if found is not None:
+            return found
+    if element.get("visible", "true") != "true" or _short(element) in CONTAINERS:
+        return None
+    ex, ey, ew, eh = (float(element.get(k, "0")) for k in ("x", "y", "width", "height"))
+    return element if ex <= x < ex + ew and ey <= y < ey + eh else None
+
+
 @dataclass
 class App:
     bundle_id: str
@@ -378,13 +393,7 @@ class WdaDouble:
         screen = self.foreground().screen
         if screen is None:
             return
-        hit = None
-        for element in screen.iter():
-            if element.get("visible", "true") != "true":
-                continue
-            ex, ey, ew, eh = (float(element.get(k, "0")) for k in ("x", "y", "width", "height"))
-            if ex <= x < ex + ew and ey <= y < ey + eh:
-                hit = element  # document order: the last match is the deepest, frontmost
+        hit = _hit(screen, x, y)
         if hit is None:
             return
         kind = _short(hit)
