@@ -195,7 +195,11 @@ class WdaDouble:
             def do_DELETE(self) -> None:
                 self._serve("DELETE")
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                return  # a client that gave up on a hung request: WDA would not notice either
+
+        self._server = Server(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05})
         self._thread.start()
@@ -314,8 +318,8 @@ class WdaDouble:
             return was
         if key == "GET /wda/apps/list":
             return [{"pid": a.pid, "bundleId": a.bundle_id} for a in self.apps.values() if a.state >= 2]
-        if key == "POST /url":
-            self._front(SETTINGS_APP, launch=False)
+        if key == "POST /url":  # the double routes every URL to Settings (launching it if needed)
+            self._front(SETTINGS_APP, launch=True)
             return None
         if key == "POST /wda/tap":
             self._tap(float(body["x"]), float(body["y"]))
