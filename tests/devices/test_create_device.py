@@ -57,7 +57,11 @@ def test_check_spec_returns_the_canonical_spec_of_each_kind() -> None:
 
     assert check_spec("web") == check_spec("web:iphone-15") == "web:iphone-15"
     assert check_spec("android:emulator-5554") == "android:emulator-5554"
-    assert check_spec("ios:HTTP://LocalHost:8100/") == check_spec("ios:http://localhost:8100") == "ios:http://localhost:8100"
+    assert (
+        check_spec("ios:HTTP://LocalHost:8100/")
+        == check_spec("ios:http://localhost:8100")
+        == "ios:http://localhost:8100"
+    )
     with pytest.raises(ProtocolError) as bad:
         check_spec("ios:http://127.0.0.1:8100/wd/hub")
     assert bad.value.code == e.INVALID_REQUEST and bad.value.hint

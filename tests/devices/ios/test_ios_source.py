@@ -119,7 +119,9 @@ def test_japanese_calendar_keeps_its_labels_and_scroll_views() -> None:
 
 
 def test_the_real_json_node_shape_string_booleans_frame_and_null_raw_identifier() -> None:
-    node = json.loads((WDA / "xcuitest-driver_json-source-node_elementAttributes.json").read_text())["elementAttributes"]
+    node = json.loads((WDA / "xcuitest-driver_json-source-node_elementAttributes.json").read_text())[
+        "elementAttributes"
+    ]
     tree = parse_json_source(node, "app.id")
     text = tree.children[0]
     assert (text.type, text.label, text.identifier, text.value) == ("StaticText", "Some Button", None, None)
@@ -180,7 +182,8 @@ def test_parse_and_build_time_per_fixture_is_reported() -> None:
     lines = []
     for path in XMLS:
         xml, derived = path.read_text(encoding="utf-8"), derived_json(path.name)
-        for fmt, run in (("xml", lambda: parse_xml_source(xml)), ("json", lambda: parse_json_source(derived))):
+        parsers = (("xml", lambda x=xml: parse_xml_source(x)), ("json", lambda d=derived: parse_json_source(d)))
+        for fmt, run in parsers:
             times = []
             for _ in range(30):
                 began = time.perf_counter()

@@ -349,11 +349,15 @@ class WdaDouble:
             return None
         if key == "GET /alert/text":
             if self.alert is None:
-                raise w3c(404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open")
+                raise w3c(
+                    404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open"
+                )
             return self.alert[0]
         if key == "GET /wda/alert/buttons":
             if self.alert is None:
-                raise w3c(404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open")
+                raise w3c(
+                    404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open"
+                )
             return self.alert[1]
         if key in ("POST /alert/accept", "POST /alert/dismiss"):
             self.alert = None

@@ -90,9 +90,7 @@ class WdaClient:
         self._host = parts.hostname or "127.0.0.1"
         self._port = parts.port or 80
 
-    def request(
-        self, method: str, path: str, body: Any = None, *, timeout_s: float = TIMEOUT_S
-    ) -> Any:
+    def request(self, method: str, path: str, body: Any = None, *, timeout_s: float = TIMEOUT_S) -> Any:
         """One exchange; returns the envelope's ``value``."""
         payload = None if body is None else json.dumps(body).encode("utf-8")
         headers = {"Accept": "application/json"}
@@ -108,7 +106,7 @@ class WdaClient:
                 conn.request(method, path, body=payload, headers=headers)
                 response = conn.getresponse()
                 raw = response.read(MAX_REPLY_BYTES + 1)
-            except (TimeoutError, socket.timeout) as exc:
+            except TimeoutError as exc:
                 raise WdaNoAnswer(method, path, f"no reply within {timeout_s * self.scale:g} s") from exc
             except (OSError, http.client.HTTPException) as exc:
                 raise WdaNoAnswer(method, path, f"the connection broke before the reply ({exc})") from exc

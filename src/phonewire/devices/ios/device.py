@@ -46,7 +46,9 @@ SPRINGBOARD: Final = "com.apple.springboard"
 
 #: Capabilities of the one session: no bundleId (the session must not own an app), no quiescence waits.
 CAPABILITIES: Final[dict[str, Any]] = {
-    "capabilities": {"alwaysMatch": {"shouldWaitForQuiescence": False, "shouldUseTestManagerForVisibilityDetection": False}}
+    "capabilities": {
+        "alwaysMatch": {"shouldWaitForQuiescence": False, "shouldUseTestManagerForVisibilityDetection": False}
+    }
 }
 #: ``POST /session/S/appium/settings`` — the ``settings`` wrapper is required by WDA.
 SETTINGS: Final[dict[str, Any]] = {
@@ -401,8 +403,11 @@ class IosDevice(Device):
                 "(top left) or drag from the left edge.",
             )
         if wda_name != "home" and self.simulator:
-            raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the simulator has no {name} button",
-                                "Volume buttons can be pressed only on a real device; home works everywhere.")  # fmt: skip
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"the simulator has no {name} button",
+                "Volume buttons can be pressed only on a real device; home works everywhere.",
+            )
         await self._run(lambda: self._call("POST", "/wda/pressButton", {"name": wda_name}))
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:

@@ -49,8 +49,7 @@ HINT_NO_ANSWER: Final = (
 )
 HINT_LOCKED: Final = "Unlock the phone (WDA cannot drive a locked screen), then resend."
 HINT_SESSION: Final = (
-    "WebDriverAgent refused a new session. Check `curl URL/status`; restart WebDriverAgentRunner if it keeps "
-    "refusing."
+    "WebDriverAgent refused a new session. Check `curl URL/status`; restart WebDriverAgentRunner if it keeps refusing."
 )
 
 
@@ -129,8 +128,9 @@ def _map_wda_error(exc: WdaError, url: str, source: bool) -> ProtocolError:
     if exc.error == "invalid argument":
         return ProtocolError(e.INVALID_REQUEST, said, "Check the command's arguments (coordinates, app id, URL).")
     if source or exc.error == "stale element reference":
-        return ProtocolError(e.SNAPSHOT_FAILED, said,
-                             "Take the snapshot again; if it keeps failing the tree may be too deep for WDA.")  # fmt: skip
+        return ProtocolError(
+            e.SNAPSHOT_FAILED, said, "Take the snapshot again; if it keeps failing the tree may be too deep for WDA."
+        )
     if exc.error == "unable to capture screen":
         return ProtocolError(e.COMMAND_FAILED, said, "Take the screenshot again; unlock the phone if it is locked.")
     return ProtocolError(e.COMMAND_FAILED, said, "Re-observe (snapshot) and try a different approach.")

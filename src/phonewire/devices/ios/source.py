@@ -64,7 +64,9 @@ TYPE_ROLES: Final[dict[str, str]] = {
 TOGGLE_ROLES: Final = frozenset({"Switch", "CheckBox", "RadioButton"})
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"0", "false", "no", "off"})
-_FRAME_RE: Final = re.compile(r"\{\{\s*([-\d.eE+naif]+),\s*([-\d.eE+naif]+)\},\s*\{\s*([-\d.eE+naif]+),\s*([-\d.eE+naif]+)\}\}")
+_FRAME_RE: Final = re.compile(
+    r"\{\{\s*([-\d.eE+naif]+),\s*([-\d.eE+naif]+)\},\s*\{\s*([-\d.eE+naif]+),\s*([-\d.eE+naif]+)\}\}"
+)
 #: WDA's JSON source and XML both stop at WDA's ``snapshotMaxDepth``; conversion stops here like the builder.
 _MAX_DEPTH: Final = 100
 
@@ -191,7 +193,9 @@ def _node(
 # --- JSON source ---------------------------------------------------------------------------------------------------
 def _from_json(obj: Mapping[str, Any], depth: int, app_id: str | None) -> RawNode:
     kids = obj.get("children") if depth < _MAX_DEPTH else None
-    children = [_from_json(k, depth + 1, app_id) for k in kids if isinstance(k, Mapping)] if isinstance(kids, list) else []
+    children = (
+        [_from_json(k, depth + 1, app_id) for k in kids if isinstance(k, Mapping)] if isinstance(kids, list) else []
+    )
     rect_obj = obj.get("rect")
     rect = (
         make_rect(rect_obj.get("x"), rect_obj.get("y"), rect_obj.get("width"), rect_obj.get("height"))
