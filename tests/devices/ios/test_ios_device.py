@@ -300,3 +300,13 @@ def test_source_json_is_well_formed_wda_envelope(wda: WdaDouble) -> None:
     """The double's own reply shape: {"value": …, "sessionId": …} (what the client unwraps)."""
     status, value, _ = wda.handle("GET", "/status", b"")
     assert status == 200 and value["ready"] is True and json.dumps(value)
+
+
+def test_an_alert_probe_that_wda_does_not_support_does_not_fail_the_snapshot(wda: WdaDouble) -> None:
+    wda.fail_next("GET /alert/text", 404, "unknown command", "Unhandled endpoint: /alert/text")
+
+    async def scenario(device: IosDevice) -> int:
+        await device.launch_app(SETTINGS_APP)
+        return len((await device.snapshot(SETTINGS_APP))["nodes"])
+
+    assert run(wda, scenario) > 20

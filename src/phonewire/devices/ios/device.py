@@ -358,18 +358,13 @@ class IosDevice(Device):
         await self._run(lambda: self._keys("\b"))
 
     def _alert(self) -> tuple[str, list[str]] | None:
+        """The system alert on screen, if any.  The probe never fails a snapshot: a WDA error (``no such alert``,
+        or a WDA without these routes) means no alert to show; only a lost connection propagates."""
         try:
             text = self._call("GET", "/alert/text")
-        except WdaError as exc:
-            if exc.error == "no such alert":
-                return None
-            raise
-        try:
             buttons = self._call("GET", "/wda/alert/buttons")
-        except WdaError as exc:
-            if exc.error == "no such alert":
-                return None  # it went away between the two calls
-            raise
+        except WdaError:
+            return None
         names = [str(b) for b in buttons] if isinstance(buttons, list) else []
         return str(text or ""), names
 
