@@ -6,7 +6,7 @@ devices (:func:`list_devices`), the runner's ``--help`` names the kinds (:func:`
 failure hint is the kind's (:func:`start_hint`).  An unknown kind is refused before anything is imported or
 constructed; a kind's backend module is imported only when a device of that kind is built.
 
-Adding a kind (iOS next) is one entry in :data:`REGISTRY`.
+Adding a kind is one entry in :data:`REGISTRY`.
 """
 
 from __future__ import annotations
@@ -77,6 +77,24 @@ def android_devices() -> list[dict[str, Any]]:
     ]
 
 
+def _ios_spec(arg: str) -> str:
+    """``ios:http://HOST:PORT`` in its one canonical form (the daemon's key for the phone); ``ios[:UDID]`` as given."""
+    if not arg.lower().startswith("http"):
+        return f"ios:{arg}" if arg else "ios"
+    from phonewire.devices.ios.client import canonical_url
+
+    try:
+        return f"ios:{canonical_url(arg)}"
+    except ValueError as exc:
+        raise ProtocolError(e.INVALID_REQUEST, str(exc), "Write it as --device ios:http://127.0.0.1:8100.") from exc
+
+
+def ios_devices() -> list[dict[str, Any]]:
+    from phonewire.devices.ios.discovery import ios_devices as listed
+
+    return listed()
+
+
 @dataclass(frozen=True, slots=True)
 class Kind:
     """One device kind.  ``backend`` is ``"module:Class"``, imported lazily and called with ``argument=ARG``
@@ -107,9 +125,10 @@ REGISTRY: Final[dict[str, Kind]] = {
         Kind("android", "android[:SERIAL]", "phonewire.devices.android.device:AndroidDevice", "serial",
              lister=android_devices),
         Kind("double", "double", "phonewire.devices.double:DoubleDevice", "profile", public=False),
-        Kind("ios", "ios", None, "udid", public=False,
-             missing_hint="Use --device web:iphone-15 for an emulated iPhone, or --device android on an Android "
-             "phone."),
+        Kind("ios", "ios[:UDID|:http://HOST:PORT]", "phonewire.devices.ios.device:IosDevice", "target",
+             canonical=_ios_spec, lister=ios_devices,
+             start_hint="The ios device needs a WebDriverAgent that answers: check `curl http://HOST:PORT/status` "
+             "(docs/ios.md), then try again."),
     )
 }  # fmt: skip
 

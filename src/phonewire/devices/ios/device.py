@@ -1,0 +1,425 @@
+"""The iOS backend: a :class:`Device` that fronts a WebDriverAgent (appium/WebDriverAgent) over HTTP.
+
+``--device ios:http://HOST:PORT`` names the WDA; ``ios`` / ``ios:UDID`` find a simulator through ``xcrun simctl``
+(:mod:`phonewire.devices.ios.discovery`) and use the WDA on 127.0.0.1:8100 (``PHONEWIRE_WDA_URL`` overrides).
+
+Session lifecycle (one long-lived session, never tied to an app)::
+
+    open ─► GET /status (value.ready) ─► POST /session (no bundleId: deleting it must not terminate an app)
+         ─► POST /session/S/appium/settings {"settings": {…}} ─► GET /session/S/wda/screen (scale)
+    every command ─► session-scoped call ─(404 invalid session id: WDA refused it, nothing ran)─► new session,
+                                           the same call once more
+                  ─(unreachable / no answer / bad reply)─► DEVICE_UNAVAILABLE; the session is dropped and the
+                                           next command re-checks /status and opens a new one.  A call whose
+                                           reply was lost is never sent again.
+    close ─► DELETE /session/S (best effort)
+
+Every WDA call runs in a worker thread (``asyncio.to_thread``), so the runner's event loop keeps answering
+``status`` while WDA works; failures are mapped in one table (:mod:`phonewire.devices.ios.errors`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import math
+import re
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+from PIL import Image
+
+from phonewire.devices.base import AppInfo, AppState, Device, Screenshot
+from phonewire.devices.ios.client import LAUNCH_TIMEOUT_S, SOURCE_TIMEOUT_S, WdaClient, WdaError, canonical_url
+from phonewire.devices.ios.errors import map_failure
+from phonewire.devices.ios.source import parse_json_source, walk
+from phonewire.protocol import errors as e
+from phonewire.protocol.commands import time_scale
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
+
+T = TypeVar("T")
+
+BACKEND: Final = "ios-wda"
+SPRINGBOARD: Final = "com.apple.springboard"
+
+#: Capabilities of the one session: no bundleId (the session must not own an app), no quiescence waits.
+CAPABILITIES: Final[dict[str, Any]] = {
+    "capabilities": {
+        "alwaysMatch": {"shouldWaitForQuiescence": False, "shouldUseTestManagerForVisibilityDetection": False}
+    }
+}
+#: ``POST /session/S/appium/settings`` — the ``settings`` wrapper is required by WDA.
+SETTINGS: Final[dict[str, Any]] = {
+    "settings": {"waitForIdleTimeout": 0.5, "animationCoolOffTimeout": 0, "snapshotMaxDepth": 60}
+}
+#: Attributes the snapshot does not read (``hittable`` is the expensive one: WDA hit-tests every element for it).
+SOURCE_QUERY: Final = "format=json&excluded_attributes=hittable,accessible,traits,index"
+
+#: ``XCUIApplicationState`` as ``/wda/apps/state`` reports it.
+APP_STATES: Final[dict[int, AppState]] = {
+    1: AppState.NOT_RUNNING,  # notRunning
+    2: AppState.BACKGROUND,  # runningBackgroundSuspended
+    3: AppState.BACKGROUND,  # runningBackground
+    4: AppState.FOREGROUND,  # runningForeground
+}
+#: Wire button → WDA ``pressButton`` name; volume buttons exist only on real devices.
+BUTTONS: Final[dict[str, str]] = {"home": "home", "volumeUp": "volumeup", "volumeDown": "volumedown"}
+TAP_DOWN_MS: Final = 50
+TAP_GAP_MS: Final = 80
+
+_BUNDLE_RE: Final = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$")
+_ELEMENT_KEY: Final = "element-6066-11e4-a52e-4f735466cecf"
+
+
+class IosDevice(Device):
+    kind = "ios"
+
+    def __init__(self, target: str | None = None, *, scale: float | None = None) -> None:
+        self.target = target
+        self.scale = time_scale() if scale is None else scale
+        self.url: str | None = None
+        self.udid: str | None = None
+        self._client: WdaClient | None = None
+        self._sid: str | None = None
+        self.simulator: bool | None = None
+        self.screen_scale: float = 1.0
+        self.last_failure: str | None = None
+        self._closed = False
+
+    # -- plumbing ----------------------------------------------------------------------------------------------
+    @property
+    def client(self) -> WdaClient:
+        if self._client is None:
+            raise ProtocolError(e.DEVICE_UNAVAILABLE, "the iOS device is not open", "Restart the runner.")
+        return self._client
+
+    def _session(self) -> str:
+        if self._sid is None:
+            status = self.client.get("/status")
+            if isinstance(status, dict) and status.get("ready") is False:
+                raise ProtocolError(
+                    e.DEVICE_UNAVAILABLE,
+                    f"WebDriverAgent at {self.url} is not ready ({status.get('message', 'no message')})",
+                    "Wait for WebDriverAgentRunner to finish starting (its log says ServerURLHere), then resend.",
+                )
+            ios = status.get("ios") if isinstance(status, dict) else None
+            self.simulator = isinstance(ios, dict) and "simulatorVersion" in ios
+            created = self.client.post("/session", CAPABILITIES)
+            sid = created.get("sessionId") if isinstance(created, dict) else None
+            if not isinstance(sid, str) or not sid:
+                raise ProtocolError(e.DEVICE_UNAVAILABLE, f"WebDriverAgent at {self.url} returned no session id",
+                                    "Restart WebDriverAgentRunner, then resend.")  # fmt: skip
+            self.client.post(f"/session/{sid}/appium/settings", SETTINGS)
+            self._sid = sid
+        return self._sid
+
+    def _call(self, method: str, route: str, body: Any = None, *, timeout_s: float | None = None) -> Any:
+        """One session-scoped call.  ``invalid session id`` means WDA refused it before running it, so it is sent
+        once more under a new session; every other failure propagates (and a lost reply is never resent)."""
+        kwargs: dict[str, Any] = {} if timeout_s is None else {"timeout_s": timeout_s}
+        for attempt in (1, 2):
+            path = f"/session/{self._session()}{route}"
+            try:
+                if method == "GET":
+                    return self.client.get(path, **kwargs)
+                return self.client.post(path, body, **kwargs)
+            except WdaError as exc:
+                if exc.error != "invalid session id" or attempt == 2:
+                    raise
+                self._sid = None
+        raise AssertionError("unreachable")
+
+    async def _run(self, work: Callable[[], T], *, source: bool = False) -> T:
+        try:
+            result = await asyncio.to_thread(work)
+        except Exception as exc:
+            mapped = map_failure(exc, url=self.url or "WebDriverAgent", source=source)
+            if mapped.lost:
+                self._sid = None  # the next command re-checks /status and opens a new session
+            if mapped.error.code == e.DEVICE_UNAVAILABLE:
+                self.last_failure = mapped.error.message
+            raise mapped.error from exc
+        self.last_failure = None
+        return result
+
+    # -- lifecycle ---------------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        url = self.target
+        if url is None or not url.lower().startswith("http"):
+            from phonewire.devices.ios.discovery import resolve
+
+            found = await asyncio.to_thread(resolve, url)
+            self.udid, url = found.udid, found.url
+        try:
+            self.url = canonical_url(url)
+        except ValueError as exc:
+            raise ProtocolError(e.INVALID_REQUEST, str(exc), "Write it as ios:http://127.0.0.1:8100.") from exc
+        self._client = WdaClient(self.url, scale=self.scale)
+
+        def work() -> None:
+            sid = self._session()
+            screen = self.client.get(f"/session/{sid}/wda/screen")
+            scale = screen.get("scale") if isinstance(screen, dict) else None
+            self.screen_scale = float(scale) if isinstance(scale, (int, float)) and scale > 0 else 1.0
+
+        await self._run(work)
+
+    async def close(self) -> None:
+        self._closed = True
+        client, sid, self._sid = self._client, self._sid, None
+        if client is None or sid is None:
+            return
+        try:  # the session owns no app (created without bundleId), so deleting it terminates nothing
+            await asyncio.to_thread(client.delete, f"/session/{sid}", timeout_s=2.0)
+        except Exception:  # close must not raise: WDA may already be gone
+            return
+
+    def health(self) -> str | None:
+        return "the iOS device was closed" if self._closed else None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "backend": BACKEND,
+            "url": self.url,
+            "udid": self.udid,
+            "simulator": self.simulator,
+            "screenScale": self.screen_scale,
+            "session": self._sid is not None,
+            "lastFailure": self.last_failure,
+        }
+
+    # -- app state ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _check_bundle(app_id: str) -> None:
+        if not _BUNDLE_RE.match(app_id):
+            raise ProtocolError(
+                e.APP_UNKNOWN,
+                f"{app_id!r} is not an iOS bundle id",
+                "On iOS an app id is its bundle id, e.g. com.apple.Preferences; listApps shows the running ones.",
+            )
+
+    def _state(self, app_id: str) -> AppState:
+        raw = self._call("POST", "/wda/apps/state", {"bundleId": app_id})
+        state = APP_STATES.get(raw) if isinstance(raw, int) else None
+        if state is None:
+            raise ProtocolError(
+                e.APP_UNKNOWN,
+                f"WebDriverAgent knows no app {app_id!r} (state {raw!r})",
+                "Check the bundle id (listApps shows the running apps); install the app first.",
+            )
+        return state
+
+    async def app_state(self, app_id: str) -> AppState:
+        self._check_bundle(app_id)
+        return await self._run(lambda: self._state(app_id))
+
+    async def activate(self, app_id: str) -> None:
+        self._check_bundle(app_id)
+        await self._run(lambda: self._call("POST", "/wda/apps/activate", {"bundleId": app_id}))
+
+    async def launch_app(self, app_id: str) -> dict[str, Any]:
+        self._check_bundle(app_id)
+
+        def work() -> dict[str, Any]:
+            was_running = self._state(app_id) != AppState.NOT_RUNNING
+            self._call("POST", "/wda/apps/launch", {"bundleId": app_id, "arguments": [], "environment": {}},
+                       timeout_s=LAUNCH_TIMEOUT_S)  # fmt: skip
+            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "wasRunning": was_running}
+
+        return await self._run(work)
+
+    async def terminate_app(self, app_id: str) -> dict[str, Any]:
+        self._check_bundle(app_id)
+
+        def work() -> dict[str, Any]:
+            was_running = self._state(app_id) != AppState.NOT_RUNNING
+            if was_running:
+                self._call("POST", "/wda/apps/terminate", {"bundleId": app_id})
+            return {"appBundleId": app_id, "wasRunning": was_running}
+
+        return await self._run(work)
+
+    def _active_bundle(self) -> str | None:
+        info = self.client.get("/wda/activeAppInfo")
+        bundle = info.get("bundleId") if isinstance(info, dict) else None
+        return str(bundle) if bundle else None
+
+    async def list_apps(self) -> list[AppInfo]:
+        def work() -> list[AppInfo]:
+            running = self._call("GET", "/wda/apps/list")
+            front = self._active_bundle()
+            ids = {str(a["bundleId"]) for a in running if isinstance(a, dict) and a.get("bundleId")} if isinstance(
+                running, list) else set()  # fmt: skip
+            if front:
+                ids.add(front)
+            return [AppInfo(i, AppState.FOREGROUND if i == front else AppState.BACKGROUND) for i in sorted(ids)]
+
+        return await self._run(work)
+
+    async def open_url(self, url: str) -> dict[str, Any]:
+        if not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url):
+            raise ProtocolError(e.INVALID_REQUEST, f"{url!r} is not an absolute URL",
+                                "Send a URL with a scheme, e.g. https://example.com or myapp://path.")  # fmt: skip
+
+        def work() -> dict[str, Any]:
+            self._call("POST", "/url", {"url": url})
+            return {"appBundleId": self._active_bundle(), "url": url}
+
+        return await self._run(work)
+
+    async def reset(self) -> dict[str, Any]:
+        self._sid = None  # the next call re-checks /status and opens a fresh session
+
+        def work() -> dict[str, Any]:
+            screen = self._call("GET", "/wda/screen")
+            scale = screen.get("scale") if isinstance(screen, dict) else None
+            if isinstance(scale, (int, float)) and scale > 0:
+                self.screen_scale = float(scale)
+            return {"reset": True, "screenScale": self.screen_scale}
+
+        return await self._run(work)
+
+    # -- app-scoped --------------------------------------------------------------------------------------------
+    async def viewport(self, app_id: str) -> Rect:
+        def work() -> Rect:
+            size = self._call("GET", "/window/size")
+            return Rect.of(0, 0, size.get("width"), size.get("height"))
+
+        return await self._run(work)
+
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+        if taps == 1:
+            await self._run(lambda: self._call("POST", "/wda/tap", {"x": x, "y": y}))
+            return
+        # Several taps: one W3C pointer sequence (one call, taps as close as a finger's) — never
+        # tapWithNumberOfTaps, which ignores the coordinates.
+        steps: list[dict[str, Any]] = [{"type": "pointerMove", "duration": 0, "x": x, "y": y}]
+        for n in range(taps):
+            if n:
+                steps.append({"type": "pause", "duration": TAP_GAP_MS})
+            steps += [{"type": "pointerDown", "button": 0}, {"type": "pause", "duration": TAP_DOWN_MS},
+                      {"type": "pointerUp", "button": 0}]  # fmt: skip
+        actions = {"actions": [{"type": "pointer", "id": "finger1", "parameters": {"pointerType": "touch"},
+                                "actions": steps}]}  # fmt: skip
+        await self._run(lambda: self._call("POST", "/actions", actions))
+
+    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+        body = {"x": x, "y": y, "duration": duration_ms / 1000.0}
+        await self._run(lambda: self._call("POST", "/wda/touchAndHold", body))
+
+    async def drag(
+        self,
+        app_id: str,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        *,
+        duration_ms: float,
+        hold_ms: float,
+        settle_ms: float,
+    ) -> None:
+        distance = math.hypot(end[0] - start[0], end[1] - start[1])
+        velocity = max(1.0, distance / max(duration_ms / 1000.0, 0.01))  # points per second
+        body = {
+            "fromX": start[0], "fromY": start[1], "toX": end[0], "toY": end[1],
+            "pressDuration": max(0.0, hold_ms / 1000.0), "holdDuration": max(0.0, settle_ms / 1000.0),
+            "velocity": round(velocity, 1),
+        }  # fmt: skip
+        await self._run(lambda: self._call("POST", "/wda/pressAndDragWithVelocity", body))
+
+    def _probe_focus(self) -> None:
+        """WDA types into nothing silently: ask for the focused element first (404 → none)."""
+        try:
+            active = self._call("GET", "/element/active")
+        except WdaError as exc:
+            if exc.error != "no such element":
+                raise
+            active = None
+        if not (isinstance(active, dict) and (active.get(_ELEMENT_KEY) or active.get("ELEMENT"))):
+            raise ProtocolError(
+                e.TEXT_INPUT_NOT_FOCUSED,
+                "no element has keyboard focus",
+                "Tap a text field first (a TextField, SecureTextField or SearchField in the snapshot), then resend.",
+            )
+
+    def _keys(self, text: str) -> None:
+        self._probe_focus()
+        self._call("POST", "/wda/keys", {"value": [text]}, timeout_s=max(10.0, len(text) * 0.2))
+
+    async def type_text(self, app_id: str, text: str) -> None:
+        await self._run(lambda: self._keys(text))
+
+    async def keyboard_return(self, app_id: str) -> None:
+        await self._run(lambda: self._keys("\n"))
+
+    async def keyboard_delete(self, app_id: str) -> None:
+        await self._run(lambda: self._keys("\b"))
+
+    def _alert(self) -> tuple[str, list[str]] | None:
+        """The system alert on screen, if any.  The probe never fails a snapshot: a WDA error (``no such alert``,
+        or a WDA without these routes) means no alert to show; only a lost connection propagates."""
+        try:
+            text = self._call("GET", "/alert/text")
+            buttons = self._call("GET", "/wda/alert/buttons")
+        except WdaError:
+            return None
+        names = [str(b) for b in buttons] if isinstance(buttons, list) else []
+        return str(text or ""), names
+
+    async def snapshot(self, app_id: str) -> dict[str, Any]:
+        def work() -> dict[str, Any]:
+            tree = parse_json_source(self._call("GET", f"/source?{SOURCE_QUERY}", timeout_s=SOURCE_TIMEOUT_S), app_id)
+            viewport = tree.rect if tree.rect.width > 0 and tree.rect.height > 0 else self._window()
+            alert = self._alert()
+            if alert is not None and not any(n.type in ("Alert", "Dialog") for n in walk(tree)):
+                # A system alert (SpringBoard) is not part of the app's source: surface it as a dialog.
+                text, buttons = alert
+                tree.children.append(RawNode("Dialog", label=text, identifier="wda-alert",
+                                             children=[RawNode("Button", label=b) for b in buttons]))  # fmt: skip
+            tree.rect = viewport
+            return build_snapshot(tree, viewport, BACKEND)
+
+        return await self._run(work, source=True)
+
+    def _window(self) -> Rect:
+        size = self._call("GET", "/window/size")
+        return Rect.of(0, 0, size.get("width"), size.get("height"))
+
+    # -- device-scoped -----------------------------------------------------------------------------------------
+    async def button(self, name: str) -> None:
+        wda_name = BUTTONS.get(name)
+        if wda_name is None:
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"iPhones have no {name} button",
+                "Buttons on iOS: home, volumeUp, volumeDown (real devices). To go back, tap the app's back button "
+                "(top left) or drag from the left edge.",
+            )
+        if wda_name != "home" and self.simulator:
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"the simulator has no {name} button",
+                "Volume buttons can be pressed only on a real device; home works everywhere.",
+            )
+        await self._run(lambda: self._call("POST", "/wda/pressButton", {"name": wda_name}))
+
+    async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
+        def work() -> Screenshot:
+            data = base64.b64decode(str(self.client.get("/screenshot")))
+            image: Image.Image = Image.open(io.BytesIO(data))
+            image.load()
+            if scale == "css" and self.screen_scale != 1:
+                size = (max(1, round(image.width / self.screen_scale)), max(1, round(image.height / self.screen_scale)))
+                image = image.resize(size)
+            elif format == "png" and image.format == "PNG":
+                return Screenshot(data, "png", image.width, image.height)
+            out = io.BytesIO()
+            if format == "jpeg":
+                image.convert("RGB").save(out, format="JPEG", quality=quality)
+            else:
+                image.save(out, format="PNG")
+            return Screenshot(out.getvalue(), format, image.width, image.height)
+
+        return await self._run(work)

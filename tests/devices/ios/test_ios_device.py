@@ -1,0 +1,312 @@
+"""The iOS backend against the WDA double over real loopback HTTP: every command maps to the right WDA calls.
+
+The double's screens are the recorded XML sources; its JSON source is derived from them (see wda_double.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from PIL import Image
+from wda_double import CALENDAR_APP, FORM_APP, SETTINGS_APP, WdaDouble
+
+from phonewire.devices.base import AppState
+from phonewire.devices.ios.device import IosDevice
+from phonewire.devices.ios.source import parse_xml_source
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import build_snapshot
+
+T = TypeVar("T")
+
+
+@pytest.fixture
+def wda() -> Iterator[WdaDouble]:
+    with WdaDouble.with_fixture_apps() as double:
+        yield double
+
+
+def run(double: WdaDouble, scenario: Callable[[IosDevice], Awaitable[T]], *, scale: float = 1.0) -> T:
+    async def main() -> T:
+        device = IosDevice(double.url, scale=scale)
+        await device.open()
+        try:
+            return await scenario(device)
+        finally:
+            await device.close()
+
+    return asyncio.run(main())
+
+
+def since(double: WdaDouble, mark: int) -> list[str]:
+    return double.routes()[mark:]
+
+
+def test_open_checks_status_and_opens_one_session_without_an_app_with_wrapped_settings(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> dict[str, Any]:
+        return device.describe()
+
+    described = run(wda, scenario)
+    assert wda.routes() == ["GET /status", "POST /session", "POST /appium/settings", "GET /wda/screen", "DELETE "]
+    caps = wda.capabilities[0]["capabilities"]["alwaysMatch"]
+    assert "bundleId" not in caps and caps["shouldWaitForQuiescence"] is False
+    assert wda.bodies("POST /appium/settings")[0]["settings"]["animationCoolOffTimeout"] == 0
+    assert described["url"] == wda.url and described["simulator"] is True and described["screenScale"] == 2
+    assert not wda.sessions  # close deleted it
+
+
+def test_one_tap_sends_exactly_one_wda_tap_at_the_point(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> list[str]:
+        await device.launch_app(SETTINGS_APP)
+        mark = len(wda.calls)
+        await device.tap(SETTINGS_APP, 195.5, 178)
+        return since(wda, mark)
+
+    assert run(wda, scenario) == ["POST /wda/tap"]
+    assert wda.bodies("POST /wda/tap") == [{"x": 195.5, "y": 178}]
+
+
+def test_a_double_tap_is_one_w3c_pointer_sequence_never_tap_with_number_of_taps(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> list[str]:
+        await device.launch_app(SETTINGS_APP)
+        mark = len(wda.calls)
+        await device.tap(SETTINGS_APP, 100, 200, taps=2)
+        return since(wda, mark)
+
+    assert run(wda, scenario) == ["POST /actions"]
+    steps = wda.bodies("POST /actions")[0]["actions"][0]["actions"]
+    assert [s["type"] for s in steps].count("pointerDown") == 2 and steps[0] == {
+        "type": "pointerMove", "duration": 0, "x": 100, "y": 200}  # fmt: skip
+    assert not any("tapWithNumberOfTaps" in r for r in wda.routes())
+
+
+def test_long_press_and_drag_use_touch_and_hold_and_press_and_drag_with_velocity(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> None:
+        await device.long_press(SETTINGS_APP, 10, 20, 800)
+        await device.drag(SETTINGS_APP, (200, 700), (200, 300), duration_ms=500, hold_ms=100, settle_ms=50)
+
+    run(wda, scenario)
+    assert wda.bodies("POST /wda/touchAndHold") == [{"x": 10, "y": 20, "duration": 0.8}]
+    assert wda.bodies("POST /wda/pressAndDragWithVelocity") == [{
+        "fromX": 200, "fromY": 700, "toX": 200, "toY": 300, "pressDuration": 0.1, "holdDuration": 0.05,
+        "velocity": 800.0}]  # fmt: skip
+
+
+def test_typing_needs_a_focused_element_and_then_edits_it(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> list[dict[str, Any]]:
+        await device.launch_app(FORM_APP)
+        with pytest.raises(ProtocolError) as info:
+            await device.type_text(FORM_APP, "lost")
+        assert info.value.code == e.TEXT_INPUT_NOT_FOCUSED and info.value.hint
+        assert wda.count("POST /wda/keys") == 0  # WDA would type into nothing: the probe stopped it
+        await device.tap(FORM_APP, 300, 115)  # the mail field
+        mark = len(wda.calls)
+        await device.type_text(FORM_APP, "me@example.org")
+        assert since(wda, mark) == ["GET /element/active", "POST /wda/keys"]
+        await device.keyboard_delete(FORM_APP)
+        await device.keyboard_return(FORM_APP)
+        nodes: list[dict[str, Any]] = (await device.snapshot(FORM_APP))["nodes"]
+        return nodes
+
+    nodes = run(wda, scenario)
+    field = next(n for n in nodes if n["type"] == "TextField" and n["label"] == "hoge@example.com")
+    assert field["value"] == "me@example.or" and field["focused"] is True
+    assert wda.bodies("POST /wda/keys") == [{"value": ["me@example.org"]}, {"value": ["\b"]}, {"value": ["\n"]}]
+
+
+def test_snapshot_is_the_json_source_plus_an_alert_probe_and_matches_the_xml_fixture(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> tuple[dict[str, Any], list[str]]:
+        await device.launch_app(CALENDAR_APP)
+        mark = len(wda.calls)
+        snap = await device.snapshot(CALENDAR_APP)
+        return snap, since(wda, mark)
+
+    snap, routes = run(wda, scenario)
+    assert routes == ["GET /source", "GET /alert/text"]
+    expected = parse_xml_source((wda_fixture := wda.apps[CALENDAR_APP].screen) is not None and _xml(wda), CALENDAR_APP)
+    assert snap == build_snapshot(expected, expected.rect, "ios-wda")
+    assert wda_fixture is not None
+
+
+def _xml(double: WdaDouble) -> str:
+    return str(double._source({"format": ["xml"]}))
+
+
+def test_a_system_alert_is_surfaced_as_a_dialog_with_its_buttons(wda: WdaDouble) -> None:
+    wda.alert = ("“Settings” Would Like to Send You Notifications", ["Don’t Allow", "Allow"])
+
+    async def scenario(device: IosDevice) -> list[dict[str, Any]]:
+        await device.launch_app(SETTINGS_APP)
+        nodes: list[dict[str, Any]] = (await device.snapshot(SETTINGS_APP))["nodes"]
+        return nodes
+
+    nodes = run(wda, scenario)
+    dialog = next(n for n in nodes if n["type"] == "Dialog")
+    assert dialog["label"].startswith("“Settings” Would Like") and dialog["identifier"] == "wda-alert"
+    assert [n["label"] for n in nodes if n["parentIndex"] == dialog["index"]] == ["Don’t Allow", "Allow"]
+
+
+def test_app_states_launch_activate_terminate_and_list(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> None:
+        assert await device.app_state(SETTINGS_APP) == AppState.NOT_RUNNING
+        assert await device.launch_app(SETTINGS_APP) == {
+            "appBundleId": SETTINGS_APP, "state": "foreground", "wasRunning": False}  # fmt: skip
+        await device.launch_app(FORM_APP)
+        assert await device.app_state(SETTINGS_APP) == AppState.BACKGROUND
+        await device.activate(SETTINGS_APP)
+        assert await device.app_state(SETTINGS_APP) == AppState.FOREGROUND
+        listed = {a.app_id: a.state for a in await device.list_apps()}
+        assert listed[SETTINGS_APP] == AppState.FOREGROUND and listed[FORM_APP] == AppState.BACKGROUND
+        assert await device.terminate_app(FORM_APP) == {"appBundleId": FORM_APP, "wasRunning": True}
+        assert await device.terminate_app(FORM_APP) == {"appBundleId": FORM_APP, "wasRunning": False}
+        assert (await device.open_url("prefs:root=General"))["appBundleId"] == SETTINGS_APP
+        assert (await device.viewport(SETTINGS_APP)).width == 390
+
+    run(wda, scenario)
+    assert wda.count("POST /wda/apps/terminate") == 1  # the second terminate found it not running
+    assert wda.bodies("POST /url") == [{"url": "prefs:root=General"}]
+
+
+def test_unknown_apps_and_bad_ids_answer_app_unknown(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> None:
+        mark = len(wda.calls)
+        with pytest.raises(ProtocolError) as bad:
+            await device.app_state("not a bundle id")
+        assert bad.value.code == e.APP_UNKNOWN and since(wda, mark) == []
+        with pytest.raises(ProtocolError) as missing:
+            await device.launch_app("com.example.missing")
+        assert missing.value.code == e.APP_UNKNOWN and missing.value.hint
+
+    run(wda, scenario)
+
+
+def test_buttons_home_only_on_the_simulator_back_never(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> None:
+        await device.launch_app(SETTINGS_APP)
+        await device.button("home")
+        assert await device.app_state(SETTINGS_APP) == AppState.BACKGROUND
+        for name in ("back", "volumeUp", "actionButton"):
+            with pytest.raises(ProtocolError) as info:
+                await device.button(name)
+            assert info.value.code == e.UNSUPPORTED_OPERATION and info.value.hint
+
+    run(wda, scenario)
+    assert wda.bodies("POST /wda/pressButton") == [{"name": "home"}]
+
+
+def test_volume_buttons_are_pressed_on_a_real_device() -> None:
+    with WdaDouble.with_fixture_apps(simulator=False) as wda:
+        run(wda, lambda device: device.button("volumeUp"))
+        assert wda.bodies("POST /wda/pressButton") == [{"name": "volumeup"}]
+
+
+def test_screenshot_is_wdas_png_and_css_scale_divides_by_the_screen_scale(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> tuple[Any, Any, Any]:
+        await device.launch_app(SETTINGS_APP)
+        return (await device.screenshot(), await device.screenshot(scale="css"),
+                await device.screenshot(format="jpeg", scale="css"))  # fmt: skip
+
+    full, css, jpeg = run(wda, scenario)
+    assert (full.format, full.width, full.height) == ("png", 780, 1688)
+    assert full.data == base64.b64decode(wda._png())
+    assert (css.width, css.height) == (390, 844) and Image.open(io.BytesIO(css.data)).size == (390, 844)
+    assert jpeg.format == "jpeg" and jpeg.data[:2] == b"\xff\xd8"
+
+
+def test_an_expired_session_is_recreated_and_the_refused_tap_is_sent_once_more(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> list[str]:
+        await device.launch_app(FORM_APP)
+        wda.expire_sessions()
+        mark = len(wda.calls)
+        await device.tap(FORM_APP, 300, 115)
+        return since(wda, mark)
+
+    routes = run(wda, scenario)
+    assert routes == ["POST /wda/tap", "GET /status", "POST /session", "POST /appium/settings", "POST /wda/tap"]
+    assert wda.focused is not None and wda.focused.get("label") == "hoge@example.com"
+
+
+def test_a_wda_that_stops_answering_fails_the_tap_once_and_never_resends_it(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> list[str]:
+        await device.launch_app(SETTINGS_APP)
+        wda.stop_answering()
+        with pytest.raises(ProtocolError) as info:
+            await device.tap(SETTINGS_APP, 10, 10)
+        assert info.value.code == e.DEVICE_UNAVAILABLE and "stopped answering" in info.value.message
+        assert device.describe()["lastFailure"] == info.value.message
+        wda.resume()
+        mark = len(wda.calls)
+        await device.tap(SETTINGS_APP, 20, 20)
+        assert device.describe()["lastFailure"] is None
+        return since(wda, mark)
+
+    routes = run(wda, scenario, scale=0.05)  # 10 s call timeout → 0.5 s
+    # The hung request reached WDA (it is answered late, after resume): its fate was unknown, so it was never resent.
+    assert sorted(b["x"] for b in wda.bodies("POST /wda/tap")) == [10, 20]
+    assert {"GET /status", "POST /session"} <= set(routes)  # the next command re-checked WDA and opened a session
+
+
+def test_wda_gone_is_device_unavailable_naming_the_url() -> None:
+    double = WdaDouble.with_fixture_apps().start()
+    url = double.url
+    device = IosDevice(url)
+
+    async def scenario() -> None:
+        await device.open()
+        double.stop()
+        with pytest.raises(ProtocolError) as info:
+            await device.snapshot(SETTINGS_APP)
+        assert info.value.code == e.DEVICE_UNAVAILABLE and url in info.value.message
+        assert f"curl {url}/status" in (info.value.hint or "")
+        await device.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_wda_that_is_not_ready_refuses_to_open() -> None:
+    with WdaDouble.with_fixture_apps(ready=False) as wda:
+        with pytest.raises(ProtocolError) as info:
+            asyncio.run(IosDevice(wda.url).open())
+        assert info.value.code == e.DEVICE_UNAVAILABLE and "not ready" in info.value.message
+        assert wda.routes() == ["GET /status"]
+
+
+def test_an_unknown_route_is_unsupported_operation(wda: WdaDouble) -> None:
+    wda.fail_next("POST /wda/touchAndHold", 404, "unknown command", "Unhandled endpoint: /wda/touchAndHold")
+
+    async def scenario(device: IosDevice) -> None:
+        with pytest.raises(ProtocolError) as info:
+            await device.long_press(SETTINGS_APP, 1, 2, 500)
+        assert info.value.code == e.UNSUPPORTED_OPERATION and "/wda/touchAndHold" in (info.value.hint or "")
+
+    run(wda, scenario)
+
+
+def test_discovery_without_xcode_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(ProtocolError) as info:
+        asyncio.run(IosDevice(None).open())
+    assert info.value.code == e.DEVICE_UNAVAILABLE and "xcrun" in info.value.message
+    assert "ios:http://" in (info.value.hint or "")
+
+
+def test_source_json_is_well_formed_wda_envelope(wda: WdaDouble) -> None:
+    """The double's own reply shape: {"value": …, "sessionId": …} (what the client unwraps)."""
+    status, value, _ = wda.handle("GET", "/status", b"")
+    assert status == 200 and value["ready"] is True and json.dumps(value)
+
+
+def test_an_alert_probe_that_wda_does_not_support_does_not_fail_the_snapshot(wda: WdaDouble) -> None:
+    wda.fail_next("GET /alert/text", 404, "unknown command", "Unhandled endpoint: /alert/text")
+
+    async def scenario(device: IosDevice) -> int:
+        await device.launch_app(SETTINGS_APP)
+        return len((await device.snapshot(SETTINGS_APP))["nodes"])
+
+    assert run(wda, scenario) > 20

@@ -1,0 +1,440 @@
+"""A WebDriverAgent double: a real HTTP server on loopback that answers WDA's routes with WDA's reply shapes.
+
+Not a device kind — a test server the tests start and stop; the iOS backend (and a real runner process) reach it
+as ``--device ios:http://127.0.0.1:PORT`` exactly as they would reach WDA.
+
+What is recorded and what is derived:
+
+* the screens are the real XML page sources in ``fixtures/`` (one per installed app);
+* ``/status``, ``/wda/screen``, ``/wda/activeAppInfo`` replies and the error bodies (``invalid session id`` /
+  "Session does not exist", ``invalid element state`` / "The on-screen keyboard must be present to send keys")
+  are the recorded ones in ``fixtures/wda/`` (see its SOURCES.md);
+* ``GET /source?format=json`` is DERIVED: no real full-screen JSON source exists in permissively licensed data,
+  so each XML element is re-emitted in the shape of the one real JSON node
+  (``fixtures/wda/xcuitest-driver_json-source-node_elementAttributes.json``: ``"1"``/``"0"`` booleans, ``frame``
+  string plus ``rect`` dict, ``rawIdentifier``);
+* the screenshot is a generated PNG of the screen's pixel size.
+
+Behaviour: taps hit-test the current screen (a text field takes focus, a switch toggles), ``/wda/keys`` edits the
+focused field's value (``\\b`` deletes), app states follow launch / activate / terminate / home.  Every request is
+recorded (``calls``: ``"POST /wda/tap"`` with the session part removed, plus its JSON body), so tests prove e.g.
+that one tap sends exactly one ``/wda/tap``.  Faults: ``fail_next(route, status, error, message)``,
+``expire_sessions()``, ``stop_answering()`` (requests hang until ``resume()`` or ``stop()``), ``ready = False``.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import threading
+import uuid
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from PIL import Image
+
+FIXTURES = Path(__file__).parent / "fixtures"
+WDA = FIXTURES / "wda"
+PREFIX = "XCUIElementType"
+TEXT_TYPES = {"TextField", "SecureTextField", "SearchField", "TextView"}
+SESSION_RE = re.compile(r"^/session/([^/]+)(/.*)?$")
+
+SETTINGS_APP = "com.apple.Preferences"
+FORM_APP = "dev.app.signup"
+CALENDAR_APP = "com.apple.mobilecal"
+SCREENS = {
+    SETTINGS_APP: "ios-settings-home-appium-xcuitest.xml",
+    FORM_APP: "ios-signup-form-textfields-appium-xcuitest.xml",
+    CALENDAR_APP: "ios-calendar-day-view-japanese-appium-xcuitest.xml",
+}
+
+
+def fixture_xml(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def recorded(name: str) -> Any:
+    return json.loads((WDA / name).read_text(encoding="utf-8"))
+
+
+class Reply(Exception):
+    def __init__(self, status: int, value: Any) -> None:
+        self.status = status
+        self.value = value
+
+
+def w3c(status: int, error: str, message: str) -> Reply:
+    return Reply(status, {"error": error, "message": message, "traceback": ""})
+
+
+def _app_element(xml: str) -> ET.Element:
+    root = ET.fromstring(xml.encode("utf-8"))
+    return root if root.tag.startswith(PREFIX) else next(iter(root))
+
+
+def _short(element: ET.Element) -> str:
+    return (element.get("type") or element.tag).removeprefix(PREFIX)
+
+
+def json_node(element: ET.Element) -> dict[str, Any]:
+    """One XML element in the shape of WDA's JSON source node (see the module docstring: derived, not recorded)."""
+    a = element.attrib
+    x, y, w, h = (float(a.get(k, "0")) for k in ("x", "y", "width", "height"))
+    name, label = a.get("name"), a.get("label")
+    node: dict[str, Any] = {
+        "isEnabled": "1" if a.get("enabled", "true") == "true" else "0",
+        "isVisible": "1" if a.get("visible", "true") == "true" else "0",
+        "isAccessible": "1" if a.get("accessible") == "true" else "0",
+        "frame": f"{{{{{x:g}, {y:g}}}, {{{w:g}, {h:g}}}}}",
+        "rect": {"y": y, "x": x, "width": w, "height": h},
+        "value": a.get("value"),
+        "label": label or "",
+        "type": _short(element),
+        "name": name,
+        "rawIdentifier": name if name is not None and name != label else None,
+    }
+    if a.get("focused") is not None:  # as in the XML: present only when the source reports focus
+        node["isFocused"] = "1" if a["focused"] == "true" else "0"
+    if a.get("placeholderValue") is not None:
+        node["placeholderValue"] = a["placeholderValue"]
+    kids = [json_node(k) for k in element]
+    if kids:
+        node["children"] = kids
+    return node
+
+
+CONTAINERS = {"Application", "Window", "Other", "ScrollView", "Table", "CollectionView"}
+
+
+def _hit(element: ET.Element, x: float, y: float) -> ET.Element | None:
+    """The frontmost (last-drawn) non-container element under the point, searching the deepest first."""
+    for child in reversed(element):
+        found = _hit(child, x, y)
+        if found is not None:
+            return found
+    if element.get("visible", "true") != "true" or _short(element) in CONTAINERS:
+        return None
+    ex, ey, ew, eh = (float(element.get(k, "0")) for k in ("x", "y", "width", "height"))
+    return element if ex <= x < ex + ew and ey <= y < ey + eh else None
+
+
+@dataclass
+class App:
+    bundle_id: str
+    screen: ET.Element | None
+    state: int = 1  # XCUIApplicationState: 1 notRunning, 3 background, 4 foreground
+    pid: int = 0
+
+
+@dataclass
+class WdaDouble:
+    apps: dict[str, App] = field(default_factory=dict)
+    simulator: bool = True
+    ready: bool = True
+    calls: list[tuple[str, Any]] = field(default_factory=list)
+    alert: tuple[str, list[str]] | None = None
+    focused: ET.Element | None = None
+    sessions: set[str] = field(default_factory=set)
+    settings: dict[str, Any] = field(default_factory=dict)
+    capabilities: list[Any] = field(default_factory=list)
+    _faults: dict[str, Reply] = field(default_factory=dict)
+    _answering: threading.Event = field(default_factory=threading.Event)
+    _server: ThreadingHTTPServer | None = None
+    _thread: threading.Thread | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def with_fixture_apps(cls, **kwargs: Any) -> WdaDouble:
+        double = cls(**kwargs)
+        for n, (bundle, name) in enumerate(SCREENS.items()):
+            double.apps[bundle] = App(bundle, _app_element(fixture_xml(name)), pid=1281 + n)
+        double.apps["com.apple.springboard"] = App("com.apple.springboard", None, state=4, pid=50)
+        return double
+
+    # -- lifecycle ----------------------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def start(self) -> WdaDouble:
+        self._answering.set()
+        double = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def _serve(self, method: str) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                double._answering.wait()
+                status, value, sid = double.handle(method, self.path, raw)
+                body = json.dumps({"value": value, "sessionId": sid}).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json;charset=UTF-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:
+                self._serve("GET")
+
+            def do_POST(self) -> None:
+                self._serve("POST")
+
+            def do_DELETE(self) -> None:
+                self._serve("DELETE")
+
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                return  # a client that gave up on a hung request: WDA would not notice either
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05})
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._answering.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def __enter__(self) -> WdaDouble:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- faults -------------------------------------------------------------------------------------------------
+    def fail_next(self, route: str, status: int, error: str, message: str) -> None:
+        """The next request of ``route`` (``"POST /wda/tap"``) answers this W3C error and does nothing."""
+        self._faults[route] = w3c(status, error, message)
+
+    def expire_sessions(self) -> None:
+        self.sessions.clear()
+
+    def stop_answering(self) -> None:
+        self._answering.clear()
+
+    def resume(self) -> None:
+        self._answering.set()
+
+    # -- reading the record -------------------------------------------------------------------------------------
+    def routes(self) -> list[str]:
+        return [route for route, _ in self.calls]
+
+    def count(self, route: str) -> int:
+        return self.routes().count(route)
+
+    def bodies(self, route: str) -> list[Any]:
+        return [body for r, body in self.calls if r == route]
+
+    def foreground(self) -> App:
+        return next(a for a in self.apps.values() if a.state == 4)
+
+    def element(self, **attrs: str) -> ET.Element:
+        screen = self.foreground().screen
+        assert screen is not None
+        return next(e for e in screen.iter() if all(e.get(k) == v for k, v in attrs.items()))
+
+    # -- routing ------------------------------------------------------------------------------------------------
+    def handle(self, method: str, target: str, raw: bytes) -> tuple[int, Any, str | None]:
+        parts = urlsplit(target)
+        path, query = parts.path, parse_qs(parts.query)
+        sid: str | None = None
+        match = SESSION_RE.match(path)
+        if match and path != "/session":
+            sid, path = match.group(1), match.group(2) or ""
+        body = json.loads(raw) if raw else None
+        route = f"{method} {path}"
+        with self._lock:
+            self.calls.append((route, body))
+            try:
+                fault = self._faults.pop(route, None)
+                if fault is not None:
+                    raise fault
+                if sid is not None and sid not in self.sessions:
+                    raise w3c(404, "invalid session id", "Session does not exist")
+                return 200, self._route(method, path, query, body, sid), sid
+            except Reply as reply:
+                return reply.status, reply.value, sid
+
+    def _route(self, method: str, path: str, query: dict[str, list[str]], body: Any, sid: str | None) -> Any:
+        key = f"{method} {path}"
+        if key == "GET /status":
+            value = recorded("facebook-wda_status_value.json")
+            value["ready"] = self.ready
+            if self.simulator:
+                value["ios"] = {"simulatorVersion": "17.5", "ip": "127.0.0.1"}
+            return value
+        if key == "POST /session":
+            self.capabilities.append(body)
+            new = str(uuid.uuid4()).upper()
+            self.sessions.add(new)
+            return {"sessionId": new, "capabilities": {"device": "iphone", "sdkVersion": "17.5"}}
+        if method == "DELETE" and path == "" and sid is not None:
+            self.sessions.discard(sid)
+            return None
+        if key == "GET /wda/activeAppInfo":
+            app = self.foreground()
+            return {"pid": app.pid, "name": "", "bundleId": app.bundle_id}
+        if key == "GET /screenshot":
+            return self._png()
+        if key == "POST /appium/settings":
+            self.settings.update(body["settings"])
+            return self.settings
+        if key == "GET /wda/screen":
+            return recorded("xcuitest-driver_wda-screen_response.json")["value"]
+        if key == "GET /window/size":
+            w, h = self._size()
+            return {"width": w, "height": h}
+        if key == "GET /source":
+            return self._source(query)
+        if key == "POST /wda/apps/state":
+            app = self.apps.get(body["bundleId"])
+            return app.state if app is not None else 1
+        if key in ("POST /wda/apps/launch", "POST /wda/apps/activate"):
+            return self._front(body["bundleId"], launch=key.endswith("launch"))
+        if key == "POST /wda/apps/terminate":
+            app = self._app(body["bundleId"])
+            was = app.state != 1
+            app.state = 1
+            if was and all(a.state != 4 for a in self.apps.values()):
+                self.apps["com.apple.springboard"].state = 4
+            return was
+        if key == "GET /wda/apps/list":
+            return [{"pid": a.pid, "bundleId": a.bundle_id} for a in self.apps.values() if a.state >= 2]
+        if key == "POST /url":  # the double routes every URL to Settings (launching it if needed)
+            self._front(SETTINGS_APP, launch=True)
+            return None
+        if key == "POST /wda/tap":
+            self._tap(float(body["x"]), float(body["y"]))
+            return None
+        if key == "POST /actions":
+            steps = body["actions"][0]["actions"]
+            move = steps[0]
+            for _ in (s for s in steps if s["type"] == "pointerDown"):
+                self._tap(float(move["x"]), float(move["y"]))
+            return None
+        if key in ("POST /wda/touchAndHold", "POST /wda/pressAndDragWithVelocity"):
+            return None
+        if key == "GET /element/active":
+            if self.focused is None:
+                raise w3c(404, "no such element", "No element has keyboard focus")
+            ref = str(id(self.focused))
+            return {"ELEMENT": ref, "element-6066-11e4-a52e-4f735466cecf": ref}
+        if key == "POST /wda/keys":
+            return self._keys("".join(body["value"]))
+        if key == "POST /wda/pressButton":
+            if body["name"] != "home" and self.simulator:
+                raise w3c(400, "invalid argument", f"The button '{body['name']}' is not supported on Simulator")
+            if body["name"] == "home":
+                for app in self.apps.values():
+                    app.state = 3 if app.state == 4 else app.state
+                self.apps["com.apple.springboard"].state = 4
+            return None
+        if key == "GET /alert/text":
+            if self.alert is None:
+                raise w3c(
+                    404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open"
+                )
+            return self.alert[0]
+        if key == "GET /wda/alert/buttons":
+            if self.alert is None:
+                raise w3c(
+                    404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open"
+                )
+            return self.alert[1]
+        if key in ("POST /alert/accept", "POST /alert/dismiss"):
+            self.alert = None
+            return None
+        raise w3c(404, "unknown command", f"Unhandled endpoint: {path} with parameters {body}")
+
+    # -- behaviour ----------------------------------------------------------------------------------------------
+    def _app(self, bundle_id: str) -> App:
+        app = self.apps.get(bundle_id)
+        if app is None:
+            raise w3c(500, "unknown error", f"The application '{bundle_id}' is not installed on the device")
+        return app
+
+    def _front(self, bundle_id: str, *, launch: bool) -> None:
+        app = self._app(bundle_id)
+        if not launch and app.state == 1:
+            raise w3c(500, "unknown error", f"Application '{bundle_id}' is not running")
+        for other in self.apps.values():
+            other.state = 3 if other.state == 4 else other.state
+        app.state = 4
+        self._focus(None)
+
+    def _size(self) -> tuple[float, float]:
+        screen = self.foreground().screen
+        if screen is None:
+            return 390.0, 844.0
+        return float(screen.get("width", "390")), float(screen.get("height", "844"))
+
+    def _source(self, query: dict[str, list[str]]) -> Any:
+        screen = self.foreground().screen
+        if screen is None:
+            screen = ET.fromstring(
+                '<XCUIElementTypeApplication type="XCUIElementTypeApplication" name=" " label=" " enabled="true" '
+                'visible="true" x="0" y="0" width="390" height="844"/>'
+            )
+        if query.get("format", ["xml"])[0] == "json":
+            return json_node(screen)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(screen, encoding="unicode")
+
+    def _tap(self, x: float, y: float) -> None:
+        screen = self.foreground().screen
+        if screen is None:
+            return
+        hit = _hit(screen, x, y)
+        if hit is None:
+            return
+        kind = _short(hit)
+        if kind in TEXT_TYPES:
+            self._focus(hit)
+        elif kind == "Switch":
+            hit.set("value", "0" if hit.get("value") == "1" else "1")
+
+    def _focus(self, element: ET.Element | None) -> None:
+        if self.focused is not None:
+            self.focused.attrib.pop("focused", None)
+        self.focused = element
+        if element is not None:
+            element.set("focused", "true")
+
+    def _keys(self, text: str) -> None:
+        if self.focused is None:
+            raise w3c(400, "invalid element state",
+                      'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to '
+                      'send keys" UserInfo={NSLocalizedDescription=The on-screen keyboard must be present to send '
+                      'keys}')  # fmt: skip
+        value = self.focused.get("value") or ""
+        for ch in text:
+            if ch == "\b":
+                value = value[:-1]
+            elif ch != "\n":
+                value += ch
+        self.focused.set("value", value)
+
+    def _png(self) -> str:
+        w, h = self._size()
+        scale = int(recorded("xcuitest-driver_wda-screen_response.json")["value"]["scale"])
+        image = Image.new("RGB", (int(w) * scale, int(h) * scale), (240, 240, 245))
+        out = io.BytesIO()
+        image.save(out, format="PNG")
+        return base64.b64encode(out.getvalue()).decode("ascii")
