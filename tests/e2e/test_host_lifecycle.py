@@ -224,7 +224,7 @@ def test_bad_runner_address_is_a_protocol_error_with_a_hint() -> None:
     """issue 4: bad input gets a specific code and an agent-phrased hint."""
     with pytest.raises(ProtocolError) as info:
         HostSession(runner_addr="localhost:notaport", write_diagnostics=False)
-    assert info.value.code == e.RUNNER_UNAVAILABLE and info.value.hint and "HOST:PORT" in info.value.hint
+    assert info.value.code == e.RUNNER_UNAVAILABLE and info.value.hint and "127.0.0.1:PORT" in info.value.hint
 
 
 def test_attached_runner_that_is_gone_is_runner_unavailable() -> None:

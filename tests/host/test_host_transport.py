@@ -211,7 +211,11 @@ def test_refused_connection_was_never_delivered() -> None:
     assert (failure.detail, failure.delivered) == ("refused", False)
 
 
-ADDRESS_CASES = [("127.0.0.1:8080", ("127.0.0.1", 8080)), ("9000", ("127.0.0.1", 9000)), ("[::1]:7", ("::1", 7))]
+ADDRESS_CASES = [
+    ("127.0.0.1:8080", ("127.0.0.1", 8080)),
+    ("9000", ("127.0.0.1", 9000)),
+    ("localhost:7", ("127.0.0.1", 7)),  # never resolved: it could resolve to ::1, where anyone may bind
+]
 
 
 @pytest.mark.parametrize(("text", "expected"), ADDRESS_CASES)
@@ -219,7 +223,12 @@ def test_parse_address(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
 
 
-@pytest.mark.parametrize("bad", ["host:port", "127.0.0.1:0", "127.0.0.1:70000", ""])
+@pytest.mark.parametrize(
+    "bad",
+    # the last four: a runner listens on 127.0.0.1 only, and another user can bind 127.0.0.2 or [::1] on the
+    # same port to be sent the token of 127.0.0.1's runner (adversarial re-run)
+    ["host:port", "127.0.0.1:0", "127.0.0.1:70000", "", "127.0.0.2:4000", "[::1]:7", "example.test:80", "10.0.0.1:1"],
+)
 def test_parse_address_rejects_garbage(bad: str) -> None:
     with pytest.raises(ValueError, match="runner"):
         parse_address(bad)

@@ -190,3 +190,12 @@ def test_command_ids_outside_the_printable_ascii_set_are_refused_with_a_hint(com
 @pytest.mark.parametrize("command_id", ["a", "i" * 128, "0f3c9a2b4d5e6f708192a3b4c5d6e7f8", "e2e-12-3", "ns:cmd_1.2"])
 def test_command_ids_in_the_set_are_accepted(command_id: str) -> None:
     assert parse_request({**TAP, "commandId": command_id}).command_id == command_id
+
+
+def test_a_drag_whose_parts_together_outlast_its_budget_is_refused() -> None:
+    """Adversarial re-run: holdMs, durationMs and settle each within 60 s, together 180 s, wedged the runner."""
+    body = {"command": "drag", "commandId": "d1", "appBundleId": "a", "fromX": 1, "fromY": 1, "toX": 2, "toY": 2}
+    with pytest.raises(ProtocolError) as info:
+        parse_request({**body, "durationMs": 60_000, "holdMs": 60_000, "settle": 60_000})
+    assert info.value.code == e.INVALID_REQUEST and "together" in info.value.message and info.value.hint
+    assert parse_request({**body, "durationMs": 30_000, "holdMs": 20_000, "settle": 10_000}).args["settle"] == 10_000

@@ -67,7 +67,8 @@ class HostSession:
             raise ProtocolError(
                 e.RUNNER_UNAVAILABLE,
                 str(exc),
-                "Give the runner address as HOST:PORT (e.g. 127.0.0.1:8100), or unset PHONEWIRE_RUNNER_ADDR.",
+                "Give the runner address as 127.0.0.1:PORT (the port its LISTENING line printed), or unset "
+                "PHONEWIRE_RUNNER_ADDR.",
             ) from exc
         self.device = device or "web"
         try:

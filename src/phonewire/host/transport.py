@@ -58,8 +58,14 @@ class MalformedReply(TransportError):
     shape = FailureShape.MALFORMED
 
 
+#: The names a runner address may use: a runner listens on 127.0.0.1 only.  Any other host (127.0.0.2, ::1, a
+#: name that resolves elsewhere) could be a socket another user bound, and would be sent the runner's token.
+RUNNER_HOSTS: frozenset[str] = frozenset({"127.0.0.1", "localhost"})
+
+
 def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``PORT``) → ``(host, port)``; ``ValueError`` with a readable message otherwise."""
+    """``HOST:PORT`` (or ``PORT``) → ``("127.0.0.1", port)``; ``ValueError`` with a readable message otherwise,
+    including for any host but 127.0.0.1 / localhost (which is taken as 127.0.0.1, never resolved)."""
     host, sep, port_text = text.strip().rpartition(":")
     if not sep:
         host, port_text = "127.0.0.1", text.strip()
@@ -70,7 +76,11 @@ def parse_address(text: str) -> tuple[str, int]:
         raise ValueError(f"runner address must be HOST:PORT, got {text!r}") from None
     if not 0 < port < 65536:
         raise ValueError(f"runner port must be 1..65535, got {port}")
-    return host, port
+    if host.lower() not in RUNNER_HOSTS:
+        raise ValueError(
+            f"runner address {text!r}: a runner listens on 127.0.0.1 only, and its token is never sent elsewhere"
+        )
+    return "127.0.0.1", port
 
 
 class Transport:

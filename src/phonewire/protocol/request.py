@@ -83,6 +83,9 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "settle": (0, MAX_DURATION_MS),
     "quality": (1, 100),
 }
+#: A drag's parts run one after the other: together they stay below the command's budget (75 s).
+GESTURE_PARTS: tuple[str, ...] = ("holdMs", "durationMs", "settle")
+MAX_GESTURE_MS = MAX_DURATION_MS
 _BOUND_HINTS: dict[str, str] = {
     "numberOfTaps": "Use 1 for a tap, 2 for a double tap.",
     "quality": "JPEG quality: 80 is a good default.",
@@ -178,6 +181,12 @@ def parse_request(obj: object) -> Request:
         value = args.get(name)
         if value is not None and not low <= value <= high:
             raise _invalid(f"{name} must be between {low:g} and {high:g}, got {value:g}", _bound_hint(name))
+    gesture_ms = sum(float(args.get(name) or 0) for name in GESTURE_PARTS)
+    if gesture_ms > MAX_GESTURE_MS:  # each part within its bound, together past the command's budget
+        raise _invalid(
+            f"{' + '.join(GESTURE_PARTS)} must be at most {MAX_GESTURE_MS:.0f} ms together, got {gesture_ms:g}",
+            "Shorten the hold or the settle: a whole gesture must finish well within its budget.",
+        )
     button = args.get("button")
     if command == c.BUTTON and button not in c.BUTTONS:
         raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
