@@ -21,14 +21,15 @@ def test_serves_the_demo_the_home_page_and_nothing_outside_its_root() -> None:
     async def scenario() -> list[tuple[int, bytes]]:
         server = StaticServer.for_package_data({"/__home__": lambda: "<p>home</p>"})
         await server.start()
+        p = server.prefix
         try:
             return [
-                await get(server, "/demo/index.html"),
-                await get(server, "/demo/"),
-                await get(server, "/__home__"),
-                await get(server, "/demo/../../protocol/errors.py"),
-                await get(server, "/demo/%2e%2e/%2e%2e/protocol/errors.py"),
-                await get(server, "/demo/missing.js"),
+                await get(server, p + "/demo/index.html"),
+                await get(server, p + "/demo/"),
+                await get(server, p + "/__home__"),
+                await get(server, p + "/demo/../../protocol/errors.py"),
+                await get(server, p + "/demo/%2e%2e/%2e%2e/protocol/errors.py"),
+                await get(server, p + "/demo/missing.js"),
             ]
         finally:
             await server.stop()
@@ -38,3 +39,20 @@ def test_serves_the_demo_the_home_page_and_nothing_outside_its_root() -> None:
     assert directory == index
     assert home == (200, b"<p>home</p>")
     assert up[0] == encoded_up[0] == missing[0] == 404
+
+
+def test_nothing_is_served_without_the_servers_secret_prefix() -> None:
+    """Adversarial re-run: any local user could read /__home__, which lists the running apps' URLs (query strings
+    included).  Without the per-server prefix every path is 404."""
+
+    async def scenario() -> list[tuple[int, bytes]]:
+        server = StaticServer.for_package_data({"/__home__": lambda: "<p>http://app/?code=SECRET</p>"})
+        await server.start()
+        try:
+            assert server.url("/__home__").startswith(f"http://127.0.0.1:{server.port}{server.prefix}/")
+            return [await get(server, "/__home__"), await get(server, "/demo/index.html"), await get(server, "/")]
+        finally:
+            await server.stop()
+
+    for status, body in asyncio.run(scenario()):
+        assert status == 404 and b"SECRET" not in body

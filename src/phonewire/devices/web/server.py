@@ -2,6 +2,10 @@
 
 Minimal by design (GET/HEAD of files under one root, no directory listings, no path escapes); asyncio, so it
 shares the runner's loop.  Started by :meth:`WebDevice.open`, stopped by :meth:`WebDevice.close`.
+
+Every path lives under an unguessable per-server prefix (:attr:`StaticServer.prefix`): any local user can
+connect to a loopback port, and the home screen lists the URLs of the apps that run (a query string may carry a
+session or sign-in code).  Only the runner, which makes the URLs, knows the prefix; anything else is 404.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import mimetypes
+import secrets
 from collections.abc import Callable
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -22,6 +27,7 @@ class StaticServer:
         self.root = root
         self.dynamic = dynamic or {}
         self.port = 0
+        self.prefix = "/" + secrets.token_urlsafe(18)
         self._server: asyncio.Server | None = None
 
     @classmethod
@@ -33,7 +39,7 @@ class StaticServer:
         self.port = self._server.sockets[0].getsockname()[1]
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"http://127.0.0.1:{self.port}{self.prefix}{path}"
 
     async def stop(self) -> None:
         if self._server is not None:
@@ -60,7 +66,10 @@ class StaticServer:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-    def _resolve(self, path: str) -> tuple[str, str, bytes]:
+    def _resolve(self, full_path: str) -> tuple[str, str, bytes]:
+        if not full_path.startswith(self.prefix + "/"):
+            return "404 Not Found", "text/plain", b"not found"
+        path = full_path[len(self.prefix) :]
         if path in self.dynamic:
             return "200 OK", "text/html; charset=utf-8", self.dynamic[path]().encode()
         parts = [p for p in path.split("/") if p]
