@@ -13,7 +13,7 @@ Imports only ``os`` and ``stat``: the CLI's thin client imports this module on e
 """
 
 # Kept on os.path and without contextlib, like the thin client that imports it (import time on every warm command).
-# ruff: noqa: PTH101, PTH103, PTH108, PTH112, PTH118, PTH120, SIM105
+# ruff: noqa: PTH101, PTH103, PTH108, PTH111, PTH112, PTH118, PTH120, SIM105
 from __future__ import annotations
 
 import os
@@ -30,12 +30,24 @@ class NotPrivateError(OSError):
 
 
 def user_runtime_dir(environ: dict[str, str] | None = None) -> str:
-    """``$XDG_RUNTIME_DIR/phonewire`` when ``XDG_RUNTIME_DIR`` is a directory, else ``/tmp/phonewire-UID``."""
+    """``$XDG_RUNTIME_DIR/phonewire`` when ``XDG_RUNTIME_DIR`` is a directory, else ``/tmp/phonewire-UID`` —
+    unless that path exists and is not this user's private directory (another user may create it first, to
+    deny service): then ``~/.cache/phonewire/runtime``.  Deterministic, so every process of the user agrees."""
     env = os.environ if environ is None else environ
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
         return os.path.join(runtime, "phonewire")
-    return f"/tmp/phonewire-{os.getuid()}"
+    shared = f"/tmp/phonewire-{os.getuid()}"
+    try:
+        st = os.lstat(shared)
+    except FileNotFoundError:
+        return shared
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077:
+        return shared
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, ".cache", "phonewire", "runtime")
 
 
 def make_private_dir(path: str, *, narrow: bool = False) -> str:
