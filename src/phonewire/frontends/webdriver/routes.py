@@ -34,7 +34,7 @@ log = logging.getLogger("phonewire.webdriver")
 #: Seconds without a command after which a session is ended by the server (``--idle-timeout``;
 #: ``appium:newCommandTimeout`` sets it per session).
 DEFAULT_IDLE_TIMEOUT_S: Final = 300.0
-REAP_EVERY_S: Final = 1.0
+REAP_EVERY_S: Final = 0.5
 
 Opener = Callable[[Wanted], AbstractAsyncContextManager[AgentSession]]
 Body = Mapping[str, Any]

@@ -18,6 +18,7 @@ Absent texts are absent attributes.  XPath runs over this document with lxml (th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -32,7 +33,12 @@ ID: Final = "id"
 XPATH: Final = "xpath"
 CLASS_NAME: Final = "class name"
 NAME: Final = "name"
-STRATEGIES: Final = (ACCESSIBILITY_ID, ID, XPATH, CLASS_NAME, NAME)
+#: Only the forms plain Selenium sends for By.ID, By.NAME and By.CLASS_NAME (``[id="x"]``, ``[name="x"]``,
+#: ``.Role``), plus ``#id`` and a bare role.
+CSS: Final = "css selector"
+STRATEGIES: Final = (ACCESSIBILITY_ID, ID, XPATH, CLASS_NAME, NAME, CSS)
+_CSS_ATTR: Final = re.compile(r'^\[(id|name)\s*=\s*"((?:[^"\\]|\\.)*)"\]$')
+_CSS_SIMPLE: Final = re.compile(r"^([#.]?)([A-Za-z_][\w-]*)$")
 
 _ROLE_NAMES: Final = frozenset(ROLES)
 
@@ -118,6 +124,8 @@ def find(strategy: str, selector: str, nodes: Sequence[Node], *, within: Node | 
         raise WebDriverError(INVALID_ARGUMENT, "the locator's value must be a string")
     if strategy == XPATH:
         return _xpath(selector, nodes, within)
+    if strategy == CSS:
+        strategy, selector = _css(selector)
     pool = list(nodes) if within is None else _descendants(within, nodes)
     if strategy == ACCESSIBILITY_ID:
         return [n for n in pool if attributes(n).get("name") == selector]
@@ -125,6 +133,22 @@ def find(strategy: str, selector: str, nodes: Sequence[Node], *, within: Node | 
         key = "resource-id" if strategy == ID else "name"
         return [n for n in pool if attributes(n).get(key) == selector]
     return [n for n in pool if _tag(n) == selector]  # class name: the role
+
+
+def _css(selector: str) -> tuple[str, str]:
+    text = selector.strip()
+    attr = _CSS_ATTR.match(text)
+    if attr:
+        value = re.sub(r"\\(.)", r"\1", attr.group(2))
+        return (ID if attr.group(1) == "id" else NAME), value
+    simple = _CSS_SIMPLE.match(text)
+    if simple:
+        return {"#": ID, ".": CLASS_NAME, "": CLASS_NAME}[simple.group(1)], simple.group(2)
+    raise WebDriverError(
+        INVALID_SELECTOR,
+        f'css selector {selector!r} is not supported: phonewire takes [id="…"], [name="…"], #id, .Role or Role '
+        "(use xpath for more)",
+    )
 
 
 def _descendants(ancestor: Node, nodes: Sequence[Node]) -> list[Node]:
