@@ -54,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
         from phonewire.frontends.bridge.server import main as bridge_main
 
         return int(bridge_main(rest + carried) or 0)
+    if verb == "webdriver":
+        from phonewire.frontends.webdriver.server import main as webdriver_main
+
+        return int(webdriver_main(rest) or 0)
     if verb == "mcp":
         from phonewire.frontends.mcp_server import main as mcp_main
 

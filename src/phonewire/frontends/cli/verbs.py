@@ -95,6 +95,7 @@ def usage_text() -> str:
     lines += [
         f"  {'bridge [--port 45678]':<60} serve the JSON-RPC bridge",
         f"  {'mcp':<60} serve MCP over stdio",
+        f"  {'webdriver [--host 127.0.0.1] [--port 4723]':<60} serve W3C WebDriver (Appium clients, Selenium Grid)",
         f"  {'runner --device SPEC':<60} serve the wire protocol for one device",
         "",
         "TARGET is @eN (a ref from the last snapshot), X Y (a point), or a selector such as",

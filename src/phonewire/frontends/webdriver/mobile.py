@@ -1,0 +1,125 @@
+"""``POST /execute/sync`` with ``mobile:`` commands: one table, name → handler.
+
+==================  ============================================  ==========================================
+command             arguments                                     does
+==================  ============================================  ==========================================
+``launchApp``       ``appId`` / ``bundleId`` / ``appPackage``     open the app (agent ``open_app``)
+``activateApp``     the same                                      bring it to the front (``open_app``)
+``terminateApp``    the same                                      stop it (``close_app``); answers true
+``queryAppState``   the same                                      0 unknown, 1 not running, 3 background, 4 foreground
+``listApps``        —                                             the device's apps (``list_apps``)
+``pressButton``     ``name``: home, back, volumeUp …              press it (``press``)
+``scroll``          ``direction`` (up/down/left/right), ``amount``  reveal content that way (``scroll``)
+``swipe``           ``direction``, ``velocity`` ignored           the finger moves that way across the screen
+``deepLink``        ``url``                                       open it as the OS would (``open_url``)
+``waitFor``         ``selector``, ``gone``, ``timeoutMs``         phonewire's ``wait``
+==================  ============================================  ==========================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, UNSUPPORTED_OPERATION, WebDriverError
+
+if TYPE_CHECKING:
+    from phonewire.frontends.webdriver.session import WebDriverSession
+
+Params = Mapping[str, Any]
+Handler = Callable[["WebDriverSession", Params], Awaitable[Any]]
+
+#: Appium's app states.
+NOT_INSTALLED, NOT_RUNNING, BACKGROUND, FOREGROUND = 0, 1, 3, 4
+#: How far a ``mobile: swipe`` moves the finger, as a fraction of the screen, through its centre.
+SWIPE_REACH: Final = 0.6
+
+
+def _string(params: Params, *keys: str) -> str:
+    for key in keys:
+        value = params.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    raise WebDriverError(INVALID_ARGUMENT, f"this command needs {' or '.join(keys)}")
+
+
+def _app(params: Params) -> str:
+    return _string(params, "appId", "bundleId", "appPackage")
+
+
+async def _launch(s: WebDriverSession, p: Params) -> None:
+    await s.agent.open_app(_app(p))
+
+
+async def _terminate(s: WebDriverSession, p: Params) -> bool:
+    await s.agent.close_app(_app(p))
+    return True
+
+
+async def _query(s: WebDriverSession, p: Params) -> int:
+    app = _app(p)
+    for entry in await s.agent.list_apps():
+        if entry.get("appBundleId") == app:
+            return {"foreground": FOREGROUND, "background": BACKGROUND}.get(str(entry.get("state")), NOT_RUNNING)
+    return NOT_INSTALLED
+
+
+async def _list(s: WebDriverSession, p: Params) -> list[dict[str, Any]]:
+    return await s.agent.list_apps()
+
+
+async def _press(s: WebDriverSession, p: Params) -> None:
+    await s.agent.press(_string(p, "name", "button"))
+
+
+async def _scroll(s: WebDriverSession, p: Params) -> None:
+    amount = p.get("amount", 0.6)
+    await s.agent.scroll(_string(p, "direction"), amount=amount if isinstance(amount, int | float) else 0.6)
+
+
+async def _swipe(s: WebDriverSession, p: Params) -> None:
+    direction = _string(p, "direction").lower()
+    dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}.get(direction, (None, None))
+    if dx is None or dy is None:
+        raise WebDriverError(INVALID_ARGUMENT, f"swipe direction must be up, down, left or right, got {direction!r}")
+    vp = await s.window_rect()
+    cx, cy = vp["x"] + vp["width"] / 2, vp["y"] + vp["height"] / 2
+    hx, hy = dx * SWIPE_REACH * vp["width"] / 2, dy * SWIPE_REACH * vp["height"] / 2
+    await s.agent.swipe(cx - hx, cy - hy, cx + hx, cy + hy, duration_ms=200)
+
+
+async def _deep_link(s: WebDriverSession, p: Params) -> None:
+    await s.agent.open_url(_string(p, "url"))
+
+
+async def _wait(s: WebDriverSession, p: Params) -> str:
+    timeout = p.get("timeoutMs", 5000)
+    result = await s.agent.wait(
+        _string(p, "selector"),
+        gone=bool(p.get("gone", False)),
+        timeout_ms=timeout if isinstance(timeout, int) else 5000,
+    )
+    return str(result.data.get("message", ""))
+
+
+MOBILE: Final[dict[str, Handler]] = {
+    "launchApp": _launch,
+    "activateApp": _launch,
+    "terminateApp": _terminate,
+    "queryAppState": _query,
+    "listApps": _list,
+    "pressButton": _press,
+    "scroll": _scroll,
+    "swipe": _swipe,
+    "deepLink": _deep_link,
+    "waitFor": _wait,
+}
+
+
+async def run_mobile(session: WebDriverSession, name: str, params: Params) -> Any:
+    handler = MOBILE.get(name)
+    if handler is None:
+        raise WebDriverError(
+            UNSUPPORTED_OPERATION, f"unknown command 'mobile: {name}'; phonewire has: {', '.join(sorted(MOBILE))}"
+        )
+    return await handler(session, params)

@@ -1,0 +1,264 @@
+"""One WebDriver session: a phonewire agent session (its own phone), the elements it handed out, its timeouts.
+
+Elements follow the ref identity rule of docs/agent-view.md: a WebDriver element id remembers the node it was
+found as and the snapshot it was found in; every command on it takes a fresh snapshot and re-finds *the same
+element* there (:func:`phonewire.agent.refs.refind`), or answers ``stale element reference`` — never an action on
+another element, never old coordinates.  Finding an element that is already known answers its id again.
+
+The snapshot holds what shows in the viewport: an element scrolled out of view is stale until it shows again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, Final
+
+from phonewire.agent.checks import check_reachable
+from phonewire.agent.core import AgentSession
+from phonewire.agent.geometry import centre, visible_box
+from phonewire.agent.refs import Index, refind
+from phonewire.agent.view import node_line
+from phonewire.frontends.serving import prepare_app
+from phonewire.frontends.webdriver import actions as a
+from phonewire.frontends.webdriver import source
+from phonewire.frontends.webdriver.capabilities import Wanted
+from phonewire.frontends.webdriver.errors import (
+    ELEMENT_NOT_INTERACTABLE,
+    INVALID_ARGUMENT,
+    NO_SUCH_ELEMENT,
+    UNSUPPORTED_OPERATION,
+    WebDriverError,
+)
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+
+Node = dict[str, Any]
+ELEMENT_KEY: Final = a.ELEMENT_KEY
+#: Elements a session remembers; the oldest are forgotten past it (then ``no such element``).
+MAX_ELEMENTS: Final = 2000
+#: Between two looks of a find under an implicit wait.
+FIND_POLL_S: Final = 0.1
+DEFAULT_TIMEOUTS: Final = {"implicit": 0, "pageLoad": 300_000, "script": 30_000}
+
+
+def element_json(element_id: str) -> dict[str, str]:
+    return {ELEMENT_KEY: element_id, "ELEMENT": element_id}
+
+
+class WebDriverSession:
+    def __init__(self, agent: AgentSession, wanted: Wanted, *, session_id: str | None = None) -> None:
+        self.id = session_id or uuid.uuid4().hex
+        self.agent = agent
+        self.wanted = wanted
+        self.capabilities: dict[str, Any] = dict(wanted.answered)
+        self.timeouts: dict[str, int] = dict(DEFAULT_TIMEOUTS)
+        self._elements: OrderedDict[str, tuple[Node, Index]] = OrderedDict()
+        self.last_used = time.monotonic()
+        #: Commands running now (the idle reaper never ends a session in the middle of one).
+        self.busy = 0
+
+    # -- the screen -------------------------------------------------------------------------------------------
+    async def nodes(self) -> list[Node]:
+        await prepare_app(self.agent, "snapshot")
+        view = await self.agent.snapshot()
+        return list(view.nodes)
+
+    async def source(self) -> str:
+        return source.page_source(await self.nodes())
+
+    async def screenshot(self) -> str:
+        await prepare_app(self.agent, "screenshot")
+        return base64.b64encode(await self.agent.screenshot(format="png")).decode("ascii")
+
+    async def window_rect(self) -> dict[str, float]:
+        await prepare_app(self.agent, "viewport")
+        return await self.agent.viewport()
+
+    # -- elements ---------------------------------------------------------------------------------------------
+    def _remember(self, node: Node, index: Index) -> str:
+        for element_id, (old, issued) in self._elements.items():
+            try:
+                if refind(element_id, old, issued, index) is node:
+                    self._elements[element_id] = (node, index)
+                    return element_id
+            except ProtocolError:
+                continue
+        element_id = uuid.uuid4().hex
+        self._elements[element_id] = (node, index)
+        while len(self._elements) > MAX_ELEMENTS:
+            self._elements.popitem(last=False)
+        return element_id
+
+    async def find(self, body: Mapping[str, Any], *, many: bool, within: str | None = None) -> Any:
+        using, value = body.get("using"), body.get("value")
+        if not isinstance(using, str) or not isinstance(value, str):
+            raise WebDriverError(INVALID_ARGUMENT, 'a locator is {"using": STRATEGY, "value": STRING}')
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeouts["implicit"] / 1000
+        while True:
+            nodes = await self.nodes()
+            index = Index(nodes)
+            scope = None
+            if within is not None:
+                scope, index = await self._current(within, nodes)
+            found = source.find(using, value, nodes, within=scope)
+            if found or loop.time() >= deadline:
+                break
+            await asyncio.sleep(FIND_POLL_S)
+        if many:
+            return [element_json(self._remember(n, index)) for n in found]
+        if not found:
+            raise WebDriverError(NO_SUCH_ELEMENT, f"no element matches {using} {value!r} on the screen")
+        return element_json(self._remember(found[0], index))
+
+    async def _current(self, element_id: str, nodes: list[Node] | None = None) -> tuple[Node, Index]:
+        """The element ``element_id`` names, re-found in a fresh snapshot (or ``nodes``, already fresh)."""
+        known = self._elements.get(element_id)
+        if known is None:
+            raise WebDriverError(NO_SUCH_ELEMENT, f"no element with id {element_id!r} in this session")
+        old, issued = known
+        fresh = Index(await self.nodes() if nodes is None else nodes)
+        try:
+            node = refind(element_id, old, issued, fresh)
+        except ProtocolError as exc:
+            raise ProtocolError(
+                e.STALE_REF,
+                f"the element ({node_line(old)}) is no longer on the screen as found",
+                "Find the element again (it may have scrolled out of view, or the screen changed).",
+            ) from exc
+        self._elements[element_id] = (node, fresh)
+        return node, fresh
+
+    async def centre_of(self, element_id: str) -> tuple[float, float]:
+        node, index = await self._current(element_id)
+        return centre(node, index)
+
+    async def click(self, element_id: str) -> None:
+        node, index = await self._current(element_id)
+        check_reachable(node, node_line(node))
+        x, y = centre(node, index)
+        await self.agent.tap_point(x, y)
+
+    async def _focus_end(self, element_id: str) -> Node:
+        """Tap a text field near its end (the caret lands after its text); the node as it was."""
+        node, index = await self._current(element_id)
+        if node.get("type") not in TEXT_INPUT_ROLES:
+            raise WebDriverError(
+                ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} is not a text field (send keys and clear need one)"
+            )
+        check_reachable(node, node_line(node))
+        left, top, width, height = visible_box(node, index)
+        await self.agent.tap_point(left + max(width / 2, width - min(12.0, width / 4)), top + height / 2)
+        return node
+
+    async def send_keys(self, element_id: str, body: Mapping[str, Any]) -> None:
+        text = body.get("text")
+        if not isinstance(text, str):
+            value = body.get("value")
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise WebDriverError(INVALID_ARGUMENT, 'send keys takes {"text": STRING}')
+            text = "".join(value)
+        await self._focus_end(element_id)
+        await self.type_keys(text)
+
+    async def type_keys(self, text: str) -> None:
+        """Type ``text``; WebDriver's Enter/Return/Backspace/Delete code points press those keys."""
+        chunk = ""
+        for ch in text:
+            key = a.SPECIAL_KEYS.get(ch)
+            if key is None:
+                if ord(ch) not in range(0xE000, 0xE100):
+                    chunk += ch
+                continue
+            if chunk:
+                await self.agent.type(chunk)
+                chunk = ""
+            await self.agent.press(key)
+        if chunk:
+            await self.agent.type(chunk)
+
+    async def clear(self, element_id: str) -> None:
+        node = await self._focus_end(element_id)
+        for _ in range(len(str(node.get("value") or ""))):
+            await self.agent.press("backspace")
+
+    async def text(self, element_id: str) -> str:
+        node, _ = await self._current(element_id)
+        return source.attributes(node).get("text", "")
+
+    async def attribute(self, element_id: str, name: str) -> str | None:
+        node, _ = await self._current(element_id)
+        return source.attributes(node).get(name)
+
+    async def rect(self, element_id: str) -> dict[str, float]:
+        node, _ = await self._current(element_id)
+        r = node.get("rect") or {}
+        return {k: float(r.get(k, 0)) for k in ("x", "y", "width", "height")}
+
+    async def state(self, element_id: str, which: str) -> bool:
+        node, _ = await self._current(element_id)
+        return source.attributes(node)[which] == "true"
+
+    async def name(self, element_id: str) -> str:
+        node, _ = await self._current(element_id)
+        return str(node.get("type") or "Other")
+
+    async def active(self) -> dict[str, str]:
+        nodes = await self.nodes()
+        focused = [n for n in nodes if n.get("focused")]
+        if not focused:
+            raise WebDriverError(NO_SUCH_ELEMENT, "no element has the focus")
+        return element_json(self._remember(focused[-1], Index(nodes)))
+
+    # -- gestures ---------------------------------------------------------------------------------------------
+    async def perform(self, body: Mapping[str, Any]) -> None:
+        ids = a.element_origins(body)
+        centres = {element_id: await self.centre_of(element_id) for element_id in ids}
+        for gesture in a.gestures(body, centres):
+            await prepare_app(self.agent, "tap")
+            if isinstance(gesture, a.Tap):
+                await self.agent.tap_point(gesture.x, gesture.y, count=gesture.count)
+            elif isinstance(gesture, a.LongPress):
+                await self.agent.long_press(f"{gesture.x} {gesture.y}", duration_ms=gesture.duration_ms)
+            elif isinstance(gesture, a.Swipe):
+                g = gesture
+                await self.agent.swipe(g.x1, g.y1, g.x2, g.y2, duration_ms=g.duration_ms)
+            elif isinstance(gesture, a.TypeText):
+                await self.agent.type(gesture.text)
+            else:
+                await self.agent.press(gesture.key)
+
+    async def back(self) -> None:
+        await self.agent.press("back")
+
+    def set_timeouts(self, body: Mapping[str, Any]) -> None:
+        for key, value in body.items():
+            if key not in DEFAULT_TIMEOUTS:
+                raise WebDriverError(INVALID_ARGUMENT, f"unknown timeout {key!r}; timeouts: implicit, pageLoad, script")
+            if value is None and key == "script":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53 - 1:
+                raise WebDriverError(INVALID_ARGUMENT, f"timeout {key} must be an integer of milliseconds ≥ 0")
+        for key, value in body.items():
+            if isinstance(value, int):
+                self.timeouts[key] = value
+
+    async def execute(self, body: Mapping[str, Any]) -> Any:
+        from phonewire.frontends.webdriver.mobile import run_mobile
+
+        script, args = body.get("script"), body.get("args", [])
+        if not isinstance(script, str) or not isinstance(args, list):
+            raise WebDriverError(INVALID_ARGUMENT, 'execute takes {"script": STRING, "args": [...]}')
+        if not script.strip().startswith("mobile:"):
+            raise WebDriverError(
+                UNSUPPORTED_OPERATION,
+                "phonewire runs no scripts; execute takes `mobile:` commands only (docs/webdriver.md lists them)",
+            )
+        params = args[0] if args and isinstance(args[0], dict) else {}
+        return await run_mobile(self, script.strip().removeprefix("mobile:").strip(), params)

@@ -1,0 +1,195 @@
+"""The snapshot as an Appium-style XML page source, and the finders over it.  Pure: nodes in, XML or nodes out.
+
+One XML element per snapshot node, nested by ``parentIndex``, under an ``<AppiumAUT>`` root (as Appium's iOS
+driver does).  The element's name is the phonewire role (``Button``, ``StaticText``, ``TextField`` …, the shared
+vocabulary of docs/snapshot.md); its attributes::
+
+    type        the role again (Appium's iOS source has it too)
+    name        the accessibility id: the identifier, else the label (what ``accessibility id`` matches)
+    label       the label                 resource-id   the identifier (what ``id`` matches)
+    value       the value                 text          the value of a text field, else the label
+    enabled, visible, selected, focused   "true" / "false"
+    x, y, width, height                   the rect in screen points (integers)
+    bounds      "[x1,y1][x2,y2]" (Android's spelling)
+    index       the node's index in the snapshot (how a match maps back to a node)
+
+Absent texts are absent attributes.  XPath runs over this document with lxml (the ``webdriver`` extra).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Final
+
+from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, INVALID_SELECTOR, WebDriverError
+from phonewire.protocol.snapshot import ROLES, TEXT_INPUT_ROLES
+
+Node = dict[str, Any]
+
+#: Locator strategies and what they compare.
+ACCESSIBILITY_ID: Final = "accessibility id"
+ID: Final = "id"
+XPATH: Final = "xpath"
+CLASS_NAME: Final = "class name"
+NAME: Final = "name"
+#: Only the forms plain Selenium sends for By.ID, By.NAME and By.CLASS_NAME (``[id="x"]``, ``[name="x"]``,
+#: ``.Role``), plus ``#id`` and a bare role.
+CSS: Final = "css selector"
+STRATEGIES: Final = (ACCESSIBILITY_ID, ID, XPATH, CLASS_NAME, NAME, CSS)
+_CSS_ATTR: Final = re.compile(r'^\[(id|name)\s*=\s*"((?:[^"\\]|\\.)*)"\]$')
+_CSS_SIMPLE: Final = re.compile(r"^([#.]?)([A-Za-z_][\w-]*)$")
+
+_ROLE_NAMES: Final = frozenset(ROLES)
+
+
+def _text(node: Node, key: str) -> str | None:
+    value = node.get(key)
+    return str(value) if value not in (None, "") else None
+
+
+def _number(value: object) -> int:
+    try:
+        return round(float(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+def attributes(node: Node) -> dict[str, str]:
+    """The XML attributes of one node (see the module docstring), in document order."""
+    role = str(node.get("type") or "Other")
+    label, identifier, value = _text(node, "label"), _text(node, "identifier"), _text(node, "value")
+    rect = node.get("rect") or {}
+    x, y = _number(rect.get("x")), _number(rect.get("y"))
+    w, h = _number(rect.get("width")), _number(rect.get("height"))
+    attrs: dict[str, str] = {"type": role}
+    name = identifier or label
+    if name:
+        attrs["name"] = name
+    if label:
+        attrs["label"] = label
+    if value:
+        attrs["value"] = value
+    text = value if role in TEXT_INPUT_ROLES else (label or value)
+    if text:
+        attrs["text"] = text
+    if identifier:
+        attrs["resource-id"] = identifier
+    attrs["enabled"] = _bool(node.get("enabled", True))
+    attrs["visible"] = _bool(w > 0 and h > 0)
+    attrs["selected"] = _bool(node.get("selected", False))
+    attrs["focused"] = _bool(node.get("focused", False))
+    attrs.update(x=str(x), y=str(y), width=str(w), height=str(h), bounds=f"[{x},{y}][{x + w},{y + h}]")
+    attrs["index"] = str(node.get("index", 0))
+    return attrs
+
+
+def _bool(value: object) -> str:
+    return "true" if value else "false"
+
+
+def _tag(node: Node) -> str:
+    role = str(node.get("type") or "Other")
+    return role if role in _ROLE_NAMES else "Other"
+
+
+def build_tree(nodes: Sequence[Node]) -> Any:
+    """The lxml element tree of a snapshot (``<AppiumAUT>`` root)."""
+    etree = _etree()
+    root = etree.Element("AppiumAUT")
+    made: dict[int, Any] = {}
+    for node in nodes:  # a parent precedes its children in snapshot order
+        parent = made.get(_number(node.get("parentIndex", -1)), root) if node.get("parentIndex") is not None else root
+        element = etree.SubElement(parent, _tag(node))
+        for key, value in attributes(node).items():
+            element.set(key, value)
+        made[_number(node.get("index"))] = element
+    return root
+
+
+def page_source(nodes: Sequence[Node]) -> str:
+    etree = _etree()
+    body: bytes = etree.tostring(build_tree(nodes), pretty_print=True, encoding="UTF-8", xml_declaration=True)
+    return body.decode("utf-8")
+
+
+def find(strategy: str, selector: str, nodes: Sequence[Node], *, within: Node | None = None) -> list[Node]:
+    """The nodes ``strategy``/``selector`` matches, in document order (``within``: only that node's descendants)."""
+    if strategy not in STRATEGIES:
+        raise WebDriverError(
+            INVALID_ARGUMENT,
+            f"locator strategy {strategy!r} is not supported; use one of: {', '.join(STRATEGIES)}",
+        )
+    if not isinstance(selector, str):
+        raise WebDriverError(INVALID_ARGUMENT, "the locator's value must be a string")
+    if strategy == XPATH:
+        return _xpath(selector, nodes, within)
+    if strategy == CSS:
+        strategy, selector = _css(selector)
+    pool = list(nodes) if within is None else _descendants(within, nodes)
+    if strategy == ACCESSIBILITY_ID:
+        return [n for n in pool if attributes(n).get("name") == selector]
+    if strategy in (ID, NAME):
+        key = "resource-id" if strategy == ID else "name"
+        return [n for n in pool if attributes(n).get(key) == selector]
+    return [n for n in pool if _tag(n) == selector]  # class name: the role
+
+
+def _css(selector: str) -> tuple[str, str]:
+    text = selector.strip()
+    attr = _CSS_ATTR.match(text)
+    if attr:
+        value = re.sub(r"\\(.)", r"\1", attr.group(2))
+        return (ID if attr.group(1) == "id" else NAME), value
+    simple = _CSS_SIMPLE.match(text)
+    if simple:
+        return {"#": ID, ".": CLASS_NAME, "": CLASS_NAME}[simple.group(1)], simple.group(2)
+    raise WebDriverError(
+        INVALID_SELECTOR,
+        f'css selector {selector!r} is not supported: phonewire takes [id="…"], [name="…"], #id, .Role or Role '
+        "(use xpath for more)",
+    )
+
+
+def _descendants(ancestor: Node, nodes: Sequence[Node]) -> list[Node]:
+    inside = {_number(ancestor.get("index"))}
+    found: list[Node] = []
+    for node in nodes:
+        if node.get("parentIndex") is not None and _number(node.get("parentIndex")) in inside:
+            inside.add(_number(node.get("index")))
+            found.append(node)
+    return found
+
+
+def _xpath(selector: str, nodes: Sequence[Node], within: Node | None) -> list[Node]:
+    etree = _etree()
+    root = build_tree(nodes)
+    context = root
+    if within is not None:
+        wanted = str(within.get("index"))
+        context = next((el for el in root.iter() if el.get("index") == wanted), root)
+    try:
+        result = context.xpath(selector)
+    except (etree.XPathError, ValueError) as exc:
+        raise WebDriverError(INVALID_SELECTOR, f"invalid xpath {selector!r}: {exc}") from exc
+    if not isinstance(result, list):
+        raise WebDriverError(INVALID_SELECTOR, f"xpath {selector!r} does not select elements (it gives {result!r})")
+    by_index = {str(n.get("index")): n for n in nodes}
+    found: list[Node] = []
+    for item in result:
+        if not isinstance(item, etree._Element):
+            raise WebDriverError(INVALID_SELECTOR, f"xpath {selector!r} selects {type(item).__name__}, not elements")
+        node = by_index.get(item.get("index") or "")
+        if node is not None:
+            found.append(node)
+    return found
+
+
+def _etree() -> Any:
+    try:
+        from lxml import etree
+    except ImportError as exc:  # pragma: no cover - the dev and webdriver extras install it
+        raise WebDriverError(
+            INVALID_SELECTOR, "xpath and page source need lxml: pip install 'phonewire[webdriver]'"
+        ) from exc
+    return etree
