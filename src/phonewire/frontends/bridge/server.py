@@ -189,7 +189,7 @@ def _peer_check_available() -> bool:
     return Path(PROC_NET_TCP[0]).exists()
 
 
-def _peer_is_ours(peer: object, ours: object) -> bool | None:
+def peer_is_ours(peer: object, ours: object) -> bool | None:
     """Whether the peer's socket belongs to this process's uid; ``None`` when the check is unavailable."""
     if not _peer_check_available():
         return None
@@ -276,7 +276,7 @@ class BridgeServer:
             log.warning("refused bridge connection from %r (loopback peers only)", peer)
             writer.close()
             return
-        if _peer_is_ours(peer, writer.get_extra_info("sockname")) is False:
+        if peer_is_ours(peer, writer.get_extra_info("sockname")) is False:
             log.warning("refused bridge connection from %r: its socket belongs to another user", peer)
             with contextlib.suppress(ConnectionError, OSError):
                 await _refuse(reader, writer, _NOT_OURS)
