@@ -37,8 +37,7 @@ from typing import Any, Final
 
 import h11
 
-from phonewire.frontends.bridge.server import peer_is_ours
-from phonewire.frontends.bridge.server import is_loopback
+from phonewire.frontends.bridge.server import is_loopback, peer_is_ours
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, UNKNOWN_ERROR, WebDriverError, error_body, to_w3c
 from phonewire.frontends.webdriver.routes import DEFAULT_IDLE_TIMEOUT_S, Service
 from phonewire.protocol.errors import ProtocolError
