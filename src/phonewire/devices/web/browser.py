@@ -109,9 +109,10 @@ def remove_stale_profiles() -> None:
 def _remove_tree(path: Path) -> None:
     """Remove a profile directory.  The dead browser's helpers (renderers, zygote) can still write into it for
     a moment while they notice it is gone, so a removal that lost that race is tried again, briefly."""
-    for _ in range(20):
+    deadline = time.monotonic() + 3.0  # a loaded machine lets the helpers linger a while
+    while True:
         shutil.rmtree(path, ignore_errors=True)
-        if not path.exists():
+        if not path.exists() or time.monotonic() > deadline:
             return
         time.sleep(0.05)
 

@@ -58,6 +58,7 @@ __all__ = [
     "first_line_is_object",
     "is_loopback",
     "main",
+    "peer_is_ours",
     "peer_uid",
     "serve",
 ]
