@@ -59,7 +59,8 @@ def _call(step: dict[str, Any], secrets: list[str]) -> list[str]:
     if step.get("secret") and "text" in args:
         secrets.append(SECRET_ENV.format(len(secrets) + 1))
         args["text"] = _Raw(f"os.environ[{secrets[-1]!r}]")
-    positional = [p.name for p in op.params if p.required]
+    # the API's positional parameters: the required ones, and a leading optional string (``wait(selector)``)
+    positional = [p.name for i, p in enumerate(op.params) if p.required or (i == 0 and p.kind == "string")]
     words = [repr(args.pop(name)) for name in positional if name in args]
     defaults = {p.name: p.default for p in op.params}
     words += [f"{k}={v!r}" for k, v in args.items() if k in defaults and v != defaults[k]]
