@@ -54,9 +54,17 @@ class Phone:
     :param device: device spec, ``web`` (default), ``web:pixel-7``, ``android:SERIAL`` …
     :param runner: ``HOST:PORT`` of a runner that is already listening (attach instead of starting one)
     :param sender: a ready :class:`phonewire.host.CommandSender` to use instead (tests, custom hosts)
+    :param trace: a directory to record every operation into (``phonewire trace view DIR`` shows it)
     """
 
-    def __init__(self, device: str = "web", *, runner: str | None = None, sender: CommandSender | None = None) -> None:
+    def __init__(
+        self,
+        device: str = "web",
+        *,
+        runner: str | None = None,
+        sender: CommandSender | None = None,
+        trace: str | Path | None = None,
+    ) -> None:
         if sender is None and not runner:
             from phonewire.devices.registry import check_spec
 
@@ -74,6 +82,8 @@ class Phone:
             sender = self._call(make())
         self._sender = sender
         self.session = AgentSession(sender)
+        if trace is not None:
+            self.trace_start(str(trace))
 
     # -- plumbing -------------------------------------------------------------------------------------------
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
@@ -103,6 +113,7 @@ class Phone:
         if self._closed:
             return
         try:
+            asyncio.run_coroutine_threadsafe(self.session.trace_stop(), self._loop).result()
             asyncio.run_coroutine_threadsafe(self._sender.close(), self._loop).result()
         finally:
             self._closed = True
@@ -189,3 +200,11 @@ class Phone:
         if path is not None:
             Path(path).write_bytes(image)
         return image
+
+    def trace_start(self, dir: str) -> ActionResult:
+        """Record every later operation into the directory ``dir`` (0700; see ``phonewire trace view``)."""
+        self._check("trace_start", dir=dir)
+        return self._call(self.session.trace_start(dir))
+
+    def trace_stop(self) -> ActionResult:
+        return self._call(self.session.trace_stop())

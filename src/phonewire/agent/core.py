@@ -505,6 +505,18 @@ class AgentSession:
                 raise wait_timed_out(target, parsed, gone, timeout_ms, raw)
             await asyncio.sleep(min(WAIT_POLL_S, max(0.0, deadline - loop.time())))
 
+    # -- trace (phonewire.agent.trace wraps this session's operations) -----------------------------------------
+    async def trace_start(self, dir: str) -> ActionResult:
+        """Record every later operation of this session into ``dir`` (see :mod:`phonewire.agent.trace`)."""
+        from phonewire.agent import trace
+
+        return await trace.start(self, dir)
+
+    async def trace_stop(self) -> ActionResult:
+        from phonewire.agent import trace
+
+        return trace.stop(self)
+
     async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
         check_points(x1, y1, x2, y2)
         check_duration(duration_ms)

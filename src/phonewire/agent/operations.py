@@ -96,6 +96,8 @@ GONE: Final = Param("gone", "boolean", "Wait until nothing that shows matches th
 IDLE: Final = Param("idle", "boolean", "Wait until the screen holds still (loaded, nothing moving).", default=False)
 WAIT_TIMEOUT: Final = Param("timeout_ms", "integer", "Give up after this many milliseconds (WAIT_TIMED_OUT).",
                             minimum=0, maximum=MAX_WAIT_MS, default=DEFAULT_WAIT_MS)  # fmt: skip
+TRACE_DIR: Final = Param("dir", "string", "Directory of the trace (created private; the CLI resolves it against "
+                         "its working directory).", required=True, metavar="DIR")  # fmt: skip
 
 
 def _points(*names: str) -> tuple[Param, ...]:
@@ -220,6 +222,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("wait", "wait", "Wait until an element shows (or is gone), or until the screen holds still.",
                   (SELECTOR, GONE, IDLE, WAIT_TIMEOUT), read_only=True,
                   renames={"cli": {"timeout_ms": "timeout"}}),
+        Operation("trace_start", "trace_start", "Record every later operation of this session (screens, views, "
+                  "targets, results) into a trace directory.", (TRACE_DIR,), read_only=True, view_after=False,
+                  cli="trace start"),
+        Operation("trace_stop", "trace_stop", "Stop recording the trace.", read_only=True, view_after=False,
+                  cli="trace stop"),
     )
 }  # fmt: skip
 

@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing imp
 if TYPE_CHECKING:
     from typing import TextIO
 
-_VALUE_OPTIONS = ("--device", "--session", "--runner")
+_VALUE_OPTIONS = ("--device", "--session", "--runner", "--trace")
 
 
 def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str], list[str]]:
@@ -26,7 +26,7 @@ def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str], list[str]]:
     while i < len(argv):
         word = argv[i]
         if word in _VALUE_OPTIONS:
-            if word != "--session":
+            if word not in ("--session", "--trace"):
                 carried += argv[i : i + 2]
             i += 2
             continue
@@ -62,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         from phonewire.frontends.mcp_server import main as mcp_main
 
         return int(mcp_main(rest + carried) or 0)
+    if verb == "trace" and rest[:1] in (["view"], ["export"]):  # offline: no daemon, no device
+        from phonewire.frontends.cli.trace_files import main as trace_main
+
+        return trace_main(rest)
     if verb is None or verb == "help" or "-h" in args or "--help" in args:
         from phonewire.frontends.cli.verbs import usage_text
 

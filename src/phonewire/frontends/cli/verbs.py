@@ -81,7 +81,9 @@ VERBS: Final[dict[str, Spec]] = {
     "batch": Spec("batch [FILE|-]", "run JSON steps (argv arrays) and stop at the first error", 0, 1, device=False),
     "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
 }
-GLOBAL_FLAGS: Final = {"--device": "value", "--session": "value", "--json": "bool", "--runner": "value"}
+GLOBAL_FLAGS: Final = {
+    "--device": "value", "--session": "value", "--json": "bool", "--runner": "value", "--trace": "value",
+}  # fmt: skip
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _POINT = re.compile(r"^\s*-?\d+(\.\d+)?\s*[ ,]\s*-?\d+(\.\d+)?\s*$")
@@ -89,7 +91,11 @@ _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 
 def usage_text() -> str:
-    lines = ["usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--json] VERB ...", "", "verbs:"]
+    lines = [
+        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] VERB ...",
+        "",
+        "verbs:",
+    ]
     for spec in VERBS.values():
         lines.append(f"  {spec.usage:<60} {spec.summary}")
     lines += [
@@ -97,6 +103,8 @@ def usage_text() -> str:
         f"  {'mcp':<60} serve MCP over stdio",
         f"  {'webdriver [--host 127.0.0.1] [--port 4723]':<60} serve W3C WebDriver (Appium clients, Selenium Grid)",
         f"  {'runner --device SPEC':<60} serve the wire protocol for one device",
+        f"  {'trace view DIR [-o FILE]':<60} write a trace's report: one self-contained HTML file",
+        f"  {'trace export DIR --pytest FILE':<60} write a pytest module that replays a trace",
         "",
         "TARGET is @eN (a ref from the last snapshot), X Y (a point), or a selector such as",
         "'role=Button label=\"Sign in\"' (see docs/cli.md).  Exit codes: 0 ok, 2 usage, 3 device/command, 4 daemon.",
@@ -119,6 +127,8 @@ class Invocation:
     session: str = "default"
     json: bool = False
     runner: str | None = None
+    #: ``--trace DIR``: record this session's operations from this call on (DIR as the caller wrote it).
+    trace: str | None = None
     #: The calling client's PHONEWIRE_RUNNER_TOKEN, for attaching to a runner that has no token file.
     runner_token: str | None = None
 
@@ -137,6 +147,9 @@ def parse_argv(argv: list[str]) -> Invocation:
         if only_args or not token.startswith("-") or token == "-" or _NUMBER.match(token):
             if verb is None:
                 verb = token
+                if f"{verb} {argv[i] if i < len(argv) else ''}" in VERBS:  # a two-word verb: `trace start`
+                    verb = f"{verb} {argv[i]}"
+                    i += 1
                 if verb not in VERBS:
                     raise UsageError(f"unknown verb {verb!r}")
             else:
@@ -179,6 +192,7 @@ def parse_argv(argv: list[str]) -> Invocation:
         session=str(globals_.get("--session") or "default"),
         json=bool(globals_.get("--json")),
         runner=globals_.get("--runner"),
+        trace=globals_.get("--trace"),
     )
 
 
@@ -276,6 +290,11 @@ def _target_text(data: dict[str, Any]) -> str:
     return f"{ref} {what} at {target.get('x'):g},{target.get('y'):g}" if "x" in target else ""
 
 
+def _in_cwd(ctx: Context, path: str) -> str:
+    """A path as the calling client meant it (the daemon runs elsewhere)."""
+    return str(Path(ctx.cwd) / Path(path).expanduser())
+
+
 async def execute(inv: Invocation, ctx: Context) -> Outcome:
     """Run one parsed invocation (not ``batch`` / ``daemon``, which the daemon handles)."""
     verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
@@ -284,6 +303,11 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
         lines = [f"{d['device']}\t{d.get('kind', '')}\t{d.get('description', '')}".rstrip() for d in listed]
         return Outcome({"devices": listed}, "\n".join(lines))
     session = await ctx.session()
+    if inv.trace:
+        await session.trace_start(_in_cwd(ctx, inv.trace))
+    if verb == "trace start":
+        r = await session.trace_start(_in_cwd(ctx, args[0]))
+        return _action(r, "ok " + str(r.data["message"]))
     if verb == "open":
         r = await session.open_app(args[0])
         return _action(r, f"ok opened {session.app_id}")

@@ -13,6 +13,8 @@ command             arguments                                     does
 ``swipe``           ``direction``, ``velocity`` ignored           the finger moves that way across the screen
 ``deepLink``        ``url``                                       open it as the OS would (``open_url``)
 ``waitFor``         ``selector``, ``gone``, ``timeoutMs``         phonewire's ``wait``
+``traceStart``      ``dir``                                       record the session (``trace_start``)
+``traceStop``       —                                             stop recording (``trace_stop``)
 ==================  ============================================  ==========================================
 """
 
@@ -102,6 +104,14 @@ async def _wait(s: WebDriverSession, p: Params) -> str:
     return str(result.data.get("message", ""))
 
 
+async def _trace_start(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.trace_start(_string(p, "dir"))).data.get("message", ""))
+
+
+async def _trace_stop(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.trace_stop()).data.get("message", ""))
+
+
 MOBILE: Final[dict[str, Handler]] = {
     "launchApp": _launch,
     "activateApp": _launch,
@@ -113,6 +123,8 @@ MOBILE: Final[dict[str, Handler]] = {
     "swipe": _swipe,
     "deepLink": _deep_link,
     "waitFor": _wait,
+    "traceStart": _trace_start,
+    "traceStop": _trace_stop,
 }
 
 

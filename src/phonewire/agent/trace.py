@@ -1,0 +1,362 @@
+"""Session traces: a recorder around every operation of the table, written as it goes.
+
+``trace_start DIR`` installs a :class:`Recorder` on one :class:`~phonewire.agent.core.AgentSession`: each operation
+of :data:`~phonewire.agent.operations.OPERATIONS` (the table, so an operation added there is traced with no further
+code) is wrapped on that session *instance*; ``trace_stop`` removes the wrappers.  An untraced session has no
+wrapper at all and pays nothing.
+
+Per step the recorder writes one JSON line::
+
+    {"kind": "step", "n": 3, "time": 1767000000.123, "op": "tap", "args": {"target": "@e5", "count": 1},
+     "target": {"ref": "e5", "type": "Button", "label": "Like 0", "identifier": "like-5",
+                "rect": {"x": 300, "y": 210, "width": 70, "height": 32}, "selector": "id=\\"like-5\\""},
+     "result": {...ActionResult.to_json()...} | "error": {"code": ..., "message": ..., "hint": ...},
+     "ms": 41.2, "changed": true, "shot": "shots/00003.jpg", "view": "@e1 Heading \\"Inbox\\" …"}
+
+``target`` is the element a ref or selector resolved to, with a selector that finds it again (``id``, else
+``role`` + ``label``, else ``text`` — the first that matches that element alone).  ``shot`` is the screen after the
+step (JPEG, one pixel per point); ``view`` the agent view after it (interactive lines, refs numbered afresh: it
+never changes the session's refs).  Text typed into a password field is replaced by :data:`REDACTED` in the
+arguments, the results and the view, and the step says ``"secret": true``.
+
+Layout of a trace directory (0700; every file 0600)::
+
+    trace.jsonl       a header line ({"kind": "trace", "version": 1, ...}), then one line per step
+    shots/NNNNN.jpg   the screen after step NNNNN
+
+Bounded: the newest :data:`MAX_SHOTS` screenshots are kept (older ones are deleted, their steps keep their lines),
+a screenshot over :data:`MAX_SHOT_BYTES` is not written, a view is cut at :data:`MAX_VIEW_CHARS`, and after
+:data:`MAX_STEPS` steps the recorder writes a last line (``{"kind": "full"}``) and records nothing more.
+A crash loses at most the step in flight: each line is written whole as its step ends.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+from weakref import WeakKeyDictionary
+
+from phonewire.agent import selectors
+from phonewire.agent.operations import OPERATIONS, Operation
+from phonewire.agent.results import ActionResult, View
+from phonewire.agent.view import render
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+if TYPE_CHECKING:
+    from phonewire.agent.core import AgentSession
+
+Node = dict[str, Any]
+
+VERSION: Final = 1
+STEPS_FILE: Final = "trace.jsonl"
+SHOTS_DIR: Final = "shots"
+REDACTED: Final = "[redacted]"
+MAX_SHOTS: Final = 1000
+MAX_SHOT_BYTES: Final = 512 * 1024
+MAX_VIEW_CHARS: Final = 16_000
+MAX_STEPS: Final = 100_000
+SHOT_QUALITY: Final = 50
+#: Operations that control tracing itself: never recorded as steps.
+CONTROL_OPS: Final = frozenset({"trace_start", "trace_stop"})
+#: Roles whose typed text is a secret.
+SECRET_ROLES: Final = frozenset({"SecureTextField"})
+
+_RECORDERS: WeakKeyDictionary[AgentSession, Recorder] = WeakKeyDictionary()
+
+
+# -- the public verbs ------------------------------------------------------------------------------------------------
+async def start(session: AgentSession, directory: str) -> ActionResult:
+    """Record ``session``'s operations into ``directory`` from now on (a running trace is stopped first; a
+    directory that already holds a trace is appended to)."""
+    if not directory.strip():
+        raise ProtocolError(e.INVALID_REQUEST, "trace start needs a directory", "Use `trace start DIR`.")
+    path = _resolved(directory)
+    previous = _RECORDERS.get(session)
+    if previous is not None:
+        if previous.directory == path:
+            return ActionResult({"message": f"already tracing to {path}", "dir": str(path), "steps": previous.steps})
+        previous.uninstall()
+    try:
+        recorder = Recorder(session, path)
+    except OSError as exc:
+        raise ProtocolError(
+            e.INVALID_REQUEST, f"cannot write a trace to {path}: {exc.strerror}", "Pass a writable directory."
+        ) from exc
+    recorder.install()
+    _RECORDERS[session] = recorder
+    return ActionResult({"message": f"tracing to {path}", "dir": str(path)})
+
+
+def _resolved(directory: str) -> Path:
+    return Path(directory).expanduser().resolve()
+
+
+def stop(session: AgentSession) -> ActionResult:
+    recorder = _RECORDERS.pop(session, None)
+    if recorder is None:
+        return ActionResult({"message": "no trace was running", "steps": 0})
+    recorder.uninstall()
+    return ActionResult(
+        {"message": f"trace stopped: {recorder.steps} step(s) in {recorder.directory}", "dir": str(recorder.directory),
+         "steps": recorder.steps}
+    )  # fmt: skip
+
+
+def recorder_of(session: AgentSession) -> Recorder | None:
+    return _RECORDERS.get(session)
+
+
+# -- files -----------------------------------------------------------------------------------------------------------
+def _private_dir(path: Path) -> None:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class _Step:
+    op: Operation
+    args: dict[str, Any]
+    found: list[tuple[Node, str | None, list[Node]]] = field(default_factory=list)
+
+
+class Recorder:
+    """Writes one session's steps into one directory.  Made by :func:`start`; see the module docstring."""
+
+    def __init__(self, session: AgentSession, directory: Path) -> None:
+        self.session = session
+        self.directory = directory
+        _private_dir(directory)
+        _private_dir(directory / SHOTS_DIR)
+        self.steps = sum(1 for _ in _lines(directory / STEPS_FILE))
+        self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(self._fd, 0o600)
+        self._installed: list[str] = []
+        self._current: _Step | None = None
+        self._last_view: str | None = None
+        self._full = False
+        self._line({"kind": "trace", "version": VERSION, "time": round(time.time(), 3), "app": session.app_id})
+
+    # -- installing --------------------------------------------------------------------------------------------------
+    def install(self) -> None:
+        for op in OPERATIONS.values():
+            if op.name in CONTROL_OPS:
+                continue
+            original = getattr(type(self.session), op.method).__get__(self.session)
+            setattr(self.session, op.method, self._wrap(op, original))
+            self._installed.append(op.method)
+        # Where every ref and selector resolves: the recorder notes the element (and its screen) of the step.
+        find = type(self.session)._find.__get__(self.session)
+
+        async def found(target: str, **kwargs: Any) -> Any:
+            node, ref, index = await find(target, **kwargs)
+            if self._current is not None:
+                self._current.found.append((node, ref, index.nodes))
+            return node, ref, index
+
+        setattr(self.session, "_find", found)  # noqa: B010 — an instance attribute over the method
+        self._installed.append("_find")
+
+    def uninstall(self) -> None:
+        for name in self._installed:
+            self.session.__dict__.pop(name, None)
+        self._installed.clear()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def _wrap(self, op: Operation, original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        params = [p.name for p in op.params]
+        defaults = {p.name: p.default for p in op.params if not p.required and p.default is not None}
+
+        async def traced(*args: Any, **kwargs: Any) -> Any:
+            if self._current is not None or self._full:  # an operation inside another (scroll reads the viewport)
+                return await original(*args, **kwargs)
+            step = _Step(op, {**defaults, **dict(zip(params, args, strict=False)), **kwargs})
+            self._current = step
+            started = time.time()
+            t0 = time.perf_counter()
+            try:
+                result = await original(*args, **kwargs)
+            except ProtocolError as exc:
+                self._current = None
+                await self._record(step, started, time.perf_counter() - t0, None, exc)
+                raise
+            except BaseException:
+                self._current = None
+                raise
+            self._current = None
+            await self._record(step, started, time.perf_counter() - t0, result, None)
+            return result
+
+        traced.__name__ = op.method
+        traced.__doc__ = original.__doc__
+        return traced
+
+    # -- recording ---------------------------------------------------------------------------------------------------
+    async def _record(self, step: _Step, started: float, took: float, result: Any, error: ProtocolError | None) -> None:
+        self.steps += 1
+        n = self.steps
+        entry: dict[str, Any] = {"kind": "step", "n": n, "time": round(started, 3), "op": step.op.name,
+                                 "args": dict(step.args), "ms": round(took * 1000, 1)}  # fmt: skip
+        target = step.found[-1] if step.found else None
+        if target is not None:
+            entry["target"] = describe_target(*target)
+        if error is not None:
+            entry["error"] = error.to_wire()
+        else:
+            entry["result"] = _result_json(result)
+        nodes, shot = await self._after()
+        secret = _secret_text(step, target[0] if target else None, nodes)
+        if nodes is not None:
+            view = render(nodes, interactive=True).text
+            if len(view) > MAX_VIEW_CHARS:
+                view = view[:MAX_VIEW_CHARS] + "\n# … cut"
+            entry["view"] = view
+            if self._last_view is not None:
+                entry["changed"] = view != self._last_view
+            self._last_view = view
+        if shot is not None and len(shot) <= MAX_SHOT_BYTES:
+            name = f"{SHOTS_DIR}/{n:05d}.jpg"
+            _write_private(self.directory / name, shot)
+            entry["shot"] = name
+            old = self.directory / SHOTS_DIR / f"{n - MAX_SHOTS:05d}.jpg"
+            if n > MAX_SHOTS:
+                old.unlink(missing_ok=True)
+        if secret:
+            entry = _redact(entry, secret)
+            entry["secret"] = True
+        self._line(entry)
+        if n >= MAX_STEPS:
+            self._line({"kind": "full", "steps": n})
+            self._full = True
+
+    async def _after(self) -> tuple[list[Node] | None, bytes | None]:
+        """The screen after a step: its nodes and a small JPEG (``None`` where the device could not say)."""
+        session = self.session
+        nodes: list[Node] | None = None
+        shot: bytes | None = None
+        if session.app_id:
+            try:
+                reply = await session.sender.send(c.SNAPSHOT, {"appBundleId": session.app_id})
+                raw = (reply.data or {}).get("nodes")
+                nodes = raw if isinstance(raw, list) else None
+            except ProtocolError:
+                nodes = None
+        try:
+            reply = await session.sender.send(c.SCREENSHOT, {"format": "jpeg", "scale": "css", "quality": SHOT_QUALITY})
+            data = (reply.data or {}).get("imageBase64")
+            shot = base64.b64decode(data) if isinstance(data, str) else None
+        except ProtocolError:
+            shot = None
+        return nodes, shot
+
+    def _line(self, entry: Mapping[str, Any]) -> None:
+        if self._fd >= 0:
+            os.write(self._fd, json.dumps(entry, ensure_ascii=False, default=str).encode() + b"\n")
+
+
+# -- what a step says ------------------------------------------------------------------------------------------------
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def stable_selector(node: Node, nodes: list[Node]) -> str | None:
+    """A selector that finds ``node`` again and nothing else on its screen: ``id``, else ``role`` + ``label``, else
+    ``text`` (``None`` when none of them is unique)."""
+    candidates = []
+    identifier, label, role = node.get("identifier"), node.get("label"), node.get("type")
+    if identifier:
+        candidates.append(f"id={_quote(str(identifier))}")
+    if label and role:
+        candidates.append(f"role={role} label={_quote(str(label))}")
+    text = label or (None if role in SECRET_ROLES else node.get("value"))
+    if text:
+        candidates.append(f"text={_quote(str(text))}")
+    for candidate in candidates:
+        try:
+            found = selectors.match(selectors.parse(candidate), nodes)
+        except ProtocolError:
+            continue
+        if len(found) == 1 and found[0].get("index") == node.get("index"):
+            return candidate
+    return None
+
+
+def describe_target(node: Node, ref: str | None, nodes: list[Node]) -> dict[str, Any]:
+    out: dict[str, Any] = {"ref": ref, "type": node.get("type"), "label": node.get("label"),
+                           "identifier": node.get("identifier"), "rect": node.get("rect")}  # fmt: skip
+    out["selector"] = stable_selector(node, nodes)
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _result_json(result: Any) -> Any:
+    if isinstance(result, ActionResult):
+        return result.to_json()
+    if isinstance(result, View):
+        return {"text": result.text[:MAX_VIEW_CHARS]}
+    if isinstance(result, bytes):
+        return {"bytes": len(result)}
+    if isinstance(result, list):
+        return {"items": result}
+    return result
+
+
+def _secret_text(step: _Step, target: Node | None, after: list[Node] | None) -> str | None:
+    """The text this step typed into a password field, if it did."""
+    text = step.args.get("text")
+    if not isinstance(text, str) or not text:
+        return None
+    if target is not None:
+        return text if target.get("type") in SECRET_ROLES else None
+    focused = [n for n in after or () if n.get("focused")]
+    return text if any(n.get("type") in SECRET_ROLES for n in focused) else None
+
+
+def _redact(entry: dict[str, Any], secret: str) -> dict[str, Any]:
+    entry["args"]["text"] = REDACTED
+    if len(secret) < 3:  # too short to scrub from free text without mangling it
+        return entry
+    encoded = json.dumps(entry, ensure_ascii=False, default=str)
+    scrubbed: dict[str, Any] = json.loads(encoded.replace(json.dumps(secret)[1:-1], REDACTED))
+    return scrubbed
+
+
+# -- reading ---------------------------------------------------------------------------------------------------------
+def _lines(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # the step in flight when the process died
+        if isinstance(entry, dict) and entry.get("kind") == "step":
+            out.append(entry)
+    return out
+
+
+def read_steps(directory: str | Path) -> list[dict[str, Any]]:
+    """The steps of the trace in ``directory``, in order (a torn last line is skipped)."""
+    path = Path(directory)
+    if not (path / STEPS_FILE).exists():
+        raise ProtocolError(
+            e.INVALID_REQUEST, f"{path} holds no trace ({STEPS_FILE} is missing)", "Record one with `trace start DIR`."
+        )
+    return _lines(path / STEPS_FILE)
