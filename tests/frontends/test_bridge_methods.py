@@ -372,3 +372,15 @@ def test_an_action_is_never_repeated_while_looking_for_an_app(sender: Sender) ->
     reply = call(AgentSession(sender), {"id": 1, "method": "open_url", "params": {"url": "https://example.com/"}})
     assert error_of(reply)["code"] == e.APP_BUNDLE_ID_REQUIRED
     assert [c for c, _ in sender.sent] == ["openUrl", "uptime"]  # uptime: is the runner there at all?
+
+
+def test_press_home_answers_ok_without_a_tree_when_the_app_went_to_the_background(
+    agent: AgentSession, sender: Sender
+) -> None:
+    """Adversarial re-run: `press home` pressed home, then the tree it answers with failed APP_BACKGROUNDED and
+    the agent was told the press failed."""
+    sender.fail["snapshot"] = ProtocolError(e.APP_BACKGROUNDED, "dev.phonewire.demo is in the background")
+    reply = call(agent, {"id": 1, "method": "press", "params": {"key": "home"}})
+    assert "error" not in reply, reply
+    assert reply["result"]["tree"] == "" and "background" in reply["result"]["note"]
+    assert [c for c, _ in sender.sent].count("button") == 1

@@ -138,7 +138,14 @@ async def _finish(
     if any(r.state_reset for r in results):
         out["stateReset"] = True
     if params.get("return_tree", True):
-        out["tree"] = render_tree(await settled_view(ctx.session, settle))
+        try:
+            out["tree"] = render_tree(await settled_view(ctx.session, settle))
+        except ProtocolError as exc:
+            if exc.code != e.APP_BACKGROUNDED:
+                raise
+            # The action itself sent the app away (press home): it happened; there is just no app tree to show.
+            out["tree"] = ""
+            out["note"] = f"{ctx.session.app_id} is in the background now; open_app brings it back"
     return out
 
 
