@@ -175,14 +175,30 @@ def test_requests_split_across_writes_and_pipelined_in_one_write_are_answered_in
 
 def test_an_overlong_line_is_answered_with_an_error_and_the_connection_survives() -> None:
     async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
+        opening = await client.call("viewport", req_id=0)
         await client.send_raw(b'{"id": 1, "method": "type", "params": {"text": "' + b"a" * 5000 + b'"}}\n')
         first = await client.reply()
-        return [first, await client.call("viewport", req_id=2)]
+        return [opening, first, await client.call("viewport", req_id=2)]
 
     replies, sender = asyncio.run(_with_server(body, max_line=1024))
-    assert replies[0]["error"]["code"] == e.INVALID_REQUEST and "exceeds" in replies[0]["error"]["message"]
-    assert replies[1]["id"] == 2 and "width" in replies[1]["result"]
-    assert [c for c, _ in sender.sent] == ["viewport"]
+    assert replies[1]["error"]["code"] == e.INVALID_REQUEST and "exceeds" in replies[1]["error"]["message"]
+    assert replies[2]["id"] == 2 and "width" in replies[2]["result"]
+    assert [c for c, _ in sender.sent] == ["viewport", "viewport"]
+
+
+def test_an_overlong_first_line_is_refused_like_any_first_line_that_is_not_a_json_object() -> None:
+    """Adversarial re-run: a first line past the limit did not count as the first line, so a request line after
+    it ran (`'A' * 3 MB`, newline, a tap)."""
+
+    async def body(client: Client, server: BridgeServer) -> list[dict[str, Any]]:
+        await client.send_raw(b"A" * 5000 + b"\n" + b'{"id": 1, "method": "tap", "params": {"x": 1, "y": 2}}\n')
+        refusal = await client.reply()
+        rest = await client.reader.read()
+        return [refusal, {"rest": rest.decode()}]
+
+    replies, sender = asyncio.run(_with_server(body, max_line=1024))
+    assert replies[0]["error"]["code"] == e.UNAUTHORIZED
+    assert replies[1] == {"rest": ""} and sender.sent == []
 
 
 def test_two_connections_are_served_and_their_calls_do_not_interleave() -> None:

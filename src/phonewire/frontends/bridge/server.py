@@ -308,11 +308,12 @@ class BridgeServer:
             if not data:
                 return
             for event in framer.feed(data):
-                if isinstance(event, LineTooLong):
-                    writer.write(_too_long_reply(event, self.max_line))
-                elif first and not first_line_is_object(event):
+                if first and (isinstance(event, LineTooLong) or not first_line_is_object(event)):
+                    # an overlong first line cannot be shown to be a JSON object either: the same refusal
                     await _refuse(reader, writer, _NOT_JSON_RPC)
                     return  # the rest of the buffer (e.g. an HTTP body holding a request line) is never run
+                if isinstance(event, LineTooLong):
+                    writer.write(_too_long_reply(event, self.max_line))
                 else:
                     first = False
                     writer.write(encode_reply(await self.dispatcher.handle(event)))
