@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -78,7 +79,10 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "delete": (c.KEYBOARD_DELETE, None),
     "backspace": (c.KEYBOARD_DELETE, None),
     **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
+    **{name.lower(): (c.KEY, name) for name in c.KEYS},
 }
+#: Roles whose value ``fill`` sets whole (a number field, a slider) instead of typing into them.
+VALUE_ROLES = frozenset({"Stepper", "Slider"})
 #: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
 SCROLL_SETTLE_MS = 100.0
 SCROLL_MAX_REACH = 0.84
@@ -371,6 +375,8 @@ class AgentSession:
                 cleared = 0
             else:
                 node, ref, found_in = await self._find(target, editable=True)
+                if node.get("type") in VALUE_ROLES:
+                    return await self._set_whole(node, ref, found_in, text)
                 if node.get("type") not in TEXT_INPUT_ROLES:
                     raise invalid(
                         f"fill needs a text field, and {target!r} is a {node.get('type')}",
@@ -387,6 +393,13 @@ class AgentSession:
             return ActionResult(data, warnings or None, any(env.reactivated for env in envs))
 
         return await self._locked(run)
+
+    async def _set_whole(self, node: Node, ref: str | None, found_in: Index, text: str) -> ActionResult:
+        """``fill`` on a number field or slider: its value set whole, in the input's own format, and read back."""
+        x, y = centre(node, found_in)
+        env = await self._send(c.SET_VALUE, {"x": x, "y": y, "values": [text]}, app=True)
+        info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}, "cleared": 0}
+        return action_result(env, {"message": f"set to {text!r}", **info})
 
     async def _focus_and_clear(self, ref: str, node: Node, found_in: Index) -> tuple[list[Reply], int]:
         """Tap the text field ``node`` near its end and delete its value.  The caret lands where the tap does,
@@ -431,15 +444,49 @@ class AgentSession:
     async def _typed(self, text: str) -> ActionResult:
         return action_result(await self._send(c.TYPE, {"text": text}, app=True))
 
+    async def select(self, target: str, options: list[str], *, add: bool = False) -> ActionResult:
+        """Choose ``options`` of the select (ComboBox, or a multi-select List) ``target``: each names an option by
+        its visible text exactly, else by its value.  A multi-select's selection becomes those options (``add``:
+        they are added).  An option that names none is NOT_FOUND listing the options; nothing changes then."""
+        if not isinstance(options, list) or not options or not all(isinstance(o, str) for o in options):
+            raise invalid(
+                "select needs at least one option", 'Use `select TARGET OPTION [OPTION…]`, e.g. select @e4 "Blue".'
+            )
+        if len(options) > c.MAX_VALUES:
+            raise invalid(f"select takes at most {c.MAX_VALUES} options", "Name fewer options.")
+
+        async def run() -> ActionResult:
+            x, y, info = await self.resolve(target)
+            env = await self._send(c.SET_VALUE, {"x": x, "y": y, "values": list(options), "add": add}, app=True)
+            data = dict(env.data or {})
+            choices = [str(o) for o in data.get("options") or []]
+            if data.get("unmatched"):
+                listed = ", ".join(json.dumps(o, ensure_ascii=False) for o in choices[:50])
+                more = f" (+{len(choices) - 50} more)" if len(choices) > 50 else ""
+                missing = ", ".join(json.dumps(str(o), ensure_ascii=False) for o in data["unmatched"])
+                raise ProtocolError(
+                    e.NOT_FOUND,
+                    f"no option {missing} in {_what(info) or target!r}; its options: {listed}{more}",
+                    "Options match by their visible text exactly (spaces collapsed), then by value; quote an "
+                    "option with spaces as one argument.",
+                )
+            selected = [str(o) for o in data.get("selected") or []]
+            data["message"] = "selected " + ", ".join(json.dumps(o, ensure_ascii=False) for o in selected)
+            return action_result(env, {**data, **info})
+
+        return await self._locked(run)
+
     async def press(self, key: str) -> ActionResult:
         entry = KEYS.get(key.strip().lower())
         if entry is None:
             raise invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
-        command, button = entry
+        command, name = entry
 
         async def run() -> ActionResult:
             if command == c.BUTTON:
-                return action_result(await self._send(c.BUTTON, {"button": button}))
+                return action_result(await self._send(c.BUTTON, {"button": name}))
+            if command == c.KEY:
+                return action_result(await self._send(c.KEY, {"key": name}, app=True))
             return action_result(await self._send(command, app=True))
 
         return await self._locked(run)
@@ -548,6 +595,15 @@ class AgentSession:
             return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
 
         return await self._locked(run)
+
+
+def _what(info: Mapping[str, Any]) -> str:
+    target = info.get("target")
+    if not isinstance(target, dict):
+        return ""
+    ref = f"@{target['ref']} " if target.get("ref") else ""
+    label = f' "{target["label"]}"' if target.get("label") else ""
+    return f"{ref}{target.get('type')}{label}"
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:

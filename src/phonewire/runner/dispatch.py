@@ -130,6 +130,17 @@ async def _keyboard_delete(d: Device, r: Request) -> JSONObject:
     return _message("deleted one character")
 
 
+async def _key(d: Device, r: Request) -> JSONObject:
+    name = str(r.args["key"])
+    await d.key(_app(r), name)
+    return _message(f"pressed {name}")
+
+
+async def _set_value(d: Device, r: Request) -> JSONObject:
+    values = [str(v) for v in r.args["values"]]
+    return await d.set_value(_app(r), r.args["x"], r.args["y"], values, add=bool(r.args.get("add", False)))
+
+
 async def _snapshot(d: Device, r: Request) -> JSONObject:
     return await d.snapshot(_app(r))
 
@@ -191,6 +202,8 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.LIST_APPS: _list_apps,
     c.OPEN_URL: _open_url,
     c.RESET: _reset,
+    c.KEY: _key,
+    c.SET_VALUE: _set_value,
 }
 
 

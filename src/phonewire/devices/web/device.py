@@ -40,7 +40,7 @@ from functools import partial
 from typing import Any
 
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
-from phonewire.devices.web import capture, gestures, settle
+from phonewire.devices.web import capture, controls, gestures, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
@@ -509,11 +509,18 @@ class WebDevice(Device):
     async def type_text(self, app_id: str, text: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            await self._require_focus(page)
-            if text:
-                page.unsettled = True
-                await page.session.send("Input.insertText", {"text": text})
-                await self._settle(page)
+            kind = await self._require_focus(page)
+            if not text:
+                return
+            page.unsettled = True
+            if kind in controls.VALUE_KINDS:
+                # a date/time/number field has no caret to type at: its value is set whole and read back
+                current = await self._eval(page, "document.activeElement.value") if kind == "input:number" else ""
+                value = str(current or "") + text
+                controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
+            else:
+                await gestures.type_text(page.session, text)
+            await self._settle(page)
 
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
@@ -524,8 +531,31 @@ class WebDevice(Device):
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            await self._require_focus(page)
+            kind = await self._require_focus(page)
+            if kind in controls.VALUE_KINDS:
+                # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
+                # number field it drops the last character
+                current = str(await self._eval(page, "document.activeElement.value") or "")
+                value = current[:-1] if kind == "input:number" else ""
+                page.unsettled = True
+                await self._eval(page, controls.expression(None, [value]))
+                return
             await self._key(page, gestures.BACKSPACE)
+
+    async def key(self, app_id: str, key: str) -> None:
+        spec, text = gestures.KEYS[key]
+        with self._mapped(app_id):
+            await self._key(self._live(app_id), spec, text)
+
+    async def set_value(
+        self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
+    ) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            page.unsettled = True
+            result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            await self._settle(page)
+            return result
 
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         with self._mapped(app_id):

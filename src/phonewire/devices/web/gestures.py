@@ -21,6 +21,74 @@ DRAG_STEP_S: Final = 1 / 60
 
 ENTER: Final = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
 BACKSPACE: Final = {"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
+_SHIFT: Final = 8  # DevTools' modifier bit
+
+
+def _spec(key: str, code: str, vk: int, **more: Any) -> dict[str, Any]:
+    return {"key": key, "code": code, "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk, **more}
+
+
+#: The ``key`` command's keys (protocol.commands.KEYS) → (event spec, the text the key types or None).
+KEYS: Final[dict[str, tuple[dict[str, Any], str | None]]] = {
+    "escape": (_spec("Escape", "Escape", 27), None),
+    "tab": (_spec("Tab", "Tab", 9), None),
+    "shiftTab": (_spec("Tab", "Tab", 9, modifiers=_SHIFT), None),
+    "arrowUp": (_spec("ArrowUp", "ArrowUp", 38), None),
+    "arrowDown": (_spec("ArrowDown", "ArrowDown", 40), None),
+    "arrowLeft": (_spec("ArrowLeft", "ArrowLeft", 37), None),
+    "arrowRight": (_spec("ArrowRight", "ArrowRight", 39), None),
+    "pageUp": (_spec("PageUp", "PageUp", 33), None),
+    "pageDown": (_spec("PageDown", "PageDown", 34), None),
+    "space": (_spec(" ", "Space", 32), " "),
+}
+#: Typing: texts up to this long are typed key by key (keydown, keypress, input, keyup per character, so filters
+#: and autocompletes react); of a longer text the bulk is inserted at once and the last KEYED_TAIL characters are
+#: typed (measured in docs/web.md: a key costs about a frame when sent alone, so keys are sent pipelined).
+KEYED_MAX: Final = 200
+KEYED_TAIL: Final = 40
+_PUNCTUATION: Final = {
+    " ": ("Space", 32), "-": ("Minus", 189), "=": ("Equal", 187), "[": ("BracketLeft", 219),
+    "]": ("BracketRight", 221), "\\": ("Backslash", 220), ";": ("Semicolon", 186), "'": ("Quote", 222),
+    ",": ("Comma", 188), ".": ("Period", 190), "/": ("Slash", 191), "`": ("Backquote", 192),
+}  # fmt: skip
+
+
+def char_spec(ch: str) -> dict[str, Any] | None:
+    """The key event spec of one printable ASCII character as a US keyboard types it, or None (not on it: the
+    character is inserted as text)."""
+    if not (" " <= ch <= "~"):
+        return None
+    if ch.isascii() and ch.isalpha():
+        return _spec(ch, "Key" + ch.upper(), ord(ch.upper()))
+    if ch.isdigit():
+        return _spec(ch, "Digit" + ch, ord(ch))
+    code, vk = _PUNCTUATION.get(ch, ("", 0))
+    return _spec(ch, code, vk)
+
+
+async def type_text(session: CdpSession, text: str) -> None:
+    """Type ``text`` as a keyboard would: printable ASCII as key presses (sent pipelined, in order), anything else
+    (newlines, other scripts, emoji) inserted as text; a long text's bulk inserted at once (:data:`KEYED_MAX`)."""
+    if len(text) > KEYED_MAX:
+        await session.send("Input.insertText", {"text": text[:-KEYED_TAIL]})
+        text = text[-KEYED_TAIL:]
+    sends = []
+    run = ""
+    for ch in text:
+        spec = char_spec(ch)
+        if spec is None:
+            run += ch
+            continue
+        if run:
+            sends.append(session.send("Input.insertText", {"text": run}))
+            run = ""
+        sends.append(
+            session.send("Input.dispatchKeyEvent", {"type": "keyDown", **spec, "text": ch, "unmodifiedText": ch})
+        )
+        sends.append(session.send("Input.dispatchKeyEvent", {"type": "keyUp", **spec}))
+    if run:
+        sends.append(session.send("Input.insertText", {"text": run}))
+    await asyncio.gather(*sends)
 
 
 async def touch(session: CdpSession, kind: str, x: float | None = None, y: float | None = None) -> None:

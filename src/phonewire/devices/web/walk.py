@@ -68,7 +68,8 @@ FOCUS_PROBE = """(() => {
   if (el.tagName === 'TEXTAREA') return 'textarea';
   if (el.tagName === 'INPUT') {
     const t = (el.getAttribute('type') || 'text').toLowerCase();
-    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month','week'];
+    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month',
+                'week','color'];
     return ok.includes(t) ? 'input:' + t : null;
   }
   return null;

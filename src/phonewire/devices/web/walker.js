@@ -37,6 +37,8 @@
     tel: "textbox", url: "textbox", password: "textbox", "": "textbox",
   };
   const SECTIONING = "article,aside,main,nav,section";
+  // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
+  const MAX_OPTIONS = 50;
 
   function clean(s) {
     if (!s) return "";
@@ -237,6 +239,42 @@
     return describe(hit);
   }
 
+  function tiny(el) {
+    // Not drawn as itself: no box, a box under 4 px a side, or invisible (a styled checkbox's real input).
+    const r = el.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4) return true;
+    const cs = getComputedStyle(el);
+    return cs.visibility === "hidden" || cs.display === "none";
+  }
+
+  function hiddenToggle(el) {
+    // A checkbox or radio input that a label draws instead (the input hidden, the label styled).
+    if (!el || el.tagName !== "INPUT") return false;
+    const t = (el.getAttribute("type") || "").toLowerCase();
+    return (t === "checkbox" || t === "radio") && el.labels && el.labels.length > 0 && tiny(el);
+  }
+
+  function options(sel, parent, r, multi) {
+    // A select's options as text under it, the chosen ones [selected].  A list box (multiple / size > 1) shows
+    // the options inside its box, with their places; a closed one lists them without a place (up to MAX_OPTIONS).
+    const opts = sel.options;
+    let shown = 0, more = 0;
+    for (let i = 0; i < opts.length; i++) {
+      const o = opts[i];
+      if (o.hidden) continue;
+      let box = null;
+      if (multi) {
+        const b = o.getBoundingClientRect();
+        if (!(b.width > 0 && b.height > 0 && b.y + b.height > r.y && b.y < r.y + r.height)) { more++; continue; }
+        box = b;
+      } else if (shown >= MAX_OPTIONS) { more++; continue; }
+      push(parent, "StaticText", clean(o.label || o.text), "", "", box, o.selected ? 4 : 0);
+      shown++;
+      if (out.length >= maxNodes) return;
+    }
+    if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0);
+  }
+
   function push(parent, role, name, ident, value, r, flags) {
     out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags]);
     return out.length - 1;
@@ -257,7 +295,10 @@
     if (out.length >= maxNodes || depth > MAX_DEPTH) return;
     const tag = el.tagName;
     if (el.hidden && tag !== "svg") return;
-    const role = roleOf(el, tag);
+    let role = roleOf(el, tag);
+    const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;
+    if (drawn) role = (drawn.getAttribute("type") || "").toLowerCase();
+    else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
         (tag === "INPUT"))) return;
     if (el.getAttribute("aria-hidden") === "true") return;
@@ -302,6 +343,7 @@
     const sel = el.getAttribute("aria-selected");
     if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
     if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
+    if (drawn) { flags |= 8; if (drawn.disabled) flags |= 1; }
 
     const ident = el.id || el.getAttribute("data-testid") || "";
     const interestingRole = role !== "generic" && role !== "none" && role !== "paragraph" &&
@@ -309,7 +351,10 @@
     let name = "";
     let value = "";
     let self = parent;
-    if (!inName || LEAFISH.has(role) || ident) {
+    if (drawn) {
+      name = clean(textOf(el, 0));
+      value = drawn.checked ? "1" : "0";
+    } else if (!inName || LEAFISH.has(role) || ident) {
       name = nameOf(el, tag, role);
       value = valueOf(el, tag, role, flags);
     }
@@ -339,6 +384,7 @@
       self = parent;
     }
     const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox";
+    if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
     if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") return;
     const mixed = !childInName;
     for (let c = el.firstChild; c; c = c.nextSibling) {

@@ -304,6 +304,11 @@ async def open_url(ctx: Context, params: JSONObject) -> JSONObject:
     return await _finish(ctx, params, [await ctx.session.open_url(params["url"])], {})
 
 
+async def select(ctx: Context, params: JSONObject) -> JSONObject:
+    kwargs = OPERATIONS["select"].kwargs(params)
+    return await _finish(ctx, params, [await ctx.session.select(**kwargs)], {})
+
+
 async def wait(ctx: Context, params: JSONObject) -> JSONObject:
     kwargs = OPERATIONS["wait"].kwargs(params)
     return dict((await ctx.session.wait(**kwargs)).data)
@@ -361,6 +366,8 @@ METHODS: Final[dict[str, Method]] = {
             (_form(X, Y, DURATION, RETURN_TREE), long_press_xy),
         )),
         Method("fill", _summary("fill"), ((_form(ops.TARGET, ops.TEXT, RETURN_TREE), fill),)),
+        Method("select", _summary("select"),
+               ((_form(*OPERATIONS["select"].params_for("bridge"), RETURN_TREE), select),)),
         Method("type", _summary("type"), ((_form(ops.TEXT, RETURN_TREE), type_text),)),
         Method("press", _summary("press"), ((_form(ops.KEY, RETURN_TREE), press),)),
         Method("scroll", "Scroll the content (direction, amount = fraction of the screen), or drag the finger from "
