@@ -195,7 +195,6 @@ def test_snapshot_i_leaves_out_what_the_calendar_popup_covers(
     assert "id=id_date_joined_0" not in view, view  # in view, under the backdrop; today listed and "tappable"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (8): an icon link is not named by its icon's title")
 def test_calendar_icon_link_is_named_by_its_title(admin: phonewire.Phone, django_admin: DjangoAdmin) -> None:
     phone = admin
     home(phone, django_admin)

@@ -194,6 +194,10 @@ setInterval(() => { state.ticks += 1; $("ticks").textContent = String(state.tick
     for (const li of $("fruit").children) li.hidden = !li.textContent.toLowerCase().startsWith(q);
   });
   summary();
+  // icons without text or role: a click listener each (what makes them buttons to a person)
+  for (const icon of document.querySelectorAll(".icons [data-act]")) {
+    icon.addEventListener("click", () => { $("icon-taps").textContent = icon.dataset.act; });
+  }
 })();
 
 // ---- routing (hash; every screen change is a history entry, so back works) ----------------------------------

@@ -46,7 +46,14 @@ from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpPro
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
 from phonewire.devices.web.profiles import Profile, resolve_profile
 from phonewire.devices.web.server import StaticServer
-from phonewire.devices.web.walk import FOCUS_PROBE, WALK_EXPRESSION, describe, probe_expression, snapshot_from_walk
+from phonewire.devices.web.walk import (
+    CLICKERS_JS,
+    FOCUS_PROBE,
+    WALK_EXPRESSION,
+    describe,
+    probe_expression,
+    snapshot_from_walk,
+)
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
@@ -270,6 +277,7 @@ class WebDevice(Device):
             s.send("Runtime.enable"),
             s.send("Inspector.enable"),
             s.send("Page.enable"),  # navigation events: a snapshot waits for a navigation under way
+            s.send("Page.addScriptToEvaluateOnNewDocument", {"source": CLICKERS_JS}),
             s.send(
                 "Emulation.setDeviceMetricsOverride",
                 {
@@ -477,9 +485,14 @@ class WebDevice(Device):
     async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            hit = describe(await self._eval(page, probe_expression(x, y)))
             page.unsettled = True
-            await gestures.taps(page.session, x, y, taps)
+            if taps == 1:
+                # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
+                hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
+                await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
+            else:
+                hit = describe(await self._eval(page, probe_expression(x, y)))
+                await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
             return hit
 

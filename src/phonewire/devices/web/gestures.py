@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from phonewire.devices.web.cdp import CdpError, CdpSession
+from phonewire.protocol.errors import ProtocolError
 
 #: Two taps this close are one double tap; three or more are separate taps, each its own gesture.
 DOUBLE_TAP_GAP_S: Final = 0.03
@@ -109,6 +111,74 @@ async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
         if i:
             await asyncio.sleep(DOUBLE_TAP_GAP_S if count == 2 else SEPARATE_TAP_GAP_S)
         await touch_pair(session, x, y)
+
+
+# A tap lands where it says.  Chromium moves the mouse events and the click of a touch tap to a clickable element
+# near the finger ("touch adjustment": within a 25-point box on this platform, e.g. a link 11 points away from a
+# word), and no switch or setting turns that off in this browser.  So a single tap is guarded: a listener (window,
+# capture phase) stops the tap's mouse events and click when they arrive away from the tapped point, and the tap's
+# click is then sent as a mouse click at the point itself (its pointer events stopped too, so the page sees one
+# pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
+GUARD_JS: Final = """(function (x, y) {
+  const old = window.__phonewireTap; if (old) old.off();
+  const g = {state: "waiting"};
+  const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
+                 "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
+                 "pointerleave", "dblclick", "auxclick"];
+  const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
+  const guard = (ev) => {
+    if (!ev.isTrusted) return;
+    const pointer = ev.type.startsWith("pointer");
+    if (pointer && ev.pointerType !== "mouse") return;  // the touch's own pointer events
+    if (g.state === "replaying") {
+      if (pointer) ev.stopImmediatePropagation();
+      else if (ev.type === "click") g.state = "done";
+      return;
+    }
+    if (near(ev)) { if (ev.type === "click") g.state = "done"; return; }
+    ev.stopImmediatePropagation();
+    ev.preventDefault();
+    if (ev.type === "click") g.state = "moved";
+  };
+  g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
+  for (const t of MOUSE) window.addEventListener(t, guard, true);
+  window.__phonewireTap = g;
+  return true;
+})"""
+_GUARD_STATE: Final = "window.__phonewireTap ? window.__phonewireTap.state : 'gone'"
+_GUARD_REPLAY: Final = "window.__phonewireTap ? (window.__phonewireTap.state = 'replaying') : 'gone'"
+_GUARD_OFF: Final = "window.__phonewireTap ? window.__phonewireTap.off() : null"
+#: How long a guarded tap waits for its click (a page that cancels the touch never gets one).
+CLICK_WAIT_S: Final = 0.12
+_CLICK_POLL_S: Final = 0.01
+
+Evaluate = Callable[[str], Awaitable[Any]]
+
+
+async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float) -> bool:
+    """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
+    True when the browser had moved the click and it was sent again at the point."""
+    await touch_pair(session, x, y)
+    moved = False
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLICK_WAIT_S
+        state = await evaluate(_GUARD_STATE)
+        while state == "waiting" and loop.time() < deadline:
+            await asyncio.sleep(_CLICK_POLL_S)
+            state = await evaluate(_GUARD_STATE)
+        if state == "moved":
+            moved = True
+            await evaluate(_GUARD_REPLAY)
+            base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
+            await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+            await session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "clickCount": 1, **base})
+            await session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base})
+    except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
+        return moved
+    with contextlib.suppress(CdpError, ProtocolError):
+        await evaluate(_GUARD_OFF)
+    return moved
 
 
 async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:

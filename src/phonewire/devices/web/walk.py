@@ -31,6 +31,23 @@ _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}, {_CONFIG_JSON}))"
 
 
+#: Run in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): remembers, in a WeakSet the
+#: walk reads, the elements that get click-like listeners — what makes a <span> or <div> a button to a person.
+CLICKERS_JS: Final = """(() => {
+  const key = Symbol.for("phonewire.clickers");
+  if (window[key]) return;
+  const clickers = new WeakSet();
+  Object.defineProperty(window, key, {value: clickers});
+  const kinds = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend",
+                         "dblclick"]);
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (kinds.has(type) && this instanceof Element) clickers.add(this);
+    return add.call(this, type, listener, options);
+  };
+})()"""
+
+
 def probe_expression(x: float, y: float) -> str:
     """The walker's probe: the description (:func:`describe`'s input) of the element a tap at (x, y) reaches."""
     cfg = {**_WALK_CONFIG, "probe": [x, y]}

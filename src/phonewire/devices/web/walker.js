@@ -27,16 +27,28 @@
   const NAME_FROM_CONTENT = new Set([
     "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
     "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
-    "PopUpButton", "DisclosureTriangle",
+    "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
-    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton"]);
+    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
     range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
     tel: "textbox", url: "textbox", password: "textbox", "": "textbox",
   };
   const SECTIONING = "article,aside,main,nav,section";
+  // Elements given click-like listeners (walk.py's CLICKERS_JS records them from before the page's scripts run).
+  const CLICKERS = window[Symbol.for("phonewire.clickers")] || null;
+  // Inline elements whose text joins the sentence around them (one StaticText for a line with bold words).
+  const INLINE = new Set(["SPAN", "B", "I", "EM", "STRONG", "SMALL", "CODE", "MARK", "U", "S", "SUB", "SUP", "ABBR",
+    "CITE", "Q", "KBD", "TIME", "FONT", "BDI", "DFN", "VAR", "SAMP", "INS", "DEL"]);
+  // Words of an icon's class that say nothing about what it does.
+  const NOISE = new Set(["icon", "icons", "fa", "fas", "far", "fab", "fal", "glyphicon", "material", "symbols",
+    "outlined", "btn", "button", "bi", "ion", "svg", "ui", "js", "is", "has", "lg", "sm", "md", "xs", "xl", "fw",
+    "inline", "block", "flex", "hidden", "active", "selected", "pull", "left", "right", "img", "image", "wrapper",
+    "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x"]);
+  const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
+    "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
   // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
   const MAX_OPTIONS = 50;
 
@@ -132,6 +144,30 @@
     return s;
   }
 
+  function classWords(el) {
+    // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">).
+    const words = [];
+    for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
+      const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
+      for (const part of cls.toLowerCase().split(/[\s_-]+/)) {
+        if (part.length > 1 && !NOISE.has(part) && !/\d/.test(part) && !words.includes(part)) words.push(part);
+      }
+      if (words.length >= 3) break;
+    }
+    return words.slice(0, 3).join(" ");
+  }
+
+  function iconName(el) {
+    // The best name an element without text offers: a descendant's title or aria-label, an SVG <title>.
+    const t = el.querySelector("[title],[aria-label]");
+    if (t) {
+      const v = clean(t.getAttribute("aria-label") || t.getAttribute("title"));
+      if (v) return v;
+    }
+    const st = el.querySelector("svg title");
+    return st ? clean(st.textContent) : "";
+  }
+
   function byIds(ids) {
     let s = "";
     for (const id of ids.trim().split(/\s+/)) {
@@ -175,7 +211,30 @@
       const n = clean(textOf(el, 0));
       if (n) return n;
     }
-    return clean(el.getAttribute("title") || "");
+    const title = clean(el.getAttribute("title") || "");
+    if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
+    return iconName(el) || classWords(el);
+  }
+
+  function mergedText(el, depth) {
+    // The text of an element whose children are text and plain inline elements (a sentence with bold words),
+    // with the spaces it has; null when a child is anything else (a control, an identified element, a block).
+    let s = "";
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { s += c.data; continue; }
+      if (c.nodeType !== 1) continue;
+      if (c.tagName === "BR") { s += " "; continue; }
+      if (depth > 3 || !INLINE.has(c.tagName) || c.id || c.hasAttribute("data-testid") || c.hasAttribute("role") ||
+          c.hasAttribute("tabindex") || c.onclick !== null || (CLICKERS && CLICKERS.has(c)) || c.hidden ||
+          c.getAttribute("aria-hidden") === "true" || c.getClientRects().length === 0) return null;
+      const cs = getComputedStyle(c);
+      if (cs.cursor === "pointer" && getComputedStyle(el).cursor !== "pointer") return null;
+      if ((cs.display !== "inline" && cs.display !== "inline-block") || cs.visibility === "hidden") return null;
+      const inner = mergedText(c, depth + 1);
+      if (inner === null) return null;
+      s += inner;
+    }
+    return s;
   }
 
   function valueOf(el, tag, role, flags) {
@@ -291,7 +350,7 @@
     push(parent, "StaticText", t, "", "", r, 0);
   }
 
-  function walk(el, parent, clip, tclip, depth, inName) {
+  function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     if (out.length >= maxNodes || depth > MAX_DEPTH) return;
     const tag = el.tagName;
     if (el.hidden && tag !== "svg") return;
@@ -344,6 +403,19 @@
     if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
     if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
     if (drawn) { flags |= 8; if (drawn.disabled) flags |= 1; }
+    // A clickable element without a role (a click listener, onclick, or where cursor:pointer starts) that holds no
+    // control of its own: a button to a person.  One that holds controls delegates their clicks: it stays generic.
+    let pointer = parentPointer;
+    if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
+      pointer = getComputedStyle(el).cursor === "pointer";
+      if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
+          ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
+          r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
+          !el.querySelector(INTERACTIVE_SELECTOR)) {
+        role = "clickable";
+        flags |= 8;
+      }
+    }
 
     const ident = el.id || el.getAttribute("data-testid") || "";
     const interestingRole = role !== "generic" && role !== "none" && role !== "paragraph" &&
@@ -364,6 +436,16 @@
       const t = clean(el.textContent);
       if (t) push(parent, "StaticText", t, ident, "", r, 0);
       return;
+    }
+    if (!inName && (role === "generic" || role === "paragraph" || role === "LabelText") && !name && !(flags & 8) &&
+        !outside && !geometryless && !el.shadowRoot) {
+      // A sentence with inline markup (Enter "<b>Dannie</b>" into…, <strong>1</strong> item left) is one line, with
+      // its spaces, that keeps the element's identifier.
+      const t = mergedText(el, 0);
+      if (t !== null && clean(t)) {
+        push(parent, "StaticText", clean(t), ident, "", r, 0);
+        return;
+      }
     }
     const candidate = interestingRole || scrollable || name || ident || value || (flags & 8);
     let childTclip = tclip;
@@ -389,7 +471,7 @@
     const mixed = !childInName;
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 1) {
-        walk(c, self, childClip, childTclip, depth + 1, childInName);
+        walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
         if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
           // a text-only element: its box is the text's box (no Range needed)
@@ -402,7 +484,7 @@
     }
     if (el.shadowRoot) {
       for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
-        walk(c, self, childClip, childTclip, depth + 1, childInName);
+        walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       }
     }
   }
@@ -416,6 +498,6 @@
   // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
   let modal = null;
   try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
-  walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false);
+  walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
   return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState, nodes: out};
 })
