@@ -164,3 +164,10 @@ def test_a_sentence_with_inline_markup_is_one_line_with_its_spaces(phone: phonew
     assert 'StaticText "Pick a size, then tap the icons below to act on the order." id=order-help' in (
         phone.snapshot().text
     )
+
+
+def test_every_action_reply_says_whether_the_screen_changed(phone: phonewire.Phone) -> None:
+    assert phone.tap("id=tab-list").data["changed"] is True  # another screen
+    assert phone.press("escape").data["changed"] is False  # nothing on the Inbox listens for it
+    assert phone.tap("id=like-1").data["changed"] is True  # its counter
+    assert phone.press("escape").data["changed"] is False

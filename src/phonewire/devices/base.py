@@ -152,6 +152,12 @@ class Device(abc.ABC):
     @abc.abstractmethod
     async def keyboard_delete(self, app_id: str) -> None: ...
 
+    async def change_mark(self, app_id: str | None) -> str | None:
+        """A token that changes whenever the screen of ``app_id`` (None: the foreground) changes — elements added,
+        removed or changed, text, values, focus, scrolling, a navigation.  The runner compares the marks taken
+        around an action to answer ``changed``; ``None`` (the default) means the device cannot tell."""
+        return None
+
     async def key(self, app_id: str, key: str) -> None:
         """Press one of :data:`phonewire.protocol.commands.KEYS` (escape, tab, arrows…) on the focused element (or
         the page); a device without a keyboard answers UNSUPPORTED_OPERATION."""

@@ -47,8 +47,9 @@ from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_it
 from phonewire.devices.web.profiles import Profile, resolve_profile
 from phonewire.devices.web.server import StaticServer
 from phonewire.devices.web.walk import (
-    CLICKERS_JS,
+    CHANGE_MARK,
     FOCUS_PROBE,
+    PAGE_HOOKS_JS,
     WALK_EXPRESSION,
     describe,
     probe_expression,
@@ -277,7 +278,7 @@ class WebDevice(Device):
             s.send("Runtime.enable"),
             s.send("Inspector.enable"),
             s.send("Page.enable"),  # navigation events: a snapshot waits for a navigation under way
-            s.send("Page.addScriptToEvaluateOnNewDocument", {"source": CLICKERS_JS}),
+            s.send("Page.addScriptToEvaluateOnNewDocument", {"source": PAGE_HOOKS_JS}),
             s.send(
                 "Emulation.setDeviceMetricsOverride",
                 {
@@ -554,6 +555,14 @@ class WebDevice(Device):
                 await self._eval(page, controls.expression(None, [value]))
                 return
             await self._key(page, gestures.BACKSPACE)
+
+    async def change_mark(self, app_id: str | None) -> str | None:
+        page = self._live(app_id) if app_id else self._foreground()
+        if page is None:
+            return "home"
+        if settle.navigating(page):
+            return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
+        return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
 
     async def key(self, app_id: str, key: str) -> None:
         spec, text = gestures.KEYS[key]

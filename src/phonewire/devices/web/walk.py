@@ -48,6 +48,28 @@ CLICKERS_JS: Final = """(() => {
 })()"""
 
 
+#: Also before the page's scripts: a counter of what changes the screen (elements, attributes, text, values,
+#: focus, scrolling) and a random id of the document (a new document is a new screen); CHANGE_MARK reads them.
+CHANGES_JS: Final = """(() => {
+  const key = Symbol.for("phonewire.changes");
+  if (window[key]) return;
+  const state = {doc: Math.random().toString(36).slice(2), n: 0};
+  Object.defineProperty(window, key, {value: state});
+  const bump = () => { state.n++; };
+  new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true,
+                                                characterData: true});
+  for (const t of ["scroll", "input", "change", "focusin", "focusout"]) {
+    window.addEventListener(t, bump, {capture: true, passive: true});
+  }
+})()"""
+CHANGE_MARK: Final = """(() => {
+  const s = window[Symbol.for("phonewire.changes")];
+  return (s ? s.doc + ":" + s.n : "-") + ":" + location.href;
+})()"""
+#: What every page runs before its own scripts.
+PAGE_HOOKS_JS: Final = CLICKERS_JS + ";\n" + CHANGES_JS
+
+
 def probe_expression(x: float, y: float) -> str:
     """The walker's probe: the description (:func:`describe`'s input) of the element a tap at (x, y) reaches."""
     cfg = {**_WALK_CONFIG, "probe": [x, y]}

@@ -260,6 +260,8 @@ class Context:
 
 
 def _action(result: ActionResult, text: str) -> Outcome:
+    if result.data.get("changed") is False:
+        text += " (nothing changed on screen)"  # the reply's `changed`: the device saw no change by the reply
     return Outcome(result.data, text, result.warning, result.reactivated, result.state_reset)
 
 
