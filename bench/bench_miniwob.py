@@ -353,7 +353,8 @@ def tap_link(a: Agent, target: str) -> bool:
         a.tap(refs[0])
         return True
     view = a.view()
-    candidates = a.refs(view, "StaticText", target)
+    # a <span> link with a click handler is a Button in the view (issue 10 item 8); older views showed StaticText
+    candidates = a.refs(view, "Button", target) + a.refs(view, "StaticText", target)
     if candidates:
         # no `wait --idle` yet: a text that slides with an animation (an accordion opening) is tapped where it
         # was, so only tap once a second look shows it where the first one did

@@ -163,6 +163,11 @@ class Phone:
         self._check("fill", target=target, text=text)
         return self._call(self.session.fill(target, text))
 
+    def select(self, target: str, options: list[str], *, add: bool = False) -> ActionResult:
+        """Choose ``options`` of the select ``target`` (by visible text, else value); ``add`` on a multi-select."""
+        self._check("select", target=target, options=options, add=add)
+        return self._call(self.session.select(target, options, add=add))
+
     def type(self, text: str) -> ActionResult:
         """Type into the focused field."""
         self._check("type", text=text)

@@ -177,3 +177,23 @@ def test_diff_pairs_lines_by_identifier_when_the_label_is_a_counter() -> None:
     assert diff(render(like(0)), render(like(1))) == [
         '~ @e1 Button "Like 1" id=like-1  (was: Button "Like 0" id=like-1)'
     ]
+
+
+def test_interactive_filter_keeps_the_instruction_just_above_the_controls() -> None:
+    nodes = screen(
+        RawNode("StaticText", label="Welcome back to the shop", rect=Rect(0, 0, 390, 20)),
+        RawNode("Heading", label="Task", rect=Rect(0, 30, 390, 30)),
+        RawNode("StaticText", label="Some unrelated paragraph of text", rect=Rect(0, 70, 390, 20)),
+        RawNode("StaticText", label='Click on the "ONE" button.', rect=Rect(0, 100, 390, 20)),
+        RawNode("Button", label="ONE", rect=Rect(0, 200, 80, 40)),
+        RawNode("Button", label="TWO", rect=Rect(100, 200, 80, 40)),
+        RawNode("StaticText", label="none", rect=Rect(0, 300, 80, 20)),
+        RawNode("Button", label="Submit", rect=Rect(0, 400, 80, 40)),
+    )
+    assert render(nodes, interactive=True).text.splitlines() == [
+        '@e1 Heading "Task"',
+        '@e2 StaticText "Click on the \\"ONE\\" button."',  # the last sentence before the buttons
+        '@e3 Button "ONE"',
+        '@e4 Button "TWO"',
+        '@e5 Button "Submit"',  # "none" is a value, not an instruction
+    ]

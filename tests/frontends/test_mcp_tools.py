@@ -61,7 +61,7 @@ def text_of(result: mt.CallToolResult) -> str:
 def test_one_tool_per_command_each_with_an_object_schema_that_forbids_unknown_arguments() -> None:
     tools = {t.name: t for t in tool_list()}
     assert set(tools) == {"open_app", "close_app", "list_apps", "snapshot", "tap", "long_press", "fill", "type",
-                          "press", "swipe", "scroll", "screenshot", "viewport", "open_url", "wait",
+                          "select", "press", "swipe", "scroll", "screenshot", "viewport", "open_url", "wait",
                           "trace_start", "trace_stop"}  # fmt: skip
     for tool in tools.values():
         jsonschema.Draft202012Validator.check_schema(tool.input_schema)

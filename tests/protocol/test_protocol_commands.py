@@ -51,7 +51,16 @@ def test_time_scale_must_be_positive_and_finite(raw: str) -> None:
 def test_command_sets_are_consistent() -> None:
     every = set(c.ALL_COMMANDS)
     assert len(every) == len(c.ALL_COMMANDS)
-    assert set(c.EXTENSION_COMMANDS) == {"uptime", "launchApp", "terminateApp", "listApps", "openUrl", "reset"}
+    assert set(c.EXTENSION_COMMANDS) == {
+        "uptime",
+        "launchApp",
+        "terminateApp",
+        "listApps",
+        "openUrl",
+        "reset",
+        "key",
+        "setValue",
+    }
     for subset in (c.APP_SCOPED, c.APP_LIFECYCLE, c.READ_ONLY, c.TRANSPORT_PATH, c.NOT_RETAINED, c.MUTATING):
         assert subset <= every
     assert not c.READ_ONLY & c.MUTATING

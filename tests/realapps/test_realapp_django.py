@@ -140,7 +140,6 @@ def test_snapshot_after_a_tap_that_navigates_shows_the_new_page(
     assert 'Heading "Select user to change"' in view.text, view.text[:300]  # today: the dashboard
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (6): a <select>'s options appear nowhere in the view")
 def test_the_action_select_lists_its_options(admin: phonewire.Phone, django_admin: DjangoAdmin) -> None:
     phone = admin
     home(phone, django_admin)
@@ -151,7 +150,6 @@ def test_the_action_select_lists_its_options(admin: phonewire.Phone, django_admi
     assert any("Delete selected users" in t for t in texts)  # the admin's only action; today: "Action: ---------"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (6): no way to choose a <select> option (select verb missing)")
 def test_delete_a_user_through_the_action_select(cli: Cli, django_admin: DjangoAdmin) -> None:
     cli("open", django_admin.login_url)
     cli("fill", "id=id_username", ADMIN_USER)
@@ -197,7 +195,6 @@ def test_snapshot_i_leaves_out_what_the_calendar_popup_covers(
     assert "id=id_date_joined_0" not in view, view  # in view, under the backdrop; today listed and "tappable"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (8): an icon link is not named by its icon's title")
 def test_calendar_icon_link_is_named_by_its_title(admin: phonewire.Phone, django_admin: DjangoAdmin) -> None:
     phone = admin
     home(phone, django_admin)

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from helpers_realapps import wait_for
 from realapps_env import Cli, StaticSite
 
@@ -90,7 +89,6 @@ def test_the_cli_adds_todos_and_filters_them(cli: Cli, todomvc: StaticSite, tmp_
     assert cli("daemon", "stop").code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 (8): one line of inline text is split into several StaticTexts")
 def test_the_item_count_is_one_line(phone: phonewire.Phone, todomvc: StaticSite) -> None:
     phone.open(todomvc.base + "/index.html")
     wait_for(phone, lambda nodes: any(n.get("identifier") == "new-todo" for n in nodes))

@@ -96,3 +96,27 @@ def test_a_backend_cannot_claim_a_code_only_the_runner_or_host_can_vouch_for(cod
     assert envelope.error is not None
     assert envelope.error.code == e.COMMAND_FAILED
     assert code in envelope.error.message
+
+
+class _MarkedDevice(DoubleDevice):
+    """A double whose screen is its tap count and typed text (its change mark)."""
+
+    async def change_mark(self, app_id: str | None) -> str | None:
+        return f"{self.taps.get(app_id or '', 0)}:{self.typed.get(app_id or '', '')}"
+
+
+def test_an_action_reply_says_whether_the_screen_changed_when_the_device_can_tell() -> None:
+    async def replies() -> list[object]:
+        marked, plain = _MarkedDevice(), DoubleDevice()
+        for device in (marked, plain):
+            device.states["app.a"] = AppState.FOREGROUND
+        out: list[object] = []
+        for device in (marked, plain):
+            dispatcher = Dispatcher(device)
+            for body in ({"command": "tap", "x": 1, "y": 2}, {"command": "keyboardReturn"}, {"command": "viewport"}):
+                env = await dispatcher.run(parse_request({**body, "appBundleId": "app.a"}))
+                out.append((env.data or {}).get("changed"))
+        return out
+
+    # tap counts (a change), return changes nothing here, viewport is no action; a device without marks: no field
+    assert asyncio.run(replies()) == [True, False, None, None, None, None]

@@ -9,7 +9,7 @@ from typing import Any
 from phonewire.agent.view import node_line
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.request import MAX_DURATION_MS, MAX_TAPS
+from phonewire.protocol.request import DEFAULT_WAIT_MS, MAX_DURATION_MS, MAX_TAPS, MAX_WAIT_MS
 from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
 
 Node = dict[str, Any]
@@ -83,3 +83,21 @@ def uncleared(node: Node, deletes: int) -> ProtocolError:
         f"Check the field with `snapshot`, then edit it yourself with `tap`, `press delete` and `type` (fill deletes "
         f"at most {MAX_CLEAR} characters, and some fields keep text the delete key does not remove).",
     )
+
+
+def check_wait(selector: str | None, *, gone: bool, idle: bool, timeout_ms: object) -> str:
+    """``wait``'s arguments, refused before anything is sent; the selector text (stripped)."""
+    target = (selector or "").strip()
+    if idle == bool(target):
+        raise invalid(
+            "wait needs a selector or --idle (not both)",
+            'Use `wait SELECTOR` (e.g. wait "Saved"), `wait SELECTOR --gone`, or `wait --idle`.',
+        )
+    if gone and idle:
+        raise invalid("--gone goes with a selector, not --idle", "Use `wait SELECTOR --gone`.")
+    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int | float) or not 0 <= timeout_ms <= MAX_WAIT_MS:
+        raise invalid(
+            f"timeout must be from 0 to {MAX_WAIT_MS} ms, got {timeout_ms!r}",
+            f"Give --timeout in milliseconds (default {DEFAULT_WAIT_MS}, at most {MAX_WAIT_MS}).",
+        )
+    return target

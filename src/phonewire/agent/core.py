@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -38,6 +39,7 @@ from phonewire.agent.checks import (
     check_duration,
     check_points,
     check_reachable,
+    check_wait,
     invalid,
     is_text_input,
     uncleared,
@@ -46,14 +48,13 @@ from phonewire.agent.geometry import centre, visible_box
 from phonewire.agent.refs import Index, RefTable, refind
 from phonewire.agent.results import ActionResult, Reply, View, action_result
 from phonewire.agent.view import diff, node_line, quality_header, render
-from phonewire.agent.waiting import screen_shape, wait_timed_out
+from phonewire.agent.waiting import poll
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import (
     DEFAULT_WAIT_MS,
     MAX_SCROLL_AMOUNT,
-    MAX_WAIT_MS,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
     SCREENSHOT_SCALES,
@@ -78,14 +79,15 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "delete": (c.KEYBOARD_DELETE, None),
     "backspace": (c.KEYBOARD_DELETE, None),
     **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
+    **{name.lower(): (c.KEY, name) for name in c.KEYS},
 }
+#: Roles whose value ``fill`` sets whole (a number field, a slider) instead of typing into them.
+VALUE_ROLES = frozenset({"Stepper", "Slider"})
 #: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
 SCROLL_SETTLE_MS = 100.0
 SCROLL_MAX_REACH = 0.84
 #: Between two taps of ``fill`` on the same spot (longer than a double tap's window).
 REFOCUS_PAUSE_S = 0.4
-#: Between two looks of ``wait`` (also the quiet time ``wait --idle`` asks of the screen).
-WAIT_POLL_S = 0.1
 
 
 class AgentSession:
@@ -371,6 +373,8 @@ class AgentSession:
                 cleared = 0
             else:
                 node, ref, found_in = await self._find(target, editable=True)
+                if node.get("type") in VALUE_ROLES:
+                    return await self._set_whole(node, ref, found_in, text)
                 if node.get("type") not in TEXT_INPUT_ROLES:
                     raise invalid(
                         f"fill needs a text field, and {target!r} is a {node.get('type')}",
@@ -387,6 +391,13 @@ class AgentSession:
             return ActionResult(data, warnings or None, any(env.reactivated for env in envs))
 
         return await self._locked(run)
+
+    async def _set_whole(self, node: Node, ref: str | None, found_in: Index, text: str) -> ActionResult:
+        """``fill`` on a number field or slider: its value set whole, in the input's own format, and read back."""
+        x, y = centre(node, found_in)
+        env = await self._send(c.SET_VALUE, {"x": x, "y": y, "values": [text]}, app=True)
+        info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}, "cleared": 0}
+        return action_result(env, {"message": f"set to {text!r}", **info})
 
     async def _focus_and_clear(self, ref: str, node: Node, found_in: Index) -> tuple[list[Reply], int]:
         """Tap the text field ``node`` near its end and delete its value.  The caret lands where the tap does,
@@ -431,15 +442,49 @@ class AgentSession:
     async def _typed(self, text: str) -> ActionResult:
         return action_result(await self._send(c.TYPE, {"text": text}, app=True))
 
+    async def select(self, target: str, options: list[str], *, add: bool = False) -> ActionResult:
+        """Choose ``options`` of the select (ComboBox, or a multi-select List) ``target``: each names an option by
+        its visible text exactly, else by its value.  A multi-select's selection becomes those options (``add``:
+        they are added).  An option that names none is NOT_FOUND listing the options; nothing changes then."""
+        if not isinstance(options, list) or not options or not all(isinstance(o, str) for o in options):
+            raise invalid(
+                "select needs at least one option", 'Use `select TARGET OPTION [OPTION…]`, e.g. select @e4 "Blue".'
+            )
+        if len(options) > c.MAX_VALUES:
+            raise invalid(f"select takes at most {c.MAX_VALUES} options", "Name fewer options.")
+
+        async def run() -> ActionResult:
+            x, y, info = await self.resolve(target)
+            env = await self._send(c.SET_VALUE, {"x": x, "y": y, "values": list(options), "add": add}, app=True)
+            data = dict(env.data or {})
+            choices = [str(o) for o in data.get("options") or []]
+            if data.get("unmatched"):
+                listed = ", ".join(json.dumps(o, ensure_ascii=False) for o in choices[:50])
+                more = f" (+{len(choices) - 50} more)" if len(choices) > 50 else ""
+                missing = ", ".join(json.dumps(str(o), ensure_ascii=False) for o in data["unmatched"])
+                raise ProtocolError(
+                    e.NOT_FOUND,
+                    f"no option {missing} in {_what(info) or target!r}; its options: {listed}{more}",
+                    "Options match by their visible text exactly (spaces collapsed), then by value; quote an "
+                    "option with spaces as one argument.",
+                )
+            selected = [str(o) for o in data.get("selected") or []]
+            data["message"] = "selected " + ", ".join(json.dumps(o, ensure_ascii=False) for o in selected)
+            return action_result(env, {**data, **info})
+
+        return await self._locked(run)
+
     async def press(self, key: str) -> ActionResult:
         entry = KEYS.get(key.strip().lower())
         if entry is None:
             raise invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
-        command, button = entry
+        command, name = entry
 
         async def run() -> ActionResult:
             if command == c.BUTTON:
-                return action_result(await self._send(c.BUTTON, {"button": button}))
+                return action_result(await self._send(c.BUTTON, {"button": name}))
+            if command == c.KEY:
+                return action_result(await self._send(c.KEY, {"key": name}, app=True))
             return action_result(await self._send(command, app=True))
 
         return await self._locked(run)
@@ -452,58 +497,18 @@ class AgentSession:
         until the screen holds still (``idle``: not loading, and the same elements in the same places on two
         looks :data:`WAIT_POLL_S` apart — text that changes in place, a ticking clock, does not count).  Looks
         every WAIT_POLL_S; WAIT_TIMED_OUT after ``timeout_ms`` with what the screen showed last."""
-        target = (selector or "").strip()
-        if idle == bool(target):
-            raise invalid(
-                "wait needs a selector or --idle (not both)",
-                'Use `wait SELECTOR` (e.g. wait "Saved"), `wait SELECTOR --gone`, or `wait --idle`.',
-            )
-        if gone and idle:
-            raise invalid("--gone goes with a selector, not --idle", "Use `wait SELECTOR --gone`.")
-        if (
-            isinstance(timeout_ms, bool)
-            or not isinstance(timeout_ms, int | float)
-            or not 0 <= timeout_ms <= MAX_WAIT_MS
-        ):
-            raise invalid(
-                f"timeout must be from 0 to {MAX_WAIT_MS} ms, got {timeout_ms!r}",
-                f"Give --timeout in milliseconds (default {DEFAULT_WAIT_MS}, at most {MAX_WAIT_MS}).",
-            )
+        target = check_wait(selector, gone=gone, idle=idle, timeout_ms=timeout_ms)
         parsed = selectors.parse(target) if target else None  # before any I/O: a bad selector costs nothing
         return await self._locked(lambda: self._wait(target, parsed, gone, float(timeout_ms)))
 
     async def _wait(
         self, target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float
     ) -> ActionResult:
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        deadline = start + timeout_ms / 1000
-        previous: list[tuple[object, ...]] | None = None
-        while True:
-            raw = await self._raw_snapshot()
-            nodes: list[Node] = raw["nodes"]
-            waited = round((loop.time() - start) * 1000)
-            if parsed is None:
-                shape = screen_shape(nodes)
-                loading = raw["quality"].get("reasonCode") == "loading"
-                if not loading and shape == previous:
-                    return ActionResult({"message": f"the screen is idle (after {waited} ms)", "waitedMs": waited})
-                previous = None if loading else shape
-            else:
-                found = selectors.match(parsed, nodes)
-                shown = [n for n in found if not n.get("coveredBy")]
-                if gone and not shown:
-                    return ActionResult({"message": f"{target} is gone (after {waited} ms)", "waitedMs": waited})
-                if not gone and shown:
-                    fresh = Index(nodes)
-                    node = shown[0]
-                    ref = self._refs.carried_over(fresh).get(int(node["index"])) or self._refs.add(node, fresh)
-                    line = f"@{ref} {node_line(node)}"
-                    info = {"ref": ref, "type": node.get("type"), "label": node.get("label")}
-                    return ActionResult({"message": f"{line} (after {waited} ms)", "waitedMs": waited, "target": info})
-            if loop.time() >= deadline:
-                raise wait_timed_out(target, parsed, gone, timeout_ms, raw)
-            await asyncio.sleep(min(WAIT_POLL_S, max(0.0, deadline - loop.time())))
+        return await poll(self._raw_snapshot, self._ref_for, target, parsed, gone=gone, timeout_ms=timeout_ms)
+
+    def _ref_for(self, node: Node, fresh: Index) -> str:
+        """The ref ``node`` carries over from the last snapshot, or a new one."""
+        return self._refs.carried_over(fresh).get(int(node["index"])) or self._refs.add(node, fresh)
 
     # -- trace (phonewire.agent.trace wraps this session's operations) -----------------------------------------
     async def trace_start(self, dir: str) -> ActionResult:
@@ -560,6 +565,15 @@ class AgentSession:
             return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
 
         return await self._locked(run)
+
+
+def _what(info: Mapping[str, Any]) -> str:
+    target = info.get("target")
+    if not isinstance(target, dict):
+        return ""
+    ref = f"@{target['ref']} " if target.get("ref") else ""
+    label = f' "{target["label"]}"' if target.get("label") else ""
+    return f"{ref}{target.get('type')}{label}"
 
 
 def _decode_image(data: Mapping[str, Any]) -> bytes:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from phonewire.agent.params import Param
+from phonewire.protocol.commands import MAX_VALUES
 from phonewire.protocol.request import (
     DEFAULT_WAIT_MS,
     MAX_DURATION_MS,
@@ -42,7 +43,10 @@ FRONT_ENDS: Final[tuple[FrontEnd, ...]] = ("cli", "mcp", "bridge", "api")
 #: Where the screen holds still after the operation: within a frame or two (a tap), or after a fling (a drag).
 Settling = Literal["tap", "drag"]
 
-KEY_NAMES: Final = "enter/return, delete/backspace, home, back, volumeUp, volumeDown, actionButton"
+KEY_NAMES: Final = (
+    "enter/return, delete/backspace, escape, tab, shiftTab, arrowUp, arrowDown, arrowLeft, arrowRight, pageUp, "
+    "pageDown, space, home, back, volumeUp, volumeDown, actionButton"
+)
 
 # --- parameters (one object per concept; an operation may change its default with ``replace``) -----------------
 APP_ID: Final = Param(
@@ -90,6 +94,10 @@ INTERACTIVE: Final = Param(
 )
 DIFF: Final = Param("diff", "boolean", "Only what changed since this session's previous snapshot.", default=False)
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
+OPTIONS: Final = Param("options", "strings", "Options to choose, each by its visible text exactly, else by its value.",
+                       required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
+ADD: Final = Param("add", "boolean", "Add the options to a multi-select's selection instead of replacing it.",
+                   default=False)  # fmt: skip
 SELECTOR: Final = Param("selector", "string", 'What to wait for, a selector such as "text=Saved" or '
                         '"role=Button label=\"Sign in\"" (omit with idle).')  # fmt: skip
 GONE: Final = Param("gone", "boolean", "Wait until nothing that shows matches the selector.", default=False)
@@ -157,8 +165,9 @@ class Operation:
 
     def cli_arguments(self) -> tuple[Param, ...]:
         """The parameters the CLI takes as positional words, in order: the required ones and plain optional
-        strings (``close [APP]``); the rest are ``--options``.  A ``target`` takes every word left over."""
-        return tuple(p for p in self.params if p.required or (p.kind == "string" and not p.choices))
+        strings (``close [APP]``); the rest are ``--options``.  A ``target`` takes every word left over, unless a list
+        follows it (``select TARGET OPTION…``: the target is one word, the list takes the rest)."""
+        return tuple(p for p in self.params if p.required or (p.kind in ("string", "strings") and not p.choices))
 
     def cli_options(self) -> dict[str, Param]:
         """``--option`` → parameter, for the parameters that are not positional (the CLI's renames applied)."""
@@ -172,6 +181,8 @@ class Operation:
         words = [self.spelling("cli")]
         for p in self.cli_arguments():
             metavar = p.metavar or p.name.upper()
+            if p.kind == "strings":
+                metavar = f"{metavar} [{metavar}…]"
             words.append(metavar if p.required else f"[{metavar}]")
         if self.cli_extra:
             words.append(self.cli_extra)
@@ -212,6 +223,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   (TARGET, replace(DURATION, default=800)), cli="longpress", renames=_CLI_DURATION),
         Operation("fill", "fill", "Focus a text field, clear it and type text.", (TARGET, TEXT), destructive=True,
                   bridge_aliases=("enter_text",)),
+        Operation("select", "select", "Choose options of a select (a multi-select's selection becomes them).",
+                  (replace(TARGET, description="The select: a ref, a point or a selector (quote a multi-word one: "
+                           "one argument)."), OPTIONS, ADD)),
         Operation("type", "type", "Type text into the focused field.", (TEXT,)),
         Operation("press", "press", "Press a key or hardware button.", (KEY,)),
         Operation("swipe", "swipe", "Drag the finger from (x1, y1) to (x2, y2), in screen points.",

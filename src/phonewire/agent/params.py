@@ -19,7 +19,7 @@ from typing import Any, Final, Literal
 
 from phonewire.protocol.errors import INVALID_REQUEST, ProtocolError
 
-Kind = Literal["string", "number", "integer", "boolean", "frame"]
+Kind = Literal["string", "number", "integer", "boolean", "frame", "strings"]
 
 FRAME_FORM: Final = "{{x, y}, {w, h}}"
 FRAME_EXAMPLE: Final = "{{20.0, 120.0}, {350.0, 44.0}}"
@@ -31,6 +31,7 @@ _JSON_TYPES: Final[dict[str, str]] = {
     "integer": "integer",
     "boolean": "boolean",
     "frame": "string",
+    "strings": "array",
 }
 
 
@@ -86,7 +87,7 @@ class Param:
     short: str = ""
 
     def signature(self) -> str:
-        shown: str = "frame string" if self.kind == "frame" else self.kind
+        shown: str = {"frame": "frame string", "strings": "string[]"}.get(self.kind, self.kind)
         if self.choices:
             shown = "|".join(self.choices)
         return f"{self.name}: {shown}" + ("" if self.required else "?")
@@ -105,6 +106,14 @@ class Param:
                     INVALID_REQUEST, f"{expected} one of {', '.join(self.choices)}; got {value[:40]!r}", hint
                 )
             return value
+        if self.kind == "strings":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ProtocolError(INVALID_REQUEST, f"{expected} an array of strings, got {_json_type(value)}", hint)
+            if self.required and not value:
+                raise ProtocolError(INVALID_REQUEST, f"{expected} at least one string", hint)
+            if self.maximum is not None and len(value) > self.maximum:
+                raise ProtocolError(INVALID_REQUEST, f"{expected} at most {_plain(self.maximum)} strings", hint)
+            return list(value)
         if self.kind == "boolean":
             if not isinstance(value, bool):
                 raise ProtocolError(INVALID_REQUEST, f"{expected} true or false, got {_json_type(value)}", hint)
@@ -129,6 +138,15 @@ class Param:
         out: dict[str, Any] = {"type": _JSON_TYPES[self.kind], "description": self.description}
         if self.kind == "frame":
             out["description"] = f"{self.description} Form {FRAME_FORM}, e.g. {FRAME_EXAMPLE}."
+        if self.kind == "strings":
+            out["items"] = {"type": "string"}
+            if self.required:
+                out["minItems"] = 1
+            if self.maximum is not None:
+                out["maxItems"] = int(self.maximum)
+            if self.default is not None:
+                out["default"] = self.default
+            return out
         if self.choices:
             out["enum"] = list(self.choices)
         if self.minimum is not None:
@@ -162,7 +180,9 @@ class Form:
         parts = []
         for p in self.params:
             if p.required:
-                sample = {"string": '"…"', "frame": f'"{FRAME_EXAMPLE}"', "boolean": "true"}.get(p.kind, "0")
+                sample = {"string": '"…"', "frame": f'"{FRAME_EXAMPLE}"', "boolean": "true", "strings": '["…"]'}.get(
+                    p.kind, "0"
+                )
                 if p.choices:
                     sample = f'"{p.choices[0]}"'
                 parts.append(f'"{p.name}": {sample}')

@@ -19,7 +19,9 @@ Rules (docs/agent-view.md is the user-facing version):
 * a covered node (``coveredBy``: something else is where a tap on it would land) is marked ``[covered]``;
 * ``interactive=True`` leaves covered nodes out and keeps interactive nodes, headings, alerts/dialogs, and the
   text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node,
-  and text in the same row (same emitted parent, overlapping vertical band) as an interactive node; an
+  and text in the same row (same emitted parent, overlapping vertical band) as an interactive node, and the text
+  block just above interactive content (the last static text of three words or more before a control, with
+  nothing kept between them: a task's or form's instruction); an
   unlabeled interactive container (a list row's Cell) that holds other kept controls gets no line there — its
   controls stand for it;
 * refs: without a session, ``e1``… in emission (document) order; a session keeps each element's ref across
@@ -182,6 +184,7 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
             inside = [by_index[a] for a in _ancestors(i, parents) if a in by_index and is_interactive(by_index[a])]
             if inside and not inside[0].get("coveredBy"):
                 chosen.add(i)  # text inside a cell/button: what the control says
+        chosen.update(_instructions(nodes, keep, chosen, parents, by_index))
         # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them.
         wrapped: set[int] = set()
         for i in chosen:
@@ -190,6 +193,35 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
                 wrapped.update(a for a in _ancestors(i, parents) if a in chosen and _unlabeled_interactive(by_index[a]))
         keep = chosen - wrapped
     return [int(n["index"]) for n in nodes if int(n["index"]) in keep]
+
+
+#: A text of at least this many words can be an instruction (``Click on the "Submit" button.``), not a value.
+INSTRUCTION_WORDS = 3
+
+
+def _instructions(
+    nodes: Sequence[Node], keep: set[int], chosen: set[int], parents: dict[int, int | None], by_index: dict[int, Node]
+) -> set[int]:
+    """The text block just above interactive content: the last static text (of INSTRUCTION_WORDS words or more, not
+    inside a control) before a kept control, when nothing kept lies between them — the task or form's instruction
+    that ``-i`` would otherwise drop."""
+    out: set[int] = set()
+    pending: int | None = None
+    for n in nodes:
+        i = int(n["index"])
+        if i not in keep:
+            continue
+        if i in chosen:
+            if pending is not None and is_interactive(n):
+                out.add(pending)
+            pending = None
+            continue
+        label = str(n.get("label") or "")
+        if n.get("type") == "StaticText" and len(label.split()) >= INSTRUCTION_WORDS:
+            inside = any(a in by_index and is_interactive(by_index[a]) for a in _ancestors(i, parents))
+            if not inside:
+                pending = i
+    return out
 
 
 def _unlabeled_interactive(node: Node) -> bool:

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from phonewire.agent import selectors
+from phonewire.agent.refs import Index
+from phonewire.agent.results import ActionResult
 from phonewire.agent.view import node_line, render
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import MAX_WAIT_MS
 
 Node = dict[str, Any]
+
+#: Between two looks of ``wait`` (also the quiet time ``wait --idle`` asks of the screen).
+WAIT_POLL_S = 0.1
 
 
 def screen_shape(nodes: list[Node]) -> list[tuple[object, ...]]:
@@ -55,3 +62,45 @@ def wait_timed_out(
     return ProtocolError(
         e.WAIT_TIMED_OUT, f"nothing on screen matched {target!r} in {timeout_ms:.0f} ms{why}{last}", hint
     )
+
+
+async def poll(
+    look: Callable[[], Awaitable[dict[str, Any]]],
+    ref_for: Callable[[Node, Index], str],
+    target: str,
+    parsed: selectors.Selector | None,
+    *,
+    gone: bool,
+    timeout_ms: float,
+) -> ActionResult:
+    """Look at the screen every WAIT_POLL_S until ``wait``'s condition holds; WAIT_TIMED_OUT after ``timeout_ms``
+    with what the screen showed last.  ``look`` takes a raw snapshot; ``ref_for`` names a found node."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    deadline = start + timeout_ms / 1000
+    previous: list[tuple[object, ...]] | None = None
+    while True:
+        raw = await look()
+        nodes: list[Node] = raw["nodes"]
+        waited = round((loop.time() - start) * 1000)
+        if parsed is None:
+            shape = screen_shape(nodes)
+            loading = raw["quality"].get("reasonCode") == "loading"
+            if not loading and shape == previous:
+                return ActionResult({"message": f"the screen is idle (after {waited} ms)", "waitedMs": waited})
+            previous = None if loading else shape
+        else:
+            found = selectors.match(parsed, nodes)
+            shown = [n for n in found if not n.get("coveredBy")]
+            if gone and not shown:
+                return ActionResult({"message": f"{target} is gone (after {waited} ms)", "waitedMs": waited})
+            if not gone and shown:
+                fresh = Index(nodes)
+                node = shown[0]
+                ref = ref_for(node, fresh)
+                line = f"@{ref} {node_line(node)}"
+                info = {"ref": ref, "type": node.get("type"), "label": node.get("label")}
+                return ActionResult({"message": f"{line} (after {waited} ms)", "waitedMs": waited, "target": info})
+        if loop.time() >= deadline:
+            raise wait_timed_out(target, parsed, gone, timeout_ms, raw)
+        await asyncio.sleep(min(WAIT_POLL_S, max(0.0, deadline - loop.time())))

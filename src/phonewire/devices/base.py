@@ -21,7 +21,11 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect
+
+_NO_KEYS_HINT = "Tap the element on screen instead (snapshot shows what there is)."
 
 
 class AppState(enum.Enum):
@@ -147,6 +151,26 @@ class Device(abc.ABC):
 
     @abc.abstractmethod
     async def keyboard_delete(self, app_id: str) -> None: ...
+
+    async def change_mark(self, app_id: str | None) -> str | None:
+        """A token that changes whenever the screen of ``app_id`` (None: the foreground) changes — elements added,
+        removed or changed, text, values, focus, scrolling, a navigation.  The runner compares the marks taken
+        around an action to answer ``changed``; ``None`` (the default) means the device cannot tell."""
+        return None
+
+    async def key(self, app_id: str, key: str) -> None:
+        """Press one of :data:`phonewire.protocol.commands.KEYS` (escape, tab, arrows…) on the focused element (or
+        the page); a device without a keyboard answers UNSUPPORTED_OPERATION."""
+        raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device has no {key} key", _NO_KEYS_HINT)
+
+    async def set_value(
+        self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
+    ) -> dict[str, Any]:
+        """Choose options of the ``<select>`` (or set the value of the date/time/number/range input) at a point, as
+        a person's choice would, and answer ``{"selected": [...], "options": [...]}``; ``{"unmatched": [...],
+        "options": [...]}`` with nothing changed when an option names none.  A device without such controls
+        answers UNSUPPORTED_OPERATION."""
+        raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device cannot set values", _NO_KEYS_HINT)
 
     @abc.abstractmethod
     async def snapshot(self, app_id: str) -> dict[str, Any]:

@@ -169,6 +169,21 @@ class DoubleDevice(Device):
         await self._behave(app_id)
         self.typed[app_id] = self.typed.get(app_id, "")[:-1]
 
+    async def key(self, app_id: str, key: str) -> None:
+        await self._behave(app_id)
+        self.calls.append(("key:" + key, app_id))
+
+    async def set_value(
+        self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
+    ) -> dict[str, Any]:
+        """A select with the options one, two, three: chooses by exact text."""
+        await self._behave(app_id)
+        options = ["one", "two", "three"]
+        unmatched = [v for v in values if v not in options]
+        if unmatched:
+            return {"unmatched": unmatched, "options": options}
+        return {"selected": list(values), "options": options}
+
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         await self._behave(app_id)
         head, _, arg = app_id.partition(".")

@@ -40,6 +40,8 @@ TERMINATE_APP: Final = "terminateApp"
 LIST_APPS: Final = "listApps"
 OPEN_URL: Final = "openUrl"
 RESET: Final = "reset"
+KEY: Final = "key"
+SET_VALUE: Final = "setValue"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -47,12 +49,14 @@ V1_COMMANDS: Final = (
     STATUS, BUTTON, SCREENSHOT, SHUTDOWN,
 )  # fmt: skip
 #: phonewire's extensions (DESIGN.md).
-EXTENSION_COMMANDS: Final = (UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET)
+EXTENSION_COMMANDS: Final = (UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE)
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
 #: Need ``appBundleId``; a live background target is re-fronted first (``reactivated``), except snapshot,
 #: which answers APP_BACKGROUNDED; a notRunning target answers APP_NOT_AVAILABLE.
-APP_SCOPED: Final = frozenset({VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT})
+APP_SCOPED: Final = frozenset(
+    {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE}
+)
 #: Need ``appBundleId`` but manage app lifecycle themselves (never reactivation semantics).
 APP_LIFECYCLE: Final = frozenset({LAUNCH_APP, TERMINATE_APP})
 #: Observation only: safe to resend, never carry ``warning``.
@@ -67,6 +71,12 @@ MUTATING: Final = frozenset(ALL_COMMANDS) - READ_ONLY
 #: Hardware buttons a request may name.  Which of them a device has is the device's business
 #: (absent ones answer UNSUPPORTED_OPERATION).
 BUTTONS: Final = ("home", "back", "volumeUp", "volumeDown", "actionButton")
+#: Keys of the ``key`` extension (a keyboard's navigation keys; enter and delete keep their v1 commands).
+KEYS: Final = (
+    "escape", "tab", "shiftTab", "arrowUp", "arrowDown", "arrowLeft", "arrowRight", "pageUp", "pageDown", "space",
+)  # fmt: skip
+#: Most options one ``setValue`` may name.
+MAX_VALUES: Final = 100
 
 # --- budgets (seconds, unscaled) --------------------------------------------------------------------------
 DEFAULT_BUDGET_S: Final = 30.0

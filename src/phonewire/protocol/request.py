@@ -18,6 +18,7 @@ _NUMBER = "number"
 _INT = "integer"
 _STRING = "string"
 _BOOL = "boolean"
+_STRINGS = "array of strings"
 
 FIELD_TYPES: dict[str, str] = {
     "command": _STRING,
@@ -37,6 +38,10 @@ FIELD_TYPES: dict[str, str] = {
     "text": _STRING,
     "button": _STRING,
     "url": _STRING,
+    # key and setValue (extensions)
+    "key": _STRING,
+    "values": _STRINGS,
+    "add": _BOOL,
     # screenshot options (extension)
     "format": _STRING,
     "scale": _STRING,
@@ -51,6 +56,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.TYPE: ("text",),
     c.BUTTON: ("button",),
     c.OPEN_URL: ("url",),
+    c.KEY: ("key",),
+    c.SET_VALUE: ("x", "y", "values"),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
@@ -126,6 +133,10 @@ def _check_type(name: str, value: object) -> None:
         good = isinstance(value, str)
     elif kind == _BOOL:
         good = isinstance(value, bool)
+    elif kind == _STRINGS:
+        good = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if good and not 1 <= len(value) <= c.MAX_VALUES:  # type: ignore[arg-type]
+            raise _invalid(f"field {name!r} must hold 1 to {c.MAX_VALUES} strings", "Name at least one option.")
     elif kind == _INT:
         good = isinstance(value, int) and not isinstance(value, bool)
     else:
@@ -133,7 +144,9 @@ def _check_type(name: str, value: object) -> None:
         if good and not _finite(value):
             raise _invalid(f"field {name!r} must be a finite number", "Send coordinates as plain numbers.")
     if not good:
-        raise _invalid(f"field {name!r} must be a {kind}, got {type(value).__name__}", f"Send {name} as a JSON {kind}.")
+        shown = "an array of strings" if kind == _STRINGS else f"a {kind}"
+        raise _invalid(f"field {name!r} must be {shown}, got {type(value).__name__}", f"Send {name} as {shown} in JSON."
+                       if kind == _STRINGS else f"Send {name} as a JSON {kind}.")  # fmt: skip
 
 
 def _bound_hint(name: str) -> str:
@@ -190,6 +203,8 @@ def parse_request(obj: object) -> Request:
     button = args.get("button")
     if command == c.BUTTON and button not in c.BUTTONS:
         raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
+    if command == c.KEY and args.get("key") not in c.KEYS:
+        raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
     if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
         raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
     if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:

@@ -14,7 +14,10 @@ becomes COMMAND_FAILED.  On the way it applies the contract between backend and 
   APP_NOT_AVAILABLE; ``background`` → snapshot answers APP_BACKGROUNDED (observation never re-fronts), every other
   app-scoped command re-fronts the app with :meth:`~phonewire.devices.base.Device.activate` and its reply, ok or
   error, carries ``reactivated: true``;
-* mutating commands are bracketed by the suppressed-issue counter: growth across an ok mutation stamps ``warning``.
+* mutating commands are bracketed by the suppressed-issue counter: growth across an ok mutation stamps ``warning``;
+* actions (:data:`CHANGE_TRACKED`) are bracketed by the device's change mark
+  (:meth:`~phonewire.devices.base.Device.change_mark`): the ok reply carries ``changed`` (did the screen change by
+  the time the action answered) when the device can tell.
 
 The runner never retries a command, with the one exception the protocol makes: a snapshot capture that throws
 (SNAPSHOT_FAILED, or a backend bug) is retried once after a short pause (0.4 s x time scale), here, for every
@@ -130,6 +133,17 @@ async def _keyboard_delete(d: Device, r: Request) -> JSONObject:
     return _message("deleted one character")
 
 
+async def _key(d: Device, r: Request) -> JSONObject:
+    name = str(r.args["key"])
+    await d.key(_app(r), name)
+    return _message(f"pressed {name}")
+
+
+async def _set_value(d: Device, r: Request) -> JSONObject:
+    values = [str(v) for v in r.args["values"]]
+    return await d.set_value(_app(r), r.args["x"], r.args["y"], values, add=bool(r.args.get("add", False)))
+
+
 async def _snapshot(d: Device, r: Request) -> JSONObject:
     return await d.snapshot(_app(r))
 
@@ -174,6 +188,11 @@ async def _reset(d: Device, r: Request) -> JSONObject:
     return await d.reset()
 
 
+#: Actions whose ok reply says whether the screen changed (``changed``), where the device can tell.
+CHANGE_TRACKED: Final = frozenset(
+    {c.TAP, c.LONG_PRESS, c.DRAG, c.TYPE, c.KEYBOARD_RETURN, c.KEYBOARD_DELETE, c.KEY, c.SET_VALUE, c.BUTTON}
+)
+
 #: Every command that reaches the device (status, uptime and shutdown are the runner's own).
 HANDLERS: Final[dict[str, Handler]] = {
     c.VIEWPORT: _viewport,
@@ -191,6 +210,8 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.LIST_APPS: _list_apps,
     c.OPEN_URL: _open_url,
     c.RESET: _reset,
+    c.KEY: _key,
+    c.SET_VALUE: _set_value,
 }
 
 
@@ -318,8 +339,21 @@ class Dispatcher:
             return None
         return WARNING_SUPPRESSED.format(n=grown) if grown > 0 else None
 
+    async def _mark(self, app_id: str | None) -> str | None:
+        try:
+            return await self.device.change_mark(app_id)
+        except Exception:
+            return None  # a mark is a courtesy: it never fails the command
+
     async def _execute(self, request: Request) -> JSONObject:
         handler = HANDLERS[request.command]
+        if request.command in CHANGE_TRACKED:
+            before = await self._mark(request.app_id)
+            data = await handler(self.device, request)
+            after = await self._mark(request.app_id) if before is not None else None
+            if after is not None and "changed" not in data:
+                data = {**data, "changed": before != after}
+            return data
         if request.command != c.SNAPSHOT:
             return await handler(self.device, request)
         try:

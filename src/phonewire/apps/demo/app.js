@@ -159,6 +159,7 @@ setInterval(() => { state.ticks += 1; $("ticks").textContent = String(state.tick
   $("close-drawer").addEventListener("click", () => show(false));
   $("drawer-backdrop").addEventListener("click", () => show(false));
   $("drawer-inbox").addEventListener("click", () => show(false));
+  $("drawer-order").addEventListener("click", () => show(false));
   $("show-later").addEventListener("click", () => setTimeout(() => {
     if ($("arrived")) return;
     const b = document.createElement("button");
@@ -169,11 +170,41 @@ setInterval(() => { state.ticks += 1; $("ticks").textContent = String(state.tick
   $("hide-later").addEventListener("click", () => setTimeout(() => { const b = $("arrived"); if (b) b.remove(); }, 300));
 })();
 
+// ---- order form: what it holds, how many change events it got, the last keys pressed, a key-driven filter ----
+(function order() {
+  const form = $("order-form");
+  const summary = () => {
+    const pick = (id) => Array.from($(id).selectedOptions).map((o) => o.value).join("+") || "none";
+    const delivery = form.querySelector("input[name=delivery]:checked");
+    $("order-summary").textContent = `size=${pick("size")} toppings=${pick("toppings")} gift=${$("gift").checked ? 1 : 0}` +
+      ` delivery=${delivery ? delivery.value : "none"} day=${$("day").value || "none"} at=${$("at").value || "none"}` +
+      ` qty=${$("qty").value || "none"} tip=${$("tip").value}`;
+  };
+  form.addEventListener("change", () => { $("order-changes").textContent = String(Number($("order-changes").textContent) + 1); summary(); });
+  form.addEventListener("input", summary);
+  const keys = [];
+  document.addEventListener("keydown", (ev) => {
+    if (location.hash !== "#order") return;
+    keys.push(ev.shiftKey && ev.key === "Tab" ? "Shift+Tab" : ev.key === " " ? "Space" : ev.key);
+    $("order-keys").textContent = keys.slice(-3).join(",");
+  });
+  // the filter reacts to keyup only (as many autocompletes do): inserted text that sends no keys does not filter
+  $("filter").addEventListener("keyup", () => {
+    const q = $("filter").value.toLowerCase();
+    for (const li of $("fruit").children) li.hidden = !li.textContent.toLowerCase().startsWith(q);
+  });
+  summary();
+  // icons without text or role: a click listener each (what makes them buttons to a person)
+  for (const icon of document.querySelectorAll(".icons [data-act]")) {
+    icon.addEventListener("click", () => { $("icon-taps").textContent = icon.dataset.act; });
+  }
+})();
+
 // ---- routing (hash; every screen change is a history entry, so back works) ----------------------------------
 function route() {
   const hash = location.hash.replace(/^#/, "") || "list";
   const [name, arg] = hash.split("/");
-  const screen = ["list", "detail", "form", "controls", "reorder"].includes(name) ? name : "list";
+  const screen = ["list", "detail", "form", "controls", "reorder", "order"].includes(name) ? name : "list";
   for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== "screen-" + screen;
   if (screen === "detail") showDetail(Number(arg) || 1);
   $("title").textContent = screen === "detail" ? "Item " + (Number(arg) || 1) : $("screen-" + screen).dataset.title;

@@ -1,8 +1,9 @@
 """The web phone: a touch phone emulated in headless Chromium, driven over the DevTools protocol.
 
-Pieces (one module each): :mod:`.browser` owns the Chromium process, :mod:`.cdp` the DevTools socket,
-:mod:`.profiles` the screen metrics, :mod:`.server` the loopback server of the bundled demo and the home screen,
-``walker.js`` the in-page snapshot walk, :mod:`.roles` the role mapping.
+Pieces (one module each): :mod:`.browser` the Chromium process, :mod:`.cdp` the DevTools pipe, :mod:`.profiles`
+the screen metrics, :mod:`.server` the loopback server of the demo and the home screen, ``walker.js`` /
+:mod:`.walk` the in-page snapshot walk, :mod:`.gestures` input events, :mod:`.controls` native controls,
+:mod:`.settle` settled screens, :mod:`.capture` screenshots, :mod:`.page_script` evaluations, :mod:`.roles`.
 
 Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL)::
 
@@ -13,13 +14,8 @@ Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL
 A background page is frozen with ``Page.setWebLifecycleState`` (its timers really stop) and made active again
 when re-fronted.  The home screen is a launcher page of its own; it is not an app.
 
-Settled screens: every action on a page (tap, press, type, drag, open, back) marks it unsettled, and the next
-snapshot of it first waits for the screen to settle (:func:`settle.settle_screen`): a main-frame navigation
-under way (known from ``Page`` events) is waited for up to NAVIGATION_WAIT_S, then the document must be complete
-and its DOM structure quiet for QUIET_MS (elements added or removed, attributes changed; text-only changes such
-as a ticking clock do not count), at most SETTLE_MAX_S; both bounds are multiplied by the time scale.  A snapshot
-taken while a navigation is still under way, or of a document still parsing, says so in ``quality``
-(``degraded``, reasonCode ``loading``).  Snapshots with no action since the last one do not wait.
+Settled screens: every action on a page marks it unsettled, and the next snapshot first waits for the screen to
+settle (:func:`settle.settle_screen`, bounded; a snapshot of a page still loading says so in ``quality``).
 
 Errors are mapped in exactly one place (:meth:`WebDevice._mapped`): a closed DevTools socket or a dead browser
 → DEVICE_UNAVAILABLE, a target that vanished → APP_NOT_AVAILABLE, any other DevTools failure → COMMAND_FAILED.
@@ -40,13 +36,21 @@ from functools import partial
 from typing import Any
 
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
-from phonewire.devices.web import capture, gestures, settle
+from phonewire.devices.web import capture, controls, gestures, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
-from phonewire.devices.web.profiles import Profile, resolve_profile
+from phonewire.devices.web.page_script import evaluate, require_focus
+from phonewire.devices.web.profiles import Profile, apply_profile, resolve_profile
 from phonewire.devices.web.server import StaticServer
-from phonewire.devices.web.walk import FOCUS_PROBE, WALK_EXPRESSION, describe, probe_expression, snapshot_from_walk
+from phonewire.devices.web.walk import (
+    CHANGE_MARK,
+    PAGE_HOOKS_JS,
+    WALK_EXPRESSION,
+    describe,
+    probe_expression,
+    snapshot_from_walk,
+)
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
@@ -264,29 +268,7 @@ class WebDevice(Device):
         session_id = (await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True}))["sessionId"]
         page = _Page("", target_id, cdp.session(session_id), "about:blank")
         self._by_session[session_id] = page
-        s = page.session
-        p = self.profile
-        await asyncio.gather(
-            s.send("Runtime.enable"),
-            s.send("Inspector.enable"),
-            s.send("Page.enable"),  # navigation events: a snapshot waits for a navigation under way
-            s.send(
-                "Emulation.setDeviceMetricsOverride",
-                {
-                    "width": p.width,
-                    "height": p.height,
-                    "deviceScaleFactor": p.dpr,
-                    "mobile": True,
-                    "screenOrientation": {
-                        "type": "landscapePrimary" if p.landscape else "portraitPrimary",
-                        "angle": 90 if p.landscape else 0,
-                    },
-                },
-            ),
-            s.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
-            s.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
-            s.send("Page.addScriptToEvaluateOnNewDocument", {"source": settle.OBSERVER_SCRIPT}),
-        )
+        await apply_profile(page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT))
         return page
 
     async def _ensure_home(self) -> _Page:
@@ -434,19 +416,7 @@ class WebDevice(Device):
 
     # -- helpers for app-scoped commands ---------------------------------------------------------------------------
     async def _eval(self, page: _Page, expression: str, *, await_promise: bool = False) -> Any:
-        result = await page.session.send(
-            "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": await_promise}
-        )
-        if "exceptionDetails" in result:
-            details = result["exceptionDetails"]
-            text = details.get("exception", {}).get("description") or details.get("text", "script error")
-            raise ProtocolError(
-                e.COMMAND_FAILED,
-                f"in-page script failed: {str(text)[:300]}",
-                "The page's own scripts broke phonewire's in-page check (they override DOM APIs?). Take a "
-                "screenshot to see the screen; relaunching the app may help.",
-            )
-        return result.get("result", {}).get("value")
+        return await evaluate(page.session, expression, await_promise=await_promise)
 
     async def _settle(self, page: _Page) -> None:
         """One round trip through the page's main thread after a gesture or key: events the page emitted while
@@ -456,14 +426,7 @@ class WebDevice(Device):
         await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
 
     async def _require_focus(self, page: _Page) -> str:
-        kind = await self._eval(page, FOCUS_PROBE)
-        if not kind:
-            raise ProtocolError(
-                e.TEXT_INPUT_NOT_FOCUSED,
-                "no editable element has focus",
-                "Tap a text field first (snapshot shows TextField / SearchField nodes), then type.",
-            )
-        return str(kind)
+        return await require_focus(page.session)
 
     async def _key(self, page: _Page, spec: dict[str, Any], text: str | None = None) -> None:
         await gestures.key(page.session, spec, text)
@@ -479,9 +442,14 @@ class WebDevice(Device):
     async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            hit = describe(await self._eval(page, probe_expression(x, y)))
             page.unsettled = True
-            await gestures.taps(page.session, x, y, taps)
+            if taps == 1:
+                # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
+                hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
+                await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
+            else:
+                hit = describe(await self._eval(page, probe_expression(x, y)))
+                await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
             return hit
 
@@ -511,11 +479,18 @@ class WebDevice(Device):
     async def type_text(self, app_id: str, text: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            await self._require_focus(page)
-            if text:
-                page.unsettled = True
-                await page.session.send("Input.insertText", {"text": text})
-                await self._settle(page)
+            kind = await self._require_focus(page)
+            if not text:
+                return
+            page.unsettled = True
+            if kind in controls.VALUE_KINDS:
+                # a date/time/number field has no caret to type at: its value is set whole and read back
+                current = await self._eval(page, "document.activeElement.value") if kind == "input:number" else ""
+                value = str(current or "") + text
+                controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
+            else:
+                await gestures.type_text(page.session, text)
+            await self._settle(page)
 
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
@@ -526,8 +501,39 @@ class WebDevice(Device):
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
-            await self._require_focus(page)
+            kind = await self._require_focus(page)
+            if kind in controls.VALUE_KINDS:
+                # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
+                # number field it drops the last character
+                current = str(await self._eval(page, "document.activeElement.value") or "")
+                value = current[:-1] if kind == "input:number" else ""
+                page.unsettled = True
+                await self._eval(page, controls.expression(None, [value]))
+                return
             await self._key(page, gestures.BACKSPACE)
+
+    async def change_mark(self, app_id: str | None) -> str | None:
+        page = self._live(app_id) if app_id else self._foreground()
+        if page is None:
+            return "home"
+        if settle.navigating(page):
+            return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
+        return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
+
+    async def key(self, app_id: str, key: str) -> None:
+        spec, text = gestures.KEYS[key]
+        with self._mapped(app_id):
+            await self._key(self._live(app_id), spec, text)
+
+    async def set_value(
+        self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
+    ) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            page.unsettled = True
+            result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            await self._settle(page)
+            return result
 
     async def snapshot(self, app_id: str) -> dict[str, Any]:
         with self._mapped(app_id):

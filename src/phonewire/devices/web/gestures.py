@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from phonewire.devices.web.cdp import CdpError, CdpSession
+from phonewire.protocol.errors import ProtocolError
 
 #: Two taps this close are one double tap; three or more are separate taps, each its own gesture.
 DOUBLE_TAP_GAP_S: Final = 0.03
@@ -21,6 +23,74 @@ DRAG_STEP_S: Final = 1 / 60
 
 ENTER: Final = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13}
 BACKSPACE: Final = {"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
+_SHIFT: Final = 8  # DevTools' modifier bit
+
+
+def _spec(key: str, code: str, vk: int, **more: Any) -> dict[str, Any]:
+    return {"key": key, "code": code, "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk, **more}
+
+
+#: The ``key`` command's keys (protocol.commands.KEYS) → (event spec, the text the key types or None).
+KEYS: Final[dict[str, tuple[dict[str, Any], str | None]]] = {
+    "escape": (_spec("Escape", "Escape", 27), None),
+    "tab": (_spec("Tab", "Tab", 9), None),
+    "shiftTab": (_spec("Tab", "Tab", 9, modifiers=_SHIFT), None),
+    "arrowUp": (_spec("ArrowUp", "ArrowUp", 38), None),
+    "arrowDown": (_spec("ArrowDown", "ArrowDown", 40), None),
+    "arrowLeft": (_spec("ArrowLeft", "ArrowLeft", 37), None),
+    "arrowRight": (_spec("ArrowRight", "ArrowRight", 39), None),
+    "pageUp": (_spec("PageUp", "PageUp", 33), None),
+    "pageDown": (_spec("PageDown", "PageDown", 34), None),
+    "space": (_spec(" ", "Space", 32), " "),
+}
+#: Typing: texts up to this long are typed key by key (keydown, keypress, input, keyup per character, so filters
+#: and autocompletes react); of a longer text the bulk is inserted at once and the last KEYED_TAIL characters are
+#: typed (measured in docs/web.md: a key costs about a frame when sent alone, so keys are sent pipelined).
+KEYED_MAX: Final = 200
+KEYED_TAIL: Final = 40
+_PUNCTUATION: Final = {
+    " ": ("Space", 32), "-": ("Minus", 189), "=": ("Equal", 187), "[": ("BracketLeft", 219),
+    "]": ("BracketRight", 221), "\\": ("Backslash", 220), ";": ("Semicolon", 186), "'": ("Quote", 222),
+    ",": ("Comma", 188), ".": ("Period", 190), "/": ("Slash", 191), "`": ("Backquote", 192),
+}  # fmt: skip
+
+
+def char_spec(ch: str) -> dict[str, Any] | None:
+    """The key event spec of one printable ASCII character as a US keyboard types it, or None (not on it: the
+    character is inserted as text)."""
+    if not (" " <= ch <= "~"):
+        return None
+    if ch.isascii() and ch.isalpha():
+        return _spec(ch, "Key" + ch.upper(), ord(ch.upper()))
+    if ch.isdigit():
+        return _spec(ch, "Digit" + ch, ord(ch))
+    code, vk = _PUNCTUATION.get(ch, ("", 0))
+    return _spec(ch, code, vk)
+
+
+async def type_text(session: CdpSession, text: str) -> None:
+    """Type ``text`` as a keyboard would: printable ASCII as key presses (sent pipelined, in order), anything else
+    (newlines, other scripts, emoji) inserted as text; a long text's bulk inserted at once (:data:`KEYED_MAX`)."""
+    if len(text) > KEYED_MAX:
+        await session.send("Input.insertText", {"text": text[:-KEYED_TAIL]})
+        text = text[-KEYED_TAIL:]
+    sends = []
+    run = ""
+    for ch in text:
+        spec = char_spec(ch)
+        if spec is None:
+            run += ch
+            continue
+        if run:
+            sends.append(session.send("Input.insertText", {"text": run}))
+            run = ""
+        sends.append(
+            session.send("Input.dispatchKeyEvent", {"type": "keyDown", **spec, "text": ch, "unmodifiedText": ch})
+        )
+        sends.append(session.send("Input.dispatchKeyEvent", {"type": "keyUp", **spec}))
+    if run:
+        sends.append(session.send("Input.insertText", {"text": run}))
+    await asyncio.gather(*sends)
 
 
 async def touch(session: CdpSession, kind: str, x: float | None = None, y: float | None = None) -> None:
@@ -41,6 +111,74 @@ async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
         if i:
             await asyncio.sleep(DOUBLE_TAP_GAP_S if count == 2 else SEPARATE_TAP_GAP_S)
         await touch_pair(session, x, y)
+
+
+# A tap lands where it says.  Chromium moves the mouse events and the click of a touch tap to a clickable element
+# near the finger ("touch adjustment": within a 25-point box on this platform, e.g. a link 11 points away from a
+# word), and no switch or setting turns that off in this browser.  So a single tap is guarded: a listener (window,
+# capture phase) stops the tap's mouse events and click when they arrive away from the tapped point, and the tap's
+# click is then sent as a mouse click at the point itself (its pointer events stopped too, so the page sees one
+# pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
+GUARD_JS: Final = """(function (x, y) {
+  const old = window.__phonewireTap; if (old) old.off();
+  const g = {state: "waiting"};
+  const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
+                 "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
+                 "pointerleave", "dblclick", "auxclick"];
+  const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
+  const guard = (ev) => {
+    if (!ev.isTrusted) return;
+    const pointer = ev.type.startsWith("pointer");
+    if (pointer && ev.pointerType !== "mouse") return;  // the touch's own pointer events
+    if (g.state === "replaying") {
+      if (pointer) ev.stopImmediatePropagation();
+      else if (ev.type === "click") g.state = "done";
+      return;
+    }
+    if (near(ev)) { if (ev.type === "click") g.state = "done"; return; }
+    ev.stopImmediatePropagation();
+    ev.preventDefault();
+    if (ev.type === "click") g.state = "moved";
+  };
+  g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
+  for (const t of MOUSE) window.addEventListener(t, guard, true);
+  window.__phonewireTap = g;
+  return true;
+})"""
+_GUARD_STATE: Final = "window.__phonewireTap ? window.__phonewireTap.state : 'gone'"
+_GUARD_REPLAY: Final = "window.__phonewireTap ? (window.__phonewireTap.state = 'replaying') : 'gone'"
+_GUARD_OFF: Final = "window.__phonewireTap ? window.__phonewireTap.off() : null"
+#: How long a guarded tap waits for its click (a page that cancels the touch never gets one).
+CLICK_WAIT_S: Final = 0.12
+_CLICK_POLL_S: Final = 0.01
+
+Evaluate = Callable[[str], Awaitable[Any]]
+
+
+async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float) -> bool:
+    """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
+    True when the browser had moved the click and it was sent again at the point."""
+    await touch_pair(session, x, y)
+    moved = False
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLICK_WAIT_S
+        state = await evaluate(_GUARD_STATE)
+        while state == "waiting" and loop.time() < deadline:
+            await asyncio.sleep(_CLICK_POLL_S)
+            state = await evaluate(_GUARD_STATE)
+        if state == "moved":
+            moved = True
+            await evaluate(_GUARD_REPLAY)
+            base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
+            await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+            await session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "clickCount": 1, **base})
+            await session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base})
+    except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
+        return moved
+    with contextlib.suppress(CdpError, ProtocolError):
+        await evaluate(_GUARD_OFF)
+    return moved
 
 
 async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:

@@ -5,8 +5,10 @@ Selected as ``--device web:NAME``; ``NAME-landscape`` swaps width and height.  T
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 
+from phonewire.devices.web.cdp import CdpSession
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -72,3 +74,30 @@ def resolve_profile(name: str | None) -> Profile:
     if not landscape:
         return base
     return replace(base, name=f"{base.name}-landscape", width=base.height, height=base.width, landscape=True)
+
+
+async def apply_profile(session: CdpSession, profile: Profile, *, init_scripts: tuple[str, ...] = ()) -> None:
+    """Make one page target this phone: metrics, touch, user agent and the events the device listens to, plus the
+    scripts every document of the page runs first."""
+    p = profile
+    await asyncio.gather(
+        session.send("Runtime.enable"),
+        session.send("Inspector.enable"),
+        session.send("Page.enable"),  # navigation events: a snapshot waits for a navigation under way
+        *(session.send("Page.addScriptToEvaluateOnNewDocument", {"source": script}) for script in init_scripts),
+        session.send(
+            "Emulation.setDeviceMetricsOverride",
+            {
+                "width": p.width,
+                "height": p.height,
+                "deviceScaleFactor": p.dpr,
+                "mobile": True,
+                "screenOrientation": {
+                    "type": "landscapePrimary" if p.landscape else "portraitPrimary",
+                    "angle": 90 if p.landscape else 0,
+                },
+            },
+        ),
+        session.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
+        session.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
+    )

@@ -13,6 +13,9 @@ AX_TO_ROLE: Final[dict[str, str]] = {
     "togglebutton": "Button",
     "PopUpButton": "Button",
     "DisclosureTriangle": "Button",
+    # not a Chromium role: the walk's name for an element without a role that a person would click (a click
+    # listener, onclick, or where cursor:pointer starts) and that holds no control of its own
+    "clickable": "Button",
     "link": "Link",
     "textbox": "TextField",
     "searchbox": "SearchField",

@@ -31,6 +31,45 @@ _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}, {_CONFIG_JSON}))"
 
 
+#: Run in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): remembers, in a WeakSet the
+#: walk reads, the elements that get click-like listeners — what makes a <span> or <div> a button to a person.
+CLICKERS_JS: Final = """(() => {
+  const key = Symbol.for("phonewire.clickers");
+  if (window[key]) return;
+  const clickers = new WeakSet();
+  Object.defineProperty(window, key, {value: clickers});
+  const kinds = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend",
+                         "dblclick"]);
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (kinds.has(type) && this instanceof Element) clickers.add(this);
+    return add.call(this, type, listener, options);
+  };
+})()"""
+
+
+#: Also before the page's scripts: a counter of what changes the screen (elements, attributes, text, values,
+#: focus, scrolling) and a random id of the document (a new document is a new screen); CHANGE_MARK reads them.
+CHANGES_JS: Final = """(() => {
+  const key = Symbol.for("phonewire.changes");
+  if (window[key]) return;
+  const state = {doc: Math.random().toString(36).slice(2), n: 0};
+  Object.defineProperty(window, key, {value: state});
+  const bump = () => { state.n++; };
+  new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true,
+                                                characterData: true});
+  for (const t of ["scroll", "input", "change", "focusin", "focusout"]) {
+    window.addEventListener(t, bump, {capture: true, passive: true});
+  }
+})()"""
+CHANGE_MARK: Final = """(() => {
+  const s = window[Symbol.for("phonewire.changes")];
+  return (s ? s.doc + ":" + s.n : "-") + ":" + location.href;
+})()"""
+#: What every page runs before its own scripts.
+PAGE_HOOKS_JS: Final = CLICKERS_JS + ";\n" + CHANGES_JS
+
+
 def probe_expression(x: float, y: float) -> str:
     """The walker's probe: the description (:func:`describe`'s input) of the element a tap at (x, y) reaches."""
     cfg = {**_WALK_CONFIG, "probe": [x, y]}
@@ -68,7 +107,8 @@ FOCUS_PROBE = """(() => {
   if (el.tagName === 'TEXTAREA') return 'textarea';
   if (el.tagName === 'INPUT') {
     const t = (el.getAttribute('type') || 'text').toLowerCase();
-    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month','week'];
+    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month',
+                'week','color'];
     return ok.includes(t) ? 'input:' + t : null;
   }
   return null;

@@ -27,16 +27,30 @@
   const NAME_FROM_CONTENT = new Set([
     "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
     "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
-    "PopUpButton", "DisclosureTriangle",
+    "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
-    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton"]);
+    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
     range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
     tel: "textbox", url: "textbox", password: "textbox", "": "textbox",
   };
   const SECTIONING = "article,aside,main,nav,section";
+  // Elements given click-like listeners (walk.py's CLICKERS_JS records them from before the page's scripts run).
+  const CLICKERS = window[Symbol.for("phonewire.clickers")] || null;
+  // Inline elements whose text joins the sentence around them (one StaticText for a line with bold words).
+  const INLINE = new Set(["SPAN", "B", "I", "EM", "STRONG", "SMALL", "CODE", "MARK", "U", "S", "SUB", "SUP", "ABBR",
+    "CITE", "Q", "KBD", "TIME", "FONT", "BDI", "DFN", "VAR", "SAMP", "INS", "DEL"]);
+  // Words of an icon's class that say nothing about what it does.
+  const NOISE = new Set(["icon", "icons", "fa", "fas", "far", "fab", "fal", "glyphicon", "material", "symbols",
+    "outlined", "btn", "button", "bi", "ion", "svg", "ui", "js", "is", "has", "lg", "sm", "md", "xs", "xl", "fw",
+    "inline", "block", "flex", "hidden", "active", "selected", "pull", "left", "right", "img", "image", "wrapper",
+    "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x"]);
+  const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
+    "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
+  // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
+  const MAX_OPTIONS = 50;
 
   function clean(s) {
     if (!s) return "";
@@ -130,6 +144,30 @@
     return s;
   }
 
+  function classWords(el) {
+    // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">).
+    const words = [];
+    for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
+      const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
+      for (const part of cls.toLowerCase().split(/[\s_-]+/)) {
+        if (part.length > 1 && !NOISE.has(part) && !/\d/.test(part) && !words.includes(part)) words.push(part);
+      }
+      if (words.length >= 3) break;
+    }
+    return words.slice(0, 3).join(" ");
+  }
+
+  function iconName(el) {
+    // The best name an element without text offers: a descendant's title or aria-label, an SVG <title>.
+    const t = el.querySelector("[title],[aria-label]");
+    if (t) {
+      const v = clean(t.getAttribute("aria-label") || t.getAttribute("title"));
+      if (v) return v;
+    }
+    const st = el.querySelector("svg title");
+    return st ? clean(st.textContent) : "";
+  }
+
   function byIds(ids) {
     let s = "";
     for (const id of ids.trim().split(/\s+/)) {
@@ -173,7 +211,30 @@
       const n = clean(textOf(el, 0));
       if (n) return n;
     }
-    return clean(el.getAttribute("title") || "");
+    const title = clean(el.getAttribute("title") || "");
+    if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
+    return iconName(el) || classWords(el);
+  }
+
+  function mergedText(el, depth) {
+    // The text of an element whose children are text and plain inline elements (a sentence with bold words),
+    // with the spaces it has; null when a child is anything else (a control, an identified element, a block).
+    let s = "";
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { s += c.data; continue; }
+      if (c.nodeType !== 1) continue;
+      if (c.tagName === "BR") { s += " "; continue; }
+      if (depth > 3 || !INLINE.has(c.tagName) || c.id || c.hasAttribute("data-testid") || c.hasAttribute("role") ||
+          c.hasAttribute("tabindex") || c.onclick !== null || (CLICKERS && CLICKERS.has(c)) || c.hidden ||
+          c.getAttribute("aria-hidden") === "true" || c.getClientRects().length === 0) return null;
+      const cs = getComputedStyle(c);
+      if (cs.cursor === "pointer" && getComputedStyle(el).cursor !== "pointer") return null;
+      if ((cs.display !== "inline" && cs.display !== "inline-block") || cs.visibility === "hidden") return null;
+      const inner = mergedText(c, depth + 1);
+      if (inner === null) return null;
+      s += inner;
+    }
+    return s;
   }
 
   function valueOf(el, tag, role, flags) {
@@ -237,6 +298,42 @@
     return describe(hit);
   }
 
+  function tiny(el) {
+    // Not drawn as itself: no box, a box under 4 px a side, or invisible (a styled checkbox's real input).
+    const r = el.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4) return true;
+    const cs = getComputedStyle(el);
+    return cs.visibility === "hidden" || cs.display === "none";
+  }
+
+  function hiddenToggle(el) {
+    // A checkbox or radio input that a label draws instead (the input hidden, the label styled).
+    if (!el || el.tagName !== "INPUT") return false;
+    const t = (el.getAttribute("type") || "").toLowerCase();
+    return (t === "checkbox" || t === "radio") && el.labels && el.labels.length > 0 && tiny(el);
+  }
+
+  function options(sel, parent, r, multi) {
+    // A select's options as text under it, the chosen ones [selected].  A list box (multiple / size > 1) shows
+    // the options inside its box, with their places; a closed one lists them without a place (up to MAX_OPTIONS).
+    const opts = sel.options;
+    let shown = 0, more = 0;
+    for (let i = 0; i < opts.length; i++) {
+      const o = opts[i];
+      if (o.hidden) continue;
+      let box = null;
+      if (multi) {
+        const b = o.getBoundingClientRect();
+        if (!(b.width > 0 && b.height > 0 && b.y + b.height > r.y && b.y < r.y + r.height)) { more++; continue; }
+        box = b;
+      } else if (shown >= MAX_OPTIONS) { more++; continue; }
+      push(parent, "StaticText", clean(o.label || o.text), "", "", box, o.selected ? 4 : 0);
+      shown++;
+      if (out.length >= maxNodes) return;
+    }
+    if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0);
+  }
+
   function push(parent, role, name, ident, value, r, flags) {
     out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags]);
     return out.length - 1;
@@ -253,11 +350,14 @@
     push(parent, "StaticText", t, "", "", r, 0);
   }
 
-  function walk(el, parent, clip, tclip, depth, inName) {
+  function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     if (out.length >= maxNodes || depth > MAX_DEPTH) return;
     const tag = el.tagName;
     if (el.hidden && tag !== "svg") return;
-    const role = roleOf(el, tag);
+    let role = roleOf(el, tag);
+    const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;
+    if (drawn) role = (drawn.getAttribute("type") || "").toLowerCase();
+    else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
         (tag === "INPUT"))) return;
     if (el.getAttribute("aria-hidden") === "true") return;
@@ -302,6 +402,20 @@
     const sel = el.getAttribute("aria-selected");
     if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
     if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
+    if (drawn) { flags |= 8; if (drawn.disabled) flags |= 1; }
+    // A clickable element without a role (a click listener, onclick, or where cursor:pointer starts) that holds no
+    // control of its own: a button to a person.  One that holds controls delegates their clicks: it stays generic.
+    let pointer = parentPointer;
+    if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
+      pointer = getComputedStyle(el).cursor === "pointer";
+      if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
+          ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
+          r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
+          !el.querySelector(INTERACTIVE_SELECTOR)) {
+        role = "clickable";
+        flags |= 8;
+      }
+    }
 
     const ident = el.id || el.getAttribute("data-testid") || "";
     const interestingRole = role !== "generic" && role !== "none" && role !== "paragraph" &&
@@ -309,7 +423,10 @@
     let name = "";
     let value = "";
     let self = parent;
-    if (!inName || LEAFISH.has(role) || ident) {
+    if (drawn) {
+      name = clean(textOf(el, 0));
+      value = drawn.checked ? "1" : "0";
+    } else if (!inName || LEAFISH.has(role) || ident) {
       name = nameOf(el, tag, role);
       value = valueOf(el, tag, role, flags);
     }
@@ -319,6 +436,16 @@
       const t = clean(el.textContent);
       if (t) push(parent, "StaticText", t, ident, "", r, 0);
       return;
+    }
+    if (!inName && (role === "generic" || role === "paragraph" || role === "LabelText") && !name && !(flags & 8) &&
+        !outside && !geometryless && !el.shadowRoot) {
+      // A sentence with inline markup (Enter "<b>Dannie</b>" into…, <strong>1</strong> item left) is one line, with
+      // its spaces, that keeps the element's identifier.
+      const t = mergedText(el, 0);
+      if (t !== null && clean(t)) {
+        push(parent, "StaticText", clean(t), ident, "", r, 0);
+        return;
+      }
     }
     const candidate = interestingRole || scrollable || name || ident || value || (flags & 8);
     let childTclip = tclip;
@@ -339,11 +466,12 @@
       self = parent;
     }
     const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox";
+    if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
     if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") return;
     const mixed = !childInName;
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 1) {
-        walk(c, self, childClip, childTclip, depth + 1, childInName);
+        walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
         if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
           // a text-only element: its box is the text's box (no Range needed)
@@ -356,7 +484,7 @@
     }
     if (el.shadowRoot) {
       for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
-        walk(c, self, childClip, childTclip, depth + 1, childInName);
+        walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       }
     }
   }
@@ -370,6 +498,6 @@
   // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
   let modal = null;
   try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
-  walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false);
+  walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
   return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState, nodes: out};
 })

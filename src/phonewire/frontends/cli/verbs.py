@@ -277,6 +277,8 @@ class Context:
 
 
 def _action(result: ActionResult, text: str) -> Outcome:
+    if result.data.get("changed") is False:
+        text += " (nothing changed on screen)"  # the reply's `changed`: the device saw no change by the reply
     return Outcome(result.data, text, result.warning, result.reactivated, result.state_reset)
 
 
@@ -335,6 +337,9 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     if verb == "fill":
         r = await session.fill(join_target(args[:-1]), args[-1])
         return _action(r, f"ok filled {len(args[-1])} character(s)" + _fill_target(r.data))
+    if verb == "select":
+        r = await session.select(join_target(args[:1]), args[1:], add=option(inv, "--add"))
+        return _action(r, "ok " + str(r.data.get("message", "selected")) + _target_text(r.data))
     if verb == "type":
         r = await session.type(args[0])
         return _action(r, "ok " + str(r.data.get("message", "typed")))

@@ -13,6 +13,7 @@ command             arguments                                     does
 ``swipe``           ``direction``, ``velocity`` ignored           the finger moves that way across the screen
 ``deepLink``        ``url``                                       open it as the OS would (``open_url``)
 ``waitFor``         ``selector``, ``gone``, ``timeoutMs``         phonewire's ``wait``
+``selectOptions``   ``target``, ``options`` (list), ``add``       choose a select's options (``select``)
 ``traceStart``      ``dir``                                       record the session (``trace_start``)
 ``traceStop``       —                                             stop recording (``trace_stop``)
 ==================  ============================================  ==========================================
@@ -104,6 +105,14 @@ async def _wait(s: WebDriverSession, p: Params) -> str:
     return str(result.data.get("message", ""))
 
 
+async def _select(s: WebDriverSession, p: Params) -> str:
+    options = p.get("options")
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise WebDriverError(INVALID_ARGUMENT, 'options must be a list of strings, e.g. {"options": ["Delete"]}')
+    result = await s.agent.select(_string(p, "target"), options, add=bool(p.get("add", False)))
+    return str(result.data.get("message", ""))
+
+
 async def _trace_start(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.trace_start(_string(p, "dir"))).data.get("message", ""))
 
@@ -123,6 +132,7 @@ MOBILE: Final[dict[str, Handler]] = {
     "swipe": _swipe,
     "deepLink": _deep_link,
     "waitFor": _wait,
+    "selectOptions": _select,
     "traceStart": _trace_start,
     "traceStop": _trace_stop,
 }

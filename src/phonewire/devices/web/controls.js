@@ -1,0 +1,62 @@
+// phonewire: set a form control's value as a person's choice would.  Evaluated as
+// `(CONTROLS)(point, values, add)`: point = [x, y] names the control at that point (the element there, its
+// <label>'s control, or the select/input that holds it), null names the focused element.
+// A <select>: each value names an option by its visible text (spaces collapsed), else by its value attribute;
+// a multi-select's selection becomes those options (add: they are added), a single select takes one.  An input
+// (date, time, number, range, color…): its value is set to values[0] through the native setter.  Either way the
+// control gets focus and then `input` and `change` events, as after a user's choice.
+// Returns {selected, options, type, value} or {unmatched, options} (nothing changed) or {error, …}.
+(function (point, values, add) {
+  "use strict";
+  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+  let el = point ? document.elementFromPoint(point[0], point[1]) : document.activeElement;
+  for (let i = 0; i < 20 && el && el.shadowRoot && el.shadowRoot.activeElement && !point; i++) {
+    el = el.shadowRoot.activeElement;
+  }
+  if (!el) return {error: "nothing", what: "nothing"};
+  let ctl = el.closest ? el.closest("select, input, textarea") : null;
+  if (!ctl) {
+    const label = el.closest ? el.closest("label") : null;
+    if (label && label.control) ctl = label.control;
+  }
+  if (!ctl) return {error: "nothing", what: el.tagName.toLowerCase()};
+  if (ctl.disabled) return {error: "disabled", what: ctl.tagName.toLowerCase()};
+  const fire = () => {
+    ctl.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
+    ctl.dispatchEvent(new Event("change", {bubbles: true}));
+  };
+  if (ctl.tagName === "SELECT") {
+    const opts = Array.from(ctl.options);
+    const texts = opts.map((o) => clean(o.text));
+    const chosen = [], unmatched = [];
+    for (const v of values) {
+      let i = texts.indexOf(clean(v));
+      if (i < 0) i = opts.findIndex((o) => o.value === v);
+      if (i < 0 || opts[i].disabled) unmatched.push(v); else chosen.push(i);
+    }
+    if (unmatched.length) return {unmatched, options: texts, type: ctl.multiple ? "select-multiple" : "select"};
+    if (!ctl.multiple && (chosen.length > 1 || add)) {
+      return {error: "single", options: texts, type: "select"};
+    }
+    ctl.focus();
+    if (ctl.multiple) {
+      opts.forEach((o, i) => { if (chosen.includes(i)) o.selected = true; else if (!add) o.selected = false; });
+    } else {
+      ctl.selectedIndex = chosen[0];
+    }
+    fire();
+    return {selected: Array.from(ctl.selectedOptions).map((o) => clean(o.text)), options: texts,
+            type: ctl.multiple ? "select-multiple" : "select"};
+  }
+  const type = ctl.tagName === "TEXTAREA" ? "textarea" : (ctl.getAttribute("type") || "text").toLowerCase();
+  if (ctl.tagName !== "INPUT" || ["checkbox", "radio", "file", "button", "submit", "reset", "image", "hidden"].includes(type)) {
+    return {error: "kind", what: ctl.tagName.toLowerCase(), type};
+  }
+  if (ctl.readOnly) return {error: "readonly", what: "input", type};
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+  if (document.activeElement !== ctl) ctl.focus();
+  setter.call(ctl, values[0]);
+  fire();
+  return {value: ctl.value, type, selected: [ctl.value],
+          min: ctl.getAttribute("min") || "", max: ctl.getAttribute("max") || "", step: ctl.getAttribute("step") || ""};
+})

@@ -1,0 +1,80 @@
+"""Form controls that take a value rather than keystrokes: ``<select>`` options and the date, time, number and range
+inputs, set the way a person's choice would set them (controls.js: focus, the native value setter, then ``input``
+and ``change``), and read back.  Pure apart from reading controls.js once: the device evaluates the expressions.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Final
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+_CONTROLS = resources.files("phonewire.devices.web").joinpath("controls.js").read_text()
+
+#: Input types whose value is set whole (a date picker has no caret to type at), with the format each one holds.
+FORMATS: Final[dict[str, str]] = {
+    "date": "YYYY-MM-DD (e.g. 2024-12-31)",
+    "time": "HH:MM or HH:MM:SS, 24-hour (e.g. 13:05)",
+    "datetime-local": "YYYY-MM-DDTHH:MM (e.g. 2024-12-31T13:05)",
+    "month": "YYYY-MM (e.g. 2024-12)",
+    "week": "YYYY-Www (e.g. 2024-W52)",
+    "color": "#rrggbb in lower case (e.g. #ff8800)",
+    "number": "a number within the field's min, max and step",
+    "range": "a number within the slider's min, max and step",
+}
+#: Focus-probe kinds (walk.FOCUS_PROBE) that typing sets through the value setter instead of keystrokes.
+VALUE_KINDS: Final = frozenset(f"input:{t}" for t in FORMATS)
+
+
+def expression(point: tuple[float, float] | None, values: list[str], *, add: bool = False) -> str:
+    return f"({_CONTROLS})({json.dumps(list(point) if point else None)}, {json.dumps(values)}, {json.dumps(add)})"
+
+
+def checked(result: object, values: list[str]) -> dict[str, Any]:
+    """The reply of a set_value, or the ProtocolError that says why the control did not take the value."""
+    if not isinstance(result, dict):
+        raise ProtocolError(e.COMMAND_FAILED, "the page gave no answer about the control", "Take a snapshot.")
+    error = result.get("error")
+    what = result.get("what") or result.get("type") or "element"
+    if error == "nothing":
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"there is no select or input there (a {what})",
+            "Name a ComboBox, List or input from the snapshot.",
+        )
+    if error == "disabled":
+        raise ProtocolError(e.INVALID_REQUEST, f"the {what} is disabled", "Enable it first (the page decides when).")
+    if error == "readonly":
+        raise ProtocolError(e.INVALID_REQUEST, "the field is read-only", "It cannot be set.")
+    if error == "single":
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            "this select takes one option (it is not a multi-select), and --add needs a multi-select",
+            "Name one option.",
+        )
+    if error == "kind":
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"a {result.get('type') or what} takes no value this way",
+            "Tap a checkbox, radio button or button; use `fill` or `type` for a text field.",
+        )
+    if "unmatched" in result:
+        return result
+    kind = str(result.get("type") or "")
+    if kind in FORMATS and str(result.get("value")) != values[0]:
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"the {kind} field did not take {values[0]!r}: it holds {str(result.get('value'))!r}",
+            f"A {kind} field takes {FORMATS[kind]}"
+            + _bounds(result)
+            + "; give the value in that form (not as the screen shows it).",
+        )
+    return result
+
+
+def _bounds(result: dict[str, Any]) -> str:
+    parts = [f"{k} {result[k]}" for k in ("min", "max", "step") if result.get(k)]
+    return f" ({', '.join(parts)})" if parts else ""

@@ -1,0 +1,39 @@
+"""Running phonewire's own scripts in a page: one evaluation, its value, and the one mapping of a script that the
+page's code broke (it overrides DOM APIs, say) to COMMAND_FAILED with a hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phonewire.devices.web.cdp import CdpSession
+from phonewire.devices.web.walk import FOCUS_PROBE
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+
+async def evaluate(session: CdpSession, expression: str, *, await_promise: bool = False) -> Any:
+    result = await session.send(
+        "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": await_promise}
+    )
+    if "exceptionDetails" in result:
+        details = result["exceptionDetails"]
+        text = details.get("exception", {}).get("description") or details.get("text", "script error")
+        raise ProtocolError(
+            e.COMMAND_FAILED,
+            f"in-page script failed: {str(text)[:300]}",
+            "The page's own scripts broke phonewire's in-page check (they override DOM APIs?). Take a "
+            "screenshot to see the screen; relaunching the app may help.",
+        )
+    return result.get("result", {}).get("value")
+
+
+async def require_focus(session: CdpSession) -> str:
+    """The kind of the editable element that has focus; TEXT_INPUT_NOT_FOCUSED when none has."""
+    kind = await evaluate(session, FOCUS_PROBE)
+    if not kind:
+        raise ProtocolError(
+            e.TEXT_INPUT_NOT_FOCUSED,
+            "no editable element has focus",
+            "Tap a text field first (snapshot shows TextField / SearchField nodes), then type.",
+        )
+    return str(kind)
