@@ -28,16 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import DEMO, Runner  # noqa: E402 (the bench directory is not a package)
+from bench_web import DEMO, Runner  # the bench directory is not a package
 
 
 def _group_pids(pgid: int) -> list[int]:
     out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
             try:
-                if os.getpgid(int(entry)) == pgid:
-                    out.append(int(entry))
+                if os.getpgid(int(entry.name)) == pgid:
+                    out.append(int(entry.name))
             except ProcessLookupError:
                 continue
     return out
@@ -47,7 +47,7 @@ def _memory_kb(pid: int) -> tuple[int, int]:
     """(RSS, PSS) of one process in KiB; zeros when it is gone."""
     rss = pss = 0
     try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
+        with Path(f"/proc/{pid}/smaps_rollup").open() as f:
             for line in f:
                 if line.startswith("Rss:"):
                     rss = int(line.split()[1])
