@@ -1,7 +1,7 @@
 """Benchmark of the web phone on the demo's 300-row list screen, each figure against a raw CDP baseline
 measured in the same run on the same machine.
 
-    .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3] [--no-playwright]
+    .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3] [--no-playwright] [--baseline-src DIR]
 
 * snapshot p50 through the runner (HTTP + the in-page walk + the shared builder) vs raw
   ``Accessibility.getFullAXTree`` and vs raw ``DOMSnapshot.captureSnapshot`` (with layout rects);
@@ -10,6 +10,8 @@ measured in the same run on the same machine.
 * screenshot p50 through the runner vs raw ``Page.captureScreenshot``: PNG at device scale, and JPEG at CSS scale
   (one pixel per point, what MCP asks for by default);
 * cold start: from spawning ``phonewire runner --device web`` to the first snapshot of the demo;
+* with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), cold starts of runners that
+  import phonewire from DIR, interleaved with this tree's;
 * the same tap, screenshots and cold start through Playwright for Python (``page.touchscreen.tap``,
   ``page.screenshot``, and a fresh interpreter that imports Playwright, launches the browser, opens the demo and
   takes its first ``aria_snapshot``), driving the same Debian Chromium on the same device profile.
@@ -33,6 +35,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from phonewire.devices.web.browser import CHROMIUM, BrowserProcess
@@ -273,8 +276,19 @@ async def _serve_demo_then(work: Callable[[str], Awaitable[object]]) -> None:
         await server.stop()
 
 
-def cold_start() -> float:
-    runner = Runner()
+def cold_start(baseline_src: str | None = None) -> float:
+    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there."""
+    saved = os.environ.get("PYTHONPATH")
+    if baseline_src is not None:
+        os.environ["PYTHONPATH"] = baseline_src
+    try:
+        runner = Runner()
+    finally:
+        if baseline_src is not None:
+            if saved is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = saved
     try:
         runner.send("launchApp", DEMO)
         runner.send("snapshot", DEMO)
@@ -288,16 +302,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--cold", type=int, default=3)
     parser.add_argument("--no-playwright", action="store_true", help="skip the Playwright baseline")
+    parser.add_argument(
+        "--baseline-src", help="also time cold starts of runners importing phonewire from this src/ directory"
+    )
     args = parser.parse_args()
 
     colds: list[float] = []
     pw_colds: list[float] = []
+    base_colds: list[float] = []
+    baseline_src = str(Path(args.baseline_src).resolve()) if args.baseline_src else None
 
-    async def colds_alternating(url: str) -> None:  # alternate, so both sides see the same machine load
-        for _ in range(args.cold):
-            colds.append(await asyncio.to_thread(cold_start))
-            if not args.no_playwright:
-                pw_colds.append(await asyncio.to_thread(playwright_cold_start, url))
+    async def colds_alternating(url: str) -> None:
+        # interleaved, and the order rotated every round: each side sees the same machine load, and none always
+        # follows the same predecessor (a browser that was just closed still winds down for a moment)
+        sides: list[Callable[[], None]] = [lambda: colds.append(cold_start())]
+        if baseline_src is not None:
+            sides.append(lambda: base_colds.append(cold_start(baseline_src)))
+        if not args.no_playwright:
+            sides.append(lambda: pw_colds.append(playwright_cold_start(url)))
+        for i in range(args.cold):
+            for side in sides[i % len(sides) :] + sides[: i % len(sides)]:
+                await asyncio.to_thread(side)
 
     asyncio.run(_serve_demo_then(colds_alternating))
 
@@ -345,6 +370,9 @@ def main() -> None:
         return f"median {statistics.median(values):.2f} s (runs: {', '.join(f'{c:.2f}' for c in values)})"
 
     print(f"cold start, runner spawn → first demo snapshot: {runs(colds)}")
+    if base_colds:
+        print(f"cold start, baseline tree ({args.baseline_src}): {runs(base_colds)}  "
+              f"ratio {statistics.median(colds) / statistics.median(base_colds):.2f}")  # fmt: skip
     if pw_colds:
         print(f"cold start, Playwright (python + import + launch + goto + aria_snapshot): {runs(pw_colds)}  "
               f"ratio {statistics.median(colds) / statistics.median(pw_colds):.2f}")  # fmt: skip
