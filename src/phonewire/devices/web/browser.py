@@ -54,6 +54,9 @@ FLAGS = (
     "OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,"
     "CertificateTransparencyComponentUpdater",
     "--in-process-gpu",
+    # Page.captureScreenshot draws a new surface instead of copying the compositor's: the same pixels (checked on
+    # a scrolled page at both scales), a JPEG at CSS scale in ~26 ms instead of ~41 ms (bench_web.py).
+    "--enable-features=CDPScreenshotNewSurface",
     "--remote-debugging-pipe",
     "about:blank",
 )
