@@ -181,6 +181,40 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     )
     print(f"first CLI call (daemon start + open)   {ms(cold)}")
 
+    # -- where the overhead goes: the same client in this process (no interpreter start, no imports), and
+    # `daemon status` (the socket round trip with the least daemon work), interleaved with direct taps
+    os.environ.update(env)
+    from phonewire.frontends.cli import client
+
+    direct2: list[float] = []
+    inproc: list[float] = []
+    roundtrip: list[float] = []
+    for _ in range(opts.n):
+        start = time.perf_counter()
+        runner.send("tap", appBundleId=app, x=x, y=y)
+        direct2.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        code, _, err = client.request([*rt, "tap", f"{x:g}", f"{y:g}"], start=False)
+        inproc.append(time.perf_counter() - start)
+        if code != 0:
+            raise SystemExit(f"in-process client tap failed: {err}")
+        start = time.perf_counter()
+        client.request(["daemon", "status"], start=False)
+        roundtrip.append(time.perf_counter() - start)
+    overhead = p50(warm) - p50(direct)
+    interp, imports = p50(bare), p50(noop) - p50(bare)
+    sock = p50(roundtrip)
+    daemon = p50(inproc) - p50(direct2) - sock
+    print("\n== CLI overhead over the direct tap, split (p50 each) ==")
+    print(f"interpreter start                      {ms(interp)}   (python -c pass)")
+    print(f"imports of the thin client             {ms(imports)}   (import phonewire.frontends.cli.main - bare)")
+    print(f"socket round trip                      {ms(sock)}   (daemon status from this process)")
+    print(f"daemon work (host session, agent core) {ms(daemon)}   (in-process client tap {ms(p50(inproc)).strip()}"
+          f" - direct {ms(p50(direct2)).strip()} - round trip)")  # fmt: skip
+    rest = overhead - interp - imports - sock - daemon
+    print(f"sum of the parts                       {ms(interp + imports + sock + daemon)}   measured overhead "
+          f"{ms(overhead).strip()}, rest (process exit, console-script wrapper) {ms(rest).strip()}")  # fmt: skip
+
     # -- ref check --------------------------------------------------------------------------------------------------
     _, raw = cli(env, *rt, "snapshot", "--json")
     data = json.loads(raw)["data"]

@@ -1,16 +1,23 @@
 """Benchmark of the web phone on the demo's 300-row list screen, each figure against a raw CDP baseline
 measured in the same run on the same machine.
 
-    .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3]
+    .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3] [--no-playwright] [--baseline-src DIR]
 
 * snapshot p50 through the runner (HTTP + the in-page walk + the shared builder) vs raw
   ``Accessibility.getFullAXTree`` and vs raw ``DOMSnapshot.captureSnapshot`` (with layout rects);
 * tap p50 through the runner vs a raw CDP touch tap (touchStart + touchEnd on the same page spot), each event
   awaited before the next, and pipelined (both sent at once, as Playwright's touchscreen.tap does);
-* screenshot p50 (PNG, device scale) through the runner vs raw ``Page.captureScreenshot``;
-* cold start: from spawning ``phonewire runner --device web`` to the first snapshot of the demo.
+* screenshot p50 through the runner vs raw ``Page.captureScreenshot``: PNG at device scale, and JPEG at CSS scale
+  (one pixel per point, what MCP asks for by default);
+* cold start: from spawning ``phonewire runner --device web`` to the first snapshot of the demo;
+* with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), cold starts of runners that
+  import phonewire from DIR, interleaved with this tree's;
+* the same tap, screenshots and cold start through Playwright for Python (``page.touchscreen.tap``,
+  ``page.screenshot``, and a fresh interpreter that imports Playwright, launches the browser, opens the demo and
+  takes its first ``aria_snapshot``), driving the same Debian Chromium on the same device profile.
 
 The raw baselines use their own browser (same flags, same device profile), loading the same demo page.
+Playwright launches that binary with its own flags, on a page of the same size, scale, touch and user agent.
 Prints figures and ratios; asserts nothing.
 """
 
@@ -28,11 +35,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
-from phonewire.devices.web.browser import BrowserProcess
+from phonewire.devices.web.browser import CHROMIUM, BrowserProcess
 from phonewire.devices.web.cdp import CdpConnection, CdpSession
+from phonewire.devices.web.device import DEMO_PATH
 from phonewire.devices.web.profiles import resolve_profile
+from phonewire.devices.web.server import StaticServer
 
 DEMO = "dev.phonewire.demo"
 
@@ -136,8 +146,6 @@ async def raw_baselines(url: str, rounds: int, tap_at: tuple[float, float]) -> d
                 "awaitPromise": True,
             },
         )
-        await s.send("Accessibility.enable")
-        await s.send("DOMSnapshot.enable")
         x, y = tap_at
 
         async def tap() -> None:
@@ -156,25 +164,137 @@ async def raw_baselines(url: str, rounds: int, tap_at: tuple[float, float]) -> d
         async def dom() -> None:
             await s.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True})
 
-        async def shot() -> None:
-            await s.send("Page.captureScreenshot", {"format": "png"})
+        fast = {"captureBeyondViewport": False, "optimizeForSpeed": True}  # as the device asks
 
-        for warm in (ax, dom, shot):
+        async def shot() -> None:
+            await s.send("Page.captureScreenshot", {"format": "png", **fast})
+
+        async def shot_jpeg() -> None:  # what the device sends for JPEG at CSS scale: the viewport, scaled 1/dpr
+            await s.send(
+                "Page.captureScreenshot",
+                {
+                    "format": "jpeg",
+                    "quality": 80,
+                    "clip": {"x": 0, "y": 0, "width": profile.width, "height": profile.height,
+                             "scale": 1 / profile.dpr},
+                    **fast,
+                },
+            )  # fmt: skip
+
+        # taps and screenshots first: with the Accessibility domain enabled, every frame also updates the
+        # accessibility tree (the runner never enables it), which would slow the raw side down
+        for warm in (shot, shot_jpeg):
             await warm()
-        return {
-            "ax": await atimed(ax, rounds),
-            "dom": await atimed(dom, rounds),
+        out = {
             "tap": await atimed(tap, rounds),
             "tap_pipelined": await atimed(tap_pipelined, rounds),
             "shot": await atimed(shot, max(5, rounds // 4)),
+            "shot_jpeg": await atimed(shot_jpeg, max(5, rounds // 4)),
         }
+        await s.send("Accessibility.enable")
+        await s.send("DOMSnapshot.enable")
+        for warm in (ax, dom):
+            await warm()
+        return {"ax": await atimed(ax, rounds), "dom": await atimed(dom, rounds), **out}
     finally:
         await cdp.close()
         browser.stop()
 
 
-def cold_start() -> float:
-    runner = Runner()
+def _playwright_context_options() -> dict[str, Any]:
+    profile = resolve_profile(None)
+    return {
+        "viewport": {"width": profile.width, "height": profile.height},
+        "device_scale_factor": profile.dpr,
+        "is_mobile": True,
+        "has_touch": True,
+        "user_agent": profile.user_agent,
+    }
+
+
+async def playwright_baselines(url: str, rounds: int, tap_at: tuple[float, float]) -> dict[str, list[float]]:
+    """Playwright for Python on the same binary, page and spot: touchscreen.tap and page.screenshot."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = await (await browser.new_context(**_playwright_context_options())).new_page()
+            await page.goto(url, wait_until="load")
+            x, y = tap_at
+
+            async def tap() -> None:
+                await page.touchscreen.tap(x, y)
+
+            async def shot() -> None:
+                await page.screenshot(type="png", animations="allow", caret="initial")
+
+            async def shot_jpeg() -> None:
+                await page.screenshot(type="jpeg", quality=80, scale="css", animations="allow", caret="initial")
+
+            for warm in (tap, shot, shot_jpeg):
+                await warm()
+            return {
+                "tap": await atimed(tap, rounds),
+                "shot": await atimed(shot, max(5, rounds // 4)),
+                "shot_jpeg": await atimed(shot_jpeg, max(5, rounds // 4)),
+            }
+        finally:
+            await browser.close()
+
+
+_PLAYWRIGHT_COLD = """
+import sys
+from playwright.sync_api import sync_playwright
+with sync_playwright() as pw:
+    browser = pw.chromium.launch(executable_path=sys.argv[1], headless=True)
+    page = browser.new_context(**OPTIONS).new_page()
+    page.goto(sys.argv[2], wait_until="load")
+    page.locator("body").aria_snapshot()
+    print("snapshot", flush=True)
+    browser.close()
+"""
+
+
+def playwright_cold_start(url: str) -> float:
+    """A fresh interpreter: import Playwright, launch the browser, open the demo, its first aria snapshot."""
+    script = _PLAYWRIGHT_COLD.replace("OPTIONS", repr(_playwright_context_options()))
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, CHROMIUM, url], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    took = time.perf_counter() - started
+    proc.wait(30)
+    proc.stdout.close()
+    if line.strip() != "snapshot":
+        raise SystemExit(f"playwright cold start failed: {line!r}")
+    return took
+
+
+async def _serve_demo_then(work: Callable[[str], Awaitable[object]]) -> None:
+    server = StaticServer.for_package_data()
+    await server.start()
+    try:
+        await work(server.url(DEMO_PATH))
+    finally:
+        await server.stop()
+
+
+def cold_start(baseline_src: str | None = None) -> float:
+    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there."""
+    saved = os.environ.get("PYTHONPATH")
+    if baseline_src is not None:
+        os.environ["PYTHONPATH"] = baseline_src
+    try:
+        runner = Runner()
+    finally:
+        if baseline_src is not None:
+            if saved is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = saved
     try:
         runner.send("launchApp", DEMO)
         runner.send("snapshot", DEMO)
@@ -187,9 +307,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--cold", type=int, default=3)
+    parser.add_argument("--no-playwright", action="store_true", help="skip the Playwright baseline")
+    parser.add_argument(
+        "--baseline-src", help="also time cold starts of runners importing phonewire from this src/ directory"
+    )
     args = parser.parse_args()
 
-    colds = [cold_start() for _ in range(args.cold)]
+    colds: list[float] = []
+    pw_colds: list[float] = []
+    base_colds: list[float] = []
+    baseline_src = str(Path(args.baseline_src).resolve()) if args.baseline_src else None
+
+    async def colds_alternating(url: str) -> None:
+        # interleaved, and the order rotated every round: each side sees the same machine load, and none always
+        # follows the same predecessor (a browser that was just closed still winds down for a moment)
+        sides: list[Callable[[], None]] = [lambda: colds.append(cold_start())]
+        if baseline_src is not None:
+            sides.append(lambda: base_colds.append(cold_start(baseline_src)))
+        if not args.no_playwright:
+            sides.append(lambda: pw_colds.append(playwright_cold_start(url)))
+        for i in range(args.cold):
+            for side in sides[i % len(sides) :] + sides[: i % len(sides)]:
+                await asyncio.to_thread(side)
+
+    asyncio.run(_serve_demo_then(colds_alternating))
 
     runner = Runner()
     try:
@@ -204,9 +345,11 @@ def main() -> None:
         snap = timed(lambda: runner.send("snapshot", DEMO), args.rounds)
         tap = timed(lambda: runner.send("tap", DEMO, x=spot[0], y=spot[1]), args.rounds)
         shot = timed(lambda: runner.send("screenshot"), max(5, args.rounds // 4))
+        shot_jpeg = timed(lambda: runner.send("screenshot", format="jpeg", scale="css"), max(5, args.rounds // 4))
         status = timed(lambda: runner.send("status"), args.rounds)
         size = len(json.dumps(runner.send("snapshot", DEMO)))
         raw = asyncio.run(raw_baselines(demo_url, args.rounds, spot))
+        pw = {} if args.no_playwright else asyncio.run(playwright_baselines(demo_url, args.rounds, spot))
     finally:
         runner.stop()
 
@@ -220,9 +363,25 @@ def main() -> None:
     row("tap p50 (runner)", p50(tap), p50(raw["tap_pipelined"]), "raw CDP touch pair, pipelined p50")
     overhead = p50(tap) - p50(raw["tap_pipelined"])
     print(f"{'':<34} tap overhead over the pipelined raw pair: {overhead:+.1f} ms (status p50 {p50(status):.1f} ms)")
-    row("screenshot p50 (runner, PNG)", p50(shot), p50(raw["shot"]), "raw captureScreenshot p50")
-    print(f"cold start, runner spawn → first demo snapshot: median {statistics.median(colds):.2f} s "
-          f"(runs: {', '.join(f'{c:.2f}' for c in colds)})")  # fmt: skip
+    if pw:
+        row("tap p50 (runner)", p50(tap), p50(pw["tap"]), "Playwright touchscreen.tap p50")
+    row("screenshot p50 (runner, PNG device)", p50(shot), p50(raw["shot"]), "raw captureScreenshot PNG p50")
+    if pw:
+        row("screenshot p50 (runner, PNG device)", p50(shot), p50(pw["shot"]), "Playwright screenshot PNG p50")
+    row("screenshot p50 (runner, JPEG css)", p50(shot_jpeg), p50(raw["shot_jpeg"]), "raw captureScreenshot JPEG p50")
+    if pw:
+        row("screenshot p50 (runner, JPEG css)", p50(shot_jpeg), p50(pw["shot_jpeg"]), "Playwright screenshot JPEG p50")
+
+    def runs(values: list[float]) -> str:
+        return f"median {statistics.median(values):.2f} s (runs: {', '.join(f'{c:.2f}' for c in values)})"
+
+    print(f"cold start, runner spawn → first demo snapshot: {runs(colds)}")
+    if base_colds:
+        print(f"cold start, baseline tree ({args.baseline_src}): {runs(base_colds)}  "
+              f"ratio {statistics.median(colds) / statistics.median(base_colds):.2f}")  # fmt: skip
+    if pw_colds:
+        print(f"cold start, Playwright (python + import + launch + goto + aria_snapshot): {runs(pw_colds)}  "
+              f"ratio {statistics.median(colds) / statistics.median(pw_colds):.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from phonewire.agent.core import AgentSession
+from phonewire.agent.imagefile import DEFAULT_FORMAT, format_for_path
 from phonewire.agent.operations import for_front_end
 from phonewire.agent.results import ActionResult, View
 from phonewire.protocol import errors as e
@@ -197,10 +198,18 @@ class Phone:
         return self._call(self.session.viewport())
 
     def screenshot(
-        self, path: str | Path | None = None, *, format: str = "png", scale: str = "device", overlay_refs: bool = False
+        self,
+        path: str | Path | None = None,
+        *,
+        format: str | None = None,
+        scale: str = "device",
+        overlay_refs: bool = False,
     ) -> bytes:
-        """The screen as PNG/JPEG bytes, also written to ``path`` when given."""
+        """The screen as PNG/JPEG bytes, also written to ``path`` when given.  ``format``: ``png`` or ``jpeg``; when
+        left out, the extension of ``path`` chooses it (``.png``, ``.jpg``, ``.jpeg``), else PNG.  A ``format`` that
+        disagrees with the extension is ``ProtocolError(INVALID_REQUEST)``."""
         self._check("screenshot", format=format, scale=scale, overlay_refs=overlay_refs)
+        format = format_for_path(path, format) if path is not None else format or DEFAULT_FORMAT
         image = self._call(self.session.screenshot(format=format, scale=scale, overlay_refs=overlay_refs))
         if path is not None:
             Path(path).write_bytes(image)

@@ -56,7 +56,7 @@ def test_the_agent_session_method_takes_the_tables_parameters_with_its_defaults(
 @pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
 def test_the_python_api_takes_the_tables_parameters_with_its_defaults(op: Operation) -> None:
     taken = inspect.signature(getattr(Phone, op.spelling("api"))).parameters
-    for p in op.params:
+    for p in op.params_for("api"):
         assert p.name in taken, p.name
         assert taken[p.name].default == (inspect.Parameter.empty if p.required else p.default), p.name
 

@@ -40,6 +40,13 @@ def test_a_script_drives_the_demo_and_the_runner_stops_with_the_phone(
         with Image.open(tmp_path / "form.png") as img:
             assert img.size == (393, 852)
         assert image[:8] == b"\x89PNG\r\n\x1a\n"
+        jpeg = phone.screenshot(tmp_path / "form.jpg", scale="css")  # the extension chooses JPEG
+        assert jpeg[:2] == b"\xff\xd8"
+        with Image.open(tmp_path / "form.jpg") as img:
+            assert (img.format, img.size) == ("JPEG", (393, 852))
+        with pytest.raises(phonewire.ProtocolError) as refused:
+            phone.screenshot(tmp_path / "bad.png", format="jpeg")
+        assert refused.value.code == e.INVALID_REQUEST
         pid = phone.session.sender.runner.process.pid  # type: ignore[attr-defined]
     assert wait_gone(pid)
 

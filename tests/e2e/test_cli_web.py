@@ -175,6 +175,19 @@ def test_screenshot_overlay_refs_is_a_png_of_the_device_screen(s: Session, tmp_p
         assert img.width == int(float(vp[2]))
 
 
+def test_screenshot_takes_its_format_from_the_file_extension(s: Session, tmp_path: Path) -> None:
+    for name, fmt in (("x.jpg", "JPEG"), ("x.JPEG", "JPEG"), ("x.png", "PNG")):
+        data = s("--json", "screenshot", str(tmp_path / name), "--scale", "css").json()["data"]
+        assert data["format"] == fmt.lower()
+        with Image.open(tmp_path / name) as img:
+            assert img.format == fmt
+            assert img.size == (393, 852)
+    refused = s("screenshot", str(tmp_path / "y.jpg"), "--format", "png")
+    assert refused.code != 0
+    assert "does not match the file name 'y.jpg'" in refused.err
+    assert not (tmp_path / "y.jpg").exists()
+
+
 def test_the_refs_drawn_on_an_overlay_screenshot_are_the_sessions_refs(s: Session, tmp_path: Path) -> None:
     s.ok("screenshot", str(tmp_path / "marks.png"), "--overlay-refs")
     view = s.ok("snapshot", "-i")  # the same screen: the same numbering as the marks

@@ -216,7 +216,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   read_only=True),
         Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),
                   read_only=True, cli_extra="[PATH]", bridge_aliases=("get_screen_image",),
-                  defaults={"mcp": {"format": "jpeg", "scale": "css"}}),
+                  # the API's format defaults to the extension of the file it writes (else PNG): agent/imagefile.py
+                  defaults={"mcp": {"format": "jpeg", "scale": "css"}, "api": {"format": None}}),
         Operation("tap", "tap", "Tap an element (its current centre) or a point.", (TARGET, COUNT),
                   bridge_aliases=("tap_element",)),
         Operation("long_press", "long_press", "Press and hold an element or a point.",

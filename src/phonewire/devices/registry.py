@@ -11,6 +11,7 @@ Adding a kind is one entry in :data:`REGISTRY`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import socket
 from collections.abc import Callable
@@ -113,13 +114,16 @@ class Kind:
     public: bool = True
     #: Why a kind without a backend is refused, and what to use instead.
     missing_hint: str = ""
+    #: ``"module:function"`` called with ``ARG`` (or ``None``) by the runner before it imports the rest of itself,
+    #: to start slow parts of opening the device early (the web kind starts Chromium); it must be light to import.
+    prestart: str | None = None
 
 
 REGISTRY: Final[dict[str, Kind]] = {
     k.name: k
     for k in (
         Kind("web", "web[:PROFILE]", "phonewire.devices.web.device:WebDevice", "profile", canonical=_web_spec,
-             lister=web_devices,
+             lister=web_devices, prestart="phonewire.devices.web.browser:prelaunch",
              start_hint="The web device needs Chromium at /usr/bin/chromium. Check the message above, then try "
              "again."),
         Kind("android", "android[:SERIAL]", "phonewire.devices.android.device:AndroidDevice", "serial",
@@ -171,6 +175,17 @@ def create_device(spec: str) -> Device:
     factory = getattr(importlib.import_module(module), cls)
     device: Device = factory(**{kind.argument: spec.partition(":")[2] or None})
     return device
+
+
+def prestart(spec: str) -> None:
+    """Start the slow parts of opening ``spec``'s device early (see :attr:`Kind.prestart`).  Best effort: any
+    failure is left for the device's own ``open`` to meet and report."""
+    kind = REGISTRY.get(spec.partition(":")[0])
+    if kind is None or kind.prestart is None:
+        return
+    module, _, function = kind.prestart.partition(":")
+    with contextlib.suppress(Exception):  # an unknown profile, a missing browser: open() reports it properly
+        getattr(importlib.import_module(module), function)(spec.partition(":")[2] or None)
 
 
 def list_devices() -> list[dict[str, Any]]:

@@ -45,6 +45,18 @@ FLAGS = (
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
+    # Only what a phone needs (each measured by bench/bench_phones.py and bench_web.py's cold start): headless
+    # Chromium still builds the desktop browser's omnibox popup as WebUI pages, in a renderer of their own that
+    # costs ~0.4-0.7 s of CPU at start-up and ~100 MB; a spare renderer is kept warm for the next site; the GPU
+    # process only does software compositing here (--disable-gpu) and runs as a thread of the browser instead.
+    # The rest are desktop services a phone page never uses.  Chromium reads only the last --disable-features.
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess,Translate,"
+    "OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,"
+    "CertificateTransparencyComponentUpdater",
+    "--in-process-gpu",
+    # Page.captureScreenshot draws a new surface instead of copying the compositor's: the same pixels (checked on
+    # a scrolled page at both scales), a JPEG at CSS scale in ~26 ms instead of ~41 ms (bench_web.py).
+    "--enable-features=CDPScreenshotNewSurface",
     "--remote-debugging-pipe",
     "about:blank",
 )
@@ -121,6 +133,36 @@ class BrowserLaunchError(Exception):
     pass
 
 
+#: A browser started by :func:`prelaunch` that no :meth:`BrowserProcess.launch` has taken yet.
+_prelaunched: BrowserProcess | None = None
+
+
+def prelaunch(profile: str | None) -> None:
+    """Start the browser the web device of ``profile`` will ask for, now: the runner calls this before it imports
+    the rest of itself, so Chromium starts up while Python imports.  The next :meth:`BrowserProcess.launch` takes
+    it when it asks for the same flags (else stops it and starts its own); one nobody took is stopped at exit."""
+    global _prelaunched
+    import atexit
+
+    from phonewire.devices.web.profiles import resolve_profile
+
+    p = resolve_profile(profile)
+    if _prelaunched is None:
+        _prelaunched = BrowserProcess.launch(extra_flags=window_flags(p.width, p.height))
+        atexit.register(_stop_prelaunched)
+
+
+def _stop_prelaunched() -> None:
+    global _prelaunched
+    if _prelaunched is not None:
+        _prelaunched.stop()
+        _prelaunched = None
+
+
+def window_flags(width: int, height: int) -> tuple[str, ...]:
+    return (f"--window-size={width},{height}",)
+
+
 class BrowserProcess:
     """A running browser and the parent's ends of its DevTools pipe (``read_fd``: its replies; ``write_fd``:
     our commands), which :meth:`CdpConnection.open_pipe` takes over."""
@@ -133,6 +175,7 @@ class BrowserProcess:
         self.user_data_dir = user_data_dir
         self.read_fd = read_fd
         self.write_fd = write_fd
+        self.extra_flags: tuple[str, ...] = ()
         self._stopped = False
 
     @property
@@ -143,11 +186,17 @@ class BrowserProcess:
     def launch(cls, *, extra_flags: tuple[str, ...] = (), sandbox: bool | None = None) -> BrowserProcess:
         """Start the browser.  Only forks and execs (no waiting): readiness is the first DevTools reply.
         ``sandbox``: None = whenever Chromium can have one (not root); False = without (the caller saw a
-        sandboxed start fail)."""
-        remove_stale_profiles()
+        sandboxed start fail).  Takes the browser :func:`prelaunch` started when it has the same flags."""
         if sandbox is None:
             sandbox = wants_sandbox()
         state = SANDBOX_ON if sandbox else (SANDBOX_OFF_UNUSABLE if wants_sandbox() else SANDBOX_OFF_ROOT)
+        global _prelaunched
+        early, _prelaunched = _prelaunched, None
+        if early is not None:
+            if early.extra_flags == extra_flags and early.sandbox == state and early.process.poll() is None:
+                return early
+            early.stop()  # started for other flags, or already gone: a fresh start decides
+        remove_stale_profiles()
         user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
         sandbox_flag = () if sandbox else (NO_SANDBOX,)
         args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *sandbox_flag, *extra_flags, *FLAGS]
@@ -170,7 +219,9 @@ class BrowserProcess:
             raise BrowserLaunchError(f"cannot start {CHROMIUM}: {exc}") from exc
         os.close(commands_r)
         os.close(replies_w)
-        return cls(process, user_data_dir, replies_r, commands_w, state)
+        browser = cls(process, user_data_dir, replies_r, commands_w, state)
+        browser.extra_flags = extra_flags
+        return browser
 
     def exit_reason(self) -> str | None:
         """``None`` while the browser process runs; else why it is gone."""

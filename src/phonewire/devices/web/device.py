@@ -37,7 +37,7 @@ from typing import Any
 
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
 from phonewire.devices.web import capture, controls, gestures, settle
-from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess
+from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
 from phonewire.devices.web.page_script import evaluate, require_focus
@@ -126,7 +126,7 @@ class WebDevice(Device):
 
     async def _start_browser(self, *, sandbox: bool | None) -> None:
         self._browser = BrowserProcess.launch(
-            extra_flags=(f"--window-size={self.profile.width},{self.profile.height}",), sandbox=sandbox
+            extra_flags=window_flags(self.profile.width, self.profile.height), sandbox=sandbox
         )
         self._cdp = await CdpConnection.open_pipe(self._browser.read_fd, self._browser.write_fd)
         self._cdp.subscribe(self._on_event)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from phonewire.agent.core import AgentSession
+from phonewire.agent.imagefile import format_for_path
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.results import STATE_RESET_NOTE, ActionResult
 from phonewire.protocol import errors as e
@@ -403,7 +404,8 @@ def _fill_target(data: dict[str, Any]) -> str:
 
 
 async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> Outcome:
-    fmt = str(option(inv, "--format"))
+    requested = str(option(inv, "--format")) if "--format" in inv.flags else None
+    fmt = format_for_path(inv.args[0], requested) if inv.args else requested or str(option(inv, "--format"))
     image = await session.screenshot(
         format=fmt, scale=option(inv, "--scale"), overlay_refs=option(inv, "--overlay-refs")
     )
