@@ -20,6 +20,22 @@ STATE_RESET_NOTE = (
 )
 
 
+#: What the CLI and MCP say when an action's reply carries ``reactivated``.
+REACTIVATED_NOTE = "the app was in the background and was brought to the front first"
+
+
+def stamp_fields(warning: str | None, reactivated: bool, state_reset: bool) -> dict[str, Any]:
+    """An action's envelope stamps as the JSON fields every front end answers with (only those that are set)."""
+    out: dict[str, Any] = {}
+    if warning:
+        out["warning"] = warning
+    if reactivated:
+        out["reactivated"] = True
+    if state_reset:
+        out["stateReset"] = True
+    return out
+
+
 @dataclass(frozen=True)
 class ActionResult:
     data: dict[str, Any]
@@ -30,14 +46,7 @@ class ActionResult:
     state_reset: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"data": self.data}
-        if self.warning:
-            out["warning"] = self.warning
-        if self.reactivated:
-            out["reactivated"] = True
-        if self.state_reset:
-            out["stateReset"] = True
-        return out
+        return {"data": self.data, **stamp_fields(self.warning, self.reactivated, self.state_reset)}
 
 
 class View:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.params import Form, Param, json_schema, parse_params
-from phonewire.agent.results import STATE_RESET_NOTE
+from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, stamp_fields
 from phonewire.frontends.serving import (
     DRAG_SETTLE,
     TAP_SETTLE,
@@ -102,16 +102,14 @@ def _text(text: str) -> Any:
 async def _action(
     session: AgentAPI, args: dict[str, Any], name: str, result: ActionLike, settle: Settle = TAP_SETTLE
 ) -> tuple[Content, dict[str, Any]]:
-    structured: dict[str, Any] = {"ok": True, "data": result.data}
+    stamps = stamp_fields(result.warning, result.reactivated, result.state_reset)
+    structured: dict[str, Any] = {"ok": True, "data": result.data, **stamps}
     lines = [f"ok: {name}" + (f" {json.dumps(result.data, ensure_ascii=False)}" if result.data else "")]
     if result.warning:
-        structured["warning"] = result.warning
         lines.append(f"warning: {result.warning}")
     if result.reactivated:
-        structured["reactivated"] = True
-        lines.append("note: the app was in the background and was brought to the front first")
+        lines.append(f"note: {REACTIVATED_NOTE}")
     if result.state_reset:
-        structured["stateReset"] = True
         lines.append(f"note: {STATE_RESET_NOTE}")
     if args.get("snapshot"):
         view = await settled_view(session, settle, interactive=True)

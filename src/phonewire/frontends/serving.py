@@ -21,6 +21,11 @@ from phonewire.protocol.errors import ProtocolError
 T = TypeVar("T")
 
 
+def port_error(prog: str, port: int) -> str | None:
+    """Why ``--port`` is unusable for ``phonewire PROG`` (0 = any free port), or ``None``."""
+    return None if 0 <= port <= 65535 else f"phonewire {prog}: --port must be 0..65535, got {port}"
+
+
 def add_host_options(parser: argparse.ArgumentParser) -> None:
     """The options both front ends take for :func:`agent_session`: ``--device``, ``--app``, ``--runner``."""
     parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")

@@ -26,6 +26,7 @@ from typing import Any, Final, TypeVar
 from phonewire.agent import operations as ops
 from phonewire.agent.operations import OPERATIONS
 from phonewire.agent.params import Form, Frame, Param, format_frame, parse_params
+from phonewire.agent.results import stamp_fields
 from phonewire.frontends.serving import (
     DRAG_SETTLE,
     TAP_SETTLE,
@@ -129,14 +130,11 @@ async def _finish(
     ctx: Context, params: JSONObject, results: list[ActionLike], extra: JSONObject, settle: Settle = TAP_SETTLE
 ) -> JSONObject:
     """An action's reply: extra fields, the warning / reactivated flags of its steps, then the fresh tree."""
-    out = dict(extra)
-    warnings = [r.warning for r in results if r.warning]
-    if warnings:
-        out["warning"] = " ".join(warnings)
-    if any(r.reactivated for r in results):
-        out["reactivated"] = True
-    if any(r.state_reset for r in results):
-        out["stateReset"] = True
+    warning = " ".join(r.warning for r in results if r.warning) or None
+    out = {
+        **extra,
+        **stamp_fields(warning, any(r.reactivated for r in results), any(r.state_reset for r in results)),
+    }
     if params.get("return_tree", True):
         try:
             out["tree"] = render_tree(await settled_view(ctx.session, settle))

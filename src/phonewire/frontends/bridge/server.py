@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Final
 
 from phonewire.frontends.bridge.methods import Dispatcher, encode_reply, error_reply
-from phonewire.frontends.serving import AgentAPI
+from phonewire.frontends.serving import AgentAPI, port_error
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -393,8 +393,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    if not 0 <= args.port <= 65535:
-        print(f"phonewire bridge: --port must be 0..65535, got {args.port}", file=sys.stderr)
+    if (problem := port_error("bridge", args.port)) is not None:
+        print(problem, file=sys.stderr)
         return 2
     from phonewire.frontends.serving import run_server
 

@@ -27,7 +27,7 @@ from typing import Any, Final
 from phonewire.agent.core import AgentSession
 from phonewire.agent.imagefile import format_for_path
 from phonewire.agent.operations import Operation, for_front_end
-from phonewire.agent.results import STATE_RESET_NOTE, ActionResult
+from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, ActionResult, stamp_fields
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
@@ -437,18 +437,16 @@ def exit_code_for(error: ProtocolError) -> int:
 
 def render_outcome(outcome: Outcome, *, as_json: bool) -> str:
     if as_json:
-        out: dict[str, Any] = {"ok": True, "data": outcome.data}
-        if outcome.warning:
-            out["warning"] = outcome.warning
-        if outcome.reactivated:
-            out["reactivated"] = True
-        if outcome.state_reset:
-            out["stateReset"] = True
+        out = {
+            "ok": True,
+            "data": outcome.data,
+            **stamp_fields(outcome.warning, outcome.reactivated, outcome.state_reset),
+        }
         return encode_json(out).decode()
     lines = [f"note: {STATE_RESET_NOTE}"] if outcome.state_reset else []
     lines += [outcome.text] if outcome.text else []
     if outcome.reactivated:
-        lines.append("note: the app was in the background and was brought to the front first")
+        lines.append(f"note: {REACTIVATED_NOTE}")
     if outcome.warning:
         lines.append(f"warning: {outcome.warning}")
     return "\n".join(lines)

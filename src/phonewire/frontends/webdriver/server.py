@@ -292,13 +292,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    if not 0 <= args.port <= 65535:
-        print(f"phonewire webdriver: --port must be 0..65535, got {args.port}", file=sys.stderr)
+    from phonewire.frontends.serving import port_error, run_server
+
+    if (problem := port_error("webdriver", args.port)) is not None:
+        print(problem, file=sys.stderr)
         return 2
     if args.idle_timeout <= 0:
         print("phonewire webdriver: --idle-timeout must be > 0", file=sys.stderr)
         return 2
-    from phonewire.frontends.serving import run_server
 
     return run_server("webdriver", _run(args))
 
