@@ -74,8 +74,13 @@ def valid_token(token: str) -> bool:
 
 
 def write_token_file(path: str, token: str) -> None:
-    """Write ``token`` to ``path`` in a private directory, created 0600 with O_EXCL (a stale file of a runner
-    that died on the same port is replaced)."""
+    """Write ``token`` to ``path`` (see :func:`write_private_file`)."""
+    write_private_file(path, token + "\n")
+
+
+def write_private_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` in a private directory, created 0600 with O_EXCL (a stale file of a process
+    that died is replaced, never followed through a link)."""
     make_private_dir(os.path.dirname(path))
     try:
         os.unlink(path)
@@ -84,7 +89,7 @@ def write_token_file(path: str, token: str) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags, 0o600)
     try:
-        os.write(fd, token.encode("ascii") + b"\n")
+        os.write(fd, text.encode("utf-8"))
     finally:
         os.close(fd)
 

@@ -175,6 +175,7 @@ def test_the_daemon_is_private_to_its_user(cli: Cli) -> None:
     assert stat.S_IMODE(cli.dir.stat().st_mode) == 0o700
     assert stat.S_IMODE((cli.dir / "token").stat().st_mode) == 0o600
     assert stat.S_IMODE((cli.dir / "daemon.sock").stat().st_mode) == 0o600
+    assert stat.S_IMODE((cli.dir / "daemon.pid").stat().st_mode) == 0o600
 
 
 def test_a_request_without_the_token_is_refused_and_the_daemon_keeps_serving(cli: Cli) -> None:

@@ -41,6 +41,7 @@ from phonewire.frontends.cli.client import daemon_dir, decode_request, encode_re
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
+from phonewire.runtime import write_private_file
 
 DEFAULT_IDLE_S: Final = 900.0
 MAX_REQUEST_BYTES: Final = 4 * 1024 * 1024
@@ -314,7 +315,7 @@ class Daemon:
         finally:
             os.umask(old_umask)
         sock_path.chmod(0o600)
-        self.path("daemon.pid").write_text(str(os.getpid()), encoding="ascii")
+        write_private_file(str(self.path("daemon.pid")), str(os.getpid()))
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stopping.set)
