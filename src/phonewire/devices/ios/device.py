@@ -1,7 +1,8 @@
 """The iOS backend: a :class:`Device` that fronts a WebDriverAgent (appium/WebDriverAgent) over HTTP.
 
-``--device ios:http://HOST:PORT`` names the WDA; ``ios`` / ``ios:UDID`` find a simulator through ``xcrun simctl``
-(:mod:`phonewire.devices.ios.discovery`) and use the WDA on 127.0.0.1:8100 (``PHONEWIRE_WDA_URL`` overrides).
+``--device ios:http://HOST:PORT`` names the WDA; ``ios`` / ``ios:UDID`` find a booted simulator (``xcrun simctl``)
+or a connected device (``xcrun devicectl``, else go-ios) (:mod:`phonewire.devices.ios.discovery`) and use the WDA on
+127.0.0.1:8100 (``PHONEWIRE_WDA_URL`` overrides).
 
 Session lifecycle (one long-lived session, never tied to an app)::
 
