@@ -4,16 +4,22 @@ RECONSTRUCTED in the tools' documented JSON shapes (fixtures/tools/README.md), n
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
+from wda_double import FORM_APP, WdaDouble
 
+from phonewire.devices.ios.device import IosDevice
 from phonewire.devices.ios.discovery import DEFAULT_WDA_URL, Found, ios_devices, phones, resolve
 from phonewire.devices.ios.source import TYPE_ROLES
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import Request
+from phonewire.runner.dispatch import Dispatcher
 
 DOC = (Path(__file__).resolve().parents[3] / "docs" / "ios.md").read_text(encoding="utf-8")
 TYPE_ROW = next(line for line in DOC.splitlines() if line.startswith("| `type` | `XCUIElementType"))
@@ -169,3 +175,97 @@ def test_no_tools_at_all_says_what_to_install_or_name(tmp_path: Path, monkeypatc
     assert info.value.code == e.DEVICE_UNAVAILABLE and "xcrun" in info.value.message
     assert "go-ios" in (info.value.hint or "") and "ios:http://" in (info.value.hint or "")
     assert ios_devices() == []
+
+
+# --- the calls table of docs/ios.md, measured -----------------------------------------------------------------------
+def _calls_rows() -> dict[str, tuple[str, str]]:
+    lines = DOC.split("| command | WDA (session-scoped unless marked) |", 1)[1].splitlines()[2:]
+    rows = {}
+    for line in lines:
+        if not line.startswith("| "):
+            break
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        rows[cells[0]] = (cells[-2], cells[-1])
+    return rows
+
+
+CALLS_ROWS = _calls_rows()
+NOTIFY = ("“Settings” Would Like to Send You Notifications", ["Don’t Allow", "Allow"])
+Step = tuple[str, dict[str, Any]]
+#: Row → (setup commands, the measured command, a change to the double before the setup).  All on the form app.
+MEASURED: dict[str, tuple[list[Step], Step, str]] = {
+    "`tap`": ([], ("tap", {"x": 10, "y": 300}), ""),
+    "`tap` with `numberOfTaps` > 1": ([], ("tap", {"x": 10, "y": 300, "numberOfTaps": 2}), ""),
+    "`longPress`": ([], ("longPress", {"x": 10, "y": 300, "durationMs": 500}), ""),
+    "`drag`": ([], ("drag", {"fromX": 180, "fromY": 600, "toX": 180, "toY": 200}), ""),
+    "`type`": ([("tap", {"x": 300, "y": 115})], ("type", {"text": "a"}), ""),
+    "`keyboardDelete` / `keyboardReturn`": ([("tap", {"x": 300, "y": 115})], ("keyboardDelete", {}), ""),
+    "`snapshot`": ([], ("snapshot", {}), ""),
+    "`snapshot` with the app's own alert up": ([], ("snapshot", {}), "app alert"),
+    "`snapshot` with a system alert up": ([], ("snapshot", {}), "system alert"),
+    "`tap` inside an alert button of the last snapshot": ([], ("tap", {"button": "Allow"}), "system alert"),
+    "`viewport`": ([], ("viewport", {}), ""),
+    "`button`": ([], ("button", {"button": "home"}), ""),
+    "`screenshot`": ([], ("screenshot", {"format": "png", "scale": "device"}), ""),
+    "`launchApp`": ([], ("launchApp", {}), ""),
+    "`terminateApp`": ([], ("terminateApp", {}), ""),
+    "`listApps`": ([], ("listApps", {}), ""),
+    "`openUrl`": ([], ("openUrl", {"url": "prefs:root=General"}), ""),
+    "`reset`": ([], ("reset", {}), ""),
+}
+DEVICE_SCOPED = {"button", "screenshot", "listApps", "openUrl", "reset"}
+
+
+def _measure(row: str, after_snapshot: bool) -> int:
+    """WDA calls of the row's command through the runner's dispatcher: right after a snapshot of the app, or right
+    after a tap (a mutation)."""
+    setup, (command, given), change = MEASURED[row]
+
+    async def main(wda: WdaDouble) -> int:
+        device = IosDevice(wda.url, scale=1.0)
+        await device.open()
+        dispatcher = Dispatcher(device)
+
+        async def send(name: str, fields: dict[str, Any]) -> dict[str, Any]:
+            app = None if name in DEVICE_SCOPED else FORM_APP
+            env = await dispatcher.run(Request(name, app_id=app, args=fields))
+            assert env.ok, (row, name, env.error)
+            return dict(env.data or {})
+
+        try:
+            await send("launchApp", {})
+            for name, fields in setup:
+                await send(name, fields)
+            if change == "app alert":
+                wda.show_app_alert("Discard?", "Your changes will be lost.", ["Cancel", "Discard"])
+            elif change == "system alert":
+                wda.alert = NOTIFY
+            if after_snapshot:
+                snap = await send("snapshot", {})
+            else:
+                await send("tap", {"x": 1, "y": 1})
+            args = given
+            if "button" in given and command == "tap":
+                node = next(n for n in snap["nodes"] if n["label"] == given["button"] and n["type"] == "Button")
+                r = node["rect"]
+                args = {"x": r["x"] + r["width"] / 2, "y": r["y"] + r["height"] / 2}
+            mark = len(wda.calls)
+            await send(command, args)
+            return len(wda.calls) - mark
+        finally:
+            await device.close()
+
+    with WdaDouble.with_fixture_apps() as wda:
+        return asyncio.run(main(wda))
+
+
+def test_the_calls_table_has_a_measured_row_for_every_command() -> None:
+    assert set(CALLS_ROWS) - {"`status`, `uptime`"} == set(MEASURED)  # status never reaches the device
+
+
+@pytest.mark.parametrize("row", sorted(MEASURED))
+def test_the_calls_table_of_docs_ios_md_is_what_the_double_counts(row: str) -> None:
+    after_snapshot, otherwise = CALLS_ROWS[row]
+    assert str(_measure(row, after_snapshot=True)) == after_snapshot
+    if otherwise != "–":
+        assert str(_measure(row, after_snapshot=False)) == otherwise
