@@ -40,6 +40,7 @@ TOOLS = Path(__file__).parent / "fixtures" / "tools"  # reconstructed outputs, n
 SIM_UDID = "5B1E6A0C-3C5A-4B7E-9F0B-2A6F3E1D8C11"
 PHONE_UDID = "00008110-001A2B3C4D5E801E"
 AWAY_UDID = "00008030-000C1D2E3F40802E"
+DEVICECTL_FAILS = "ERROR: The operation couldn’t be completed. (CoreDevice error 1.)"
 NO_DEVICECTL = 'xcrun: error: unable to find utility "devicectl", not a developer tool or in PATH'
 
 
@@ -69,12 +70,15 @@ def stand_ins(
         if sim_out is None:
             (tmp_path / "sim.txt").write_text(simctl, encoding="utf-8")
         sim_file = sim_out or tmp_path / "sim.txt"
-        devicectl_part = (
-            f'  out=""; prev=""\n  for a in "$@"; do [ "$prev" = "--json-output" ] && out="$a"; prev="$a"; done\n'
-            f'  cat "{TOOLS / devicectl}" > "$out"; exit 0 ;;\n'
-            if devicectl is not None
-            else f"  echo '{NO_DEVICECTL}' >&2; exit 72 ;;\n"
-        )
+        if devicectl is None:
+            devicectl_part = f"  echo '{NO_DEVICECTL}' >&2; exit 72 ;;\n"
+        elif devicectl == "fail":
+            devicectl_part = f"  echo '{DEVICECTL_FAILS}' >&2; exit 1 ;;\n"
+        else:
+            devicectl_part = (
+                f'  out=""; prev=""\n  for a in "$@"; do [ "$prev" = "--json-output" ] && out="$a"; prev="$a"; done\n'
+                f'  cat "{TOOLS / devicectl}" > "$out"; exit 0 ;;\n'
+            )
         executable(
             bin_dir / "xcrun",
             f'#!/bin/sh\necho "xcrun $*" >> "{record}"\ncase "$1" in\n'
@@ -142,6 +146,16 @@ def test_xcode_without_devicectl_falls_back_to_go_ios(tmp_path: Path, monkeypatc
     assert [p.udid for p in phones()] == [SIM_UDID, PHONE_UDID]
     assert [line.split()[:2] for line in record.read_text().splitlines()] == [
         ["xcrun", "simctl"], ["xcrun", "devicectl"], ["ios", "list"]]  # fmt: skip
+
+
+def test_a_failing_devicectl_leaves_the_simulators_usable_and_is_named_when_nothing_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stand_ins(tmp_path, monkeypatch, devicectl="fail")
+    assert resolve(None, {}) == Found(SIM_UDID, DEFAULT_WDA_URL, True)
+    with pytest.raises(ProtocolError) as info:
+        resolve(PHONE_UDID, {})
+    assert info.value.code == e.DEVICE_UNAVAILABLE and "CoreDevice error 1" in info.value.message
 
 
 def test_ios_udid_not_listed_names_the_listed_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

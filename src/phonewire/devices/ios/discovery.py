@@ -160,9 +160,10 @@ def go_ios_devices(ios: str) -> list[Phone]:
 
 
 # --- together ---------------------------------------------------------------------------------------------------------
-def phones() -> list[Phone]:
+def phones(notes: list[str] | None = None) -> list[Phone]:
     """Every phone the tools on PATH list: booted simulators, then real devices.  DEVICE_UNAVAILABLE when there is
-    no tool at all (or one fails)."""
+    no tool at all or simctl fails; a failing real-device lister only adds its error to ``notes`` (the simulators
+    it did not affect stay usable)."""
     xcrun, go_ios = shutil.which("xcrun"), shutil.which("ios")
     if xcrun is None and go_ios is None:
         raise _unavailable("neither xcrun (Xcode) nor go-ios (`ios`) is on PATH", NO_TOOLS_HINT)
@@ -170,21 +171,31 @@ def phones() -> list[Phone]:
     real: list[Phone] | None = None
     if xcrun is not None:
         found += booted_simulators(xcrun)
-        real = devicectl_devices(xcrun)
+        try:
+            real = devicectl_devices(xcrun)
+        except ProtocolError as exc:
+            if notes is not None:
+                notes.append(exc.message)
     if real is None and go_ios is not None:
-        real = go_ios_devices(go_ios)
+        try:
+            real = go_ios_devices(go_ios)
+        except ProtocolError as exc:
+            if notes is not None:
+                notes.append(exc.message)
     return found + (real or [])
 
 
 def resolve(udid: str | None, environ: dict[str, str] | None = None) -> Found:
     env = os.environ if environ is None else environ
-    listed = phones()
+    notes: list[str] = []
+    listed = phones(notes)
     names = ", ".join(f"{p.udid} ({p.describe()})" for p in listed)
+    also = f" (also: {'; '.join(notes)})" if notes else ""
     if udid:
         chosen = [p for p in listed if p.udid.lower() == udid.lower()]
         if not chosen:
             raise _unavailable(
-                f"no booted simulator or connected device with UDID {udid!r}",
+                f"no booted simulator or connected device with UDID {udid!r}{also}",
                 (f"Listed: {names}." if listed else "Boot a simulator (xcrun simctl boot UDID) or connect the phone.")
                 + " Any phone can also be named by its WDA URL: --device ios:http://127.0.0.1:8100.",
             )
@@ -192,7 +203,7 @@ def resolve(udid: str | None, environ: dict[str, str] | None = None) -> Found:
         chosen = [p for p in listed if p.problem is None] or listed
         if not chosen:
             hint = "Boot one (xcrun simctl boot UDID) or connect an iPhone, and start WDA on it."
-            raise _unavailable("no simulator is booted and no device is connected", hint)
+            raise _unavailable(f"no simulator is booted and no device is connected{also}", hint)
         if len(chosen) > 1:
             raise _unavailable(f"{len(chosen)} phones are available and none was chosen",
                                f"Use --device ios:UDID with one of: {names}.")  # fmt: skip
