@@ -89,6 +89,7 @@ APP_STATES: Final[dict[int, AppState]] = {
 #: Wire button → WDA ``pressButton`` name; volume buttons exist only on real devices.
 BUTTONS: Final[dict[str, str]] = {"home": "home", "volumeUp": "volumeup", "volumeDown": "volumedown"}
 TAP_DOWN_MS: Final = 50
+TAP_GAP_MS: Final = 80
 #: How long a "foreground" answer of ``/wda/apps/state`` is trusted without asking again (x time scale), as long as
 #: no command that can change the screen ran since.  A target's tap resolves its target with a snapshot first, so
 #: the snapshot's check and the tap are milliseconds apart.
@@ -98,7 +99,6 @@ STATE_FRESH_S: Final = 2.0
 ALERT_WIDTH: Final = 270.0
 ALERT_TEXT_HEIGHT: Final = 100.0
 ALERT_BUTTON_HEIGHT: Final = 44.0
-TAP_GAP_MS: Final = 80
 
 _BUNDLE_RE: Final = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$")
 _ELEMENT_KEY: Final = "element-6066-11e4-a52e-4f735466cecf"
