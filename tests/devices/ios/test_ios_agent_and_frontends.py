@@ -113,6 +113,32 @@ def test_python_api_opens_taps_by_selector_and_fills_a_field(wda: WdaDouble) -> 
     assert wait_gone(runner_pid)
 
 
+@pytest.mark.usefixtures("_state_dir")
+def test_python_api_answers_alerts_by_tapping_their_buttons_and_fills_a_prompt(wda: WdaDouble) -> None:
+    """Through the real runner: a system alert is an Alert whose buttons a tap answers with exactly one
+    POST /alert/accept; what is under it is covered (refused, nothing sent); an app's prompt alert is filled."""
+    with phonewire.Phone(device=f"ios:{wda.url}") as phone:
+        phone.open(SETTINGS_APP)
+        wda.alert = ("“Settings” Would Like to Send You Notifications", ["Don’t Allow", "Allow"])
+        view = phone.snapshot(interactive=True).text
+        assert 'Alert "“Settings” Would Like to Send You Notifications"' in view and 'Button "Allow"' in view
+        taps = wda.count("POST /wda/tap")
+        with pytest.raises(phonewire.ProtocolError) as covered:
+            phone.tap("General")
+        assert covered.value.code == e.ELEMENT_COVERED and covered.value.hint
+        mark = len(wda.calls)
+        phone.tap("Allow")
+        routes = wda.routes()[mark:]
+        assert routes.count("POST /alert/accept") == 1 and wda.bodies("POST /alert/accept") == [{"name": "Allow"}]
+        assert routes[-1] == "POST /alert/accept" and wda.count("POST /wda/tap") == taps
+        assert wda.alert_answers == ["Allow"] and "Alert" not in phone.snapshot(interactive=True).text
+        wda.show_app_alert("Rename", "Enter a name", ["Cancel", "Save"], field="Name")
+        phone.fill("role=TextField", "Home")
+        assert 'TextField "Name" value="Home"' in phone.snapshot().text
+        phone.tap("Save")
+        assert wda.alert_answers == ["Allow", "Save"] and wda.app_alert is None
+
+
 @pytest.fixture
 def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cli]:
     with cli_for(tmp_path, monkeypatch) as c:

@@ -17,7 +17,7 @@ from PIL import Image
 from wda_double import CALENDAR_APP, FORM_APP, SETTINGS_APP, WdaDouble
 
 from phonewire.devices.base import AppState
-from phonewire.devices.ios.device import IosDevice
+from phonewire.devices.ios.device import STATE_FRESH_S, IosDevice
 from phonewire.devices.ios.source import parse_xml_source
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -138,18 +138,140 @@ def _xml(double: WdaDouble) -> str:
     return str(double._source({"format": ["xml"]}))
 
 
-def test_a_system_alert_is_surfaced_as_a_dialog_with_its_buttons(wda: WdaDouble) -> None:
-    wda.alert = ("“Settings” Would Like to Send You Notifications", ["Don’t Allow", "Allow"])
+def centre(node: dict[str, Any]) -> tuple[float, float]:
+    r = node["rect"]
+    return r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
 
+
+NOTIFICATIONS = ("“Settings” Would Like to Send You Notifications", ["Don’t Allow", "Allow"])
+
+
+def test_a_system_alert_is_an_alert_with_tappable_buttons_and_one_tap_is_one_accept(wda: WdaDouble) -> None:
+    """SpringBoard's alert is not in the app's source: the probe finds it, the snapshot shows it as an Alert whose
+    buttons have refs and rects, the app under it is covered, and a tap on a button is one POST /alert/accept."""
+
+    async def scenario(device: IosDevice) -> tuple[list[dict[str, Any]], list[str], str | None, list[str]]:
+        await device.launch_app(SETTINGS_APP)
+        wda.alert = NOTIFICATIONS
+        mark = len(wda.calls)
+        nodes: list[dict[str, Any]] = (await device.snapshot(SETTINGS_APP))["nodes"]
+        snap_routes = since(wda, mark)
+        allow = next(n for n in nodes if n["type"] == "Button" and n["label"] == "Allow")
+        mark = len(wda.calls)
+        hit = await device.tap(SETTINGS_APP, *centre(allow))
+        return nodes, snap_routes, hit, since(wda, mark)
+
+    nodes, snap_routes, hit, tap_routes = run(wda, scenario)
+    assert snap_routes == ["GET /source", "GET /alert/text", "GET /wda/alert/buttons"]
+    alert = next(n for n in nodes if n["type"] == "Alert")
+    assert alert["label"].startswith("“Settings” Would Like") and alert["identifier"] == "wda-alert"
+    buttons = [n for n in nodes if n["parentIndex"] == alert["index"]]
+    assert [b["label"] for b in buttons] == ["Don’t Allow", "Allow"]
+    assert all(b["rect"]["width"] > 0 and b["rect"]["y"] > alert["rect"]["y"] for b in buttons)
+    general = next(n for n in nodes if n["label"] == "General")
+    assert general["coveredBy"] == 'Alert "“Settings” Would Like to Send You Notifications"'
+    assert "coveredBy" not in buttons[1]
+    assert tap_routes == ["POST /alert/accept"] and wda.bodies("POST /alert/accept") == [{"name": "Allow"}]
+    assert wda.alert is None and wda.alert_answers == ["Allow"] and wda.count("POST /wda/tap") == 0
+    assert hit == 'Button "Allow" of the alert'
+
+
+def test_an_apps_own_alert_is_in_the_source_so_the_snapshot_makes_no_extra_call(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+        await device.launch_app(SETTINGS_APP)
+        wda.show_app_alert("Reset Settings?", "This cannot be undone.", ["Cancel", "Reset"])
+        mark = len(wda.calls)
+        nodes: list[dict[str, Any]] = (await device.snapshot(SETTINGS_APP))["nodes"]
+        routes = since(wda, mark)
+        cancel = next(n for n in nodes if n["type"] == "Button" and n["label"] == "Cancel")
+        await device.tap(SETTINGS_APP, *centre(cancel))
+        after: list[dict[str, Any]] = (await device.snapshot(SETTINGS_APP))["nodes"]
+        return nodes, routes, after
+
+    nodes, routes, after = run(wda, scenario)
+    assert routes == ["GET /source"]  # the alert came with the source: no probe
+    alert = next(n for n in nodes if n["type"] == "Alert")
+    assert alert["label"] == "Reset Settings?"
+    inside = [n["label"] for n in nodes if n["index"] > alert["index"]]
+    assert inside == ["Reset Settings?", "This cannot be undone.", "Cancel", "Reset"]
+    assert next(n for n in nodes if n["label"] == "General")["coveredBy"] == 'Alert "Reset Settings?"'
+    assert wda.bodies("POST /alert/accept") == [{"name": "Cancel"}] and wda.alert_answers == ["Cancel"]
+    assert not any(n["type"] == "Alert" for n in after) and not any("coveredBy" in n for n in after)
+
+
+def test_a_tap_on_an_alert_that_went_away_fails_once_and_says_so(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> None:
+        await device.launch_app(SETTINGS_APP)
+        wda.alert = NOTIFICATIONS
+        nodes = (await device.snapshot(SETTINGS_APP))["nodes"]
+        allow = next(n for n in nodes if n["label"] == "Allow")
+        wda.alert = None  # answered by hand on the phone
+        with pytest.raises(ProtocolError) as info:
+            await device.tap(SETTINGS_APP, *centre(allow))
+        assert info.value.code == e.COMMAND_FAILED and "alert is gone" in (info.value.hint or "")
+        mark = len(wda.calls)
+        await device.tap(SETTINGS_APP, *centre(allow))  # no alert seen since: an ordinary tap
+        assert since(wda, mark) == ["POST /wda/tap"]
+
+    run(wda, scenario)
+    assert wda.count("POST /alert/accept") == 1 and wda.alert_answers == []
+
+
+def test_a_prompt_alerts_field_is_filled_by_tapping_it_and_typing(wda: WdaDouble) -> None:
     async def scenario(device: IosDevice) -> list[dict[str, Any]]:
         await device.launch_app(SETTINGS_APP)
-        nodes: list[dict[str, Any]] = (await device.snapshot(SETTINGS_APP))["nodes"]
-        return nodes
+        wda.show_app_alert("Rename", "Enter a name", ["Cancel", "Save"], field="Name")
+        nodes = (await device.snapshot(SETTINGS_APP))["nodes"]
+        field = next(n for n in nodes if n["type"] == "TextField")
+        assert field["label"] == "Name" and field["value"] is None and "coveredBy" not in field
+        await device.tap(SETTINGS_APP, *centre(field))  # not a button: a coordinate tap, which focuses the field
+        await device.type_text(SETTINGS_APP, "Home")
+        after: list[dict[str, Any]] = (await device.snapshot(SETTINGS_APP))["nodes"]
+        return after
 
-    nodes = run(wda, scenario)
-    dialog = next(n for n in nodes if n["type"] == "Dialog")
-    assert dialog["label"].startswith("“Settings” Would Like") and dialog["identifier"] == "wda-alert"
-    assert [n["label"] for n in nodes if n["parentIndex"] == dialog["index"]] == ["Don’t Allow", "Allow"]
+    after = run(wda, scenario)
+    assert next(n for n in after if n["type"] == "TextField")["value"] == "Home"
+    assert wda.bodies("POST /wda/keys") == [{"value": ["Home"]}] and wda.count("POST /alert/accept") == 0
+
+
+def test_the_foreground_answer_is_reused_only_until_a_mutation_or_the_freshness_bound(wda: WdaDouble) -> None:
+    """One tap after a snapshot is one /wda/tap; every mutation, and time, makes the next check ask WDA again; a
+    foreground app changed behind the runner's back is seen once the bound has passed."""
+    now = [100.0]
+
+    async def scenario(device: IosDevice) -> dict[str, list[str]]:
+        device.clock = lambda: now[0]
+        out: dict[str, list[str]] = {}
+
+        async def step(label: str, work: Callable[[], Awaitable[Any]]) -> Any:
+            mark = len(wda.calls)
+            result = await work()
+            out[label] = since(wda, mark)
+            return result
+
+        await device.launch_app(SETTINGS_APP)
+        await step("check", lambda: device.app_state(SETTINGS_APP))
+        await step("check again", lambda: device.app_state(SETTINGS_APP))
+        await step("tap", lambda: device.tap(SETTINGS_APP, 10, 10))
+        await step("check after tap", lambda: device.app_state(SETTINGS_APP))
+        await step("other app", lambda: device.app_state(FORM_APP))
+        now[0] += STATE_FRESH_S + 0.1
+        await step("check after the bound", lambda: device.app_state(SETTINGS_APP))
+        wda._front(FORM_APP, launch=True)  # the user opened another app on the phone
+        # the documented blind spot: within the bound, a change no command of ours caused is not seen
+        assert await step("blind spot", lambda: device.app_state(SETTINGS_APP)) == AppState.FOREGROUND
+        now[0] += STATE_FRESH_S + 0.1
+        assert await step("changed behind our back", lambda: device.app_state(SETTINGS_APP)) == AppState.BACKGROUND
+        await step("still background", lambda: device.app_state(SETTINGS_APP))
+        return out
+
+    out = run(wda, scenario)
+    assert out["check"] == ["POST /wda/apps/state"] and out["check again"] == []
+    assert out["tap"] == ["POST /wda/tap"] and out["check after tap"] == ["POST /wda/apps/state"]
+    assert out["other app"] == ["POST /wda/apps/state"]  # a different bundle id is never answered from the cache
+    assert out["check after the bound"] == ["POST /wda/apps/state"]
+    assert out["blind spot"] == [] and out["changed behind our back"] == ["POST /wda/apps/state"]
+    assert out["still background"] == ["POST /wda/apps/state"]  # only "foreground" is ever remembered
 
 
 def test_app_states_launch_activate_terminate_and_list(wda: WdaDouble) -> None:

@@ -32,6 +32,8 @@ TABLE = [
     (err(500, "unknown error", "The application 'x.y' is not installed on the device"), False, e.APP_UNKNOWN, False),
     (err(400, "invalid element state", KEYBOARD), False, e.TEXT_INPUT_NOT_FOCUSED, False),
     (err(404, "no such alert", "An attempt was made to operate on a modal dialog"), False, e.COMMAND_FAILED, False),
+    (err(400, "invalid element state", "Failed to find button with label 'Allow' for alert: Alert"), False,
+     e.COMMAND_FAILED, False),
     (err(404, "unknown command", "Unhandled endpoint: /wda/x"), False, e.UNSUPPORTED_OPERATION, False),
     (err(405, "unknown method", "GET not allowed"), False, e.UNSUPPORTED_OPERATION, False),
     (err(500, "unsupported operation", "Not on Simulator"), False, e.UNSUPPORTED_OPERATION, False),

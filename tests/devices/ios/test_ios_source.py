@@ -7,8 +7,6 @@ exists in permissively licensed data), plus the one real JSON node in fixtures/w
 from __future__ import annotations
 
 import json
-import statistics
-import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -175,21 +173,3 @@ def test_malformed_xml_sources_raise_source_error(bad: str) -> None:
 def test_malformed_json_sources_raise_source_error(bad: str) -> None:
     with pytest.raises(SourceError):
         parse_json_source(bad)
-
-
-def test_parse_and_build_time_per_fixture_is_reported() -> None:
-    """The closing note's measure: parse + build per fixture (p50, max over 30 runs), for both formats."""
-    lines = []
-    for path in XMLS:
-        xml, derived = path.read_text(encoding="utf-8"), derived_json(path.name)
-        parsers = (("xml", lambda x=xml: parse_xml_source(x)), ("json", lambda d=derived: parse_json_source(d)))
-        for fmt, run in parsers:
-            times = []
-            for _ in range(30):
-                began = time.perf_counter()
-                tree = run()
-                build_snapshot(tree, tree.rect, "ios-wda")
-                times.append((time.perf_counter() - began) * 1000)
-            lines.append(f"{path.name} {fmt}: p50 {statistics.median(times):.2f} ms, max {max(times):.2f} ms")
-            assert statistics.median(times) < 200  # a liveness bound, not a benchmark
-    print("\n" + "\n".join(lines))

@@ -13,10 +13,23 @@ What is recorded and what is derived:
   so each XML element is re-emitted in the shape of the one real JSON node
   (``fixtures/wda/xcuitest-driver_json-source-node_elementAttributes.json``: ``"1"``/``"0"`` booleans, ``frame``
   string plus ``rect`` dict, ``rawIdentifier``);
-* the screenshot is a generated PNG of the screen's pixel size.
+* the screenshot is a generated PNG of the screen's pixel size;
+* alerts are CONSTRUCTED (no recorded alert source exists in the fixtures): an app's own alert
+  (:meth:`WdaDouble.show_app_alert`) is an ``XCUIElementTypeAlert`` element added to the app's screen in the shape
+  XCUITest gives a UIAlertController (title and message StaticTexts, an optional TextField, one Button per action),
+  so it appears in ``/source`` with rects; a system alert (``alert = (text, [labels])``) lives in SpringBoard and
+  is visible only through the alert routes.  The alert routes follow appium/WebDriverAgent's
+  FBAlertViewCommands.m / FBAlert.m: SpringBoard's alert is looked up before the app's; ``GET /alert/text`` is the
+  StaticTexts outside buttons joined by newlines; ``POST /alert/accept`` / ``dismiss`` with ``{"name": label}``
+  click that button (``400 invalid element state`` "Failed to find button with label …" when there is none),
+  without a name accept clicks the last button and dismiss the first; ``POST /alert/text`` types into the alert's
+  only text field (``unsupported operation`` "The alert contains no input fields" without one); no alert is
+  ``404 no such alert`` with WDA's messages.
 
 Behaviour: taps hit-test the current screen (a text field takes focus, a switch toggles), ``/wda/keys`` edits the
-focused field's value (``\\b`` deletes), app states follow launch / activate / terminate / home.  Every request is
+focused field's value (``\\b`` deletes), app states follow launch / activate / terminate / home; while an alert
+is up a coordinate tap reaches only the alert (a button answers it, its text field takes focus), and every answered
+alert button is recorded in ``alert_answers``.  Every request is
 recorded (``calls``: ``"POST /wda/tap"`` with the session part removed, plus its JSON body), so tests prove e.g.
 that one tap sends exactly one ``/wda/tap``.  Faults: ``fail_next(route, status, error, message)``,
 ``expire_sessions()``, ``stop_answering()`` (requests hang until ``resume()`` or ``stop()``), ``ready = False``.
@@ -53,6 +66,10 @@ SCREENS = {
     FORM_APP: "ios-signup-form-textfields-appium-xcuitest.xml",
     CALENDAR_APP: "ios-calendar-day-view-japanese-appium-xcuitest.xml",
 }
+
+
+NO_ALERT = "An attempt was made to operate on a modal dialog when one was not open"  # FB_NO_ALERT_OPEN_MSG
+NOT_OPEN = "No alert is open"  # FBAlert's FBAlertNotPresentException reason
 
 
 def fixture_xml(name: str) -> str:
@@ -138,7 +155,12 @@ class WdaDouble:
     simulator: bool = True
     ready: bool = True
     calls: list[tuple[str, Any]] = field(default_factory=list)
+    #: A system (SpringBoard) alert: its text and button labels.
     alert: tuple[str, list[str]] | None = None
+    #: An app's own alert element, in that app's screen.
+    app_alert: ET.Element | None = None
+    #: The label of every alert button answered, by route or by tap, in order.
+    alert_answers: list[str] = field(default_factory=list)
     focused: ET.Element | None = None
     sessions: set[str] = field(default_factory=set)
     settings: dict[str, Any] = field(default_factory=dict)
@@ -305,8 +327,8 @@ class WdaDouble:
         if key == "GET /source":
             return self._source(query)
         if key == "POST /wda/apps/state":
-            app = self.apps.get(body["bundleId"])
-            return app.state if app is not None else 1
+            known = self.apps.get(body["bundleId"])
+            return known.state if known is not None else 1
         if key in ("POST /wda/apps/launch", "POST /wda/apps/activate"):
             return self._front(body["bundleId"], launch=key.endswith("launch"))
         if key == "POST /wda/apps/terminate":
@@ -348,19 +370,27 @@ class WdaDouble:
                 self.apps["com.apple.springboard"].state = 4
             return None
         if key == "GET /alert/text":
-            if self.alert is None:
-                raise w3c(
-                    404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open"
-                )
-            return self.alert[0]
+            return self._alert_text()
         if key == "GET /wda/alert/buttons":
-            if self.alert is None:
-                raise w3c(
-                    404, "no such alert", "An attempt was made to operate on a modal dialog when one was not open"
-                )
-            return self.alert[1]
+            return self._alert_labels()
         if key in ("POST /alert/accept", "POST /alert/dismiss"):
-            self.alert = None
+            name = (body or {}).get("name")
+            labels = self._alert_labels(message=NOT_OPEN)
+            if name is None:
+                if not labels:
+                    raise w3c(400, "invalid element state", "Failed to find accept button for alert: Alert")
+                name = labels[-1] if key.endswith("accept") else labels[0]
+            if name not in labels:
+                raise w3c(400, "invalid element state", f"Failed to find button with label '{name}' for alert: Alert")
+            self._answer(name)
+            return None
+        if key == "POST /alert/text":
+            self._alert_labels(message=NOT_OPEN)
+            fields = [] if self.alert is not None or self.app_alert is None else [
+                e for e in self.app_alert.iter() if _short(e) in ("TextField", "SecureTextField")]  # fmt: skip
+            if not fields:
+                raise w3c(500, "unsupported operation", "The alert contains no input fields")
+            fields[0].set("value", "".join(body["value"]) if isinstance(body["value"], list) else str(body["value"]))
             return None
         raise w3c(404, "unknown command", f"Unhandled endpoint: {path} with parameters {body}")
 
@@ -397,15 +427,88 @@ class WdaDouble:
             return json_node(screen)
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(screen, encoding="unicode")
 
+    # -- alerts -------------------------------------------------------------------------------------------------
+    def show_app_alert(self, title: str, message: str, buttons: list[str], *, field: str | None = None) -> None:
+        """The foreground app shows its own alert (a UIAlertController), laid out as iOS draws one."""
+        screen = self.foreground().screen
+        assert screen is not None
+        w, h = self._size()
+        width, text_h = 270.0, 100.0 + (40.0 if field is not None else 0.0)
+        rows = 1 if len(buttons) == 2 else len(buttons)
+        x, y = (w - width) / 2, (h - text_h - rows * 44.0) / 2
+
+        def el(kind: str, rect: tuple[float, float, float, float], **attrs: str) -> ET.Element:
+            a = {"type": PREFIX + kind, "enabled": "true", "visible": "true", **attrs}
+            a.update({k: f"{v:g}" for k, v in zip(("x", "y", "width", "height"), rect, strict=True)})
+            return ET.Element(PREFIX + kind, a)
+
+        alert = el("Alert", (x, y, width, text_h + rows * 44.0), name=title, label=title)
+        body = el("Other", (x, y, width, text_h + rows * 44.0))
+        texts = el("Other", (x, y, width, text_h))
+        texts.append(el("StaticText", (x + 16, y + 20, width - 32, 22), name=title, label=title, value=title))
+        texts.append(el("StaticText", (x + 16, y + 46, width - 32, 36), name=message, label=message, value=message))
+        if field is not None:
+            texts.append(el("TextField", (x + 16, y + 100, width - 32, 28), placeholderValue=field))
+        actions = el("Other", (x, y + text_h, width, rows * 44.0))
+        for n, label in enumerate(buttons):
+            rect = ((x + n * width / 2, y + text_h, width / 2, 44.0) if rows == 1 and len(buttons) == 2
+                    else (x, y + text_h + n * 44.0, width, 44.0))  # fmt: skip
+            actions.append(el("Button", rect, name=label, label=label))
+        body.extend([texts, actions])
+        alert.append(body)
+        screen.append(alert)
+        self.app_alert = alert
+
+    def _alert_labels(self, message: str = NO_ALERT) -> list[str]:
+        """Button labels of the alert WDA would find (SpringBoard's first); 404 no such alert when none."""
+        if self.alert is not None:
+            return list(self.alert[1])
+        if self.app_alert is not None:
+            return [str(e.get("label")) for e in self.app_alert.iter() if _short(e) == "Button" and e.get("label")]
+        raise w3c(404, "no such alert", message)
+
+    def _alert_text(self) -> str:
+        if self.alert is not None:
+            return self.alert[0]
+        if self.app_alert is None:
+            raise w3c(404, "no such alert", NO_ALERT)
+        texts: list[str] = []
+
+        def collect(element: ET.Element) -> None:
+            for child in element:
+                if _short(child) == "Button":
+                    continue  # FBAlert.text skips the StaticTexts of buttons
+                if _short(child) in ("StaticText", "TextView") and (child.get("label") or child.get("value")):
+                    texts.append(str(child.get("label") or child.get("value")))
+                collect(child)
+
+        collect(self.app_alert)
+        return "\n".join(texts)
+
+    def _answer(self, label: str) -> None:
+        self.alert_answers.append(label)
+        if self.alert is not None:
+            self.alert = None
+            return
+        if self.app_alert is not None:
+            for app in self.apps.values():
+                if app.screen is not None and self.app_alert in list(app.screen):
+                    app.screen.remove(self.app_alert)
+            if self.focused is not None and self.focused in list(self.app_alert.iter()):
+                self._focus(None)
+            self.app_alert = None
+
     def _tap(self, x: float, y: float) -> None:
         screen = self.foreground().screen
-        if screen is None:
-            return
-        hit = _hit(screen, x, y)
+        if screen is None or self.alert is not None:
+            return  # a system alert swallows taps (the double does not know where SpringBoard draws it)
+        hit = _hit(self.app_alert if self.app_alert is not None else screen, x, y)
         if hit is None:
             return
         kind = _short(hit)
-        if kind in TEXT_TYPES:
+        if self.app_alert is not None and kind == "Button":
+            self._answer(str(hit.get("label")))
+        elif kind in TEXT_TYPES:
             self._focus(hit)
         elif kind == "Switch":
             hit.set("value", "0" if hit.get("value") == "1" else "1")

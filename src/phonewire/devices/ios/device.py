@@ -1,7 +1,8 @@
 """The iOS backend: a :class:`Device` that fronts a WebDriverAgent (appium/WebDriverAgent) over HTTP.
 
-``--device ios:http://HOST:PORT`` names the WDA; ``ios`` / ``ios:UDID`` find a simulator through ``xcrun simctl``
-(:mod:`phonewire.devices.ios.discovery`) and use the WDA on 127.0.0.1:8100 (``PHONEWIRE_WDA_URL`` overrides).
+``--device ios:http://HOST:PORT`` names the WDA; ``ios`` / ``ios:UDID`` find a booted simulator (``xcrun simctl``)
+or a connected device (``xcrun devicectl``, else go-ios) (:mod:`phonewire.devices.ios.discovery`) and use the WDA on
+127.0.0.1:8100 (``PHONEWIRE_WDA_URL`` overrides).
 
 Session lifecycle (one long-lived session, never tied to an app)::
 
@@ -14,6 +15,25 @@ Session lifecycle (one long-lived session, never tied to an app)::
                                            reply was lost is never sent again.
     close ─► DELETE /session/S (best effort)
 
+App state without a round trip (the runner asks :meth:`app_state` before every app-scoped command)::
+
+    POST /wda/apps/state says 4 (foreground) ─► remembered for that bundle id, for STATE_FRESH_S (x time scale)
+    app_state within that time, same app      ─► FOREGROUND without a call
+    any command that can change the screen    ─► forgotten first (tap, type, drag, press, launch, activate,
+    (every mutation) or any failure              terminate, openUrl, reset), so the next command asks WDA again
+
+So a tap right after a snapshot is one ``/wda/tap``; a snapshot after a tap asks WDA again.  What the rule cannot
+see is a foreground change that no command of this runner caused (a notification tapped by hand, an app that
+switches itself) during those STATE_FRESH_S: a tap in that window lands on whatever is in front.
+
+Alerts: the snapshot's JSON source holds an app's own alerts (``XCUIElementTypeAlert``, with its buttons and their
+rects); a system alert (SpringBoard: permission prompts) is outside the app's tree, so when the source has no alert
+one ``GET /alert/text`` asks WDA (and ``GET /wda/alert/buttons`` when there is one).  Either way the snapshot shows
+an ``Alert`` node with its ``Button`` children, and everything outside it ``coveredBy`` the alert (a modal alert
+swallows taps elsewhere).  A single tap inside one of those buttons — by ref or by point — is sent as ``POST
+/alert/accept {"name": label}`` (WDA clicks the alert button with that label, or answers ``no such alert``), never
+as a coordinate tap: a system alert's button rects are not reported by WDA and are laid out where iOS draws them.
+
 Every WDA call runs in a worker thread (``asyncio.to_thread``), so the runner's event loop keeps answering
 ``status`` while WDA works; failures are mapped in one table (:mod:`phonewire.devices.ios.errors`).
 """
@@ -23,8 +43,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import json
 import math
 import re
+import time
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -37,7 +59,7 @@ from phonewire.devices.ios.source import parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, build_snapshot
 
 T = TypeVar("T")
 
@@ -68,6 +90,15 @@ APP_STATES: Final[dict[int, AppState]] = {
 BUTTONS: Final[dict[str, str]] = {"home": "home", "volumeUp": "volumeup", "volumeDown": "volumedown"}
 TAP_DOWN_MS: Final = 50
 TAP_GAP_MS: Final = 80
+#: How long a "foreground" answer of ``/wda/apps/state`` is trusted without asking again (x time scale), as long as
+#: no command that can change the screen ran since.  A target's tap resolves its target with a snapshot first, so
+#: the snapshot's check and the tap are milliseconds apart.
+STATE_FRESH_S: Final = 2.0
+#: Where iOS draws a standard alert (points): used only to place a system alert's buttons, whose rects WDA does not
+#: report.  A tap inside them is sent to WDA by label, never as coordinates, so the layout only has to be plausible.
+ALERT_WIDTH: Final = 270.0
+ALERT_TEXT_HEIGHT: Final = 100.0
+ALERT_BUTTON_HEIGHT: Final = 44.0
 
 _BUNDLE_RE: Final = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$")
 _ELEMENT_KEY: Final = "element-6066-11e4-a52e-4f735466cecf"
@@ -87,6 +118,14 @@ class IosDevice(Device):
         self.screen_scale: float = 1.0
         self.last_failure: str | None = None
         self._closed = False
+        #: The clock the state cache reads (tests move it).
+        self.clock: Callable[[], float] = time.monotonic
+        #: (bundle id, when WDA last said it was in front); None when a command may have changed that since.
+        self._front: tuple[str, float] | None = None
+        #: The alert the last snapshot of an app showed: (bundle id, [(button rect, label)]).
+        self._alert_buttons: tuple[str, list[tuple[Rect, str]]] | None = None
+        #: App-state checks answered from :attr:`_front` (``describe``).
+        self.state_cache_hits = 0
 
     # -- plumbing ----------------------------------------------------------------------------------------------
     @property
@@ -131,10 +170,17 @@ class IosDevice(Device):
                 self._sid = None
         raise AssertionError("unreachable")
 
+    def _forget(self) -> None:
+        """A command that can change the screen (or the foreground app) is about to run: what the last observation
+        said no longer holds."""
+        self._front = None
+        self._alert_buttons = None
+
     async def _run(self, work: Callable[[], T], *, source: bool = False) -> T:
         try:
             result = await asyncio.to_thread(work)
         except Exception as exc:
+            self._forget()
             mapped = map_failure(exc, url=self.url or "WebDriverAgent", source=source)
             if mapped.lost:
                 self._sid = None  # the next command re-checks /status and opens a new session
@@ -189,6 +235,7 @@ class IosDevice(Device):
             "screenScale": self.screen_scale,
             "session": self._sid is not None,
             "lastFailure": self.last_failure,
+            "stateCacheHits": self.state_cache_hits,
         }
 
     # -- app state ---------------------------------------------------------------------------------------------
@@ -213,15 +260,26 @@ class IosDevice(Device):
         return state
 
     async def app_state(self, app_id: str) -> AppState:
+        """WDA's answer, or FOREGROUND without a call when WDA said so for this app less than STATE_FRESH_S ago
+        and no command that can change the screen ran since (see the module docstring)."""
         self._check_bundle(app_id)
-        return await self._run(lambda: self._state(app_id))
+        asked = self.clock()
+        front = self._front
+        if front is not None and front[0] == app_id and asked - front[1] <= STATE_FRESH_S * self.scale:
+            self.state_cache_hits += 1
+            return AppState.FOREGROUND
+        state = await self._run(lambda: self._state(app_id))
+        self._front = (app_id, asked) if state is AppState.FOREGROUND else None
+        return state
 
     async def activate(self, app_id: str) -> None:
         self._check_bundle(app_id)
+        self._forget()
         await self._run(lambda: self._call("POST", "/wda/apps/activate", {"bundleId": app_id}))
 
     async def launch_app(self, app_id: str) -> dict[str, Any]:
         self._check_bundle(app_id)
+        self._forget()
 
         def work() -> dict[str, Any]:
             was_running = self._state(app_id) != AppState.NOT_RUNNING
@@ -233,6 +291,7 @@ class IosDevice(Device):
 
     async def terminate_app(self, app_id: str) -> dict[str, Any]:
         self._check_bundle(app_id)
+        self._forget()
 
         def work() -> dict[str, Any]:
             was_running = self._state(app_id) != AppState.NOT_RUNNING
@@ -263,6 +322,7 @@ class IosDevice(Device):
         if not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url):
             raise ProtocolError(e.INVALID_REQUEST, f"{url!r} is not an absolute URL",
                                 "Send a URL with a scheme, e.g. https://example.com or myapp://path.")  # fmt: skip
+        self._forget()
 
         def work() -> dict[str, Any]:
             self._call("POST", "/url", {"url": url})
@@ -271,6 +331,7 @@ class IosDevice(Device):
         return await self._run(work)
 
     async def reset(self) -> dict[str, Any]:
+        self._forget()
         self._sid = None  # the next call re-checks /status and opens a fresh session
 
         def work() -> dict[str, Any]:
@@ -290,10 +351,26 @@ class IosDevice(Device):
 
         return await self._run(work)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+    def _alert_button_at(self, app_id: str, x: float, y: float) -> str | None:
+        """The label of the alert button the last snapshot of ``app_id`` showed at this point, if any."""
+        if self._alert_buttons is None or self._alert_buttons[0] != app_id:
+            return None
+        for rect, label in self._alert_buttons[1]:
+            if rect.x <= x < rect.x + rect.width and rect.y <= y < rect.y + rect.height:
+                return label
+        return None
+
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
+        button = self._alert_button_at(app_id, x, y) if taps == 1 else None
+        self._forget()
+        if button is not None:
+            # WDA clicks the alert's button by its label (or answers no such alert): one call, and never a tap on
+            # whatever lies under a stale rect.
+            await self._run(lambda: self._call("POST", "/alert/accept", {"name": button}))
+            return f"Button {json.dumps(button, ensure_ascii=False)} of the alert"
         if taps == 1:
             await self._run(lambda: self._call("POST", "/wda/tap", {"x": x, "y": y}))
-            return
+            return None
         # Several taps: one W3C pointer sequence (one call, taps as close as a finger's) — never
         # tapWithNumberOfTaps, which ignores the coordinates.
         steps: list[dict[str, Any]] = [{"type": "pointerMove", "duration": 0, "x": x, "y": y}]
@@ -305,8 +382,10 @@ class IosDevice(Device):
         actions = {"actions": [{"type": "pointer", "id": "finger1", "parameters": {"pointerType": "touch"},
                                 "actions": steps}]}  # fmt: skip
         await self._run(lambda: self._call("POST", "/actions", actions))
+        return None
 
     async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+        self._forget()
         body = {"x": x, "y": y, "duration": duration_ms / 1000.0}
         await self._run(lambda: self._call("POST", "/wda/touchAndHold", body))
 
@@ -320,6 +399,7 @@ class IosDevice(Device):
         hold_ms: float,
         settle_ms: float,
     ) -> None:
+        self._forget()
         distance = math.hypot(end[0] - start[0], end[1] - start[1])
         velocity = max(1.0, distance / max(duration_ms / 1000.0, 0.01))  # points per second
         body = {
@@ -349,17 +429,21 @@ class IosDevice(Device):
         self._call("POST", "/wda/keys", {"value": [text]}, timeout_s=max(10.0, len(text) * 0.2))
 
     async def type_text(self, app_id: str, text: str) -> None:
+        self._forget()
         await self._run(lambda: self._keys(text))
 
     async def keyboard_return(self, app_id: str) -> None:
+        self._forget()
         await self._run(lambda: self._keys("\n"))
 
     async def keyboard_delete(self, app_id: str) -> None:
+        self._forget()
         await self._run(lambda: self._keys("\b"))
 
-    def _alert(self) -> tuple[str, list[str]] | None:
-        """The system alert on screen, if any.  The probe never fails a snapshot: a WDA error (``no such alert``,
-        or a WDA without these routes) means no alert to show; only a lost connection propagates."""
+    def _system_alert(self) -> tuple[str, list[str]] | None:
+        """The alert WDA sees outside the app's source (SpringBoard), if any.  The probe never fails a snapshot: a
+        WDA error (``no such alert``, or a WDA without these routes) means no alert to show; only a lost connection
+        propagates."""
         try:
             text = self._call("GET", "/alert/text")
             buttons = self._call("GET", "/wda/alert/buttons")
@@ -372,15 +456,21 @@ class IosDevice(Device):
         def work() -> dict[str, Any]:
             tree = parse_json_source(self._call("GET", f"/source?{SOURCE_QUERY}", timeout_s=SOURCE_TIMEOUT_S), app_id)
             viewport = tree.rect if tree.rect.width > 0 and tree.rect.height > 0 else self._window()
-            alert = self._alert()
-            if alert is not None and not any(n.type in ("Alert", "Dialog") for n in walk(tree)):
-                # A system alert (SpringBoard) is not part of the app's source: surface it as a dialog.
-                text, buttons = alert
-                tree.children.append(RawNode("Dialog", label=text, identifier="wda-alert",
-                                             children=[RawNode("Button", label=b) for b in buttons]))  # fmt: skip
+            alert = next((n for n in walk(tree) if n.type == "Alert"), None)
+            if alert is None:
+                found = self._system_alert()
+                if found is not None:
+                    alert = system_alert_node(*found, viewport)
+                    tree.children.append(alert)
+            buttons: list[tuple[Rect, str]] = []
+            if alert is not None:
+                buttons = cover_outside(tree, alert)
             tree.rect = viewport
-            return build_snapshot(tree, viewport, BACKEND)
+            snap = build_snapshot(tree, viewport, BACKEND)
+            self._alert_buttons = (app_id, buttons) if buttons else None
+            return snap
 
+        self._alert_buttons = None
         return await self._run(work, source=True)
 
     def _window(self) -> Rect:
@@ -403,6 +493,7 @@ class IosDevice(Device):
                 f"the simulator has no {name} button",
                 "Volume buttons can be pressed only on a real device; home works everywhere.",
             )
+        self._forget()
         await self._run(lambda: self._call("POST", "/wda/pressButton", {"name": wda_name}))
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
@@ -423,3 +514,37 @@ class IosDevice(Device):
             return Screenshot(out.getvalue(), format, image.width, image.height)
 
         return await self._run(work)
+
+
+def system_alert_node(text: str, buttons: list[str], viewport: Rect) -> RawNode:
+    """A system alert as WDA's alert routes describe it (text, button labels), laid out as iOS draws a standard
+    alert: centred, 270 pt wide, two buttons side by side, otherwise one per row."""
+    width = min(ALERT_WIDTH, max(1.0, viewport.width - 40))
+    side_by_side = len(buttons) == 2
+    rows = 1 if side_by_side else max(1, len(buttons))
+    height = ALERT_TEXT_HEIGHT + rows * ALERT_BUTTON_HEIGHT
+    left = viewport.x + (viewport.width - width) / 2
+    top = viewport.y + max(0.0, (viewport.height - height) / 2)
+    below = top + ALERT_TEXT_HEIGHT
+    children = []
+    for n, label in enumerate(buttons):
+        if side_by_side:
+            rect = Rect.of(left + n * width / 2, below, width / 2, ALERT_BUTTON_HEIGHT)
+        else:
+            rect = Rect.of(left, below + n * ALERT_BUTTON_HEIGHT, width, ALERT_BUTTON_HEIGHT)
+        children.append(RawNode("Button", label=label, rect=rect, enabled=True))
+    return RawNode("Alert", label=text, identifier="wda-alert", rect=Rect.of(left, top, width, height),
+                   children=children)  # fmt: skip
+
+
+def cover_outside(tree: RawNode, alert: RawNode) -> list[tuple[Rect, str]]:
+    """Mark every interactive node outside ``alert`` as covered by it (a modal alert swallows taps elsewhere) and
+    answer the alert's labelled buttons with their rects."""
+    inside = {id(n) for n in walk(alert)}
+    title = (alert.label or "").split("\n")[0].strip()
+    cover = f"Alert {json.dumps(title, ensure_ascii=False)}" if title else "Alert"
+    for node in walk(tree):
+        if id(node) not in inside and (node.interactive or node.type in INTERACTIVE_ROLES):
+            node.covered_by = cover
+    return [(n.rect, n.label) for n in walk(alert)
+            if n.type == "Button" and n.label and n.rect.width > 0 and n.rect.height > 0]  # fmt: skip

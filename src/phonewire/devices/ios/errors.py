@@ -15,6 +15,7 @@ raised ``from`` the original.  Rows are tried top to bottom (most specific first
      ├── any error whose message says "not installed"  APP_UNKNOWN
      ├── invalid element state + "keyboard must be present"  TEXT_INPUT_NOT_FOCUSED
      ├── no such alert                                 COMMAND_FAILED      the alert went away
+     ├── invalid element state + "for alert"           COMMAND_FAILED      the alert has no button of that label
      ├── unknown command, unknown method               UNSUPPORTED_OPERATION  this WDA lacks the route
      ├── unsupported operation                         UNSUPPORTED_OPERATION
      ├── invalid argument                              INVALID_REQUEST
@@ -119,6 +120,9 @@ def _map_wda_error(exc: WdaError, url: str, source: bool) -> ProtocolError:
                              "Tap a text field first (the keyboard must be on screen), then resend.")  # fmt: skip
     if exc.error == "no such alert":
         return ProtocolError(e.COMMAND_FAILED, said, "The alert is gone: take a snapshot.")
+    if exc.error == "invalid element state" and "for alert" in message:
+        hint = "The alert on screen has no button of that label (another alert?): take a snapshot."
+        return ProtocolError(e.COMMAND_FAILED, said, hint)
     if exc.error in ("unknown command", "unknown method", "unsupported operation"):
         return ProtocolError(
             e.UNSUPPORTED_OPERATION, said,
