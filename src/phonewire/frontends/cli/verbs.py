@@ -354,8 +354,8 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     if verb == "scroll":
         if args[0].lower() not in SCROLL_DIRECTIONS:
             raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
-        r = await session.scroll(args[0], amount=option(inv, "--amount"))
-        return _action(r, f"ok scrolled {args[0].lower()}")
+        r = await session.scroll(args[0], join_target(args[1:]) or None, amount=option(inv, "--amount"))
+        return _action(r, "ok " + str(r.data.get("message", f"scrolled {args[0].lower()}")) + _target_text(r.data))
     if verb == "url":
         r = await session.open_url(args[0])
         return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")
