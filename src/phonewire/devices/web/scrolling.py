@@ -94,7 +94,8 @@ PLAN_JS = r"""((x, y, dir, amount, reach, reveal) => {
     const el = exact || partial;
     if (el) {
       found = true;
-      const r = el.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      const r = el.getBoundingClientRect();
+      let cx = r.left + r.width / 2, cy = r.top + r.height / 2;
       let inside = cx >= 0 && cx <= W && cy >= 0 && cy <= H;
       for (let n = parentOf(el); n; n = n === root ? null : parentOf(n)) {
         if (n !== root && (n.nodeType !== 1 || n === document.body)) continue;
@@ -105,7 +106,12 @@ PLAN_JS = r"""((x, y, dir, amount, reach, reveal) => {
                 : both.includes(false) && (cx < box.x || cx > box.x + box.width) ? false : null;
         if (v === null) continue;
         inside = false;
-        if (n !== root && (v ? box.height : box.width) < 40) continue;  // the container is off screen: scroll its own
+        if (n !== root && (v ? box.height : box.width) < 40) {
+          // the container itself is (nearly) off screen: the one around it scrolls, towards the container
+          const q = n.getBoundingClientRect();
+          cx = Math.min(Math.max(cx, q.left), q.right); cy = Math.min(Math.max(cy, q.top), q.bottom);
+          continue;
+        }
         container = n;
         dir = v ? (cy < box.y ? "up" : "down") : (cx < box.x ? "left" : "right");
         const off = v ? cy - (box.y + box.height / 2) : cx - (box.x + box.width / 2);
