@@ -292,8 +292,9 @@ def parse_wm_density(output: str) -> float | None:
 
 # --- scrolling: which scroll container a scroll moves, and how far its content moved ------------------------------
 #: Classes that scroll sideways, and classes that scroll up and down; any other ``scrollable`` element (a
-#: RecyclerView, a Compose LazyRow/LazyColumn) is told by its shape: much wider than tall and inside another
-#: scroller means a carousel.
+#: RecyclerView, a Compose LazyRow/LazyColumn) scrolls across the scroller around it (a carousel in a vertical
+#: feed, a page of a ViewPager), and at the top level along its longer side.  A guess from the dump: unverified on
+#: a real phone.
 _HORIZONTAL_CLASSES: Final = ("HorizontalScrollView", "ViewPager", "ViewPager2", "TabLayout")
 _VERTICAL_CLASSES: Final = ("ScrollView", "NestedScrollView", "ListView", "GridView", "ExpandableListView")
 
@@ -310,7 +311,7 @@ class Scroller:
 def scrollers(xml: str, density: float) -> list[Scroller]:
     out: list[Scroller] = []
 
-    def visit(element: ET.Element, depth: int, inside: bool) -> None:
+    def visit(element: ET.Element, depth: int, around: bool | None) -> None:
         scrollable = element.get("scrollable") == "true"
         bounds = parse_bounds(element.get("bounds"))
         if scrollable and bounds is not None:
@@ -320,13 +321,16 @@ def scrollers(xml: str, density: float) -> list[Scroller]:
                 horizontal = True
             elif name in _VERTICAL_CLASSES:
                 horizontal = False
+            elif around is not None:
+                horizontal = not around  # a list inside a list scrolls the other way (a carousel in a feed)
             else:
-                horizontal = inside and rect.width > 2 * rect.height
+                horizontal = rect.width > 2 * rect.height
             out.append(Scroller(rect, depth, horizontal))
+            around = horizontal
         for child in element:
-            visit(child, depth + 1, inside or scrollable)
+            visit(child, depth + 1, around)
 
-    visit(_root_element(xml), 0, False)
+    visit(_root_element(xml), 0, None)
     return out
 
 
