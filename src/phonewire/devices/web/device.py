@@ -506,7 +506,11 @@ class WebDevice(Device):
             if not isinstance(plan, dict):
                 raise ProtocolError(e.COMMAND_FAILED, "the page gave no scroll plan", "Take a snapshot.")
             if "from" not in plan:  # at the end already, or (find) the element shows: nothing to drag
-                return {**scrolling.outcome(plan, [plan["before"], plan["max"]]), "atEnd": bool(plan["atEnd"])}
+                result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
+                if result.get("distance"):  # find's jump went all the way
+                    page.unsettled = True
+                    await self._settle(page)
+                return result
             page.unsettled = True
             start, end = (float(plan["from"][0]), float(plan["from"][1])), (float(plan["to"][0]), float(plan["to"][1]))
             await gestures.drag(
