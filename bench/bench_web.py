@@ -353,6 +353,27 @@ def find_figures(rounds: int) -> dict[str, list[tuple[int, int, float]]]:
     return out
 
 
+async def playwright_find(url: str, rounds: int) -> list[float]:
+    """Playwright for Python on the same demo: ``get_by_role("link", name=…).tap()`` (it scrolls the row into view
+    itself), until the detail heading shows; each round from a fresh load."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = await (await browser.new_context(**_playwright_context_options())).new_page()
+            out = []
+            for _ in range(rounds):
+                await page.goto(url, wait_until="load")
+                started = time.perf_counter()
+                await page.get_by_role("link", name=FIND_ROW, exact=True).tap()
+                await page.locator("#detail-heading", has_text=FIND_ROW).wait_for()
+                out.append(time.perf_counter() - started)
+            return out
+        finally:
+            await browser.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40)
@@ -365,7 +386,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.only_find:
-        print_find(find_figures(args.find_rounds))
+        print_find(find_figures(args.find_rounds), _playwright_find_walls(args))
         return
 
     colds: list[float] = []
@@ -438,10 +459,22 @@ def main() -> None:
         print(f"cold start, Playwright (python + import + launch + goto + aria_snapshot): {runs(pw_colds)}  "
               f"ratio {statistics.median(colds) / statistics.median(pw_colds):.2f}")  # fmt: skip
 
-    print_find(find_figures(args.find_rounds))
+    print_find(find_figures(args.find_rounds), _playwright_find_walls(args))
 
 
-def print_find(figures: dict[str, list[tuple[int, int, float]]]) -> None:
+def _playwright_find_walls(args: argparse.Namespace) -> list[float]:
+    if args.no_playwright:
+        return []
+    walls: list[float] = []
+
+    async def run(url: str) -> None:
+        walls.extend(await playwright_find(url, args.find_rounds))
+
+    asyncio.run(_serve_demo_then(run))
+    return walls
+
+
+def print_find(figures: dict[str, list[tuple[int, int, float]]], playwright: list[float]) -> None:
     def summary(name: str) -> tuple[float, float, float]:
         rows = figures[name]
         return (statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows),
@@ -453,6 +486,12 @@ def print_find(figures: dict[str, list[tuple[int, int, float]]]) -> None:
     print(f"  find + tap                  {fc:4.0f} calls {fx:7.0f} characters {fw:6.2f} s")
     print(f"  blind snapshot/scroll loop  {bc:4.0f} calls {bx:7.0f} characters {bw:6.2f} s")
     print(f"  ratio find/blind  calls {fc / bc:.2f}  characters {fx / bx:.3f}  wall {fw / bw:.2f}")
+    if playwright:
+        pw = statistics.median(playwright)
+        print(
+            f"  Playwright get_by_role(...).tap() wall {pw:.2f} s (its own browser, after the phone's rounds); "
+            f"ratio find/Playwright wall {fw / pw:.2f}"
+        )
 
 
 if __name__ == "__main__":
