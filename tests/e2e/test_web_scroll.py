@@ -87,13 +87,25 @@ def test_scrolling_at_the_end_says_so_and_changes_nothing(phone: phonewire.Phone
     assert offsets(phone)["grid"] == sum(m["distance"] for m in moves)
 
 
+def person_tops(phone: phonewire.Phone) -> dict[int, float]:
+    return {int(str(n["label"]).split()[1]): float(n["rect"]["y"]) for n in phone.snapshot().nodes
+            if str(n.get("label")).startswith("Person ")}  # fmt: skip
+
+
 def test_a_snapshot_right_after_a_fling_shows_where_the_content_came_to_rest(phone: phonewire.Phone) -> None:
+    at_top = person_tops(phone)
+    first, pitch = at_top[1], at_top[2] - at_top[1]
     phone.swipe(200, 800, 200, 500, duration_ms=60)  # a flick: the page flings on after the finger lifts
-    first = phone.snapshot().text
+    view = phone.snapshot().text
+    rows = person_tops(phone)
     flung = offsets(phone)["page"]
     time.sleep(1.5)
-    assert phone.snapshot().text == first  # nothing moved after the reply: it answered at rest
+    assert phone.snapshot().text == view  # nothing moved after the reply: it answered at rest
     assert flung > 300 * 1.5  # it did fling past the finger's 300 points
+    # the rows the view shows are the ones at that offset on the page
+    top_row = min(rows)
+    assert rows[top_row] + flung == pytest.approx(first + (top_row - 1) * pitch, abs=1)
+    assert rows[top_row] <= pitch and rows[top_row] + pitch > 0
 
 
 def test_find_reaches_row_150_of_300_in_three_calls_and_a_few_hundred_characters(phone: phonewire.Phone) -> None:
