@@ -63,10 +63,11 @@ _OPS: Final = for_front_end("cli")
 
 def _verb(name: str) -> Spec:
     """The CLI's projection of one operation, all from the table: usage and summary, the positional words (a
-    ``target`` takes every word left over), and each ``--option`` checked by its parameter."""
+    ``target``, or ``find``'s selector, takes every word left over: ``find Person 150``), and each ``--option``
+    checked by its parameter."""
     op = _OPS[name]
     positional = op.cli_arguments()
-    variadic = any(p.name == "target" for p in positional)
+    variadic = any(p.name == "target" for p in positional) or (name == "find")
     max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
     options = op.cli_options()
     flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
