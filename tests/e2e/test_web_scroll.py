@@ -69,9 +69,15 @@ def test_scroll_down_by_target_moves_the_list_box_and_not_the_page(phone: phonew
     now = offsets(phone)
     assert now["page"] == 0 and now["box"] > 100 and result.data["distance"] == now["box"]
     assert result.data["container"] == 'div "Box"'
-    # a point inside the box names the same container
+    # a point inside the box names the same container, and so does the box's ref
     again = phone.scroll("down", "200 400", amount=0.3)
     assert offsets(phone)["box"] == now["box"] + again.data["distance"] and offsets(phone)["page"] == 0
+    ref = next(r for r, n in phone.snapshot().refs.items() if n.get("identifier") == "box")
+    back = phone.scroll("up", "@" + ref, amount=1)
+    assert (
+        back.data["distance"] > 0
+        and offsets(phone)["box"] == now["box"] + again.data["distance"] - back.data["distance"]
+    )
 
 
 def test_scrolling_at_the_end_says_so_and_changes_nothing(phone: phonewire.Phone) -> None:
@@ -126,6 +132,13 @@ def test_find_scrolls_the_list_box_that_holds_the_item(phone: phonewire.Phone) -
     assert now["box"] > 3000 and found.data["line"].endswith('StaticText "Item 80"')
     phone.tap("@" + found.data["ref"])
     assert "picked Item 80" in phone.snapshot().text
+
+
+def test_find_scrolls_the_grid_sideways_to_a_cell_off_screen(phone: phonewire.Phone) -> None:
+    found = phone.find("text=Cell 15")
+    now = offsets(phone)
+    assert now["grid"] > 1000 and now["page"] == 0 and now["box"] == 0
+    assert found.data["line"].endswith('StaticText "Cell 15"') and found.data["distance"] == now["grid"]
 
 
 def test_find_that_never_shows_is_not_found_with_the_distance_scrolled(phone: phonewire.Phone) -> None:
