@@ -83,7 +83,10 @@ def test_find_stops_after_max_scrolls_when_the_device_cannot_measure() -> None:
     sender = Scrolling(measured=False)
     with pytest.raises(ProtocolError) as info:
         run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 999", max_scrolls=3))
-    assert info.value.code == e.NOT_FOUND and "stopped after max_scrolls=3" in info.value.message
+    assert info.value.code == e.NOT_FOUND
+    assert "after 3 scroll(s) down (the device cannot measure how far): stopped after max_scrolls=3" in str(
+        info.value.message
+    )
     assert len(sender.commands("scroll")) == 3
     assert DEFAULT_FIND_SCROLLS == 30
 

@@ -583,7 +583,7 @@ class AgentSession:
         reveal = _reveal_text(parsed)
 
         async def run() -> ActionResult:
-            scrolls, moved, at_end, went = 0, 0.0, False, d
+            scrolls, moved, at_end, went, measured = 0, 0.0, False, d, False
             envs: list[Reply] = []
             while True:
                 nodes: list[Node] = (await self._raw_snapshot(refront=True))["nodes"]
@@ -603,7 +603,8 @@ class AgentSession:
                     raise ProtocolError(
                         e.NOT_FOUND,
                         f"nothing on screen matches {selector!r} after {scrolls} scroll(s) {went} "
-                        f"({moved:.0f} pt): {why}",
+                        f"({f'{moved:.0f} pt' if measured or not scrolls else 'the device cannot measure how far'}): "
+                        f"{why}",
                         "Check the selector against `snapshot`; try `--direction up` (or left/right), "
                         + ("or a larger --max-scrolls." if not at_end else "or another screen."),
                     )
@@ -616,6 +617,7 @@ class AgentSession:
                 scrolls += 1
                 went = str(data.get("direction") or went)
                 distance = data.get("distance")
+                measured = measured or isinstance(distance, int | float)
                 moved += float(distance) if isinstance(distance, int | float) else 0.0
                 # at the end, or a measured scroll that did not move at all: nothing more to reveal that way
                 at_end = bool(data.get("atEnd")) or (isinstance(distance, int | float) and distance < 0.5)
