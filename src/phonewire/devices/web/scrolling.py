@@ -76,7 +76,7 @@ PLAN_JS = (
   };
   const describe = (el) => {
     if (el === root) return "the page";
-    const label = el.getAttribute("aria-label") || el.id || el.className && String(el.className).split(" ")[0] || "";
+    const label = el.getAttribute("aria-label") || el.id || (el.getAttribute("class") || "").split(" ")[0];
     return (el.tagName.toLowerCase()) + (label ? ` "${String(label).slice(0, 40)}"` : "");
   };
   let container = null, want = null, revealed = false, found = false, from = null;
