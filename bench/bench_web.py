@@ -10,6 +10,9 @@ measured in the same run on the same machine.
 * screenshot p50 through the runner vs raw ``Page.captureScreenshot``: PNG at device scale, and JPEG at CSS scale
   (one pixel per point, what MCP asks for by default);
 * cold start: from spawning ``phonewire runner --device web`` to the first snapshot of the demo;
+* reaching a row: ``find "Item 150"`` then a tap of its ref, against the blind way of issue 10 (``snapshot -i``,
+  ``scroll down``, … until the row shows, then the tap), both through the agent API on one phone, alternated each
+  round: calls, characters the agent reads (the CLI's output for each call) and wall time;
 * with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), cold starts of runners that
   import phonewire from DIR, interleaved with this tree's;
 * the same tap, screenshots and cold start through Playwright for Python (``page.touchscreen.tap``,
@@ -28,6 +31,7 @@ import asyncio
 import http.client
 import json
 import os
+import re
 import secrets
 import signal
 import statistics
@@ -303,15 +307,87 @@ def cold_start(baseline_src: str | None = None) -> float:
         runner.stop()
 
 
+FIND_ROW = "Item 150"
+
+
+def _reach_by_find(phone: Any) -> tuple[int, int]:
+    found = phone.find(FIND_ROW)
+    tapped = phone.tap("@" + found.data["ref"])
+    return 2, len(f"ok {found.data['message']}\n") + len(f"ok {tapped.data['message']}\n")
+
+
+def _reach_blind(phone: Any) -> tuple[int, int]:
+    """What an agent did before ``find``: look, scroll the page down, look again, … then tap the row."""
+    calls = chars = 0
+    while True:
+        text = phone.snapshot(interactive=True).text
+        calls, chars = calls + 1, chars + len(text) + 1
+        row = re.search(rf'(@e\d+) Link "{FIND_ROW}"( |$)', text, re.M)
+        if row is not None:
+            tapped = phone.tap(row.group(1))
+            return calls + 1, chars + len(f"ok {tapped.data['message']}\n")
+        scrolled = phone.scroll("down")
+        calls, chars = calls + 1, chars + len(f"ok {scrolled.data['message']}\n")
+        if calls > 200:
+            raise SystemExit("the blind way never reached the row")
+
+
+def find_figures(rounds: int) -> dict[str, list[tuple[int, int, float]]]:
+    """(calls, characters, wall seconds) per round for each way, each round from a freshly opened demo (the list at
+    its top; the open itself is one more call for both ways and is not counted).  Alternated, the order rotated
+    every round."""
+    import phonewire
+
+    ways: dict[str, Callable[[Any], tuple[int, int]]] = {"find": _reach_by_find, "blind": _reach_blind}
+    out: dict[str, list[tuple[int, int, float]]] = {name: [] for name in ways}
+    with phonewire.Phone(device="web") as phone:
+        names = list(ways)
+        for i in range(rounds):
+            for name in names[i % 2 :] + names[: i % 2]:
+                phone.open(DEMO)
+                started = time.perf_counter()
+                calls, chars = ways[name](phone)
+                out[name].append((calls, chars, time.perf_counter() - started))
+                if f'"{FIND_ROW}" id=detail-heading' not in phone.snapshot().text:
+                    raise SystemExit(f"{name}: the tap did not open {FIND_ROW}")
+    return out
+
+
+async def playwright_find(url: str, rounds: int) -> list[float]:
+    """Playwright for Python on the same demo: ``get_by_role("link", name=…).tap()`` (it scrolls the row into view
+    itself), until the detail heading shows; each round from a fresh load."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = await (await browser.new_context(**_playwright_context_options())).new_page()
+            out = []
+            for _ in range(rounds):
+                await page.goto(url, wait_until="load")
+                started = time.perf_counter()
+                await page.get_by_role("link", name=FIND_ROW, exact=True).tap()
+                await page.locator("#detail-heading", has_text=FIND_ROW).wait_for()
+                out.append(time.perf_counter() - started)
+            return out
+        finally:
+            await browser.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--cold", type=int, default=3)
     parser.add_argument("--no-playwright", action="store_true", help="skip the Playwright baseline")
+    parser.add_argument("--find-rounds", type=int, default=3, help="rounds of reaching a row (find vs blind)")
+    parser.add_argument("--only-find", action="store_true", help="only the figures of reaching a row")
     parser.add_argument(
         "--baseline-src", help="also time cold starts of runners importing phonewire from this src/ directory"
     )
     args = parser.parse_args()
+    if args.only_find:
+        print_find(find_figures(args.find_rounds), _playwright_find_walls(args))
+        return
 
     colds: list[float] = []
     pw_colds: list[float] = []
@@ -382,6 +458,40 @@ def main() -> None:
     if pw_colds:
         print(f"cold start, Playwright (python + import + launch + goto + aria_snapshot): {runs(pw_colds)}  "
               f"ratio {statistics.median(colds) / statistics.median(pw_colds):.2f}")  # fmt: skip
+
+    print_find(find_figures(args.find_rounds), _playwright_find_walls(args))
+
+
+def _playwright_find_walls(args: argparse.Namespace) -> list[float]:
+    if args.no_playwright:
+        return []
+    walls: list[float] = []
+
+    async def run(url: str) -> None:
+        walls.extend(await playwright_find(url, args.find_rounds))
+
+    asyncio.run(_serve_demo_then(run))
+    return walls
+
+
+def print_find(figures: dict[str, list[tuple[int, int, float]]], playwright: list[float]) -> None:
+    def summary(name: str) -> tuple[float, float, float]:
+        rows = figures[name]
+        return (statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows),
+                statistics.median(r[2] for r in rows))  # fmt: skip
+
+    (fc, fx, fw), (bc, bx, bw) = summary("find"), summary("blind")
+    rounds = len(figures["find"])
+    print(f"reaching {FIND_ROW!r} of 300 and tapping it (after open; medians of {rounds} alternated rounds):")
+    print(f"  find + tap                  {fc:4.0f} calls {fx:7.0f} characters {fw:6.2f} s")
+    print(f"  blind snapshot/scroll loop  {bc:4.0f} calls {bx:7.0f} characters {bw:6.2f} s")
+    print(f"  ratio find/blind  calls {fc / bc:.2f}  characters {fx / bx:.3f}  wall {fw / bw:.2f}")
+    if playwright:
+        pw = statistics.median(playwright)
+        print(
+            f"  Playwright get_by_role(...).tap() wall {pw:.2f} s (its own browser, after the phone's rounds); "
+            f"ratio find/Playwright wall {fw / pw:.2f}"
+        )
 
 
 if __name__ == "__main__":

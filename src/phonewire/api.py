@@ -37,7 +37,7 @@ from phonewire.agent.operations import for_front_end
 from phonewire.agent.results import ActionResult, View
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.request import DEFAULT_WAIT_MS
+from phonewire.protocol.request import DEFAULT_FIND_SCROLLS, DEFAULT_WAIT_MS
 
 if TYPE_CHECKING:
     from phonewire.host import CommandSender
@@ -183,10 +183,18 @@ class Phone:
         self._check("swipe", x1=x1, y1=y1, x2=x2, y2=y2, duration_ms=duration_ms)
         return self._call(self.session.swipe(x1, y1, x2, y2, duration_ms=duration_ms))
 
-    def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
-        """Scroll the content ``up``/``down``/``left``/``right`` by ``amount`` of the screen."""
-        self._check("scroll", direction=direction, amount=amount)
-        return self._call(self.session.scroll(direction, amount=amount))
+    def scroll(self, direction: str, target: str | None = None, *, amount: float = 0.6) -> ActionResult:
+        """Scroll ``up``/``down``/``left``/``right`` by ``amount`` of the container: the one around ``target`` (a
+        ref, ``"X Y"`` or a selector), else the page.  ``data["distance"]`` is how far it moved (points),
+        ``data["atEnd"]`` whether it reached the end."""
+        self._check("scroll", direction=direction, amount=amount, **({"target": target} if target else {}))
+        return self._call(self.session.scroll(direction, target, amount=amount))
+
+    def find(self, selector: str, *, direction: str = "down", max_scrolls: int = DEFAULT_FIND_SCROLLS) -> ActionResult:
+        """Scroll until ``selector`` matches an element that shows; ``data["line"]`` is its snapshot line (``@eN
+        …``), ``data["ref"]`` its ref.  NOT_FOUND at the end or after ``max_scrolls``."""
+        self._check("find", selector=selector, direction=direction, max_scrolls=max_scrolls)
+        return self._call(self.session.find(selector, direction=direction, max_scrolls=max_scrolls))
 
     def wait(
         self, selector: str | None = None, *, gone: bool = False, idle: bool = False, timeout_ms: int = DEFAULT_WAIT_MS

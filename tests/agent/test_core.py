@@ -263,15 +263,19 @@ def test_press_maps_keys_to_commands_and_rejects_unknown_keys() -> None:
     assert info.value.code == e.INVALID_REQUEST
 
 
-def test_scroll_down_drags_up_through_the_centre() -> None:
-    s, sender = session([])
+def test_scroll_sends_one_scroll_command_and_a_target_becomes_the_point_of_its_container() -> None:
+    s, sender = session(screen(RawNode("ScrollView", label="Grid", identifier="grid", rect=Rect(0, 100, 390, 120))))
     run(s.scroll("down", amount=0.5))
-    drag = sender.commands("drag")[0]
-    assert (drag["fromX"], drag["toX"]) == (195, 195)
-    assert drag["fromY"] == 422 + 211 and drag["toY"] == 422 - 211
-    assert drag["settle"] > 0  # rest before lifting: no release velocity, no fling past the amount asked
-    with pytest.raises(ProtocolError):
+    assert sender.commands("scroll") == [{"direction": "down", "amount": 0.5, "appBundleId": "dev.phonewire.demo"}]
+    result = run(s.scroll("Right", "id=grid"))
+    assert sender.commands("scroll")[1] == {
+        "direction": "right", "amount": 0.6, "x": 195, "y": 160, "appBundleId": "dev.phonewire.demo"
+    }  # fmt: skip
+    assert result.data["target"]["label"] == "Grid"
+    assert not sender.commands("drag")  # the device chooses the drag (devices.base.scroll_drag / web scrolling)
+    with pytest.raises(ProtocolError) as bad:
         run(s.scroll("sideways"))
+    assert bad.value.code == e.INVALID_REQUEST and "up, down, left, right" in str(bad.value.hint)
 
 
 def test_diff_snapshot_reports_changes_since_the_previous_snapshot() -> None:
@@ -360,13 +364,6 @@ def test_fill_refuses_a_target_that_is_not_a_text_field_before_touching_it() -> 
     assert sender.commands("tap") == [] and sender.commands("type") == []
 
 
-def test_a_full_screen_scroll_never_touches_the_screen_edges() -> None:
-    s, sender = session([])
-    run(s.scroll("up", amount=1))
-    drag = sender.commands("drag")[0]
-    assert drag["fromY"] == pytest.approx(422 - 0.84 * 422) and drag["toY"] == pytest.approx(422 + 0.84 * 422)
-
-
 # -- ref numbers are never reused for another element within a session ----------------------------------------------
 def test_a_new_snapshot_keeps_the_ref_of_every_element_still_on_screen() -> None:
     s, sender = session(rows(1, 5))
@@ -442,15 +439,15 @@ def test_a_tap_lands_on_the_visible_part_of_an_element_half_hidden_by_its_scroll
 
 
 def test_a_scroll_that_brings_a_background_app_to_the_front_says_so() -> None:
-    # scroll reads the viewport first; that read re-fronts a background app, so the drag itself is not stamped.
+    # the runner re-fronts a background app for the scroll command and stamps its reply
     class Backgrounded(FakeSender):
         async def send(self, command: str, fields: Any = None) -> Envelope:
             reply = await super().send(command, fields)
-            return replace(reply, reactivated=True) if command == "viewport" and len(self.sent) == 1 else reply
+            return replace(reply, reactivated=True) if command == "scroll" else reply
 
     sender = Backgrounded([])
     result = run(AgentSession(sender, app_id="dev.phonewire.demo").scroll("down"))
-    assert [c for c, _ in sender.sent] == ["viewport", "drag"]
+    assert [c for c, _ in sender.sent] == ["scroll"]
     assert result.reactivated is True
 
 

@@ -146,11 +146,27 @@ def items_on_screen(view: str) -> list[int]:
 def test_scroll_down_reveals_rows_below_the_fold(s: Session) -> None:
     before = items_on_screen(s.ok("snapshot", "-i"))
     assert before[0] == 1
-    assert s.ok("scroll", "down") == "ok scrolled down\n"
+    assert re.fullmatch(r"ok scrolled down \d+ pt\n", s.ok("scroll", "down"))
     after = items_on_screen(s.ok("snapshot", "-i"))
     assert after[0] > 1 and after[-1] > before[-1]  # the list moved up: row 1 left, later rows came in
-    assert s.ok("scroll", "up", "--amount", "1") == "ok scrolled up\n"
+    assert re.fullmatch(r"ok scrolled up \d+ pt(, reached the end)?\n", s.ok("scroll", "up", "--amount", "1"))
     assert items_on_screen(s.ok("snapshot", "-i"))[0] < after[0]
+
+
+def test_find_reaches_row_150_of_300_in_two_calls_after_open_and_under_300_characters(s: Session) -> None:
+    # issue 10: 23 calls and 18.9 k characters the blind way (snapshot, scroll, snapshot, …); target ≤ 4 / ≤ 5 k
+    found = s.ok("find", "Item 150")
+    assert re.fullmatch(r'ok (@e\d+) Link "Item 150" id=open-150 after \d scroll\(s\), \d+ pt\n', found), found
+    tapped = s.ok("tap", found.split()[1])
+    assert s.node("detail-heading")["label"] == "Item 150"
+    assert len(found) + len(tapped) < 300
+    still = s("find", "Item 999")  # the detail screen does not scroll: the end at once
+    assert (
+        still.code != 0 and "NOT_FOUND" in still.err and "after 1 scroll(s) down (0 pt): reached the end" in still.err
+    )
+    s.ok("press", "back")
+    missing = s("find", "Item 999", "--max-scrolls", "1")
+    assert missing.code != 0 and "NOT_FOUND" in missing.err and "max_scrolls=1" in missing.err
 
 
 def test_interactive_view_is_smaller_and_keeps_every_control(s: Session) -> None:

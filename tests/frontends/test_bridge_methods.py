@@ -201,8 +201,39 @@ def test_scroll_reference_form_drags_the_finger_by_the_distance_kept_on_screen(
 
 def test_scroll_by_direction_uses_the_session_scroll(agent: AgentSession, sender: Sender) -> None:
     call(agent, {"id": 1, "method": "scroll", "params": {"direction": "down"}})
-    drag = sender.commands("drag")[0]
-    assert drag["fromY"] > drag["toY"]  # scrolling down moves the finger up
+    assert sender.commands("scroll") == [{"direction": "down", "amount": 0.6, "appBundleId": "dev.phonewire.demo"}]
+
+
+def test_scroll_by_target_scrolls_the_container_there_and_answers_distance_and_end(
+    agent: AgentSession, sender: Sender
+) -> None:
+    async def scrolled(command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if command == "scroll":
+            sender.sent.append((command, dict(fields or {})))
+            return ok({"direction": "left", "distance": 120.0, "atEnd": True, "message": "scrolled left 120 pt, "
+                       "reached the end"})  # fmt: skip
+        return await Sender.send(sender, command, fields)
+
+    sender.send = scrolled  # type: ignore[method-assign]
+    reply = call(agent, {"id": 1, "method": "scroll", "params": {"direction": "left", "target": "text=Row 1",
+                                                                  "return_tree": False}})  # fmt: skip
+    assert reply["result"] == {"distance": 120.0, "atEnd": True, "message": "scrolled left 120 pt, reached the end"}
+    assert sender.commands("scroll")[0]["x"] == 60 and sender.commands("scroll")[0]["y"] == 122
+
+
+def test_find_answers_the_line_and_ref_without_a_tree(agent: AgentSession, sender: Sender) -> None:
+    reply = call(agent, {"id": 1, "method": "find", "params": {"selector": "Email"}})
+    result = reply["result"]
+    assert "tree" not in result
+    assert result["line"] == f'@{result["ref"]} TextField "Email"' and result["scrolls"] == 0
+    tapped = call(agent, {"id": 2, "method": "tap", "params": {"target": "@" + result["ref"], "return_tree": False}})
+    assert "result" in tapped and sender.commands("tap")[-1] == {
+        "x": 195,
+        "y": 320,
+        "appBundleId": "dev.phonewire.demo",
+    }
+    refused = error_of(call(agent, {"id": 3, "method": "find", "params": {"selector": "Email", "return_tree": True}}))
+    assert refused["code"] == "INVALID_REQUEST"
 
 
 def test_swipe_reference_form_moves_half_the_screen_in_the_direction(agent: AgentSession, sender: Sender) -> None:

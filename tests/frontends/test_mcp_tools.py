@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,7 +62,7 @@ def text_of(result: mt.CallToolResult) -> str:
 def test_one_tool_per_command_each_with_an_object_schema_that_forbids_unknown_arguments() -> None:
     tools = {t.name: t for t in tool_list()}
     assert set(tools) == {"open_app", "close_app", "list_apps", "snapshot", "tap", "long_press", "fill", "type",
-                          "select", "press", "swipe", "scroll", "screenshot", "viewport", "open_url", "wait",
+                          "select", "press", "swipe", "scroll", "find", "screenshot", "viewport", "open_url", "wait",
                           "trace_start", "trace_stop"}  # fmt: skip
     for tool in tools.values():
         jsonschema.Draft202012Validator.check_schema(tool.input_schema)
@@ -163,9 +164,32 @@ def test_the_other_tools_reach_the_wire(runner: ToolRunner, sender: Sender) -> N
     for name, arguments in steps:
         assert not call(runner, name, arguments).is_error, name
     assert [c for c, _ in sender.sent] == [
-        "launchApp", "listApps", "viewport", "type", "button", "longPress", "drag", "viewport", "drag", "tap", "type",
+        "launchApp", "listApps", "viewport", "type", "button", "longPress", "drag", "scroll", "tap", "type",
         "openUrl", "terminateApp",
     ]  # fmt: skip
+
+
+def test_scroll_takes_a_target_and_find_answers_the_line_of_the_row_it_scrolled_to(
+    runner: ToolRunner, sender: Sender
+) -> None:
+    tools = {t.name: t for t in tool_list()}
+    assert tools["find"].input_schema["required"] == ["selector"]
+    assert set(tools["find"].input_schema["properties"]) == {"selector", "direction", "max_scrolls"}
+    assert "snapshot" not in tools["find"].input_schema["properties"]  # its answer is the line, not a view
+    scrolled = call(runner, "scroll", {"direction": "right", "target": "10 20", "snapshot": False})
+    assert not scrolled.is_error
+    assert sender.commands("scroll")[-1] == {
+        "direction": "right", "amount": 0.6, "x": 10, "y": 20, "appBundleId": "dev.phonewire.demo"
+    }  # fmt: skip
+    found = call(runner, "find", {"selector": "text=Row 2"})
+    assert not found.is_error
+    head, _, data = text_of(found).partition(" {")
+    assert head == "ok: find" and json.loads("{" + data)["line"] == '@e1 StaticText "Row 2"'
+    assert found.structured_content is not None and found.structured_content["data"]["ref"] == "e1"
+    assert len(sender.commands("scroll")) == 1  # on screen already: no scroll
+    missing = call(runner, "find", {"selector": "text=Row 9", "max_scrolls": 2})
+    assert missing.is_error and "NOT_FOUND" in text_of(missing) and "max_scrolls=2" in text_of(missing)
+    assert len(sender.commands("scroll")) == 3
 
 
 def test_an_unexpected_exception_is_command_failed_error_result(runner: ToolRunner, sender: Sender) -> None:

@@ -32,6 +32,16 @@ def test_verb_flags_with_values() -> None:
     assert parse_argv(["tap", "@e3", "--count=2"]).flags == {"--count": "2"}
 
 
+def test_scroll_takes_a_target_of_any_words_and_find_its_options() -> None:
+    assert parse_argv(["scroll", "right", "120", "300"]).args == ["right", "120", "300"]
+    assert parse_argv(["scroll", "down", "role=List", "label=Inbox"]).args == ["down", "role=List", "label=Inbox"]
+    inv = parse_argv(["find", "Person", "150", "--max-scrolls", "5", "--direction=up"])
+    assert (inv.args, inv.flags) == (["Person", "150"], {"--max-scrolls": "5", "--direction": "up"})
+    with pytest.raises(UsageError) as info:
+        parse_argv(["find"])
+    assert info.value.message == "find takes more arguments (got 0)"
+
+
 def test_negative_numbers_are_arguments_not_options() -> None:
     assert parse_argv(["swipe", "10", "-5", "10", "300"]).args == ["10", "-5", "10", "300"]
 

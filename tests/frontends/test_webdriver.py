@@ -299,7 +299,7 @@ REACHED_BY = {
     "tap": "POST /session/{session}/element/{element}/click", "long_press": "POST /session/{session}/actions",
     "fill": "POST /session/{session}/element/{element}/value", "type": "POST /session/{session}/actions",
     "press": "mobile: pressButton", "swipe": "POST /session/{session}/actions", "scroll": "mobile: scroll",
-    "wait": "mobile: waitFor", "select": "mobile: selectOptions",
+    "wait": "mobile: waitFor", "select": "mobile: selectOptions", "find": "mobile: find",
     "trace_start": "mobile: traceStart", "trace_stop": "mobile: traceStop",
 }  # fmt: skip
 

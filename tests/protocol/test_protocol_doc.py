@@ -94,13 +94,15 @@ def _documented_ranges() -> dict[str, str]:
 @pytest.mark.parametrize("field", sorted(NUMBER_BOUNDS))
 def test_each_numeric_bound_is_documented_in_the_request_table_as_the_code_checks_it(field: str) -> None:
     low, high = NUMBER_BOUNDS[field]
-    documented = re.search(r"(-?\d+)–(\d+)", _documented_ranges()[field])
+    documented = re.search(r"(-?\d+(?:\.\d+)?)–(\d+(?:\.\d+)?)", _documented_ranges()[field])
     assert documented is not None, f"{field}: no range in docs/protocol.md"
     assert (float(documented[1]), float(documented[2])) == (low, high)
 
 
 def test_every_documented_numeric_range_is_one_the_validator_checks() -> None:
-    ranged = {name for name, kind in _documented_ranges().items() if re.search(r"(number|integer) -?\d+–", kind)}
+    ranged = {
+        name for name, kind in _documented_ranges().items() if re.search(r"(number|integer) -?\d+(?:\.\d+)?–", kind)
+    }
     assert ranged == set(NUMBER_BOUNDS)
 
 

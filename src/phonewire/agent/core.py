@@ -53,7 +53,9 @@ from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import (
+    DEFAULT_FIND_SCROLLS,
     DEFAULT_WAIT_MS,
+    MAX_FIND_SCROLLS,
     MAX_SCROLL_AMOUNT,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
@@ -83,9 +85,8 @@ KEYS: dict[str, tuple[str, str | None]] = {
 }
 #: Roles whose value ``fill`` sets whole (a number field, a slider) instead of typing into them.
 VALUE_ROLES = frozenset({"Stepper", "Slider"})
-#: The longest scroll drag, as a fraction of the viewport (the 8% at each edge are never touched).
-SCROLL_SETTLE_MS = 100.0
-SCROLL_MAX_REACH = 0.84
+#: ``find``'s scrolls: most of the container each time (less than a full one, so nothing is skipped).
+FIND_SCROLL_AMOUNT = 0.8
 #: Between two taps of ``fill`` on the same spot (longer than a double tap's window).
 REFOCUS_PAUSE_S = 0.4
 
@@ -531,12 +532,14 @@ class AgentSession:
     async def _drag(self, fields: dict[str, Any]) -> ActionResult:
         return action_result(await self._send(c.DRAG, fields, app=True))
 
-    async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult:
-        """Scroll the content ``direction`` by ``amount`` of the viewport: a drag the other way through the centre
-        (at most :data:`SCROLL_MAX_REACH` of the viewport, so it never starts on an edge)."""
-        d = direction.strip().lower()
-        if d not in SCROLL_DIRECTIONS:
-            raise invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
+    async def scroll(self, direction: str, target: str | None = None, *, amount: float = 0.6) -> ActionResult:
+        """Scroll the content ``direction`` by ``amount`` of the scrolled container's visible extent.  ``target``
+        (a ref, a selector or ``"X Y"``) names what to scroll: the nearest scroll container around it that scrolls
+        along that axis (the page when none does); without it, the screen's main scroller (the device decides:
+        docs/web.md).  A real touch drag through the container; the reply says how far the content moved
+        (``distance``, points) and whether it reached the end (``atEnd``).  At the end it does not move, and says
+        so: not an error."""
+        d = _direction(direction)
         if (
             isinstance(amount, bool)
             or not isinstance(amount, int | float)
@@ -544,27 +547,98 @@ class AgentSession:
         ):
             raise invalid(
                 f"scroll amount must be from {MIN_SCROLL_AMOUNT:g} to {MAX_SCROLL_AMOUNT:g}, got {amount!r}",
-                "Use a fraction of the screen, e.g. 0.6.",
+                "Use a fraction of the container, e.g. 0.6.",
             )
 
         async def run() -> ActionResult:
-            vp = await self.viewport()
-            cx, cy = vp["x"] + vp["width"] / 2, vp["y"] + vp["height"] / 2
-            # Never start or end on the screen's edges (bars, system gesture areas): at most 84% of it.
-            reach = min(amount, SCROLL_MAX_REACH)
-            dx = {"left": -1, "right": 1}.get(d, 0) * reach * vp["width"] / 2
-            dy = {"up": -1, "down": 1}.get(d, 0) * reach * vp["height"] / 2
-            # Scrolling down moves the finger up: from below the centre to above it.
-            # Rest at the end before lifting: ~0 release velocity, so the content moves by ``amount`` and no fling
-            # carries it further (measured on the demo list: without the rest it travels ~40% further).
-            fields = {
-                "fromX": cx + dx, "fromY": cy + dy, "toX": cx - dx, "toY": cy - dy,
-                "durationMs": 300, "settle": SCROLL_SETTLE_MS,
-            }  # fmt: skip
-            result = await self._drag(fields)
-            return ActionResult({**result.data, "direction": d}, result.warning, result.reactivated)
+            fields: dict[str, Any] = {"direction": d, "amount": amount}
+            info: dict[str, Any] = {}
+            if target is not None and target.strip():
+                x, y, info = await self.resolve(target)
+                check_points(x, y)
+                fields.update(x=x, y=y)
+            return action_result(await self._send(c.SCROLL, fields, app=True), info)
 
         return await self._locked(run)
+
+    async def find(
+        self, selector: str, *, direction: str = "down", max_scrolls: int = DEFAULT_FIND_SCROLLS
+    ) -> ActionResult:
+        """Scroll until an element that ``selector`` matches shows, and answer its line as ``snapshot`` prints it
+        (``@eN Cell "Person 150"``), ready to act on.  Already on screen: no scroll at all.  Else it scrolls
+        ``direction``, up to ``max_scrolls`` times, looking after each; a device that can search off screen (the web
+        phone) scrolls the container that holds the text of the selector towards it instead.  NOT_FOUND at the end
+        of the content or after ``max_scrolls``, saying how far it scrolled."""
+        d = _direction(direction)
+        if (
+            isinstance(max_scrolls, bool)
+            or not isinstance(max_scrolls, int)
+            or not 0 <= max_scrolls <= MAX_FIND_SCROLLS
+        ):
+            raise invalid(
+                f"max_scrolls must be an integer from 0 to {MAX_FIND_SCROLLS}, got {max_scrolls!r}",
+                f"Leave it out (default {DEFAULT_FIND_SCROLLS}) or give a whole number.",
+            )
+        parsed = selectors.parse(selector)  # before any I/O: a bad selector costs nothing
+        reveal = _reveal_text(parsed)
+
+        async def run() -> ActionResult:
+            scrolls, moved, at_end, went, measured = 0, 0.0, False, d, False
+            envs: list[Reply] = []
+            while True:
+                nodes: list[Node] = (await self._raw_snapshot(refront=True))["nodes"]
+                shown = [n for n in selectors.match(parsed, nodes) if not n.get("coveredBy")]
+                if shown:
+                    node = shown[0]
+                    ref = self._ref_for(node, Index(nodes))
+                    line = f"@{ref} {node_line(node)}"
+                    how = f" after {scrolls} scroll(s), {moved:.0f} pt" if scrolls else ""
+                    data = {"message": line + how, "line": line, "ref": ref, "scrolls": scrolls,
+                            "distance": round(moved, 1), "target": {"ref": ref, "type": node.get("type"),
+                                                                  "label": node.get("label")}}  # fmt: skip
+                    warning = "; ".join(env.warning for env in envs if env.warning) or None
+                    return ActionResult(data, warning, any(env.reactivated for env in envs))
+                if at_end or scrolls >= max_scrolls:
+                    why = "reached the end" if at_end else f"stopped after max_scrolls={max_scrolls}"
+                    raise ProtocolError(
+                        e.NOT_FOUND,
+                        f"nothing on screen matches {selector!r} after {scrolls} scroll(s) {went} "
+                        f"({f'{moved:.0f} pt' if measured or not scrolls else 'the device cannot measure how far'}): "
+                        f"{why}",
+                        "Check the selector against `snapshot`; try `--direction up` (or left/right), "
+                        + ("or a larger --max-scrolls." if not at_end else "or another screen."),
+                    )
+                fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
+                if reveal:
+                    fields["reveal"] = reveal
+                env = await self._send(c.SCROLL, fields, app=True)
+                envs.append(env)
+                data = env.data or {}
+                scrolls += 1
+                went = str(data.get("direction") or went)
+                distance = data.get("distance")
+                measured = measured or isinstance(distance, int | float)
+                moved += float(distance) if isinstance(distance, int | float) else 0.0
+                # at the end, or a measured scroll that did not move at all: nothing more to reveal that way
+                at_end = bool(data.get("atEnd")) or (isinstance(distance, int | float) and distance < 0.5)
+
+        return await self._locked(run)
+
+
+def _direction(direction: str) -> str:
+    d = direction.strip().lower() if isinstance(direction, str) else ""
+    if d not in SCROLL_DIRECTIONS:
+        raise invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
+    return d
+
+
+def _reveal_text(parsed: selectors.Selector) -> str | None:
+    """The text ``find`` asks the device to search off screen: the first label/text/value term of the selector's
+    first alternative (a selector of roles or ids alone has none: plain scrolling then)."""
+    for term in parsed.alternatives[0] if parsed.alternatives else ():
+        if term.key in ("label", "text", "value") and isinstance(term.value, str) and term.value:
+            return term.value
+    return None
 
 
 def _what(info: Mapping[str, Any]) -> str:

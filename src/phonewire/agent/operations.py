@@ -27,8 +27,10 @@ from typing import Any, Final, Literal
 from phonewire.agent.params import Param
 from phonewire.protocol.commands import MAX_VALUES
 from phonewire.protocol.request import (
+    DEFAULT_FIND_SCROLLS,
     DEFAULT_WAIT_MS,
     MAX_DURATION_MS,
+    MAX_FIND_SCROLLS,
     MAX_SCROLL_AMOUNT,
     MAX_TAPS,
     MAX_WAIT_MS,
@@ -104,6 +106,21 @@ GONE: Final = Param("gone", "boolean", "Wait until nothing that shows matches th
 IDLE: Final = Param("idle", "boolean", "Wait until the screen holds still (loaded, nothing moving).", default=False)
 WAIT_TIMEOUT: Final = Param("timeout_ms", "integer", "Give up after this many milliseconds (WAIT_TIMED_OUT).",
                             minimum=0, maximum=MAX_WAIT_MS, default=DEFAULT_WAIT_MS)  # fmt: skip
+SCROLL_TARGET: Final = replace(
+    TARGET,
+    required=False,
+    description='What to scroll: a ref ("@e3"), "X Y" or a selector of an element in the scroll container (the '
+    "nearest one around it that scrolls that way); default: the screen's main scroller (the page).",
+)
+FIND_SELECTOR: Final = replace(
+    SELECTOR,
+    required=True,
+    description='What to scroll to, a selector such as "text=Person 150" or "role=Button label=Save".',
+)
+FIND_DIRECTION: Final = replace(DIRECTION, required=False, default="down", description="Where to scroll when the "
+                                "device cannot tell where the element is.")  # fmt: skip
+MAX_SCROLLS: Final = Param("max_scrolls", "integer", "Give up (NOT_FOUND) after this many scrolls.", minimum=0,
+                           maximum=MAX_FIND_SCROLLS, default=DEFAULT_FIND_SCROLLS, metavar="N")  # fmt: skip
 TRACE_DIR: Final = Param("dir", "string", "Directory of the trace (created private; the CLI resolves it against "
                          "its working directory).", required=True, metavar="DIR")  # fmt: skip
 
@@ -232,8 +249,12 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("swipe", "swipe", "Drag the finger from (x1, y1) to (x2, y2), in screen points.",
                   (*_points("x1", "y1", "x2", "y2"), replace(DURATION, default=300)), settling="drag",
                   renames=_CLI_DURATION),
-        Operation("scroll", "scroll", "Scroll the content to reveal what is further in a direction.",
-                  (DIRECTION, AMOUNT), settling="drag"),
+        Operation("scroll", "scroll", "Scroll the container under a target (default: the page) to reveal what is "
+                  "further in a direction; says how far it moved and whether it reached the end.",
+                  (DIRECTION, SCROLL_TARGET, AMOUNT), settling="drag"),
+        Operation("find", "find", "Scroll until an element matching a selector shows; answers its snapshot line "
+                  "(@eN ...), ready to act on.", (FIND_SELECTOR, FIND_DIRECTION, MAX_SCROLLS), settling="drag",
+                  view_after=False),
         Operation("wait", "wait", "Wait until an element shows (or is gone), or until the screen holds still.",
                   (SELECTOR, GONE, IDLE, WAIT_TIMEOUT), read_only=True,
                   renames={"cli": {"timeout_ms": "timeout"}}),

@@ -25,6 +25,16 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect
 
+#: A scroll is a real touch drag: down, 300 ms of movement, a rest at the end (≈0 release velocity: the content
+#: moves by the drag and no fling carries it further — measured on the demo list, without the rest it travelled
+#: ~40% further), up.
+SCROLL_DRAG_MS = 300.0
+SCROLL_HOLD_MS = 50.0
+SCROLL_REST_MS = 100.0
+#: The longest scroll drag, as a fraction of the scrolled box (the 8% at each of its edges are never touched: bars,
+#: system gesture areas, a neighbouring scroller).
+SCROLL_MAX_REACH = 0.84
+
 _NO_KEYS_HINT = "Tap the element on screen instead (snapshot shows what there is)."
 
 
@@ -54,6 +64,24 @@ class IssueCounters:
 
     suppressed: int = 0
     recorded: int = 0
+
+
+def scroll_drag(
+    box: Rect, direction: str, amount: float, through: tuple[float, float] | None = None
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The finger's start and end for scrolling the content of ``box`` (the visible part of the scroll container, in
+    points) ``direction`` by ``amount`` of its extent: a drag the other way (scrolling down moves the finger up),
+    centred on ``through`` (default the box's centre) and kept inside the box, at most :data:`SCROLL_MAX_REACH` of
+    it long."""
+    cx, cy = through if through is not None else box.center
+    reach = min(amount, SCROLL_MAX_REACH)
+    dx = {"left": -1, "right": 1}.get(direction, 0) * reach * box.width / 2
+    dy = {"up": -1, "down": 1}.get(direction, 0) * reach * box.height / 2
+    margin_x, margin_y = box.width * (1 - SCROLL_MAX_REACH) / 2, box.height * (1 - SCROLL_MAX_REACH) / 2
+    # the drag's middle moves so that both its ends stay within the box's inner 84%
+    cx = min(max(cx, box.x + margin_x + abs(dx)), box.x + box.width - margin_x - abs(dx))
+    cy = min(max(cy, box.y + margin_y + abs(dy)), box.y + box.height - margin_y - abs(dy))
+    return (cx + dx, cy + dy), (cx - dx, cy - dy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +169,33 @@ class Device(abc.ABC):
         hold_ms: float,
         settle_ms: float,
     ) -> None: ...
+
+    async def scroll(
+        self,
+        app_id: str,
+        direction: str,
+        *,
+        amount: float,
+        at: tuple[float, float] | None = None,
+        reveal: str | None = None,
+    ) -> dict[str, Any]:
+        """Scroll the scroll container under ``at`` (the nearest one that scrolls along ``direction``'s axis; the
+        screen's main scroller without ``at``) so that its content moves ``direction`` by ``amount`` of its visible
+        extent, with a real touch drag through it, and answer once the content came to rest: ``{"direction",
+        "distance"}`` (points the content moved that way, ``None`` when the device cannot measure) and ``"atEnd"``
+        (no further content that way; ``None`` when unknown), optionally ``"container"`` (what was scrolled).
+
+        ``reveal`` (the agent operation ``find``): text the agent looks for.  A device that can search its content
+        off screen scrolls the container that holds the first element with that text, towards it (``direction``
+        says which way it went), and adds ``"revealed": true`` once the element shows; one that cannot ignores it.
+
+        This default drags through ``at`` (or the screen's centre) and cannot measure."""
+        box = await self.viewport(app_id)
+        start, end = scroll_drag(box, direction, amount, at)
+        await self.drag(
+            app_id, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS, settle_ms=SCROLL_REST_MS
+        )
+        return {"direction": direction, "distance": None, "atEnd": None}
 
     @abc.abstractmethod
     async def type_text(self, app_id: str, text: str) -> None:

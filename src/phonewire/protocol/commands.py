@@ -42,6 +42,7 @@ OPEN_URL: Final = "openUrl"
 RESET: Final = "reset"
 KEY: Final = "key"
 SET_VALUE: Final = "setValue"
+SCROLL: Final = "scroll"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -49,13 +50,15 @@ V1_COMMANDS: Final = (
     STATUS, BUTTON, SCREENSHOT, SHUTDOWN,
 )  # fmt: skip
 #: phonewire's extensions (DESIGN.md).
-EXTENSION_COMMANDS: Final = (UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE)
+EXTENSION_COMMANDS: Final = (
+    UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE, SCROLL,
+)  # fmt: skip
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
 #: Need ``appBundleId``; a live background target is re-fronted first (``reactivated``), except snapshot,
 #: which answers APP_BACKGROUNDED; a notRunning target answers APP_NOT_AVAILABLE.
 APP_SCOPED: Final = frozenset(
-    {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE}
+    {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE, SCROLL}
 )
 #: Need ``appBundleId`` but manage app lifecycle themselves (never reactivation semantics).
 APP_LIFECYCLE: Final = frozenset({LAUNCH_APP, TERMINATE_APP})
@@ -87,6 +90,7 @@ BUDGETS_S: Final[dict[str, tuple[float, float]]] = {
     TAP: (75.0, 90.0),
     LONG_PRESS: (75.0, 90.0),
     DRAG: (75.0, 90.0),
+    SCROLL: (75.0, 90.0),
     SNAPSHOT: (30.0, 45.0),
 }
 #: Abandoned work stuck longer than this (from its start) turns RUNNER_BUSY into RUNNER_WEDGED.

@@ -42,6 +42,10 @@ FIELD_TYPES: dict[str, str] = {
     "key": _STRING,
     "values": _STRINGS,
     "add": _BOOL,
+    # scroll (extension)
+    "direction": _STRING,
+    "amount": _NUMBER,
+    "reveal": _STRING,
     # screenshot options (extension)
     "format": _STRING,
     "scale": _STRING,
@@ -58,13 +62,14 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.OPEN_URL: ("url",),
     c.KEY: ("key",),
     c.SET_VALUE: ("x", "y", "values"),
+    c.SCROLL: ("direction",),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
 SCREENSHOT_SCALES = ("device", "css")
 MAX_TAPS = 20
-#: A scroll's ``amount``: the fraction of the viewport the content moves (the agent operation ``scroll``, sent as a
-#: drag whose reach the agent core caps so that it never starts on an edge).
+#: A scroll's ``amount``: the fraction of the scrolled container's visible extent (the screen for the page) that the
+#: finger drags (the wire command ``scroll``; the device caps the drag's reach so that it never starts on an edge).
 MIN_SCROLL_AMOUNT = 0.01
 MAX_SCROLL_AMOUNT = 1.0
 SCROLL_DIRECTIONS = ("up", "down", "left", "right")
@@ -72,6 +77,10 @@ MAX_DURATION_MS = 60_000.0
 #: The agent operation ``wait``: how long it waits by default and at most (ms).
 DEFAULT_WAIT_MS = 5_000
 MAX_WAIT_MS = 60_000
+#: The agent operation ``find``: how many scrolls it tries by default and at most before NOT_FOUND (each is one
+#: ``scroll`` command and one snapshot; at the end of the content it stops earlier).
+DEFAULT_FIND_SCROLLS = 30
+MAX_FIND_SCROLLS = 200
 #: Coordinates (points) beyond this are no screen position: refused before they reach a device, where a value past
 #: float32's range turned into a gesture that never ends.
 MAX_COORDINATE = 100_000.0
@@ -89,11 +98,13 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "holdMs": (0, MAX_DURATION_MS),
     "settle": (0, MAX_DURATION_MS),
     "quality": (1, 100),
+    "amount": (MIN_SCROLL_AMOUNT, MAX_SCROLL_AMOUNT),
 }
 #: A drag's parts run one after the other: together they stay below the command's budget (75 s).
 GESTURE_PARTS: tuple[str, ...] = ("holdMs", "durationMs", "settle")
 MAX_GESTURE_MS = MAX_DURATION_MS
 _BOUND_HINTS: dict[str, str] = {
+    "amount": "A fraction of the container's visible extent, e.g. 0.6.",
     "numberOfTaps": "Use 1 for a tap, 2 for a double tap.",
     "quality": "JPEG quality: 80 is a good default.",
 }
@@ -203,6 +214,8 @@ def parse_request(obj: object) -> Request:
     button = args.get("button")
     if command == c.BUTTON and button not in c.BUTTONS:
         raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
+    if command == c.SCROLL and args.get("direction") not in SCROLL_DIRECTIONS:
+        raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
     if command == c.KEY and args.get("key") not in c.KEYS:
         raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
     if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:

@@ -44,6 +44,7 @@ DEFAULT_DRAG_MS: Final = 300.0
 DEFAULT_HOLD_MS: Final = 50.0
 DEFAULT_SETTLE_MS: Final = 0.0
 DEFAULT_SCREENSHOT_QUALITY: Final = 80
+DEFAULT_SCROLL_AMOUNT: Final = 0.6
 SNAPSHOT_RETRY_PAUSE_S: Final = 0.4
 
 WARNING_SUPPRESSED: Final = (
@@ -144,6 +145,24 @@ async def _set_value(d: Device, r: Request) -> JSONObject:
     return await d.set_value(_app(r), r.args["x"], r.args["y"], values, add=bool(r.args.get("add", False)))
 
 
+async def _scroll(d: Device, r: Request) -> JSONObject:
+    direction = str(r.args["direction"])
+    at = (float(r.args["x"]), float(r.args["y"])) if "x" in r.args and "y" in r.args else None
+    reveal = r.args.get("reveal")
+    data = await d.scroll(
+        _app(r), direction, amount=float(r.args.get("amount", DEFAULT_SCROLL_AMOUNT)), at=at, reveal=reveal or None
+    )
+    went = str(data.get("direction") or direction)
+    distance = data.get("distance")
+    if distance is None:
+        text = f"scrolled {went}"
+    elif distance < 0.5:
+        text = f"did not move {went}: " + ("at the end" if data.get("atEnd") else "nothing scrolled there")
+    else:
+        text = f"scrolled {went} {distance:.0f} pt" + (", reached the end" if data.get("atEnd") else "")
+    return {**data, "direction": went, "message": text}
+
+
 async def _snapshot(d: Device, r: Request) -> JSONObject:
     return await d.snapshot(_app(r))
 
@@ -190,7 +209,7 @@ async def _reset(d: Device, r: Request) -> JSONObject:
 
 #: Actions whose ok reply says whether the screen changed (``changed``), where the device can tell.
 CHANGE_TRACKED: Final = frozenset(
-    {c.TAP, c.LONG_PRESS, c.DRAG, c.TYPE, c.KEYBOARD_RETURN, c.KEYBOARD_DELETE, c.KEY, c.SET_VALUE, c.BUTTON}
+    {c.TAP, c.LONG_PRESS, c.DRAG, c.TYPE, c.KEYBOARD_RETURN, c.KEYBOARD_DELETE, c.KEY, c.SET_VALUE, c.BUTTON, c.SCROLL}
 )
 
 #: Every command that reaches the device (status, uptime and shutdown are the runner's own).
@@ -212,6 +231,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.RESET: _reset,
     c.KEY: _key,
     c.SET_VALUE: _set_value,
+    c.SCROLL: _scroll,
 }
 
 

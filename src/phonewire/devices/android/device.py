@@ -33,12 +33,24 @@ from typing import Any, Final, Protocol, TypeVar, cast
 from phonewire.devices.android import errors as android_errors
 from phonewire.devices.android.discovery import AdbLister, choose_serial, list_devices
 from phonewire.devices.android.hierarchy import (
+    choose_scroller,
+    content_shift,
     has_focused_text_input,
     parse_hierarchy,
     parse_wm_density,
     parse_wm_size,
+    scrollers,
 )
-from phonewire.devices.base import AppInfo, AppState, Device, Screenshot
+from phonewire.devices.base import (
+    SCROLL_DRAG_MS,
+    SCROLL_HOLD_MS,
+    SCROLL_REST_MS,
+    AppInfo,
+    AppState,
+    Device,
+    Screenshot,
+    scroll_drag,
+)
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect, build_snapshot
@@ -466,6 +478,48 @@ class AndroidDevice(Device):
                 touch.up(tx, ty)  # never leave a finger down on the phone
 
         await self._run(work)
+
+    async def scroll(
+        self,
+        app_id: str,
+        direction: str,
+        *,
+        amount: float,
+        at: tuple[float, float] | None = None,
+        reveal: str | None = None,
+    ) -> dict[str, Any]:
+        """A drag through the scroll container (``hierarchy.choose_scroller``: the innermost ``scrollable`` element
+        around ``at`` that scrolls that way, else the largest one, else the screen), measured by comparing the
+        dumps before and after (``hierarchy.content_shift``).  The content counts as at its end when it moved
+        less than half the drag (a list that stops short) or not at all.  ``reveal`` is ignored: ``find`` scrolls
+        and looks.  Tested on recorded dumps only; on a real phone the axis of a RecyclerView is a guess from
+        its shape, and the dump after the drag is taken when uiautomator reports the screen idle."""
+        sideways = direction in ("left", "right")
+
+        def plan(agent: Agent) -> tuple[str, Rect, bool]:
+            xml = agent.dump_hierarchy()
+            chosen = choose_scroller(scrollers(xml, self.density), direction, at)
+            if chosen is not None:
+                return xml, chosen.rect, True
+            width, height = agent.window_size()
+            return xml, Rect(0, 0, width / self.density, height / self.density), False
+
+        before, box, found = await self._run(plan)
+        start, end = scroll_drag(box, direction, amount, at)
+        await self.drag(
+            app_id, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS, settle_ms=SCROLL_REST_MS
+        )
+        after = await self._run(lambda agent: agent.dump_hierarchy())
+        container = "a scroll container" if found else "the screen"
+        if after == before:
+            return {"direction": direction, "distance": 0.0, "atEnd": True, "changed": False, "container": container}
+        shift = content_shift(before, after, box, self.density, sideways=sideways)
+        if shift is None:
+            return {"direction": direction, "distance": None, "atEnd": None, "changed": True, "container": container}
+        moved = max(0.0, shift if direction in ("down", "right") else -shift)
+        dragged = abs(end[0] - start[0]) + abs(end[1] - start[1])
+        return {"direction": direction, "distance": round(moved, 1), "atEnd": moved < dragged / 2,
+                "changed": True, "container": container}  # fmt: skip
 
     def _probe_focus(self, agent: Agent) -> None:
         """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input."""

@@ -288,3 +288,93 @@ def parse_wm_density(output: str) -> float | None:
     if match is None or int(match.group(1)) <= 0:
         return None
     return int(match.group(1)) / 160.0
+
+
+# --- scrolling: which scroll container a scroll moves, and how far its content moved ------------------------------
+#: Classes that scroll sideways, and classes that scroll up and down; any other ``scrollable`` element (a
+#: RecyclerView, a Compose LazyRow/LazyColumn) scrolls across the scroller around it (a carousel in a vertical
+#: feed, a page of a ViewPager), and at the top level along its longer side.  A guess from the dump: unverified on
+#: a real phone.
+_HORIZONTAL_CLASSES: Final = ("HorizontalScrollView", "ViewPager", "ViewPager2", "TabLayout")
+_VERTICAL_CLASSES: Final = ("ScrollView", "NestedScrollView", "ListView", "GridView", "ExpandableListView")
+
+
+@dataclass(frozen=True, slots=True)
+class Scroller:
+    """A ``scrollable="true"`` element of a dump: its box in points, how deep it is, which way it scrolls."""
+
+    rect: Rect
+    depth: int
+    horizontal: bool
+
+
+def scrollers(xml: str, density: float) -> list[Scroller]:
+    out: list[Scroller] = []
+
+    def visit(element: ET.Element, depth: int, around: bool | None) -> None:
+        scrollable = element.get("scrollable") == "true"
+        bounds = parse_bounds(element.get("bounds"))
+        if scrollable and bounds is not None:
+            rect = _rect(bounds, density)
+            name = simple_class_name(_class_of(element))
+            if name in _HORIZONTAL_CLASSES:
+                horizontal = True
+            elif name in _VERTICAL_CLASSES:
+                horizontal = False
+            elif around is not None:
+                horizontal = not around  # a list inside a list scrolls the other way (a carousel in a feed)
+            else:
+                horizontal = rect.width > 2 * rect.height
+            out.append(Scroller(rect, depth, horizontal))
+            around = horizontal
+        for child in element:
+            visit(child, depth + 1, around)
+
+    visit(_root_element(xml), 0, None)
+    return out
+
+
+def choose_scroller(found: list[Scroller], direction: str, at: tuple[float, float] | None) -> Scroller | None:
+    """The scroller a scroll ``direction`` moves: around ``at``, the innermost one that scrolls along that axis;
+    without ``at``, the largest one (the screen's main scroller).  ``None``: the screen has none."""
+    sideways = direction in ("left", "right")
+    fitting = [s for s in found if s.horizontal == sideways and s.rect.width > 0 and s.rect.height > 0]
+    if at is not None:
+        x, y = at
+        around = [
+            s for s in fitting if s.rect.x <= x <= s.rect.x + s.rect.width and s.rect.y <= y <= s.rect.y + s.rect.height
+        ]
+        return max(around, key=lambda s: s.depth, default=None)
+    return max(fitting, key=lambda s: s.rect.width * s.rect.height, default=None)
+
+
+def content_shift(before: str, after: str, box: Rect, density: float, *, sideways: bool) -> float | None:
+    """How far (points) the content inside ``box`` moved towards the start (up, or left) between two dumps: the
+    median movement of the elements that both dumps hold once each (same class, id, text and description) and that
+    sat inside ``box`` before.  ``None`` when no element is in both (the content moved by more than a screen, or
+    changed)."""
+
+    def positions(xml: str) -> dict[tuple[str, str, str, str], float | None]:
+        seen: dict[tuple[str, str, str, str], float | None] = {}
+        for element in _root_element(xml).iter():
+            bounds = parse_bounds(element.get("bounds"))
+            key = (_class_of(element), element.get("resource-id") or "", element.get("text") or "",
+                   element.get("content-desc") or "")  # fmt: skip
+            if bounds is None or not any(key[1:]):
+                continue
+            left, top, right, bottom = bounds
+            cx, cy = (left + right) / 2 / density, (top + bottom) / 2 / density
+            inside = box.x <= cx <= box.x + box.width and box.y <= cy <= box.y + box.height
+            # an element held twice is no landmark: None; one outside the box before counts in neither dump
+            seen[key] = None if key in seen or not inside else (left if sideways else top) / density
+        return seen
+
+    then, now = positions(before), positions(after)
+    shifts = sorted(
+        then_at - now_at
+        for key, then_at in then.items()
+        if then_at is not None and (now_at := now.get(key)) is not None
+    )
+    if not shifts:
+        return None
+    return shifts[len(shifts) // 2]

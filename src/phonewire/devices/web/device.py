@@ -35,8 +35,17 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
-from phonewire.devices.web import capture, controls, gestures, settle
+from phonewire.devices.base import (
+    SCROLL_DRAG_MS,
+    SCROLL_HOLD_MS,
+    SCROLL_REST_MS,
+    AppInfo,
+    AppState,
+    Device,
+    IssueCounters,
+    Screenshot,
+)
+from phonewire.devices.web import capture, controls, gestures, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
@@ -474,7 +483,43 @@ class WebDevice(Device):
             page = self._live(app_id)
             page.unsettled = True
             await gestures.drag(page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms)
+            await self._rest(page)
             await self._settle(page)
+
+    async def _rest(self, page: _Page) -> None:
+        """After a drag: wait (bounded) until nothing scrolls any more — a fling decelerating, smooth scrolling,
+        snapping — so the reply, its ``changed`` and the next snapshot show where the content came to rest."""
+        await self._eval(page, scrolling.REST_JS, await_promise=True)
+
+    async def scroll(
+        self,
+        app_id: str,
+        direction: str,
+        *,
+        amount: float,
+        at: tuple[float, float] | None = None,
+        reveal: str | None = None,
+    ) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            plan = await self._eval(page, scrolling.plan_expression(direction, amount, at, reveal))
+            if not isinstance(plan, dict):
+                raise ProtocolError(e.COMMAND_FAILED, "the page gave no scroll plan", "Take a snapshot.")
+            if "from" not in plan:  # at the end already, or (find) the element shows: nothing to drag
+                result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
+                if result.get("distance"):  # find's jump went all the way
+                    page.unsettled = True
+                    await self._settle(page)
+                return result
+            page.unsettled = True
+            start, end = (float(plan["from"][0]), float(plan["from"][1])), (float(plan["to"][0]), float(plan["to"][1]))
+            await gestures.drag(
+                page.session, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS, settle_ms=SCROLL_REST_MS
+            )
+            await self._rest(page)
+            result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
+            await self._settle(page)
+            return result
 
     async def type_text(self, app_id: str, text: str) -> None:
         with self._mapped(app_id):

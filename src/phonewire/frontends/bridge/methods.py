@@ -266,8 +266,11 @@ async def _drag_within_screen(
 
 
 async def scroll_direction(ctx: Context, params: JSONObject) -> JSONObject:
-    result = await ctx.session.scroll(params["direction"], amount=params.get("amount", SCROLL_AMOUNT))
-    return await _finish(ctx, params, [result], {}, DRAG_SETTLE)
+    result = await ctx.session.scroll(
+        params["direction"], params.get("target"), amount=params.get("amount", SCROLL_AMOUNT)
+    )
+    moved: JSONObject = {k: result.data[k] for k in ("distance", "atEnd", "message") if k in result.data}
+    return await _finish(ctx, params, [result], moved, DRAG_SETTLE)
 
 
 async def scroll_distance(ctx: Context, params: JSONObject) -> JSONObject:
@@ -363,9 +366,10 @@ METHODS: Final[dict[str, Method]] = {
         Method("fill", _summary("fill"), ((_form(ops.TARGET, ops.TEXT, RETURN_TREE), fill),)),
         Method("type", _summary("type"), ((_form(ops.TEXT, RETURN_TREE), type_text),)),
         Method("press", _summary("press"), ((_form(ops.KEY, RETURN_TREE), press),)),
-        Method("scroll", "Scroll the content (direction, amount = fraction of the screen), or drag the finger from "
-               "(x, y) by (distanceX, distanceY).", (
-            (_form(ops.DIRECTION, ops.AMOUNT, RETURN_TREE), scroll_direction),
+        Method("scroll", "Scroll the container under a target (default: the page) in a direction (amount = "
+               "fraction of the container; answers distance and atEnd), or drag the finger from (x, y) by "
+               "(distanceX, distanceY).", (
+            (_form(ops.DIRECTION, ops.SCROLL_TARGET, ops.AMOUNT, RETURN_TREE), scroll_direction),
             (_form(X, Y, Param("distanceX", "number", "Finger movement along x.", required=True),
                    Param("distanceY", "number", "Finger movement along y.", required=True), DURATION, RETURN_TREE),
              scroll_distance),
@@ -397,6 +401,8 @@ def _generic(op: ops.Operation) -> Handler:
         result = await getattr(ctx.session, op.method)(**op.kwargs(params))
         if op.read_only:
             return dict(result.data) if hasattr(result, "data") else {"result": result}
+        if not op.view_after:  # its answer is the point (find's line): no tree after it
+            return await _finish(ctx, {**params, "return_tree": False}, [result], dict(result.data))
         settle = DRAG_SETTLE if op.settling == "drag" else TAP_SETTLE
         return await _finish(ctx, params, [result], {}, settle)
 
@@ -410,7 +416,12 @@ METHODS.update(
         name: Method(
             name,
             op.summary,
-            ((_form(*op.params_for("bridge"), *(() if op.read_only else (RETURN_TREE,))), _generic(op)),),
+            (
+                (
+                    _form(*op.params_for("bridge"), *(() if op.read_only or not op.view_after else (RETURN_TREE,))),
+                    _generic(op),
+                ),
+            ),
         )
         for name, op in ops.for_front_end("bridge").items()
         if name not in METHODS

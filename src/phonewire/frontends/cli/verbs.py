@@ -63,10 +63,11 @@ _OPS: Final = for_front_end("cli")
 
 def _verb(name: str) -> Spec:
     """The CLI's projection of one operation, all from the table: usage and summary, the positional words (a
-    ``target`` takes every word left over), and each ``--option`` checked by its parameter."""
+    ``target``, or ``find``'s selector, takes every word left over: ``find Person 150``), and each ``--option``
+    checked by its parameter."""
     op = _OPS[name]
     positional = op.cli_arguments()
-    variadic = any(p.name == "target" for p in positional)
+    variadic = any(p.name == "target" for p in positional) or (name == "find")
     max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
     options = op.cli_options()
     flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
@@ -354,8 +355,8 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     if verb == "scroll":
         if args[0].lower() not in SCROLL_DIRECTIONS:
             raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
-        r = await session.scroll(args[0], amount=option(inv, "--amount"))
-        return _action(r, f"ok scrolled {args[0].lower()}")
+        r = await session.scroll(args[0], join_target(args[1:]) or None, amount=option(inv, "--amount"))
+        return _action(r, "ok " + str(r.data.get("message", f"scrolled {args[0].lower()}")) + _target_text(r.data))
     if verb == "url":
         r = await session.open_url(args[0])
         return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")

@@ -9,7 +9,9 @@ command             arguments                                     does
 ``queryAppState``   the same                                      0 unknown, 1 not running, 3 background, 4 foreground
 ``listApps``        —                                             the device's apps (``list_apps``)
 ``pressButton``     ``name``: home, back, volumeUp …              press it (``press``)
-``scroll``          ``direction`` (up/down/left/right), ``amount``  reveal content that way (``scroll``)
+``scroll``          ``direction`` (up/down/left/right), ``amount``, reveal content that way (``scroll``); answers
+                    ``target`` (the container's element)          ``{distance, atEnd}``
+``find``            ``selector``, ``direction``, ``maxScrolls``   scroll until it shows (``find``); its line
 ``swipe``           ``direction``, ``velocity`` ignored           the finger moves that way across the screen
 ``deepLink``        ``url``                                       open it as the OS would (``open_url``)
 ``waitFor``         ``selector``, ``gone``, ``timeoutMs``         phonewire's ``wait``
@@ -75,9 +77,26 @@ async def _press(s: WebDriverSession, p: Params) -> None:
     await s.agent.press(_string(p, "name", "button"))
 
 
-async def _scroll(s: WebDriverSession, p: Params) -> None:
+async def _scroll(s: WebDriverSession, p: Params) -> dict[str, Any]:
     amount = p.get("amount", 0.6)
-    await s.agent.scroll(_string(p, "direction"), amount=amount if isinstance(amount, int | float) else 0.6)
+    target = p.get("target")
+    result = await s.agent.scroll(
+        _string(p, "direction"),
+        target if isinstance(target, str) else None,
+        amount=amount if isinstance(amount, int | float) else 0.6,
+    )
+    return {k: result.data.get(k) for k in ("distance", "atEnd")}
+
+
+async def _find(s: WebDriverSession, p: Params) -> dict[str, Any]:
+    scrolls = p.get("maxScrolls")
+    direction = p.get("direction", "down")
+    result = await s.agent.find(
+        _string(p, "selector"),
+        direction=direction if isinstance(direction, str) else "down",
+        **({"max_scrolls": scrolls} if isinstance(scrolls, int) else {}),
+    )
+    return {k: result.data.get(k) for k in ("line", "ref", "scrolls", "distance")}
 
 
 async def _swipe(s: WebDriverSession, p: Params) -> None:
@@ -129,6 +148,7 @@ MOBILE: Final[dict[str, Handler]] = {
     "listApps": _list,
     "pressButton": _press,
     "scroll": _scroll,
+    "find": _find,
     "swipe": _swipe,
     "deepLink": _deep_link,
     "waitFor": _wait,

@@ -1,0 +1,226 @@
+"""Scrolling on the web phone: which scroll container a scroll moves, where the finger goes, and when the content
+has come to rest.
+
+A scroll is a real touch drag (Input.dispatchTouchEvent, :func:`gestures.drag`), so a page's touch listeners, its
+scroll snapping and overscroll rules all apply; what this module adds is measured on the page around it:
+
+1. :data:`PLAN_JS` chooses the container and a start point.  With a point: the nearest ancestor of the element
+   there that scrolls along the direction's axis (``overflow`` auto/scroll/overlay and content beyond its box), else
+   the page.  Without a point: the page's main scroller — the document when it scrolls along that axis, else the
+   largest visible element that does (an app whose body is fixed and whose main column scrolls).  It is *not* what
+   lies under the screen's centre: that is often an inner list box or a carousel, which a person moves only by
+   putting a thumb on it.  With ``reveal`` (``find``): the innermost container that clips the first element whose
+   text (or aria-label, or value) holds that text — exact text first — towards that element; a container that is
+   itself off screen gives way to the one around it.  The start point is the container's visible centre (or the
+   point given), moved until the element under it belongs to that container, so the touch moves that container
+   and not a nested one (a grid inside the page).
+2. The drag is at most ``SCROLL_MAX_REACH`` of the container's visible extent and stays inside it.
+3. :data:`REST_JS` waits until no ``scroll`` event has fired for :data:`REST_QUIET_MS` (a fling decelerating, smooth
+   scrolling, snapping), at most :data:`REST_MAX_MS`; then :data:`MEASURE_JS` reads the container's offset again:
+   the distance it moved and whether it reached the end.
+
+A container already at its end in that direction is not dragged at all: the reply says it did not move.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from phonewire.devices.base import SCROLL_MAX_REACH
+
+#: The content counts as resting once no scroll event fired for this long (ms), bounded by REST_MAX_MS.
+REST_QUIET_MS: Final = 120
+REST_MAX_MS: Final = 3000
+#: A drag shorter than this fraction of the container is mostly touch slop: ``find`` never asks for less.
+MIN_REVEAL_AMOUNT: Final = 0.2
+
+#: ``find`` (reveal): an element more than this many container extents away is approached by setting the
+#: container's scroll offset (a jump, as ``scrollIntoView`` does: the page sees scroll events, no touches) to leave it
+#: JUMP_LEAD extents from the container's centre, just out of view; the touch drag then brings it in.  Without the
+#: jump, row 150 of the demo's 300 took 13 drags (~15 s); with it, one jump and a drag or two.
+JUMP_EXTENTS: Final = 1.5
+JUMP_LEAD: Final = 0.9
+
+# Shared by the scripts: window.__phonewireScroll holds the chosen container between the evaluations of one scroll.
+PLAN_JS = (
+    r"""((x, y, dir, amount, reach, reveal) => {
+  const vertical = dir === "up" || dir === "down", sign = (dir === "down" || dir === "right") ? 1 : -1;
+  const W = innerWidth, H = innerHeight, root = document.scrollingElement || document.documentElement;
+  const SCROLLING = new Set(["auto", "scroll", "overlay"]);
+  const axisOf = (v) => v ? ["scrollTop", "scrollHeight", "clientHeight", "overflowY"]
+                          : ["scrollLeft", "scrollWidth", "clientWidth", "overflowX"];
+  const scrolls = (el, v) => {
+    const [, size, client, overflow] = axisOf(v);
+    if (el === root) return el[size] - el[client] > 1;
+    return el[size] - el[client] > 1 && SCROLLING.has(getComputedStyle(el)[overflow]);
+  };
+  const parentOf = (el) => el.parentElement || (el.getRootNode && el.getRootNode().host) || null;
+  const scrollerOf = (el, v) => {
+    for (let n = el; n && n !== root && n !== document.body; n = parentOf(n)) {
+      if (n.nodeType === 1 && scrolls(n, v)) return n;
+    }
+    return root;
+  };
+  const clip = (el) => {  // the visible part of a container: its box within every clipping ancestor and the screen
+    let l = 0, t = 0, r = W, b = H;
+    for (let n = el; n && n !== root && n !== document.body; n = parentOf(n)) {
+      if (n.nodeType !== 1) continue;
+      const s = getComputedStyle(n);
+      if (n === el || s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const q = n.getBoundingClientRect();
+        l = Math.max(l, q.left); t = Math.max(t, q.top); r = Math.min(r, q.right); b = Math.min(b, q.bottom);
+      }
+    }
+    return {x: l, y: t, width: Math.max(0, r - l), height: Math.max(0, b - t)};
+  };
+  const describe = (el) => {
+    if (el === root) return "the page";
+    const label = el.getAttribute("aria-label") || el.id || (el.getAttribute("class") || "").split(" ")[0];
+    return (el.tagName.toLowerCase()) + (label ? ` "${String(label).slice(0, 40)}"` : "");
+  };
+  let container = null, want = null, revealed = false, found = false, from = null;
+  if (reveal) {
+    const low = reveal.toLowerCase().replace(/\s+/g, " ").trim();
+    let exact = null, partial = null;
+    const consider = (el, text) => {
+      const t = String(text || "").toLowerCase().replace(/\s+/g, " ").trim();
+      if (!t.includes(low)) return false;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return false;
+      if (t === low) { exact = el; return true; }
+      if (!partial) partial = el;
+      return false;
+    };
+    const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement && consider(n.parentElement, n.parentElement.textContent)) break;
+    }
+    if (!exact) for (const el of document.querySelectorAll("[aria-label], input, textarea")) {
+      if (consider(el, el.getAttribute("aria-label") || el.value)) break;
+    }
+    const el = exact || partial;
+    if (el) {
+      found = true;
+      const r = el.getBoundingClientRect();
+      let cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      let inside = cx >= 0 && cx <= W && cy >= 0 && cy <= H;
+      for (let n = parentOf(el); n; n = n === root ? null : parentOf(n)) {
+        if (n !== root && (n.nodeType !== 1 || n === document.body)) continue;
+        const both = [true, false].filter((v) => scrolls(n, v));
+        if (!both.length) continue;
+        const box = n === root ? {x: 0, y: 0, width: W, height: H} : clip(n);
+        const v = both.includes(true) && (cy < box.y || cy > box.y + box.height) ? true
+                : both.includes(false) && (cx < box.x || cx > box.x + box.width) ? false : null;
+        if (v === null) continue;
+        inside = false;
+        if (n !== root && (v ? box.height : box.width) < 40) {
+          // the container itself is (nearly) off screen: the one around it scrolls, towards the container
+          const q = n.getBoundingClientRect();
+          cx = Math.min(Math.max(cx, q.left), q.right); cy = Math.min(Math.max(cy, q.top), q.bottom);
+          continue;
+        }
+        container = n;
+        dir = v ? (cy < box.y ? "up" : "down") : (cx < box.x ? "left" : "right");
+        const off = v ? cy - (box.y + box.height / 2) : cx - (box.x + box.width / 2);
+        const extent = v ? box.height : box.width;
+        want = Math.abs(off) / extent;
+        if (want > JUMP) {  // far away: jump to just short of it, then the touch drag brings it in
+          const [p] = axisOf(v);
+          from = n[p];
+          n[p] += Math.sign(off) * (Math.abs(off) - LEAD * extent);
+          want = (Math.abs(off) - Math.abs(n[p] - from)) / extent;
+        }
+        break;
+      }
+      revealed = inside && !container;
+    }
+  }
+  const v = dir === "up" || dir === "down";
+  if (!container && x !== null) {
+    const hit = document.elementFromPoint(x, y);
+    container = hit ? scrollerOf(hit, v) : root;
+  }
+  if (!container) {
+    container = root;
+    if (!scrolls(root, v)) {  // the document does not scroll that way: the largest visible element that does
+      let best = 0;
+      for (const el of document.querySelectorAll("*")) {
+        if (!scrolls(el, v)) continue;
+        const b = clip(el), area = b.width * b.height;
+        if (area > best) { best = area; container = el; }
+      }
+    }
+  }
+  const [pos, size, client] = axisOf(v), s = (dir === "down" || dir === "right") ? 1 : -1;
+  const before = from === null ? container[pos] : from, max = container[size] - container[client];
+  const atEnd = s > 0 ? container[pos] >= max - 1 : container[pos] <= 1;
+  window.__phonewireScroll = {el: container, pos, size, client};
+  const box = container === root ? {x: 0, y: 0, width: W, height: H} : clip(container);
+  const out = {dir, before, max, atEnd, box, container: describe(container), revealed, found};
+  if (revealed || atEnd || box.width < 1 || box.height < 1) return out;
+  // the drag: at most `reach` of the box, inside its inner part, through a point whose element belongs to it
+  const f = Math.min(amount, reach, want === null ? amount : Math.max(want, %(min)s));
+  const dx = v ? 0 : s * f * box.width / 2, dy = v ? s * f * box.height / 2 : 0;
+  const mx = box.width * (1 - reach) / 2, my = box.height * (1 - reach) / 2;
+  const clampX = (cx) => Math.min(Math.max(cx, box.x + mx + Math.abs(dx)), box.x + box.width - mx - Math.abs(dx));
+  const clampY = (cy) => Math.min(Math.max(cy, box.y + my + Math.abs(dy)), box.y + box.height - my - Math.abs(dy));
+  const px = x !== null && !reveal ? x : box.x + box.width / 2, py = x !== null && !reveal ? y : box.y + box.height / 2;
+  const candidates = [[clampX(px), clampY(py)]];
+  for (let i = 1; i <= 4; i++) for (let j = 1; j <= 4; j++)
+    candidates.push([clampX(box.x + box.width * i / 5), clampY(box.y + box.height * j / 5)]);
+  candidates.sort((a, b) => Math.hypot(a[0] - px, a[1] - py) - Math.hypot(b[0] - px, b[1] - py));
+  let start = candidates[0];
+  for (const [cx, cy] of candidates) {
+    const hit = document.elementFromPoint(cx + dx, cy + dy);
+    if (hit && scrollerOf(hit, v) === container) { start = [cx, cy]; break; }
+  }
+  out.from = [start[0] + dx, start[1] + dy];
+  out.to = [start[0] - dx, start[1] - dy];
+  return out;
+})""".replace("%(min)s", str(MIN_REVEAL_AMOUNT))
+    .replace("JUMP", str(JUMP_EXTENTS))
+    .replace("LEAD", str(JUMP_LEAD))
+)
+
+#: Resolves once no scroll event fired for REST_QUIET_MS (a fling or smooth scroll has ended), at most REST_MAX_MS.
+REST_JS = """new Promise(resolve => {
+  const QUIET = QUIET_MS, MAX = MAX_MS, t0 = performance.now();
+  let last = t0;
+  const mark = () => { last = performance.now(); };
+  addEventListener("scroll", mark, {capture: true, passive: true});
+  const check = () => {
+    const now = performance.now();
+    if (now - last >= QUIET || now - t0 >= MAX) {
+      removeEventListener("scroll", mark, {capture: true}); resolve(now - last >= QUIET);
+    } else setTimeout(check, Math.max(10, QUIET - (now - last)));
+  };
+  setTimeout(check, QUIET);
+})""".replace("QUIET_MS", str(REST_QUIET_MS)).replace("MAX_MS", str(REST_MAX_MS))
+
+#: The chosen container's offset now: ``[position, max]``.
+MEASURE_JS = """(() => { const s = window.__phonewireScroll; if (!s || !s.el.isConnected) return null;
+  return [s.el[s.pos], s.el[s.size] - s.el[s.client]]; })()"""
+
+
+def plan_expression(direction: str, amount: float, at: tuple[float, float] | None, reveal: str | None) -> str:
+    x, y = at if at is not None else (None, None)
+    args = [x, y, direction, amount, SCROLL_MAX_REACH, reveal]
+    return f"({PLAN_JS})({', '.join(json.dumps(a) for a in args)})"
+
+
+def outcome(plan: dict[str, Any], after: object) -> dict[str, Any]:
+    """The reply of a scroll from its plan and the offset measured at rest (``None``: the container went away)."""
+    direction = str(plan["dir"])
+    sign = 1 if direction in ("down", "right") else -1
+    out: dict[str, Any] = {"direction": direction, "container": plan.get("container")}
+    if plan.get("found") is not None and plan.get("found"):
+        out["revealed"] = bool(plan.get("revealed"))
+    if isinstance(after, list) and len(after) == 2:
+        position, limit = float(after[0]), float(after[1])
+        out["distance"] = round(max(0.0, (position - float(plan["before"])) * sign), 1)
+        out["atEnd"] = position >= limit - 1 if sign > 0 else position <= 1
+    else:
+        out["distance"] = None
+        out["atEnd"] = None
+    return out

@@ -1,0 +1,103 @@
+"""``find``: scroll until an element shows, answer its snapshot line; NOT_FOUND at the end or after the limit
+(agent core on a scripted sender: each ``scroll`` reply and the screen after it are scripted)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Mapping
+from typing import Any, TypeVar
+
+import pytest
+
+from agent_fakes import FakeSender, screen
+from phonewire.agent.core import AgentSession
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope, ok
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import DEFAULT_FIND_SCROLLS
+from phonewire.protocol.snapshot import RawNode, Rect
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def people(first: int, last: int) -> list[dict[str, Any]]:
+    return screen(*(RawNode("Cell", label=f"Person {i}", rect=Rect(0, 50 * (i - first), 390, 48))
+                    for i in range(first, last + 1)))  # fmt: skip
+
+
+class Scrolling(FakeSender):
+    """A 300-row list, 17 rows a screen: each scroll moves 10 rows (500 pt); the last screen says atEnd."""
+
+    def __init__(self, *, measured: bool = True) -> None:
+        super().__init__(people(1, 17))
+        self.top = 1
+        self.measured = measured
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if command != "scroll":
+            return await super().send(command, fields)
+        self.sent.append((command, dict(fields or {})))
+        before = self.top
+        self.top = min(self.top + 10, 284)
+        self.nodes = people(self.top, self.top + 16)
+        if not self.measured:
+            return ok({"direction": "down", "distance": None, "atEnd": None})
+        return ok({"direction": "down", "distance": 50.0 * (self.top - before), "atEnd": self.top == 284})
+
+
+def test_an_element_on_screen_is_answered_without_scrolling() -> None:
+    sender = Scrolling()
+    result = run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 5"))
+    assert not sender.commands("scroll")
+    assert result.data["line"] == result.data["message"] == f'@{result.data["ref"]} Cell "Person 5"'
+
+
+def test_find_scrolls_until_the_row_shows_and_its_ref_can_be_tapped() -> None:
+    sender = Scrolling()
+    s = AgentSession(sender, app_id="dev.phonewire.demo")
+    result = run(s.find("text=Person 150"))
+    assert len(sender.commands("scroll")) == 14  # rows 141-157 show after the 14th
+    assert sender.commands("scroll")[0] == {
+        "direction": "down", "amount": 0.8, "reveal": "Person 150", "appBundleId": "dev.phonewire.demo"
+    }  # fmt: skip
+    assert result.data["scrolls"] == 14 and result.data["distance"] == 7000
+    assert result.data["message"] == f'@{result.data["ref"]} Cell "Person 150" after 14 scroll(s), 7000 pt'
+    run(s.tap("@" + result.data["ref"]))
+    assert sender.commands("tap")[-1]["y"] == 50 * (150 - 141) + 24  # the row's centre on the current screen
+
+
+def test_find_at_the_end_of_the_content_is_not_found_saying_how_far_it_scrolled() -> None:
+    sender = Scrolling()
+    with pytest.raises(ProtocolError) as info:
+        run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 999"))
+    assert info.value.code == e.NOT_FOUND
+    assert "after 29 scroll(s) down (14150 pt): reached the end" in info.value.message
+    assert len(sender.commands("scroll")) == 29
+
+
+def test_find_stops_after_max_scrolls_when_the_device_cannot_measure() -> None:
+    sender = Scrolling(measured=False)
+    with pytest.raises(ProtocolError) as info:
+        run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 999", max_scrolls=3))
+    assert info.value.code == e.NOT_FOUND
+    assert "after 3 scroll(s) down (the device cannot measure how far): stopped after max_scrolls=3" in str(
+        info.value.message
+    )
+    assert len(sender.commands("scroll")) == 3
+    assert DEFAULT_FIND_SCROLLS == 30
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [({"direction": "sideways"}, "direction"), ({"max_scrolls": -1}, "max_scrolls"), ({"max_scrolls": 1.5}, "max")],
+)
+def test_bad_find_arguments_are_refused_before_anything_is_sent(args: dict[str, Any], fragment: str) -> None:
+    sender = Scrolling()
+    with pytest.raises(ProtocolError) as info:
+        run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 1", **args))
+    assert info.value.code == e.INVALID_REQUEST and fragment in info.value.message
+    assert not sender.sent
