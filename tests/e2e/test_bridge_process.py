@@ -301,7 +301,8 @@ def test_bridge_trace_records_the_app_it_opened_and_each_call_in_a_private_direc
 
 def test_mcp_trace_given_before_the_verb_records_the_tools_called(tmp_path: Path) -> None:
     directory = tmp_path / "mcp-trace"
-    argv = [sys.executable, "-m", "phonewire", "--trace", str(directory), "mcp", "--device", "double", "--app", "app.one"]
+    argv = [sys.executable, "-m", "phonewire", "--trace", str(directory), "mcp", "--device", "double", "--app"]
+    argv.append("app.one")
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env())
     try:
         runner = _runner_of(proc)
