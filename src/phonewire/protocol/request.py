@@ -46,6 +46,9 @@ FIELD_TYPES: dict[str, str] = {
     "format": _STRING,
     "scale": _STRING,
     "quality": _INT,
+    # logs / network cursor, recordStart file (extensions)
+    "since": _INT,
+    "path": _STRING,
 }
 
 #: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
@@ -58,6 +61,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.OPEN_URL: ("url",),
     c.KEY: ("key",),
     c.SET_VALUE: ("x", "y", "values"),
+    c.RECORD_START: ("path",),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
@@ -89,6 +93,7 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "holdMs": (0, MAX_DURATION_MS),
     "settle": (0, MAX_DURATION_MS),
     "quality": (1, 100),
+    "since": (0, c.MAX_SEQ),
 }
 #: A drag's parts run one after the other: together they stay below the command's budget (75 s).
 GESTURE_PARTS: tuple[str, ...] = ("holdMs", "durationMs", "settle")
@@ -96,6 +101,7 @@ MAX_GESTURE_MS = MAX_DURATION_MS
 _BOUND_HINTS: dict[str, str] = {
     "numberOfTaps": "Use 1 for a tap, 2 for a double tap.",
     "quality": "JPEG quality: 80 is a good default.",
+    "since": "Send the `next` of the previous reply (0 for everything kept).",
 }
 #: ``commandId`` / ``statusCommandId``: printable ASCII that needs no escaping anywhere (a uuid4 hex qualifies).
 ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
