@@ -34,7 +34,8 @@ def texts(result: phonewire.ActionResult) -> list[str]:
 def test_logs_answers_console_messages_once_each_and_page_errors(phone: phonewire.Phone) -> None:
     first = phone.logs()
     assert "chatty ready" in texts(first)  # logged while the page loaded, before anyone asked
-    assert phone.logs().data["entries"] == []  # nothing new since the previous call
+    again = phone.logs().data["entries"]
+    assert [x for x in again if x["kind"] == "console"] == [], again  # nothing new since the previous call
     phone.tap("id=load")
     phone.wait("text=Loads 1")
     new = phone.logs()
@@ -93,3 +94,48 @@ def test_record_refuses_an_unknown_extension_with_a_hint(phone: phonewire.Phone,
     with pytest.raises(phonewire.ProtocolError) as info:
         phone.record_start(tmp_path / "screen.gif")
     assert info.value.code == "INVALID_REQUEST" and ".mp4" in (info.value.hint or "")
+
+
+def test_a_traced_step_carries_its_console_and_requests_and_the_report_shows_them(
+    phone: phonewire.Phone, tmp_path: Path
+) -> None:
+    import subprocess
+
+    from lxml import html as lxml_html
+
+    from phonewire.agent.trace import read_steps
+    from phonewire.frontends.cli.main import main as cli_main
+
+    directory = tmp_path / "trace"
+    phone.trace_start(str(directory))
+    try:
+        loads = int(str(next(n for n in phone.snapshot().nodes if n["identifier"] == "count")["label"]).split()[1])
+        phone.tap("id=load")
+        phone.wait(f"text=Loads {loads + 1}")
+        phone.wait(idle=True)
+    finally:
+        phone.trace_stop()
+    steps = read_steps(directory)
+    tap = next(s for s in steps if s["op"] == "tap")
+    assert tap["before"].endswith("-before.jpg") and tap["shot"] != tap["before"]
+    logged = [x for s in steps for x in s.get("console", [])]
+    console = [x["text"] for x in logged if x["kind"] == "console"]
+    assert console == [f"loaded {loads + 1}", "careful Object"]  # each message once, in the step it arrived in
+    assert [x["text"] for x in logged if x["kind"] == "log"] == [
+        "Failed to load resource: the server responded with a status of 404 (File not found)"
+    ]  # the browser's own
+    assert "loaded" in " ".join(x["text"] for x in tap.get("console", []))
+    urls = [r["url"].rsplit("/", 1)[1] for s in steps for r in s.get("network", [])]
+    assert urls == [f"chatty.json?n={loads + 1}", f"missing.json?n={loads + 1}"]
+    report = tmp_path / "report.html"
+    assert cli_main(["trace", "view", str(directory), "-o", str(report)]) == 0
+    dom = subprocess.run(
+        ["/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", report.as_uri()],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    page = lxml_html.fromstring(dom)
+    assert len(page.xpath("//img[contains(@class, 'before')]")) == 1  # the tap's; the snapshot and waits read only
+    first = page.xpath("//ul[@class='console']/li")[0].text_content()
+    assert first.startswith(f"[log] loaded {loads + 1} http://127.0.0.1:")  # the message and where it came from
+    rows = page.xpath("//table[@class='network']//tr")
+    assert [r.get("class") for r in rows] == ["request", "request failed"]  # the 404 is highlighted
