@@ -42,8 +42,8 @@ from phonewire.devices.android.logcat import Follower
 from phonewire.devices.android.logcat import entry as logcat_entry
 from phonewire.devices.base import AppInfo, AppState, Device, Screenshot
 from phonewire.devices.observed import Ring
-from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol import errors as e
+from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect, build_snapshot
 
