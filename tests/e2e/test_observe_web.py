@@ -139,3 +139,35 @@ def test_a_traced_step_carries_its_console_and_requests_and_the_report_shows_the
     assert first.startswith(f"[log] loaded {loads + 1} http://127.0.0.1:")  # the message and where it came from
     rows = page.xpath("//table[@class='network']//tr")
     assert [r.get("class") for r in rows] == ["request", "request failed"]  # the 404 is highlighted
+
+
+def test_the_cli_prints_logs_and_filtered_requests_and_records_into_a_file_of_its_working_directory(
+    hostile_site: HostileSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cli_harness import cli_for
+
+    monkeypatch.chdir(tmp_path)
+    with cli_for(tmp_path, monkeypatch) as cli:
+
+        def ok(*argv: str) -> str:
+            res = cli("--device", "web", "--session", "observe", *argv)
+            assert res.code == 0, res.err
+            return res.out
+
+        ok("open", hostile_site.url("chatty.html"))
+        assert ok("network") == "ok 0 request(s)\n"
+        assert ok("record", "start", "screen.webm").startswith(f"ok recording to {tmp_path / 'screen.webm'}")
+        ok("tap", "id=load")
+        ok("wait", "text=Loads 1")
+        ok("wait", "--idle")
+        missing = ok("network", "--status", "404", "--url", "missing").splitlines()
+        assert (
+            missing[0] == "ok 1 request(s)" and missing[1].startswith("GET 404 ") and "missing.json?n=1" in missing[1]
+        )
+        assert "\n[console.log] loaded 1 (http://127.0.0.1:" in ok("logs")
+        stopped = cli("--device", "web", "--session", "observe", "--json", "record", "stop")
+        assert stopped.code == 0 and stopped.json()["data"]["frames"] > 1
+        assert stopped.json()["data"]["path"] == str(tmp_path / "screen.webm")
+        assert (tmp_path / "screen.webm").stat().st_size > 0
+        bad = cli("--device", "web", "--session", "observe", "network", "--status", "many")
+        assert bad.code != 0 and "--status" in bad.err

@@ -1,7 +1,8 @@
 """``phonewire trace view DIR [-o report.html]``: a trace as one self-contained HTML file.
 
 No server and nothing fetched: the screenshots are inlined as data URIs, the style is inline.  The page has a
-timeline of thumbnails (one per step, links to the step) and then one section per step: operation, arguments,
+timeline of thumbnails (one per step, links to the step; a one-line script points them at the steps' images, so
+each image is inlined once) and then one section per step: operation, arguments,
 duration, the screen before (mutating steps) and after, the element it reached (outlined on the screen it was found
 on, with the selector that finds it again), the result or the error (highlighted), the console messages, page
 errors and requests of the step (errors and failed requests highlighted), the agent view after the step and its
@@ -33,6 +34,7 @@ nav.timeline img{height:90px;border:2px solid #9aa5b1;border-radius:4px}
 nav.timeline a.error img{border-color:#d64545}
 section.step{display:flex;gap:16px;margin:14px 20px;padding:12px;background:#fff;border-left:5px solid #3e7bfa;
   border-radius:4px}
+section.step{content-visibility:auto;contain-intrinsic-size:auto 460px}
 section.step.error{border-left-color:#d64545;background:#fff5f5}
 .screens{display:flex;gap:6px;flex:none}
 .screen{position:relative;flex:none;width:196px}
@@ -53,6 +55,15 @@ pre.diff .add{color:#1a7f37}
 pre.diff .del{color:#b42318}
 code{background:#f1f3f5;padding:1px 4px}
 """
+
+
+#: Images are decoded when they come near the viewport, and sections off screen are not laid out
+#: (``content-visibility``): a 500-step report holds 1000 images (bench/bench_trace.py times it).
+_LAZY: Final = 'loading="lazy" decoding="async"'
+#: The timeline's thumbnails show the steps' own after-screens: each image is inlined once, not twice.
+THUMBS: Final = (
+    "for(const t of document.querySelectorAll('nav img[data-of]'))t.src=document.getElementById(t.dataset.of).src"
+)
 
 
 def _size(image: bytes) -> tuple[int, int] | None:
@@ -109,15 +120,15 @@ def _screen(directory: Path, step: dict[str, Any]) -> tuple[str, str]:
     out = []
     if before is not None:
         out.append(f'<div class="screen"><div class="label">before</div><img class="before" alt="screen before step '
-                   f'{n}" src="{_uri(before)}">{_outline(step, before)}</div>')  # fmt: skip
+                   f'{n}" {_LAZY} src="{_uri(before)}">{_outline(step, before)}</div>')  # fmt: skip
     if after is not None:
         outline = "" if before is not None else _outline(step, after)
         label = '<div class="label">after</div>' if before is not None else ""
-        out.append(f'<div class="screen">{label}<img class="shot" alt="screen after step {n}" src="{_uri(after)}">'
-                   f"{outline}</div>")  # fmt: skip
+        out.append(f'<div class="screen">{label}<img class="shot" id="shot-{n}" alt="screen after step {n}" {_LAZY} '
+                   f'src="{_uri(after)}">{outline}</div>')  # fmt: skip
     if not out:
         return '<div class="screen noshot">no screenshot</div>', ""
-    return f'<div class="screens">{"".join(out)}</div>', _uri(after) if after is not None else ""
+    return f'<div class="screens">{"".join(out)}</div>', f"shot-{n}" if after is not None else ""
 
 
 def _console(entries: list[Any]) -> str:
@@ -161,10 +172,10 @@ def render_report(directory: str | Path) -> str:
         n, op = int(step["n"]), str(step["op"])
         failed = "error" in step
         cls = "step error" if failed else "step"
-        screen, uri = _screen(folder, step)
-        if uri:
-            thumbs.append(f'<a href="#step-{n}" class="{"error" if failed else ""}"><img src="{uri}" alt="">'
-                          f"{n} {html.escape(op)}</a>")  # fmt: skip
+        screen, shot_id = _screen(folder, step)
+        if shot_id:
+            thumbs.append(f'<a href="#step-{n}" class="{"error" if failed else ""}">'
+                          f'<img {_LAZY} data-of="{shot_id}" alt="">{n} {html.escape(op)}</a>')  # fmt: skip
         args = html.escape(_args_text(step.get("args") or {}))
         parts = [f"<h2>{n}. {html.escape(op)} <small>{args}</small></h2>"]
         parts.append(f"<div>{step.get('ms', 0)} ms" + (" · screen changed" if step.get("changed") else "") + "</div>")
@@ -201,7 +212,8 @@ def render_report(directory: str | Path) -> str:
         f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
         f"<style>{STYLE}</style></head><body><header><h1>{html.escape(title)}</h1>"
         f"<div>{html.escape(str(folder.resolve()))}</div></header>"
-        f'<nav class="timeline">{"".join(thumbs)}</nav><main>{"".join(sections)}</main></body></html>'
+        f'<nav class="timeline">{"".join(thumbs)}</nav><main>{"".join(sections)}</main>'
+        f"<script>{THUMBS}</script></body></html>"
     )
 
 
