@@ -230,3 +230,20 @@ class Phone:
 
     def trace_stop(self) -> ActionResult:
         return self._call(self.session.trace_stop())
+
+    def logs(self) -> ActionResult:
+        """Console messages and page errors since the previous ``logs`` (``.data["entries"]``)."""
+        return self._call(self.session.logs())
+
+    def network(self, url: str | None = None, *, status: int | None = None) -> ActionResult:
+        """Requests since the previous ``network`` (``.data["requests"]``; the first call starts capturing)."""
+        self._check("network", url=url, status=status)
+        return self._call(self.session.network(url, status=status))
+
+    def record_start(self, file: str | Path) -> ActionResult:
+        """Record the screen into ``file`` (.mp4 or .webm) until :meth:`record_stop`."""
+        self._check("record_start", file=str(file))
+        return self._call(self.session.record_start(str(file)))
+
+    def record_stop(self) -> ActionResult:
+        return self._call(self.session.record_stop())

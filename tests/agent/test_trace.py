@@ -151,5 +151,63 @@ def test_screenshots_rotate_beyond_the_cap(tmp_path: Path, monkeypatch: pytest.M
     agent, _, directory = traced(tmp_path)
     for _ in range(4):
         asyncio.run(agent.tap("label=Help"))
-    assert sorted(p.name for p in (directory / "shots").iterdir()) == ["00003.jpg", "00004.jpg"]
+    assert sorted(p.name for p in (directory / "shots").iterdir()) == [
+        "00003-before.jpg", "00003.jpg", "00004-before.jpg", "00004.jpg"]  # fmt: skip
     assert len(steps(directory)) == 4
+
+
+class ObservingSender(ShotSender):
+    """A device that keeps logs and requests: each command ``log`` / ``request`` queues one entry."""
+
+    def __init__(self, nodes: list[dict[str, Any]]) -> None:
+        super().__init__(nodes)
+        self.kept: dict[str, list[dict[str, Any]]] = {"logs": [], "network": []}
+
+    def happen(self, command: str, entry: dict[str, Any]) -> None:
+        self.kept[command].append({"seq": len(self.kept[command]), **entry})
+
+    async def send(self, command: str, fields: Any = None) -> Envelope:
+        if command in self.kept:
+            self.sent.append((command, dict(fields or {})))
+            since = int((fields or {}).get("since", 0))
+            entries = [x for x in self.kept[command] if x["seq"] >= since]
+            key = "entries" if command == "logs" else "requests"
+            return ok({key: entries, "next": len(self.kept[command]), "dropped": 0})
+        return await super().send(command, fields)
+
+
+def test_a_mutating_step_has_a_before_screen_and_the_logs_and_requests_that_arrived_during_it(tmp_path: Path) -> None:
+    sender = ObservingSender(form())
+    sender.happen("logs", {"kind": "console", "level": "log", "text": "before tracing"})
+    agent = AgentSession(sender, app_id="dev.phonewire.demo")
+    directory = tmp_path / "trace"
+    asyncio.run(agent.trace_start(str(directory)))
+    sender.happen("logs", {"kind": "console", "level": "log", "text": "tapped help"})
+    sender.happen("network", {"method": "GET", "url": "http://127.0.0.1/help.json", "status": 200, "size": 10})
+    asyncio.run(agent.tap("label=Help"))
+    asyncio.run(agent.snapshot())
+    tap, snap = steps(directory)
+    assert [x["text"] for x in tap["console"]] == ["tapped help"]  # not what was logged before tracing started
+    assert [r["url"] for r in tap["network"]] == ["http://127.0.0.1/help.json"]
+    assert (directory / tap["before"]).read_bytes() == JPEG and tap["before"] == "shots/00001-before.jpg"
+    assert "console" not in snap and "network" not in snap  # each entry once
+    assert "before" not in snap  # a read changes nothing: the previous step's screen shows it
+
+
+def test_a_device_without_logs_is_not_asked_again_and_an_untraced_session_never_asks(tmp_path: Path) -> None:
+    class Refusing(ShotSender):
+        async def send(self, command: str, fields: Any = None) -> Envelope:
+            if command in ("logs", "network"):
+                self.sent.append((command, dict(fields or {})))
+                raise ProtocolError(e.UNSUPPORTED_OPERATION, "no logs here", "Use screenshots.")
+            return await super().send(command, fields)
+
+    sender = Refusing(form())
+    agent = AgentSession(sender, app_id="dev.phonewire.demo")
+    asyncio.run(agent.tap("label=Help"))
+    assert sender.commands("logs") == sender.commands("network") == []
+    asyncio.run(agent.trace_start(str(tmp_path / "trace")))
+    asyncio.run(agent.tap("label=Help"))
+    asyncio.run(agent.tap("label=Help"))
+    assert len(sender.commands("logs")) == len(sender.commands("network")) == 1  # asked once, at the start
+    assert len(steps(tmp_path / "trace")) == 2

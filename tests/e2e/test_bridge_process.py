@@ -266,3 +266,60 @@ def test_a_tap_smuggled_in_the_body_of_an_http_post_never_runs_and_the_connectio
         assert "taps=1" in conn.call("tap", 2, x=10, y=20)["result"]["tree"]  # and a real one is counted
     finally:
         conn.close()
+
+
+# -- --trace DIR: tracing bound to the server's session from its start -------------------------------------------------
+def _trace_steps(directory: Path) -> list[dict[str, Any]]:
+    from phonewire.agent.trace import read_steps
+
+    return read_steps(directory)
+
+
+def test_bridge_trace_records_the_app_it_opened_and_each_call_in_a_private_directory(tmp_path: Path) -> None:
+    directory = tmp_path / "bridge-trace"
+    b = start_bridge("--app", "app.one", "--trace", str(directory))
+    try:
+        conn = Conn(b.port)
+        try:
+            assert "result" in conn.call("tap", 1, target="10 20")
+            assert conn.call("tap", 2, target="label=Nothing")["error"]["code"] == "NOT_FOUND"
+        finally:
+            conn.close()
+    finally:
+        stop(b.proc)
+        if not wait_gone(b.runner_pid, 5):
+            os.kill(b.runner_pid, signal.SIGKILL)
+    # the bridge's settled view after each action is a snapshot of its own, recorded as such
+    steps = [s for s in _trace_steps(directory) if s["op"] != "snapshot"]
+    assert [s["op"] for s in steps] == ["open_app", "tap", "tap"]
+    assert steps[0]["args"] == {"app_id": "app.one"}
+    assert steps[1]["args"]["target"] == "10 20" and "result" in steps[1]
+    assert steps[2]["error"]["code"] == "NOT_FOUND"
+    assert directory.stat().st_mode & 0o777 == 0o700
+    assert (directory / "trace.jsonl").stat().st_mode & 0o777 == 0o600
+
+
+def test_mcp_trace_given_before_the_verb_records_the_tools_called(tmp_path: Path) -> None:
+    directory = tmp_path / "mcp-trace"
+    argv = [sys.executable, "-m", "phonewire", "--trace", str(directory), "mcp", "--device", "double", "--app"]
+    argv.append("app.one")
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env())
+    try:
+        runner = _runner_of(proc)
+        assert _initialize(proc)["id"] == 1
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode() + b"\n")
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "tap", "arguments": {"target": "10 20", "count": 2}}}  # fmt: skip
+        proc.stdin.write(json.dumps(call).encode() + b"\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["result"]["isError"] is False
+        proc.stdin.close()
+        assert proc.wait(15) == 0
+        assert wait_gone(runner)
+    finally:
+        stop(proc)
+    steps = _trace_steps(directory)
+    taps = [s for s in steps if s["op"] == "tap"]
+    assert steps[0]["op"] == "open_app"
+    assert len(taps) == 1 and taps[0]["args"] == {"target": "10 20", "count": 2}

@@ -90,6 +90,8 @@ def test_the_report_renders_in_chromium_with_a_timeline_screens_and_the_error_hi
     shots = _all(page, "img", "shot")
     assert shots and all(img.get("src", "").startswith("data:image/jpeg;base64,") for img in shots)
     assert len(page.xpath("//nav//a")) == len(shots)
+    thumbs = [img.get("src") for img in page.xpath("//nav//img")]  # pointed at the steps' images by the script
+    assert thumbs == [img.get("src") for img in shots]
     assert _all(page, "div", "outline")  # the touched element is outlined
     assert 'id="like-5"' in sections[2].text_content()
     assert PASSWORD not in dom

@@ -301,6 +301,8 @@ REACHED_BY = {
     "press": "mobile: pressButton", "swipe": "POST /session/{session}/actions", "scroll": "mobile: scroll",
     "wait": "mobile: waitFor", "select": "mobile: selectOptions", "find": "mobile: find",
     "trace_start": "mobile: traceStart", "trace_stop": "mobile: traceStop",
+    "logs": "mobile: logs", "network": "mobile: network", "record_start": "mobile: recordStart",
+    "record_stop": "mobile: recordStop",
 }  # fmt: skip
 
 

@@ -61,12 +61,16 @@ def test_command_sets_are_consistent() -> None:
         "key",
         "setValue",
         "scroll",
+        "logs",
+        "network",
+        "recordStart",
+        "recordStop",
     }
     for subset in (c.APP_SCOPED, c.APP_LIFECYCLE, c.READ_ONLY, c.TRANSPORT_PATH, c.NOT_RETAINED, c.MUTATING):
         assert subset <= every
     assert not c.READ_ONLY & c.MUTATING
     assert every == c.READ_ONLY | c.MUTATING
-    assert {"snapshot", "screenshot"} == c.NOT_RETAINED
+    assert {"snapshot", "screenshot", "logs", "network"} == c.NOT_RETAINED
     assert c.NOT_RETAINED <= c.READ_ONLY
     assert {"status", "uptime"} == c.TRANSPORT_PATH
     assert not c.APP_SCOPED & c.APP_LIFECYCLE

@@ -29,6 +29,7 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import selectors
@@ -104,6 +105,9 @@ class AgentSession:
         self._refronted = False
         #: A reply during this call said the device or runner restarted (``state_reset`` on its result or error).
         self._state_reset = False
+        #: Where this session's next ``logs`` / ``network`` read starts (the runner's ``next`` of the previous one).
+        self._logs_since = 0
+        self._network_since = 0
 
     # -- plumbing -------------------------------------------------------------------------------------------
     async def _locked(self, fn: Callable[[], Awaitable[T]]) -> T:
@@ -523,6 +527,67 @@ class AgentSession:
 
         return trace.stop(self)
 
+    # -- logs, requests, video (wire extensions logs / network / recordStart / recordStop) --------------------------
+    async def logs(self) -> ActionResult:
+        """Console messages and page errors (web) or logcat lines (Android) of the session's app since this
+        session's previous ``logs`` (the first call: everything the device kept)."""
+
+        async def run() -> ActionResult:
+            reply = await self._send(c.LOGS, {"since": self._logs_since, "appBundleId": self.app_id})
+            data = reply.data or {}
+            self._logs_since = int(data.get("next", self._logs_since))
+            entries = [x for x in data.get("entries") or [] if isinstance(x, dict)]
+            lines = [log_line(x) for x in entries]
+            head = f"{len(entries)} log entr{'y' if len(entries) == 1 else 'ies'}" + _dropped(data)
+            return ActionResult({"message": "\n".join([head, *lines]), "entries": entries,
+                                 "dropped": data.get("dropped", 0)})  # fmt: skip
+
+        return await self._locked(run)
+
+    async def network(self, url: str | None = None, *, status: int | None = None) -> ActionResult:
+        """Requests since this session's previous ``network`` (the first call starts the device's capture), only
+        those whose URL contains ``url`` and answered ``status`` when given."""
+        if status is not None and (isinstance(status, bool) or not isinstance(status, int) or not 0 <= status <= 999):
+            raise invalid(f"status must be an HTTP status 0..999, got {status!r}", "E.g. --status 404.")
+
+        async def run() -> ActionResult:
+            reply = await self._send(c.NETWORK, {"since": self._network_since})
+            data = reply.data or {}
+            self._network_since = int(data.get("next", self._network_since))
+            requests = [
+                r for r in data.get("requests") or []
+                if isinstance(r, dict) and (not url or url in str(r.get("url", "")))
+                and (status is None or r.get("status") == status)
+            ]  # fmt: skip
+            head = f"{len(requests)} request(s)" + _dropped(data)
+            return ActionResult({"message": "\n".join([head, *map(request_line, requests)]), "requests": requests,
+                                 "dropped": data.get("dropped", 0)})  # fmt: skip
+
+        return await self._locked(run)
+
+    async def record_start(self, file: str) -> ActionResult:
+        """Record the screen into the video ``file`` (.mp4 or .webm; resolved here) until :meth:`record_stop`."""
+        if not file.strip():
+            raise invalid("record start needs a file", "Use `record start FILE.mp4` (or .webm).")
+        path = _absolute(file)
+
+        async def run() -> ActionResult:
+            reply = await self._send(c.RECORD_START, {"path": path})
+            data = reply.data or {}
+            return ActionResult({"message": f"recording to {path}", **data})
+
+        return await self._locked(run)
+
+    async def record_stop(self) -> ActionResult:
+        async def run() -> ActionResult:
+            data = (await self._send(c.RECORD_STOP)).data or {}
+            if not data.get("path"):
+                return ActionResult({"message": "nothing was recording", **data})
+            message = f"recorded {data.get('frames', 0)} frame(s), {data.get('seconds', 0):g} s, into {data['path']}"
+            return ActionResult({"message": message, **data})
+
+        return await self._locked(run)
+
     async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
         check_points(x1, y1, x2, y2)
         check_duration(duration_ms)
@@ -639,6 +704,32 @@ def _reveal_text(parsed: selectors.Selector) -> str | None:
         if term.key in ("label", "text", "value") and isinstance(term.value, str) and term.value:
             return term.value
     return None
+
+
+def _absolute(file: str) -> str:
+    return str(Path(file).expanduser().resolve())
+
+
+def _dropped(data: Mapping[str, Any]) -> str:
+    dropped = data.get("dropped") or 0
+    return f" ({dropped} older one(s) were dropped: the device keeps the newest only)" if dropped else ""
+
+
+def log_line(entry: Mapping[str, Any]) -> str:
+    """One log entry as the agent reads it: ``[console.warn] text (url)``."""
+    kind, level = entry.get("kind", "log"), entry.get("level", "")
+    tag = kind if not level or level == kind else f"{kind}.{level}"
+    where = f" ({entry['url']})" if entry.get("url") else ""
+    return f"[{tag}] {entry.get('text', '')}{where}"
+
+
+def request_line(entry: Mapping[str, Any]) -> str:
+    """One request as the agent reads it: ``GET 200 1.2 kB 14 ms http://…``."""
+    size = entry.get("size") or 0
+    ms = entry.get("ms")
+    status = entry.get("error") or entry.get("status")
+    timing = f" {ms:g} ms" if isinstance(ms, int | float) else ""
+    return f"{entry.get('method', 'GET')} {status} {size / 1000:.1f} kB{timing} {entry.get('url', '')}"
 
 
 def _what(info: Mapping[str, Any]) -> str:

@@ -121,6 +121,11 @@ FIND_DIRECTION: Final = replace(DIRECTION, required=False, default="down", descr
                                 "device cannot tell where the element is.")  # fmt: skip
 MAX_SCROLLS: Final = Param("max_scrolls", "integer", "Give up (NOT_FOUND) after this many scrolls.", minimum=0,
                            maximum=MAX_FIND_SCROLLS, default=DEFAULT_FIND_SCROLLS, metavar="N")  # fmt: skip
+URL_PART: Final = Param("url", "string", "Only requests whose URL contains this text.", metavar="SUBSTR")
+STATUS: Final = Param("status", "integer", "Only requests answered with this HTTP status (0: failed, no answer).",
+                      minimum=0, maximum=999, metavar="N")  # fmt: skip
+VIDEO_FILE: Final = Param("file", "string", "The video file: .mp4 (H.264) or .webm (VP8); the CLI resolves it "
+                          "against its working directory.", required=True, metavar="FILE")  # fmt: skip
 TRACE_DIR: Final = Param("dir", "string", "Directory of the trace (created private; the CLI resolves it against "
                          "its working directory).", required=True, metavar="DIR")  # fmt: skip
 
@@ -161,6 +166,8 @@ class Operation:
     defaults: Mapping[FrontEnd, Mapping[str, Any]] = field(default_factory=dict)
     #: Per-front-end parameter names that differ from the table's (the bridge keeps PhoneAgent's).
     renames: Mapping[FrontEnd, Mapping[str, str]] = field(default_factory=dict)
+    #: Optional strings the CLI takes as ``--options`` rather than positional words (``network [--url S]``).
+    cli_flags: tuple[str, ...] = ()
 
     def spelling(self, front_end: FrontEnd) -> str:
         name: str | None = getattr(self, front_end)
@@ -184,7 +191,11 @@ class Operation:
         """The parameters the CLI takes as positional words, in order: the required ones and plain optional
         strings (``close [APP]``); the rest are ``--options``.  A ``target`` takes every word left over, unless a list
         follows it (``select TARGET OPTION…``: the target is one word, the list takes the rest)."""
-        return tuple(p for p in self.params if p.required or (p.kind in ("string", "strings") and not p.choices))
+        return tuple(
+            p
+            for p in self.params
+            if p.required or (p.kind in ("string", "strings") and not p.choices and p.name not in self.cli_flags)
+        )
 
     def cli_options(self) -> dict[str, Param]:
         """``--option`` → parameter, for the parameters that are not positional (the CLI's renames applied)."""
@@ -263,6 +274,16 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   cli="trace start"),
         Operation("trace_stop", "trace_stop", "Stop recording the trace.", read_only=True, view_after=False,
                   cli="trace stop"),
+        # -- logs, requests and video (issue 13) --
+        Operation("logs", "logs", "Console messages and page errors of the app (web; logcat lines on Android) since "
+                  "this session's previous logs call.", read_only=True, view_after=False),
+        Operation("network", "network", "Requests the app made (method, URL, status, size, time) since this "
+                  "session's previous network call; the first call starts capturing.", (URL_PART, STATUS),
+                  read_only=True, view_after=False, cli_flags=("url",)),
+        Operation("record_start", "record_start", "Record the screen into a video file until record_stop.",
+                  (VIDEO_FILE,), read_only=True, view_after=False, cli="record start"),
+        Operation("record_stop", "record_stop", "Stop recording the screen and finish the video file.",
+                  read_only=True, view_after=False, cli="record stop"),
     )
 }  # fmt: skip
 

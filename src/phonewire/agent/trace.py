@@ -11,21 +11,30 @@ Per step the recorder writes one JSON line::
      "target": {"ref": "e5", "type": "Button", "label": "Like 0", "identifier": "like-5",
                 "rect": {"x": 300, "y": 210, "width": 70, "height": 32}, "selector": "id=\\"like-5\\""},
      "result": {...ActionResult.to_json()...} | "error": {"code": ..., "message": ..., "hint": ...},
-     "ms": 41.2, "changed": true, "shot": "shots/00003.jpg", "view": "@e1 Heading \\"Inbox\\" …"}
+     "ms": 41.2, "changed": true, "before": "shots/00003-before.jpg", "shot": "shots/00003.jpg",
+     "view": "@e1 Heading \\"Inbox\\" …",
+     "console": [{"seq": 7, "kind": "console", "level": "log", "text": "saved", ...}],
+     "network": [{"seq": 2, "method": "POST", "url": "...", "status": 200, "size": 312, "ms": 14.5, ...}]}
 
-``target`` is the element a ref or selector resolved to, with a selector that finds it again (``id``, else
-``role`` + ``label``, else ``text`` — the first that matches that element alone).  ``shot`` is the screen after the
-step (JPEG, one pixel per point); ``view`` the agent view after it (interactive lines, refs numbered afresh: it
-never changes the session's refs).  Text typed into a password field is replaced by :data:`REDACTED` in the
-arguments, the results and the view, and the step says ``"secret": true``.
+``before`` is the screen before a mutating step (reads have none: the previous step's ``shot`` shows it);
+``console`` and ``network`` the device's log entries and finished requests that arrived during the step (the web
+device; absent where there were none or the device has none — a request still in flight when the step ends
+shows in the next step).  ``target`` is the element a ref or selector resolved to, with a selector that finds it
+again (``id``, else ``role`` + ``label``, else ``text`` — the first that matches that element alone).  ``shot`` is
+the screen after the step (JPEG, one pixel per point); ``view`` the agent view after it (interactive lines, refs
+numbered afresh: it never changes the session's refs).  Text typed into a password field is replaced by
+:data:`REDACTED` in the arguments, the results and the view, and the step says ``"secret": true``.
 
 Layout of a trace directory (0700; every file 0600)::
 
     trace.jsonl       a header line ({"kind": "trace", "version": 1, ...}), then one line per step
     shots/NNNNN.jpg   the screen after step NNNNN
+    shots/NNNNN-before.jpg   the screen before it (mutating steps)
 
-Bounded: the newest :data:`MAX_SHOTS` screenshots are kept (older ones are deleted, their steps keep their lines),
-a screenshot over :data:`MAX_SHOT_BYTES` is not written, a view is cut at :data:`MAX_VIEW_CHARS`, and after
+Bounded: the newest :data:`MAX_SHOTS` steps' screenshots are kept (older ones are deleted, their steps keep their
+lines),
+a screenshot over :data:`MAX_SHOT_BYTES` is not written, a view is cut at :data:`MAX_VIEW_CHARS`, a step keeps at
+most :data:`MAX_STEP_ENTRIES` log entries and as many requests, and after
 :data:`MAX_STEPS` steps the recorder writes a last line (``{"kind": "full"}``) and records nothing more.
 A crash loses at most the step in flight: each line is written whole as its step ends.
 """
@@ -64,6 +73,7 @@ MAX_SHOT_BYTES: Final = 512 * 1024
 MAX_VIEW_CHARS: Final = 16_000
 MAX_STEPS: Final = 100_000
 SHOT_QUALITY: Final = 50
+MAX_STEP_ENTRIES: Final = 100
 #: Operations that control tracing itself: never recorded as steps.
 CONTROL_OPS: Final = frozenset({"trace_start", "trace_stop"})
 #: Roles whose typed text is a secret.
@@ -92,6 +102,7 @@ async def start(session: AgentSession, directory: str) -> ActionResult:
         ) from exc
     recorder.install()
     _RECORDERS[session] = recorder
+    await recorder.follow_side_channels()
     return ActionResult({"message": f"tracing to {path}", "dir": str(path)})
 
 
@@ -133,6 +144,7 @@ class _Step:
     op: Operation
     args: dict[str, Any]
     found: list[tuple[Node, str | None, list[Node]]] = field(default_factory=list)
+    before: bytes | None = None
 
 
 class Recorder:
@@ -150,6 +162,8 @@ class Recorder:
         self._current: _Step | None = None
         self._last_view: str | None = None
         self._full = False
+        #: Cursors of the device's logs and requests (None: the device keeps none, or the trace has not asked yet).
+        self._since: dict[str, int | None] = {c.LOGS: None, c.NETWORK: None}
         self._line({"kind": "trace", "version": VERSION, "time": round(time.time(), 3), "app": session.app_id})
 
     # -- installing --------------------------------------------------------------------------------------------------
@@ -180,6 +194,52 @@ class Recorder:
             os.close(self._fd)
             self._fd = -1
 
+    async def follow_side_channels(self) -> None:
+        """Start following the device's logs and requests from now on (``network`` starts the device's capture);
+        a device without them is not asked again."""
+        for command in self._since:
+            try:
+                reply = await self.session.sender.send(command, {"since": c.MAX_SEQ})
+                self._since[command] = int((reply.data or {}).get("next", 0))
+            except ProtocolError:
+                self._since[command] = None
+
+    async def _side_channels(self) -> dict[str, list[Any]]:
+        """The log entries and requests since the previous step (at most MAX_STEP_ENTRIES of each)."""
+        out: dict[str, list[Any]] = {}
+        for command, key, field_name in ((c.LOGS, "console", "entries"), (c.NETWORK, "network", "requests")):
+            since = self._since[command]
+            if since is None:
+                continue
+            try:
+                data = (await self.session.sender.send(command, {"since": since})).data or {}
+            except ProtocolError:
+                continue
+            self._since[command] = int(data.get("next", since))
+            items = data.get(field_name) or []
+            if items:
+                out[key] = list(items)[-MAX_STEP_ENTRIES:]
+        return out
+
+    async def _shot(self) -> bytes | None:
+        try:
+            reply = await self.session.sender.send(
+                c.SCREENSHOT, {"format": "jpeg", "scale": "css", "quality": SHOT_QUALITY}
+            )
+        except ProtocolError:
+            return None
+        data = (reply.data or {}).get("imageBase64")
+        return base64.b64decode(data) if isinstance(data, str) else None
+
+    def _write_shot(self, n: int, suffix: str, shot: bytes | None) -> str | None:
+        if shot is None or len(shot) > MAX_SHOT_BYTES:
+            return None
+        name = f"{SHOTS_DIR}/{n:05d}{suffix}.jpg"
+        _write_private(self.directory / name, shot)
+        if n > MAX_SHOTS:
+            (self.directory / SHOTS_DIR / f"{n - MAX_SHOTS:05d}{suffix}.jpg").unlink(missing_ok=True)
+        return name
+
     def _wrap(self, op: Operation, original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         params = [p.name for p in op.params]
         defaults = {p.name: p.default for p in op.params if not p.required and p.default is not None}
@@ -188,6 +248,8 @@ class Recorder:
             if self._current is not None or self._full:  # an operation inside another (scroll reads the viewport)
                 return await original(*args, **kwargs)
             step = _Step(op, {**defaults, **dict(zip(params, args, strict=False)), **kwargs})
+            if not op.read_only and self.session.app_id:
+                step.before = await self._shot()
             self._current = step
             started = time.time()
             t0 = time.perf_counter()
@@ -231,13 +293,11 @@ class Recorder:
             if self._last_view is not None:
                 entry["changed"] = view != self._last_view
             self._last_view = view
-        if shot is not None and len(shot) <= MAX_SHOT_BYTES:
-            name = f"{SHOTS_DIR}/{n:05d}.jpg"
-            _write_private(self.directory / name, shot)
-            entry["shot"] = name
-            old = self.directory / SHOTS_DIR / f"{n - MAX_SHOTS:05d}.jpg"
-            if n > MAX_SHOTS:
-                old.unlink(missing_ok=True)
+        if (before := self._write_shot(n, "-before", step.before)) is not None:
+            entry["before"] = before
+        if (after := self._write_shot(n, "", shot)) is not None:
+            entry["shot"] = after
+        entry.update(await self._side_channels())
         if secret:
             entry = _redact(entry, secret)
             entry["secret"] = True
@@ -250,7 +310,6 @@ class Recorder:
         """The screen after a step: its nodes and a small JPEG (``None`` where the device could not say)."""
         session = self.session
         nodes: list[Node] | None = None
-        shot: bytes | None = None
         if session.app_id:
             try:
                 reply = await session.sender.send(c.SNAPSHOT, {"appBundleId": session.app_id})
@@ -258,13 +317,7 @@ class Recorder:
                 nodes = raw if isinstance(raw, list) else None
             except ProtocolError:
                 nodes = None
-        try:
-            reply = await session.sender.send(c.SCREENSHOT, {"format": "jpeg", "scale": "css", "quality": SHOT_QUALITY})
-            data = (reply.data or {}).get("imageBase64")
-            shot = base64.b64decode(data) if isinstance(data, str) else None
-        except ProtocolError:
-            shot = None
-        return nodes, shot
+        return nodes, await self._shot()
 
     def _line(self, entry: Mapping[str, Any]) -> None:
         if self._fd >= 0:

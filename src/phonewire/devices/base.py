@@ -36,6 +36,7 @@ SCROLL_REST_MS = 100.0
 SCROLL_MAX_REACH = 0.84
 
 _NO_KEYS_HINT = "Tap the element on screen instead (snapshot shows what there is)."
+_NO_LOGS_HINT = "Logs, requests and video come from the web device (and logs from Android); use screenshots here."
 
 
 class AppState(enum.Enum):
@@ -226,6 +227,24 @@ class Device(abc.ABC):
         "options": [...]}`` with nothing changed when an option names none.  A device without such controls
         answers UNSUPPORTED_OPERATION."""
         raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device cannot set values", _NO_KEYS_HINT)
+
+    # -- observation on the side (extensions; see phonewire.devices.observed) ------------------------------------
+    async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
+        """``{"entries", "next", "dropped"}``: console messages and page errors (web) or the app's logcat lines
+        (Android) with ``seq >= since``.  A device that keeps no logs answers UNSUPPORTED_OPERATION."""
+        raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device keeps no logs", _NO_LOGS_HINT)
+
+    async def network(self, since: int) -> dict[str, Any]:
+        """``{"requests", "next", "dropped"}``: finished requests with ``seq >= since``; the first call starts the
+        capture.  A device that cannot see requests answers UNSUPPORTED_OPERATION."""
+        raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device cannot see requests", _NO_LOGS_HINT)
+
+    async def record_start(self, path: str) -> dict[str, Any]:
+        """Record the screen into the video file ``path`` until :meth:`record_stop`."""
+        raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device cannot record video", _NO_LOGS_HINT)
+
+    async def record_stop(self) -> dict[str, Any]:
+        return {"frames": 0, "message": "nothing was recording"}
 
     @abc.abstractmethod
     async def snapshot(self, app_id: str) -> dict[str, Any]:

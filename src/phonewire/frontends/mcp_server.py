@@ -3,7 +3,7 @@
 
 ::
 
-    phonewire mcp [--device web] [--app APP_ID] [--runner 127.0.0.1:PORT]
+    phonewire mcp [--device web] [--app APP_ID] [--runner 127.0.0.1:PORT] [--trace DIR]
 
 * Tools: open_app, close_app, list_apps, snapshot, tap, long_press, fill, type, press, swipe, scroll, screenshot,
   viewport, open_url.  Each has a JSON schema (``additionalProperties: false``); arguments are validated against
@@ -257,7 +257,7 @@ async def _run(args: argparse.Namespace) -> int:
     left_behind = False
     with SignalStop() as signals:
         try:
-            async with agent_session(args.device, app=args.app, runner=args.runner) as session:
+            async with agent_session(args.device, app=args.app, runner=args.runner, trace=args.trace) as session:
                 signals.serving = True
                 serving = asyncio.ensure_future(serve_stdio(session))
                 stopped = asyncio.ensure_future(signals.event.wait())

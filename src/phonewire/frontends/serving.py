@@ -27,18 +27,23 @@ def port_error(prog: str, port: int) -> str | None:
 
 
 def add_host_options(parser: argparse.ArgumentParser) -> None:
-    """The options both front ends take for :func:`agent_session`: ``--device``, ``--app``, ``--runner``."""
+    """The options both front ends take for :func:`agent_session`: ``--device``, ``--app``, ``--runner``,
+    ``--trace``."""
     parser.add_argument("--device", default=None, help="device spec, e.g. web or web:pixel-7 (default web)")
     parser.add_argument("--app", default=None, help="open this app before serving (e.g. dev.phonewire.demo)")
     parser.add_argument("--runner", default=None, help="attach to a runner at 127.0.0.1:PORT instead of starting one")
+    parser.add_argument(
+        "--trace", default=None, metavar="DIR", help="record every operation of the session into DIR from the start"
+    )
 
 
 @asynccontextmanager
 async def agent_session(
-    device: str | None, *, app: str | None = None, runner: str | None = None
+    device: str | None, *, app: str | None = None, runner: str | None = None, trace: str | None = None
 ) -> AsyncIterator[AgentSession]:
-    """Start the runner for ``device`` (or attach to ``runner`` / ``PHONEWIRE_RUNNER_ADDR``), open ``app`` if given,
-    and yield the agent session.  On exit — normal, error or cancellation — the host session is closed, which stops
+    """Start the runner for ``device`` (or attach to ``runner`` / ``PHONEWIRE_RUNNER_ADDR``), start tracing into
+    ``trace`` (resolved against the working directory) if given, open ``app`` if given, and yield the agent
+    session.  On exit — normal, error or cancellation — the host session is closed, which stops
     a runner it started (an attached runner is left running)."""
     from phonewire.devices.registry import check_spec
     from phonewire.host.session import HostSession
@@ -49,6 +54,8 @@ async def agent_session(
     try:
         await host.start()
         session = AgentSession(host)
+        if trace:
+            await session.trace_start(trace)
         if app:
             await session.open_app(app)
         yield session

@@ -43,6 +43,10 @@ RESET: Final = "reset"
 KEY: Final = "key"
 SET_VALUE: Final = "setValue"
 SCROLL: Final = "scroll"
+LOGS: Final = "logs"
+NETWORK: Final = "network"
+RECORD_START: Final = "recordStart"
+RECORD_STOP: Final = "recordStop"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -52,6 +56,7 @@ V1_COMMANDS: Final = (
 #: phonewire's extensions (DESIGN.md).
 EXTENSION_COMMANDS: Final = (
     UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE, SCROLL,
+    LOGS, NETWORK, RECORD_START, RECORD_STOP,
 )  # fmt: skip
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
@@ -63,11 +68,11 @@ APP_SCOPED: Final = frozenset(
 #: Need ``appBundleId`` but manage app lifecycle themselves (never reactivation semantics).
 APP_LIFECYCLE: Final = frozenset({LAUNCH_APP, TERMINATE_APP})
 #: Observation only: safe to resend, never carry ``warning``.
-READ_ONLY: Final = frozenset({STATUS, UPTIME, VIEWPORT, SNAPSHOT, SCREENSHOT, LIST_APPS})
+READ_ONLY: Final = frozenset({STATUS, UPTIME, VIEWPORT, SNAPSHOT, SCREENSHOT, LIST_APPS, LOGS, NETWORK})
 #: Answered on the transport path, before the journal and the execution queue.
 TRANSPORT_PATH: Final = frozenset({STATUS, UPTIME})
 #: Replies the journal never retains (large, read-only, cheaper to replay).
-NOT_RETAINED: Final = frozenset({SNAPSHOT, SCREENSHOT})
+NOT_RETAINED: Final = frozenset({SNAPSHOT, SCREENSHOT, LOGS, NETWORK})
 #: Mutating commands: everything that is not read-only.
 MUTATING: Final = frozenset(ALL_COMMANDS) - READ_ONLY
 
@@ -80,6 +85,20 @@ KEYS: Final = (
 )  # fmt: skip
 #: Most options one ``setValue`` may name.
 MAX_VALUES: Final = 100
+
+# --- what a device keeps for ``logs`` / ``network`` and ``recordStart`` (bounded; docs/protocol.md) ---------------
+#: Console messages, page errors (or logcat lines) a device keeps; older ones are dropped (``dropped`` says how many).
+MAX_LOG_ENTRIES: Final = 1000
+#: Finished requests a device keeps once network capture is on; older ones are dropped.
+MAX_NETWORK_ENTRIES: Final = 1000
+#: Requests still in flight that a device follows; past this the oldest is forgotten.
+MAX_PENDING_REQUESTS: Final = 500
+#: A log line's text and a request's URL are cut at this many characters.
+MAX_ENTRY_CHARS: Final = 2000
+#: ``since``: the cursor of ``logs`` / ``network`` (every entry's ``seq`` is below it).
+MAX_SEQ: Final = 2**53
+#: A recording stops taking frames after this many seconds (the file stays valid).
+MAX_RECORD_S: Final = 600
 
 # --- budgets (seconds, unscaled) --------------------------------------------------------------------------
 DEFAULT_BUDGET_S: Final = 30.0

@@ -50,6 +50,9 @@ FIELD_TYPES: dict[str, str] = {
     "format": _STRING,
     "scale": _STRING,
     "quality": _INT,
+    # logs / network cursor, recordStart file (extensions)
+    "since": _INT,
+    "path": _STRING,
 }
 
 #: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
@@ -63,6 +66,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.KEY: ("key",),
     c.SET_VALUE: ("x", "y", "values"),
     c.SCROLL: ("direction",),
+    c.RECORD_START: ("path",),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
@@ -99,6 +103,7 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "settle": (0, MAX_DURATION_MS),
     "quality": (1, 100),
     "amount": (MIN_SCROLL_AMOUNT, MAX_SCROLL_AMOUNT),
+    "since": (0, c.MAX_SEQ),
 }
 #: A drag's parts run one after the other: together they stay below the command's budget (75 s).
 GESTURE_PARTS: tuple[str, ...] = ("holdMs", "durationMs", "settle")
@@ -107,6 +112,7 @@ _BOUND_HINTS: dict[str, str] = {
     "amount": "A fraction of the container's visible extent, e.g. 0.6.",
     "numberOfTaps": "Use 1 for a tap, 2 for a double tap.",
     "quality": "JPEG quality: 80 is a good default.",
+    "since": "Send the `next` of the previous reply (0 for everything kept).",
 }
 #: ``commandId`` / ``statusCommandId``: printable ASCII that needs no escaping anywhere (a uuid4 hex qualifies).
 ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")

@@ -207,6 +207,22 @@ async def _reset(d: Device, r: Request) -> JSONObject:
     return await d.reset()
 
 
+async def _logs(d: Device, r: Request) -> JSONObject:
+    return await d.logs(r.app_id, int(r.args.get("since", 0)))
+
+
+async def _network(d: Device, r: Request) -> JSONObject:
+    return await d.network(int(r.args.get("since", 0)))
+
+
+async def _record_start(d: Device, r: Request) -> JSONObject:
+    return await d.record_start(str(r.args["path"]))
+
+
+async def _record_stop(d: Device, r: Request) -> JSONObject:
+    return await d.record_stop()
+
+
 #: Actions whose ok reply says whether the screen changed (``changed``), where the device can tell.
 CHANGE_TRACKED: Final = frozenset(
     {c.TAP, c.LONG_PRESS, c.DRAG, c.TYPE, c.KEYBOARD_RETURN, c.KEYBOARD_DELETE, c.KEY, c.SET_VALUE, c.BUTTON, c.SCROLL}
@@ -232,6 +248,10 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.KEY: _key,
     c.SET_VALUE: _set_value,
     c.SCROLL: _scroll,
+    c.LOGS: _logs,
+    c.NETWORK: _network,
+    c.RECORD_START: _record_start,
+    c.RECORD_STOP: _record_stop,
 }
 
 

@@ -88,6 +88,8 @@ class AgentDouble:
     calls: list[tuple[Any, ...]] = field(default_factory=list)
     fail: dict[str, BaseException] = field(default_factory=dict)
     clock: FakeClock | None = None
+    #: What ``logcat -v threadtime`` prints (the whole buffer; ``-t`` picks from it as logcat does).
+    logcat: str = ""
 
     def record(self, name: str, *args: Any) -> None:
         self.calls.append((name, *args))
@@ -168,6 +170,8 @@ class AgentDouble:
             return ShellResponse(f"Physical size: {self.size[0]}x{self.size[1]}\n", 0)
         if head == ("wm", "density"):
             return ShellResponse(f"Physical density: {self.dpi}\n", 0)
+        if cmdargs[0] == "logcat":
+            return ShellResponse(self._logcat(cmdargs[cmdargs.index("-t") + 1]), 0)
         if cmdargs[0] == "pidof":
             return ShellResponse("4242\n", 0) if cmdargs[1] in self.running else ShellResponse("", 1)
         if head == ("pm", "path"):
@@ -182,6 +186,13 @@ class AgentDouble:
                 return ShellResponse(f"Starting: Intent {{ }}\nStatus: ok\nActivity: {self.url_activity}\n", 0)
             return ShellResponse("Error: Activity not started, unable to resolve Intent\n", 0)
         raise AssertionError(f"unexpected shell command {cmdargs}")
+
+    def _logcat(self, since: str) -> str:
+        """``-t N``: the last N lines; ``-t 'MM-DD hh:mm:ss.mmm'``: the lines from that time on (inclusive)."""
+        lines = self.logcat.splitlines(keepends=True)
+        if since.isdigit():
+            return "".join(lines[-int(since) :])
+        return "".join(line for line in lines if line[:18] >= since or not line[:1].isdigit())
 
     # -- the agent process -------------------------------------------------------------------------------------
     def start_uiautomator(self) -> None:

@@ -41,6 +41,8 @@ from phonewire.devices.android.hierarchy import (
     parse_wm_size,
     scrollers,
 )
+from phonewire.devices.android.logcat import Follower
+from phonewire.devices.android.logcat import entry as logcat_entry
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
     SCROLL_HOLD_MS,
@@ -51,7 +53,9 @@ from phonewire.devices.base import (
     Screenshot,
     scroll_drag,
 )
+from phonewire.devices.observed import Ring
 from phonewire.protocol import errors as e
+from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect, build_snapshot
 
@@ -163,6 +167,9 @@ class AndroidDevice(Device):
         self.last_failure: str | None = None
         self._restart_agent = False
         self._closed = False
+        #: ``logs``: the logcat lines taken so far (all apps), and per app the process being followed.
+        self._logcat = Ring(MAX_LOG_ENTRIES)
+        self._followers: dict[str, Follower] = {}
 
     # -- the boundary: one worker thread per call, one lock, one mapping -----------------------------------------
     async def _run(self, work: Callable[[Agent], T]) -> T:
@@ -289,6 +296,31 @@ class AndroidDevice(Device):
         if "not found" in result.output:  # very old toolboxes lack pidof
             return app_id in agent.app_list_running()
         return result.exit_code == 0 and bool(result.output.strip())
+
+    # -- logs: the app process's logcat lines (logcat.py) ---------------------------------------------------------
+    async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
+        if not app_id:
+            raise ProtocolError(
+                e.INVALID_REQUEST, "logs on Android needs appBundleId (the app whose process to read)",
+                "Open an app first; logs reads that app's logcat lines.",
+            )  # fmt: skip
+        self._check_package(app_id)
+
+        def work(agent: Agent) -> None:
+            pids = agent.shell(["pidof", app_id]).output.split()
+            if not pids or not pids[0].isdigit():
+                return  # not running: nothing new
+            pid = int(pids[0])
+            follower = self._followers.get(app_id)
+            if follower is None or follower.pid != pid:
+                follower = self._followers[app_id] = Follower(pid)
+            for line in follower.new_lines(agent.shell(follower.command()).output):
+                self._logcat.append(logcat_entry(line, app_id))
+
+        await self._run(work)
+        out = self._logcat.since(since)
+        out["entries"] = [x for x in out["entries"] if x.get("app") == app_id]
+        return out
 
     @staticmethod
     def _installed(agent: Agent, app_id: str) -> bool:

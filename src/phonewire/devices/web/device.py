@@ -45,12 +45,15 @@ from phonewire.devices.base import (
     IssueCounters,
     Screenshot,
 )
+from phonewire.devices.video import VideoWriter, codec_for
 from phonewire.devices.web import capture, controls, gestures, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
+from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE, Observer
 from phonewire.devices.web.page_script import evaluate, require_focus
 from phonewire.devices.web.profiles import Profile, apply_profile, resolve_profile
+from phonewire.devices.web.screencast import Recording
 from phonewire.devices.web.server import StaticServer
 from phonewire.devices.web.walk import (
     CHANGE_MARK,
@@ -107,6 +110,8 @@ class WebDevice(Device):
         self._recorded = 0
         self._closed = False
         self._open_failure: str | None = None
+        self._observer = Observer()
+        self._recording: Recording | None = None
         try:
             self._scale = time_scale()
         except ValueError:
@@ -158,6 +163,10 @@ class WebDevice(Device):
         if self._closed:
             return
         self._closed = True
+        if self._recording is not None:  # the file is finished, as far as the frames go
+            recording, self._recording = self._recording, None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(recording.stop(), 10)
         if self._cdp is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._cdp.send("Browser.close"), 1)
@@ -218,7 +227,12 @@ class WebDevice(Device):
     # -- events (reader task; no I/O) ------------------------------------------------------------------------------
     def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
         page = self._by_session.get(session_id) if session_id else None
-        if method == "Runtime.exceptionThrown":
+        if page is not None and page.app_id and page is not self._home and session_id:
+            self._observer.on_event(method, params, page.app_id, session_id)
+        if method == "Page.screencastFrame":
+            if self._recording is not None:
+                self._recording.on_frame(params, session_id)
+        elif method == "Runtime.exceptionThrown":
             if page is not None and page is not self._home:
                 self._suppressed += 1
         elif method == "Inspector.targetCrashed":
@@ -278,6 +292,10 @@ class WebDevice(Device):
         page = _Page("", target_id, cdp.session(session_id), "about:blank")
         self._by_session[session_id] = page
         await apply_profile(page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT))
+        for on, (method, params) in ((self._observer.log_domain, LOG_ENABLE),
+                                     (self._observer.network_domain, NETWORK_ENABLE)):  # fmt: skip
+            if on:
+                await page.session.send(method, params)
         return page
 
     async def _ensure_home(self) -> _Page:
@@ -329,6 +347,8 @@ class WebDevice(Device):
             await shown.session.send("Page.setWebLifecycleState", {"state": "active"})
             shown.frozen = False
         await shown.session.send("Page.bringToFront")
+        if self._recording is not None:
+            await self._recording.follow(shown.session)
         if page is not None:
             page.state = AppState.FOREGROUND
         else:
@@ -631,6 +651,62 @@ class WebDevice(Device):
         with self._mapped():
             page = self._foreground() or await self._ensure_home()
             return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
+
+    # -- logs, requests, video (observe.py, screencast.py) ---------------------------------------------------------
+    def _app_pages(self) -> list[_Page]:
+        return [p for p in self._apps.values() if not p.gone]
+
+    async def _enable(self, method: str, params: dict[str, Any]) -> None:
+        for page in self._app_pages():
+            with contextlib.suppress(CdpProtocolError):  # a page closing under us
+                await page.session.send(method, params)
+
+    async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
+        with self._mapped():
+            if not self._observer.log_domain:
+                self._observer.log_domain = True
+                await self._enable(*LOG_ENABLE)
+            out = self._observer.logs.since(since)
+            if app_id:
+                out["entries"] = [x for x in out["entries"] if x.get("app") == app_id]
+            return out
+
+    async def network(self, since: int) -> dict[str, Any]:
+        with self._mapped():
+            if not self._observer.network_domain:
+                self._observer.network_domain = True
+                await self._enable(*NETWORK_ENABLE)
+            out = self._observer.requests.since(since)
+            out["requests"] = out.pop("entries")
+            return out
+
+    async def record_start(self, path: str) -> dict[str, Any]:
+        codec_for(path)
+        if self._recording is not None:
+            raise ProtocolError(
+                e.INVALID_REQUEST,
+                f"already recording into {self._recording.writer.path}",
+                "Stop it first: record stop.",
+            )
+        with self._mapped():
+            page = self._foreground() or await self._ensure_home()
+            try:
+                writer = await asyncio.to_thread(VideoWriter, path, self.profile.width, self.profile.height)
+            except OSError as exc:
+                raise ProtocolError(
+                    e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}", "Pass a writable file path."
+                ) from exc
+            recording = Recording(writer, self.profile.width, self.profile.height)
+            self._recording = recording
+            await recording.follow(page.session)
+            return {"path": path, "width": writer.width, "height": writer.height, "codec": writer.codec}
+
+    async def record_stop(self) -> dict[str, Any]:
+        recording, self._recording = self._recording, None
+        if recording is None:
+            return await super().record_stop()
+        with self._mapped():
+            return await recording.stop()
 
 
 _RESTART_HINT = (

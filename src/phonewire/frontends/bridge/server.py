@@ -2,7 +2,7 @@
 
 ::
 
-    phonewire bridge [--port 45678] [--device web] [--app APP_ID]
+    phonewire bridge [--port 45678] [--device web] [--app APP_ID] [--trace DIR]
 
 Listens on 127.0.0.1 (peers that are not loopback are refused), starts a host session for the device, and prints
 ``PHONEWIRE_BRIDGE_READY port=N`` on stdout once it accepts connections.  Each line is one request
@@ -370,7 +370,7 @@ async def _run(args: argparse.Namespace) -> int:
         return 1
     with listener, SignalStop() as signals:
         try:
-            async with agent_session(args.device, app=args.app, runner=args.runner) as session:
+            async with agent_session(args.device, app=args.app, runner=args.runner, trace=args.trace) as session:
                 signals.serving = True
                 await serve(session, listener, signals.event)
         except asyncio.CancelledError:

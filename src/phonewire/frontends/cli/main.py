@@ -19,14 +19,14 @@ _VALUE_OPTIONS = ("--device", "--session", "--runner", "--trace")
 
 
 def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str], list[str]]:
-    """The verb, the words after it, and ``--device``/``--runner`` given before it (the in-process servers take
-    them as their own options)."""
+    """The verb, the words after it, and ``--device``/``--runner``/``--trace`` given before it (the in-process
+    servers take them as their own options)."""
     i = 0
     carried: list[str] = []
     while i < len(argv):
         word = argv[i]
         if word in _VALUE_OPTIONS:
-            if word not in ("--session", "--trace"):
+            if word != "--session":
                 carried += argv[i : i + 2]
             i += 2
             continue

@@ -1,12 +1,16 @@
 """``phonewire trace view DIR [-o report.html]``: a trace as one self-contained HTML file.
 
 No server and nothing fetched: the screenshots are inlined as data URIs, the style is inline.  The page has a
-timeline of thumbnails (one per step, links to the step) and then one section per step: operation, arguments,
-duration, the element it reached (outlined on the screenshot, with the selector that finds it again), the result or
-the error (highlighted), the agent view after the step and its diff against the previous one.
+timeline of thumbnails (one per step, links to the step; a one-line script points them at the steps' images, so
+each image is inlined once) and then one section per step: operation, arguments,
+duration, the screen before (mutating steps) and after, the element it reached (outlined on the screen it was found
+on, with the selector that finds it again), the result or the error (highlighted), the console messages, page
+errors and requests of the step (errors and failed requests highlighted), the agent view after the step and its
+diff against the previous one.
 
 Stable hooks for tests and tools: ``section.step[data-op][data-n]``, class ``error`` on a failed step,
-``img.shot``, ``div.outline``, ``pre.view``, ``pre.diff``.
+``img.shot`` (after), ``img.before``, ``div.outline``, ``pre.view``, ``pre.diff``, ``ul.console > li[data-kind]``,
+``table.network > tr.request`` (class ``failed`` for a status of 400 or more, or none).
 """
 
 from __future__ import annotations
@@ -30,8 +34,17 @@ nav.timeline img{height:90px;border:2px solid #9aa5b1;border-radius:4px}
 nav.timeline a.error img{border-color:#d64545}
 section.step{display:flex;gap:16px;margin:14px 20px;padding:12px;background:#fff;border-left:5px solid #3e7bfa;
   border-radius:4px}
+section.step{content-visibility:auto;contain-intrinsic-size:auto 460px}
 section.step.error{border-left-color:#d64545;background:#fff5f5}
+.screens{display:flex;gap:6px;flex:none}
 .screen{position:relative;flex:none;width:196px}
+.screen .label{font-size:11px;color:#52606d}
+ul.console{margin:4px 0;padding-left:18px;font:12px monospace}
+ul.console li.bad{color:#b42318}
+table.network{border-collapse:collapse;font:12px monospace}
+table.network td{padding:1px 6px;border-bottom:1px solid #e4e7eb;max-width:420px;overflow:hidden;text-overflow:ellipsis;
+  white-space:nowrap}
+table.network tr.failed{color:#b42318}
 .screen img{width:100%;display:block;border:1px solid #ccc}
 .outline{position:absolute;border:2px solid #f0b429;box-shadow:0 0 0 2px rgba(0,0,0,.35)}
 .details{flex:1;min-width:0}
@@ -42,6 +55,15 @@ pre.diff .add{color:#1a7f37}
 pre.diff .del{color:#b42318}
 code{background:#f1f3f5;padding:1px 4px}
 """
+
+
+#: Images are decoded when they come near the viewport, and sections off screen are not laid out
+#: (``content-visibility``): a 500-step report holds 1000 images (bench/bench_trace.py times it).
+_LAZY: Final = 'loading="lazy" decoding="async"'
+#: The timeline's thumbnails show the steps' own after-screens: each image is inlined once, not twice.
+THUMBS: Final = (
+    "for(const t of document.querySelectorAll('nav img[data-of]'))t.src=document.getElementById(t.dataset.of).src"
+)
 
 
 def _size(image: bytes) -> tuple[int, int] | None:
@@ -70,23 +92,73 @@ def _diff(previous: str | None, current: str | None) -> str:
     return "\n".join(out)
 
 
-def _screen(directory: Path, step: dict[str, Any]) -> tuple[str, str]:
-    """The step's screenshot (with the target outlined) and its thumbnail for the timeline."""
-    shot = step.get("shot")
-    path = directory / shot if isinstance(shot, str) else None
-    if path is None or not path.is_file():
-        return '<div class="screen noshot">no screenshot</div>', ""
-    image = path.read_bytes()
-    uri = "data:image/jpeg;base64," + base64.b64encode(image).decode("ascii")
-    outline = ""
+def _image(directory: Path, name: object) -> bytes | None:
+    path = directory / name if isinstance(name, str) else None
+    return path.read_bytes() if path is not None and path.is_file() else None
+
+
+def _outline(step: dict[str, Any], image: bytes) -> str:
     rect = (step.get("target") or {}).get("rect")
     size = _size(image)
-    if isinstance(rect, dict) and size:
-        w, h = size
-        style = (f"left:{100 * rect['x'] / w:.2f}%;top:{100 * rect['y'] / h:.2f}%;"
-                 f"width:{100 * rect['width'] / w:.2f}%;height:{100 * rect['height'] / h:.2f}%")  # fmt: skip
-        outline = f'<div class="outline" style="{style}"></div>'
-    return f'<div class="screen"><img class="shot" alt="screen after step {step["n"]}" src="{uri}">{outline}</div>', uri
+    if not isinstance(rect, dict) or not size:
+        return ""
+    w, h = size
+    style = (f"left:{100 * rect['x'] / w:.2f}%;top:{100 * rect['y'] / h:.2f}%;"
+             f"width:{100 * rect['width'] / w:.2f}%;height:{100 * rect['height'] / h:.2f}%")  # fmt: skip
+    return f'<div class="outline" style="{style}"></div>'
+
+
+def _uri(image: bytes) -> str:
+    return "data:image/jpeg;base64," + base64.b64encode(image).decode("ascii")
+
+
+def _screen(directory: Path, step: dict[str, Any]) -> tuple[str, str]:
+    """The step's screens, before (if any) and after, with the target outlined on the one it was found on (before,
+    when there is one), and the after screen's thumbnail for the timeline."""
+    before, after = _image(directory, step.get("before")), _image(directory, step.get("shot"))
+    n = step["n"]
+    out = []
+    if before is not None:
+        out.append(f'<div class="screen"><div class="label">before</div><img class="before" alt="screen before step '
+                   f'{n}" {_LAZY} src="{_uri(before)}">{_outline(step, before)}</div>')  # fmt: skip
+    if after is not None:
+        outline = "" if before is not None else _outline(step, after)
+        label = '<div class="label">after</div>' if before is not None else ""
+        out.append(f'<div class="screen">{label}<img class="shot" id="shot-{n}" alt="screen after step {n}" {_LAZY} '
+                   f'src="{_uri(after)}">{outline}</div>')  # fmt: skip
+    if not out:
+        return '<div class="screen noshot">no screenshot</div>', ""
+    return f'<div class="screens">{"".join(out)}</div>', f"shot-{n}" if after is not None else ""
+
+
+def _console(entries: list[Any]) -> str:
+    items = []
+    for x in entries:
+        if not isinstance(x, dict):
+            continue
+        kind, level = str(x.get("kind", "")), str(x.get("level", ""))
+        bad = kind == "error" or level == "error"
+        where = f" <small>{html.escape(str(x['url']))}</small>" if x.get("url") else ""
+        tag = html.escape(level or kind)
+        items.append(f'<li data-kind="{html.escape(kind)}" class="{"bad" if bad else ""}">[{tag}]'
+                     f" {html.escape(str(x.get('text', '')))}{where}</li>")  # fmt: skip
+    return f'<details open><summary>console ({len(items)})</summary><ul class="console">{"".join(items)}</ul></details>'
+
+
+def _network(requests: list[Any]) -> str:
+    rows = []
+    for r in requests:
+        if not isinstance(r, dict):
+            continue
+        status = r.get("status") or 0
+        failed = bool(r.get("error")) or not isinstance(status, int) or status >= 400 or status == 0
+        ms = r.get("ms")
+        cells = [r.get("method", ""), r.get("error") or status, f"{(r.get('size') or 0) / 1000:.1f} kB",
+                 f"{ms:g} ms" if isinstance(ms, int | float) else "", r.get("url", "")]  # fmt: skip
+        tds = "".join(f"<td>{html.escape(str(c))}</td>" for c in cells)
+        rows.append(f'<tr class="request{" failed" if failed else ""}">{tds}</tr>')
+    return (f'<details open><summary>requests ({len(rows)})</summary><table class="network">{"".join(rows)}'
+            "</table></details>")  # fmt: skip
 
 
 def render_report(directory: str | Path) -> str:
@@ -100,10 +172,10 @@ def render_report(directory: str | Path) -> str:
         n, op = int(step["n"]), str(step["op"])
         failed = "error" in step
         cls = "step error" if failed else "step"
-        screen, uri = _screen(folder, step)
-        if uri:
-            thumbs.append(f'<a href="#step-{n}" class="{"error" if failed else ""}"><img src="{uri}" alt="">'
-                          f"{n} {html.escape(op)}</a>")  # fmt: skip
+        screen, shot_id = _screen(folder, step)
+        if shot_id:
+            thumbs.append(f'<a href="#step-{n}" class="{"error" if failed else ""}">'
+                          f'<img {_LAZY} data-of="{shot_id}" alt="">{n} {html.escape(op)}</a>')  # fmt: skip
         args = html.escape(_args_text(step.get("args") or {}))
         parts = [f"<h2>{n}. {html.escape(op)} <small>{args}</small></h2>"]
         parts.append(f"<div>{step.get('ms', 0)} ms" + (" · screen changed" if step.get("changed") else "") + "</div>")
@@ -122,6 +194,10 @@ def render_report(directory: str | Path) -> str:
             message = ((step.get("result") or {}).get("data") or {}) if isinstance(step.get("result"), dict) else {}
             if isinstance(message, dict) and message.get("message"):
                 parts.append(f'<div class="result">{html.escape(str(message["message"]))}</div>')
+        if step.get("console"):
+            parts.append(_console(step["console"]))
+        if step.get("network"):
+            parts.append(_network(step["network"]))
         view = step.get("view")
         changes = _diff(previous_view, view)
         if changes:
@@ -136,7 +212,8 @@ def render_report(directory: str | Path) -> str:
         f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
         f"<style>{STYLE}</style></head><body><header><h1>{html.escape(title)}</h1>"
         f"<div>{html.escape(str(folder.resolve()))}</div></header>"
-        f'<nav class="timeline">{"".join(thumbs)}</nav><main>{"".join(sections)}</main></body></html>'
+        f'<nav class="timeline">{"".join(thumbs)}</nav><main>{"".join(sections)}</main>'
+        f"<script>{THUMBS}</script></body></html>"
     )
 
 

@@ -312,6 +312,9 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     if verb == "trace start":
         r = await session.trace_start(_in_cwd(ctx, args[0]))
         return _action(r, "ok " + str(r.data["message"]))
+    if verb == "record start":
+        r = await session.record_start(_in_cwd(ctx, args[0]))
+        return _action(r, "ok " + str(r.data["message"]))
     if verb == "open":
         r = await session.open_app(args[0])
         return _action(r, f"ok opened {session.app_id}")

@@ -18,6 +18,10 @@ command             arguments                                     does
 ``selectOptions``   ``target``, ``options`` (list), ``add``       choose a select's options (``select``)
 ``traceStart``      ``dir``                                       record the session (``trace_start``)
 ``traceStop``       —                                             stop recording (``trace_stop``)
+``logs``            —                                             log entries since the previous call (``logs``)
+``network``         ``url``, ``status`` (filters)                 requests since the previous call (``network``)
+``recordStart``     ``file`` (.mp4 / .webm)                       record the screen (``record_start``)
+``recordStop``      —                                             finish the video (``record_stop``)
 ==================  ============================================  ==========================================
 """
 
@@ -140,6 +144,26 @@ async def _trace_stop(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.trace_stop()).data.get("message", ""))
 
 
+async def _logs(s: WebDriverSession, p: Params) -> Any:
+    return (await s.agent.logs()).data.get("entries", [])
+
+
+async def _network(s: WebDriverSession, p: Params) -> Any:
+    status = p.get("status")
+    if status is not None and (isinstance(status, bool) or not isinstance(status, int)):
+        raise WebDriverError(INVALID_ARGUMENT, 'status must be an integer HTTP status, e.g. {"status": 404}')
+    url = p.get("url")
+    return (await s.agent.network(url if isinstance(url, str) else None, status=status)).data.get("requests", [])
+
+
+async def _record_start(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.record_start(_string(p, "file"))).data.get("message", ""))
+
+
+async def _record_stop(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.record_stop()).data.get("message", ""))
+
+
 MOBILE: Final[dict[str, Handler]] = {
     "launchApp": _launch,
     "activateApp": _launch,
@@ -155,6 +179,10 @@ MOBILE: Final[dict[str, Handler]] = {
     "selectOptions": _select,
     "traceStart": _trace_start,
     "traceStop": _trace_stop,
+    "logs": _logs,
+    "network": _network,
+    "recordStart": _record_start,
+    "recordStop": _record_stop,
 }
 
 

@@ -1,0 +1,94 @@
+"""Screen recordings: frames (JPEG, with their time) in, one video file out, encoded with PyAV.
+
+PyAV (``av`` on PyPI, the ``video`` extra) wraps FFmpeg's libraries and ships wheels with FFmpeg inside, so it
+installs without a system toolchain or an ``ffmpeg`` binary, and is maintained with FFmpeg's releases.  The codec
+comes from the file's extension (:data:`CODECS`).  Frames keep their own times (a screen that holds still sends
+no frames, so the video has a variable frame rate, in milliseconds); the last frame is repeated at the stop so the
+video lasts as long as the recording did.  Frame sizes are made even (4:2:0 needs it) and every frame is scaled to
+the first one's size.
+"""
+
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Final
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+#: extension → (FFmpeg encoder, its options)
+CODECS: Final[dict[str, tuple[str, dict[str, str]]]] = {
+    ".mp4": ("libx264", {"preset": "veryfast", "crf": "28"}),
+    ".webm": ("libvpx", {"deadline": "realtime", "cpu-used": "8", "crf": "30", "b": "1M"}),
+}
+_NO_AV_HINT = "Install the video extra (pip install 'phonewire[video]': PyAV, wheels with FFmpeg inside)."
+
+
+def codec_for(path: str) -> str:
+    """The encoder for ``path``'s extension; INVALID_REQUEST for another."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in CODECS:
+        raise ProtocolError(
+            e.INVALID_REQUEST, f"cannot record into {Path(path).name!r}: unknown video extension {suffix or '(none)'}",
+            f"Name the file {' or '.join('*' + s for s in CODECS)}.",
+        )  # fmt: skip
+    return CODECS[suffix][0]
+
+
+class VideoWriter:
+    """One video file being written.  Not thread-safe; the device calls it from one worker thread at a time."""
+
+    def __init__(self, path: str, width: int, height: int) -> None:
+        try:
+            import av
+        except ImportError as exc:
+            raise ProtocolError(e.UNSUPPORTED_OPERATION, "video recording needs PyAV", _NO_AV_HINT) from exc
+        self.path = path
+        self.codec = codec_for(path)
+        self.width, self.height = width - width % 2, height - height % 2
+        self.frames = 0
+        self._av: Any = av
+        self._container: Any = av.open(path, mode="w")
+        stream: Any = self._container.add_stream(self.codec, options=CODECS[Path(path).suffix.lower()][1])
+        stream.width, stream.height, stream.pix_fmt = self.width, self.height, "yuv420p"
+        stream.time_base = Fraction(1, 1000)
+        stream.codec_context.time_base = Fraction(1, 1000)
+        self._stream = stream
+        self._t0: float | None = None
+        self._last_pts = -1
+        self._last: Any = None
+
+    def add(self, jpeg: bytes, at_s: float) -> None:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(jpeg)) as img:
+            rgb = img.convert("RGB")
+        if rgb.size != (self.width, self.height):
+            rgb = rgb.resize((self.width, self.height))
+        self._encode(rgb, at_s)
+
+    def _encode(self, rgb: Any, at_s: float) -> None:
+        if self._t0 is None:
+            self._t0 = at_s
+        pts = max(self._last_pts + 1, round((at_s - self._t0) * 1000))
+        frame = self._av.VideoFrame.from_image(rgb)
+        frame.pts, frame.time_base = pts, Fraction(1, 1000)
+        for packet in self._stream.encode(frame):
+            self._container.mux(packet)
+        self._last_pts, self._last = pts, rgb
+        self.frames += 1
+
+    def close(self, at_s: float) -> dict[str, Any]:
+        """Repeat the last frame at ``at_s``, flush the encoder and close the file."""
+        try:
+            if self._last is not None and self._t0 is not None and round((at_s - self._t0) * 1000) > self._last_pts:
+                self._encode(self._last, at_s)
+            for packet in self._stream.encode(None):
+                self._container.mux(packet)
+        finally:
+            self._container.close()
+        seconds = 0.0 if self._t0 is None else round(at_s - self._t0, 3)
+        return {"path": self.path, "frames": self.frames, "seconds": seconds, "width": self.width,
+                "height": self.height, "codec": self.codec}  # fmt: skip
