@@ -33,6 +33,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -45,11 +46,23 @@ from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.server import StaticServer
 
 DEMO = "dev.phonewire.demo"
+#: Where spawned interpreters keep compiled bytecode.  An installed phonewire has its .pyc files (the installer
+#: compiles them); a source tree under PYTHONDONTWRITEBYTECODE (set on some machines) would recompile every module
+#: at every start, ~0.1 s of a cold start that no installation pays.
+PYCACHE = Path(tempfile.gettempdir()) / f"phonewire-bench-pycache-{os.getuid()}"
+
+
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's) for a spawned interpreter that reads and writes compiled bytecode."""
+    out = dict(os.environ if env is None else env)
+    out.pop("PYTHONDONTWRITEBYTECODE", None)
+    out["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    return out
 
 
 class Runner:
     def __init__(self) -> None:
-        env = dict(os.environ)
+        env = child_env()
         env.pop("PHONEWIRE_TIME_SCALE", None)
         env.pop("PHONEWIRE_RUNNER_PORT", None)
         self.token = secrets.token_urlsafe(32)
@@ -261,7 +274,11 @@ def playwright_cold_start(url: str) -> float:
     script = _PLAYWRIGHT_COLD.replace("OPTIONS", repr(_playwright_context_options()))
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", script, CHROMIUM, url], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+        [sys.executable, "-c", script, CHROMIUM, url],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=child_env(),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
