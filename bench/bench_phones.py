@@ -52,9 +52,10 @@ def _group_pids(pgid: int) -> list[int]:
     return out
 
 
-def _memory_kb(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) of one process in KiB; zeros when it is gone."""
-    rss = pss = 0
+def _memory_kb(pid: int) -> tuple[int, int, int]:
+    """(RSS, PSS, USS) of one process in KiB; zeros when it is gone.  USS: its private pages only (what its end
+    frees for certain)."""
+    rss = pss = uss = 0
     try:
         with Path(f"/proc/{pid}/smaps_rollup").open() as f:
             for line in f:
@@ -62,25 +63,27 @@ def _memory_kb(pid: int) -> tuple[int, int]:
                     rss = int(line.split()[1])
                 elif line.startswith("Pss:"):
                     pss = int(line.split()[1])
+                elif line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    uss += int(line.split()[1])
     except OSError:
         pass
-    return rss, pss
+    return rss, pss, uss
 
 
-def pids_memory_mb(pids: list[int]) -> tuple[float, float]:
-    """(RSS, PSS) in MiB summed over ``pids``."""
-    rss = pss = 0
+def pids_memory_mb(pids: list[int]) -> tuple[float, float, float]:
+    """(RSS, PSS, USS) in MiB summed over ``pids``."""
+    rss = pss = uss = 0
     for pid in pids:
-        r, p = _memory_kb(pid)
-        rss, pss = rss + r, pss + p
-    return rss / 1024, pss / 1024
+        r, p, u = _memory_kb(pid)
+        rss, pss, uss = rss + r, pss + p, uss + u
+    return rss / 1024, pss / 1024, uss / 1024
 
 
-def phone_memory_mb(runner: Runner, browser_pid: int) -> tuple[float, float, int, float]:
-    """(RSS, PSS, processes, runner PSS) of one phone: its runner plus its browser's process group."""
+def phone_memory_mb(runner: Runner, browser_pid: int) -> tuple[float, float, int, float, float]:
+    """(RSS, PSS, processes, runner PSS, USS) of one phone: its runner plus its browser's process group."""
     pids = [runner.proc.pid, *_group_pids(browser_pid)]
-    rss, pss = pids_memory_mb(pids)
-    return rss, pss, len(pids), pids_memory_mb([runner.proc.pid])[1]
+    rss, pss, uss = pids_memory_mb(pids)
+    return rss, pss, len(pids), pids_memory_mb([runner.proc.pid])[1], uss
 
 
 def mem_available_mb() -> float:
@@ -135,6 +138,7 @@ def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
             "pss": sum(m[1] for m in mem),
             "procs": sum(m[2] for m in mem) / count,
             "runner_pss": statistics.median(m[3] for m in mem),
+            "uss": sum(m[4] for m in mem),
             "lost": lost,
             "tap_p50": statistics.median(samples) * 1000,
         }
@@ -167,8 +171,8 @@ async def _shared_browser(count: int, url: str) -> dict[str, float]:
             await page.send("Runtime.evaluate", {"expression": _LOADED, "awaitPromise": True})
         await asyncio.sleep(1.0)
         pids = _group_pids(browser.pid)
-        rss, pss = pids_memory_mb(pids)
-        return {"rss": rss, "pss": pss, "procs": len(pids), "lost": available - mem_available_mb()}
+        rss, pss, uss = pids_memory_mb(pids)
+        return {"rss": rss, "pss": pss, "uss": uss, "procs": len(pids), "lost": available - mem_available_mb()}
     finally:
         await cdp.close()
         await asyncio.to_thread(browser.stop)
@@ -233,6 +237,7 @@ def main() -> None:
                 line += (
                     f"   per additional phone: RSS {(r['rss'] - by_count[base]['rss']) / extra:5.0f} MB, "
                     f"PSS {(r['pss'] - by_count[base]['pss']) / extra:5.0f} MB, "
+                    f"USS {(r['uss'] - by_count[base]['uss']) / extra:5.0f} MB, "
                     f"machine lost {(r['lost'] - by_count[base]['lost']) / extra:5.0f} MB "
                     f"(runner process PSS {r['runner_pss']:.0f} MB)"
                 )
@@ -250,6 +255,7 @@ def main() -> None:
                 line += (
                     f"   per additional phone: RSS {(r['rss'] - shared[base]['rss']) / extra:5.0f} MB, "
                     f"PSS {per_pss:5.0f} MB + runner {runner_pss:.0f} MB = {per_pss + runner_pss:.0f} MB, "
+                    f"USS {(r['uss'] - shared[base]['uss']) / extra:5.0f} MB (+ runner), "
                     f"machine lost {(r['lost'] - shared[base]['lost']) / extra:5.0f} MB (+ runner); "
                     f"ratio to a browser per phone (PSS) {(per_pss + runner_pss) / own_pss:.2f}"
                 )
