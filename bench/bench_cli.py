@@ -22,6 +22,7 @@ import contextlib
 import http.client
 import json
 import os
+import resource
 import secrets
 import signal
 import statistics
@@ -98,6 +99,19 @@ def cli(env: dict[str, str], *argv: str) -> tuple[float, str]:
     return elapsed, proc.stdout
 
 
+def timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one subprocess run to its end.  CPU (user + system, from the children's rusage) is the
+    steadier figure on a loaded machine: waiting for a core inflates wall time, not CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def find_ref(view: str, needle: str) -> str:
     for line in view.splitlines():
         if needle in line:
@@ -130,6 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION", "PHONEWIRE_RUNNER_ADDR"):
         env.pop(name, None)
     env.update(PHONEWIRE_DAEMON_DIR=str(tmp / "d"), PHONEWIRE_STATE_DIR=str(tmp / "state"))
+    # Every interpreter started here reads compiled bytecode, as an installed phonewire does (the installer
+    # compiles it).  Under PYTHONDONTWRITEBYTECODE (set on some machines) a source tree is recompiled at every
+    # start; `nocache` below measures that case, interleaved, to show what it costs.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     env["PHONEWIRE_RUNNER_TOKEN"] = secrets.token_urlsafe(32)  # the runner's; the daemon attaches with it too
     runner = Runner(opts.device, env)
     rt = ["--runner", f"127.0.0.1:{runner.port}"]
@@ -153,32 +172,64 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     for _ in range(3):
         runner.send("tap", appBundleId=app, x=x, y=y)
         cli(env, *rt, "tap", f"{x:g}", f"{y:g}")
+    nocache_env = {k: v for k, v in env.items() if k != "PYTHONPYCACHEPREFIX"} | {"PYTHONDONTWRITEBYTECODE": "1"}
+    # the console script as it was before the CLI ended its process right after the answer (baseline)
+    slow_exit = Path(env["PYTHONPYCACHEPREFIX"]).parent / "phonewire-normal-exit"
+    slow_exit.write_text("import sys\nfrom phonewire.frontends.cli.main import main\nsys.exit(main())\n")
+    tap_args = [*rt, "tap", f"{x:g}", f"{y:g}"]
+    # Each round takes every sample back to back, and the figures are medians of per-round differences: the load
+    # of other users drifts by more than the effects measured here, and a pair sees the same load.
     direct: list[float] = []
     warm: list[float] = []
-    noop: list[float] = []
     bare: list[float] = []
+    cpu: dict[str, list[float]] = {k: [] for k in ("warm", "normal", "bare", "no_site", "import", "nocache")}
+    diffs: dict[str, list[float]] = {k: [] for k in ("normal", "import", "nocache", "no_site")}
+
+    def python(*argv: str, env: dict[str, str] = env) -> tuple[float, float]:
+        return timed_run([sys.executable, *argv], env)
+
     for i in range(opts.n):
         start = time.perf_counter()
         runner.send("tap", appBundleId=app, x=x, y=y)
         direct.append(time.perf_counter() - start)
-        warm.append(cli(env, *rt, "tap", f"{x:g}", f"{y:g}")[0])
+        wall, c = timed_run([str(SCRIPT), *tap_args], env)
+        warm.append(wall)
+        cpu["warm"].append(c)
+        wall, c = python("-c", "pass")
+        bare.append(wall)
+        cpu["bare"].append(c)
+        fast, slow = python(str(SCRIPT), *tap_args), python(str(slow_exit), *tap_args)
+        cpu["normal"].append(slow[1])
+        diffs["normal"].append(slow[0] - fast[0])
         if i % 3 == 0:
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "import phonewire.frontends.cli.main"], env=env, check=True)
-            noop.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
-            bare.append(time.perf_counter() - start)
+            pairs = {
+                "import": (python("-c", "import phonewire.frontends.cli.main"), python("-c", "pass")),
+                "no_site": (python("-c", "pass"), python("-S", "-c", "pass")),
+                "nocache": (python(str(SCRIPT), *tap_args, env=nocache_env), python(str(SCRIPT), *tap_args)),
+            }
+            for key, (a, b) in pairs.items():
+                diffs[key].append(a[0] - b[0])
+                cpu[key].append(a[1] - b[1])
 
-    print("\n== tap, wall time p50 ==")
+    over = [w - d for w, d in zip(warm, direct, strict=True)]
+    beyond = [o - b for o, b in zip(over, bare, strict=True)]
+    print("\n== tap, wall time p50 (paired: medians of per-round differences; CPU = user + system of the process) ==")
     print(f"direct runner tap (one HTTP POST)      {ms(p50(direct))}")
     verdict = "PASS" if p50(warm) <= 0.060 else "FAIL"
     print(f"warm CLI tap (subprocess, X Y)         {ms(p50(warm))}   target <= 60 ms: {verdict}")
-    print(f"  of which interpreter + client start  {ms(p50(noop))}   (python -c 'import phonewire.frontends.cli.main')")
-    print(f"  of which bare interpreter start      {ms(p50(bare))}   (python -c pass)")
-    print(
-        f"  CLI overhead over the direct tap     {ms(p50(warm) - p50(direct))}   ratio {p50(warm) / p50(direct):.2f}x"
-    )
+    print(f"  CLI overhead over the direct tap     {ms(p50(over))}   ratio {p50(warm) / p50(direct):.2f}x, "
+          f"target <= 15 ms")  # fmt: skip
+    print(f"  of which bare interpreter start      {ms(p50(bare))}   (python -c pass, same rounds)")
+    print(f"  of which phonewire's own part        {ms(p50(beyond))}   (overhead - bare interpreter, per round)")
+    print(f"CPU of the CLI process                 {ms(p50(cpu['warm']))}   bare interpreter {ms(p50(cpu['bare']))}"
+          f"   phonewire's own {ms(p50(cpu['warm']) - p50(cpu['bare']))}")  # fmt: skip
+    print(f"  site (.pth files) in the bare start  {ms(p50(cpu['no_site']))}   CPU (python -c pass - python -S)")
+    print(f"  client imports                       {ms(p50(cpu['import']))}   CPU (import phonewire.frontends.cli.main"
+          " - pass)")  # fmt: skip
+    print(f"  baseline: a normal interpreter exit  {ms(p50(cpu['normal']))}   CPU (vs {ms(p50(cpu['warm'])).strip()}), "
+          f"wall {ms(p50(diffs['normal'])).strip()} more per call")  # fmt: skip
+    print(f"  sources recompiled at every start    {ms(p50(cpu['nocache']))}   CPU, wall "
+          f"{ms(p50(diffs['nocache'])).strip()} more per call (PYTHONDONTWRITEBYTECODE, no cache)")  # fmt: skip
     print(f"first CLI call (daemon start + open)   {ms(cold)}")
 
     # -- where the overhead goes: the same client in this process (no interpreter start, no imports), and
@@ -201,16 +252,15 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
         start = time.perf_counter()
         client.request(["daemon", "status"], start=False)
         roundtrip.append(time.perf_counter() - start)
-    overhead = p50(warm) - p50(direct)
-    interp, imports = p50(bare), p50(noop) - p50(bare)
+    overhead, interp, imports = p50(over), p50(bare), p50(diffs["import"])
     sock = p50(roundtrip)
-    daemon = p50(inproc) - p50(direct2) - sock
+    daemon = p50([i - d - r for i, d, r in zip(inproc, direct2, roundtrip, strict=True)])
     print("\n== CLI overhead over the direct tap, split (p50 each) ==")
     print(f"interpreter start                      {ms(interp)}   (python -c pass)")
     print(f"imports of the thin client             {ms(imports)}   (import phonewire.frontends.cli.main - bare)")
     print(f"socket round trip                      {ms(sock)}   (daemon status from this process)")
-    print(f"daemon work (host session, agent core) {ms(daemon)}   (in-process client tap {ms(p50(inproc)).strip()}"
-          f" - direct {ms(p50(direct2)).strip()} - round trip)")  # fmt: skip
+    print(f"daemon work (host session, agent core) {ms(daemon)}   (in-process client tap - direct - round trip, "
+          "per round)")  # fmt: skip
     rest = overhead - interp - imports - sock - daemon
     print(f"sum of the parts                       {ms(interp + imports + sock + daemon)}   measured overhead "
           f"{ms(overhead).strip()}, rest (process exit, console-script wrapper) {ms(rest).strip()}")  # fmt: skip

@@ -9,7 +9,15 @@ launched on each and snapshotted once, then, after a short rest:
   group of its own), summed over all phones; and the same as PSS (shared pages split between the processes that
   map them, so the sum is not inflated by the pages every Chromium process shares);
 * per additional phone: (total at N − total at 1) / (N − 1);
-* tap p50 with all N busy: one thread per phone taps an inert spot ``--taps`` times, all at once.
+* tap p50 with all N busy: one thread per phone taps an inert spot ``--taps`` times, all at once;
+* what the machine loses: ``MemAvailable`` (/proc/meminfo) before the phones start minus after, the figure a
+  fleet planner cares about (the machine is shared, so other users' allocations are noise in it: read it
+  next to PSS, which counts only these processes' pages, shared ones split between the processes that map them);
+* ``--shared``: the alternative design, measured in the same run: one Chromium with one browser context per
+  phone (``Target.createBrowserContext``: own cookies and storage), each context's page given the phone's
+  metrics, touch emulation and the demo, driven over raw CDP.  Its per-phone cost is the browser group's growth
+  per context plus one runner process (a shared browser still keeps one runner per device on the wire), taken
+  from the one-browser-per-phone runs.
 
 ``--baseline-src DIR`` runs the same measurement, interleaved, with runners importing phonewire from DIR (e.g. a
 ``git archive`` of the commit before a change), and prints both, so a change is measured against its baseline in
@@ -19,6 +27,7 @@ the same run.  Everything started is stopped by PID at the end of each count.  P
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import statistics
 import sys
@@ -43,9 +52,10 @@ def _group_pids(pgid: int) -> list[int]:
     return out
 
 
-def _memory_kb(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) of one process in KiB; zeros when it is gone."""
-    rss = pss = 0
+def _memory_kb(pid: int) -> tuple[int, int, int]:
+    """(RSS, PSS, USS) of one process in KiB; zeros when it is gone.  USS: its private pages only (what its end
+    frees for certain)."""
+    rss = pss = uss = 0
     try:
         with Path(f"/proc/{pid}/smaps_rollup").open() as f:
             for line in f:
@@ -53,19 +63,35 @@ def _memory_kb(pid: int) -> tuple[int, int]:
                     rss = int(line.split()[1])
                 elif line.startswith("Pss:"):
                     pss = int(line.split()[1])
+                elif line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    uss += int(line.split()[1])
     except OSError:
         pass
-    return rss, pss
+    return rss, pss, uss
 
 
-def phone_memory_mb(runner: Runner, browser_pid: int) -> tuple[float, float, int]:
-    """(RSS, PSS, processes) of one phone: its runner plus its browser's process group."""
-    pids = [runner.proc.pid, *_group_pids(browser_pid)]
-    rss = pss = 0
+def pids_memory_mb(pids: list[int]) -> tuple[float, float, float]:
+    """(RSS, PSS, USS) in MiB summed over ``pids``."""
+    rss = pss = uss = 0
     for pid in pids:
-        r, p = _memory_kb(pid)
-        rss, pss = rss + r, pss + p
-    return rss / 1024, pss / 1024, len(pids)
+        r, p, u = _memory_kb(pid)
+        rss, pss, uss = rss + r, pss + p, uss + u
+    return rss / 1024, pss / 1024, uss / 1024
+
+
+def phone_memory_mb(runner: Runner, browser_pid: int) -> tuple[float, float, int, float, float]:
+    """(RSS, PSS, processes, runner PSS, USS) of one phone: its runner plus its browser's process group."""
+    pids = [runner.proc.pid, *_group_pids(browser_pid)]
+    rss, pss, uss = pids_memory_mb(pids)
+    return rss, pss, len(pids), pids_memory_mb([runner.proc.pid])[1], uss
+
+
+def mem_available_mb() -> float:
+    with Path("/proc/meminfo").open() as f:
+        for line in f:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
 
 
 class Phone:
@@ -94,11 +120,13 @@ class Phone:
 
 def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
     phones: list[Phone] = []
+    available = mem_available_mb()
     try:
         for _ in range(count):
             phones.append(Phone(env))
         time.sleep(1.0)  # let start-up allocations settle
         mem = [phone_memory_mb(p.runner, p.browser_pid) for p in phones]
+        lost = available - mem_available_mb()
         samples: list[float] = []
         threads = [threading.Thread(target=p.taps, args=(taps, samples)) for p in phones]
         for t in threads:
@@ -109,6 +137,9 @@ def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
             "rss": sum(m[0] for m in mem),
             "pss": sum(m[1] for m in mem),
             "procs": sum(m[2] for m in mem) / count,
+            "runner_pss": statistics.median(m[3] for m in mem),
+            "uss": sum(m[4] for m in mem),
+            "lost": lost,
             "tap_p50": statistics.median(samples) * 1000,
         }
     finally:
@@ -116,11 +147,65 @@ def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
             p.runner.stop()
 
 
+async def _shared_browser(count: int, url: str) -> dict[str, float]:
+    """One Chromium (the runner's flags), ``count`` browser contexts, each with one page made a phone."""
+    from phonewire.devices.web.browser import BrowserProcess, window_flags
+    from phonewire.devices.web.cdp import CdpConnection
+    from phonewire.devices.web.profiles import apply_profile, resolve_profile
+
+    profile = resolve_profile(None)
+    available = mem_available_mb()
+    browser = BrowserProcess.launch(extra_flags=window_flags(profile.width, profile.height))
+    cdp = await CdpConnection.open_pipe(browser.read_fd, browser.write_fd)
+    try:
+        await cdp.send("Target.getTargets")
+        for _ in range(count):
+            context = (await cdp.send("Target.createBrowserContext", {"disposeOnDetach": True}))["browserContextId"]
+            target = (await cdp.send("Target.createTarget", {"url": "about:blank", "browserContextId": context}))[
+                "targetId"
+            ]
+            session_id = (await cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
+            page = cdp.session(session_id)
+            await apply_profile(page, profile)
+            await page.send("Page.navigate", {"url": url})
+            await page.send("Runtime.evaluate", {"expression": _LOADED, "awaitPromise": True})
+        await asyncio.sleep(1.0)
+        pids = _group_pids(browser.pid)
+        rss, pss, uss = pids_memory_mb(pids)
+        return {"rss": rss, "pss": pss, "uss": uss, "procs": len(pids), "lost": available - mem_available_mb()}
+    finally:
+        await cdp.close()
+        await asyncio.to_thread(browser.stop)
+
+
+_LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
+
+
+def measure_shared(count: int, url: str) -> dict[str, float]:
+    return asyncio.run(_shared_browser(count, url))
+
+
+def _with_demo_server(count: int) -> dict[str, float]:
+    from phonewire.devices.web.device import DEMO_PATH
+    from phonewire.devices.web.server import StaticServer
+
+    async def go() -> dict[str, float]:
+        server = StaticServer.for_package_data()
+        await server.start()
+        try:
+            return await _shared_browser(count, server.url(DEMO_PATH))
+        finally:
+            await server.stop()
+
+    return asyncio.run(go())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--counts", default="1,5,10", help="phone counts, the first is the base (default 1,5,10)")
     parser.add_argument("--taps", type=int, default=20, help="taps per phone while all are busy")
     parser.add_argument("--baseline-src", help="a src/ directory to import phonewire from for the baseline")
+    parser.add_argument("--shared", action="store_true", help="also measure one browser with a context per phone")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
 
@@ -130,11 +215,16 @@ def main() -> None:
         variants["baseline"] = {**os.environ, "PYTHONPATH": str(Path(args.baseline_src).resolve())}
 
     results: dict[str, dict[int, dict[str, float]]] = {name: {} for name in variants}
+    shared: dict[int, dict[str, float]] = {}
     for count in counts:  # interleaved: both variants see the same machine load
         for name, env in variants.items():
             results[name][count] = measure(count, args.taps, env)
+        if args.shared:
+            shared[count] = _with_demo_server(count)
 
     base = counts[0]
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other users' allocations are noise in "
+          "'machine lost')")  # fmt: skip
     for name, by_count in results.items():
         print(f"{name}:")
         for count, r in by_count.items():
@@ -146,7 +236,28 @@ def main() -> None:
                 extra = count - base
                 line += (
                     f"   per additional phone: RSS {(r['rss'] - by_count[base]['rss']) / extra:5.0f} MB, "
-                    f"PSS {(r['pss'] - by_count[base]['pss']) / extra:5.0f} MB"
+                    f"PSS {(r['pss'] - by_count[base]['pss']) / extra:5.0f} MB, "
+                    f"USS {(r['uss'] - by_count[base]['uss']) / extra:5.0f} MB, "
+                    f"machine lost {(r['lost'] - by_count[base]['lost']) / extra:5.0f} MB "
+                    f"(runner process PSS {r['runner_pss']:.0f} MB)"
+                )
+            print(line)
+    if shared:
+        runner_pss = statistics.median(r["runner_pss"] for r in results["this tree"].values())
+        print(f"shared browser, a context per phone (raw CDP; + one runner process each, PSS {runner_pss:.0f} MB):")
+        for count, r in shared.items():
+            line = f"  {count:>2} phones: RSS {r['rss']:7.0f} MB  PSS {r['pss']:7.0f} MB  ({r['procs']:.0f} processes)"
+            if count != base:
+                extra = count - base
+                per_pss = (r["pss"] - shared[base]["pss"]) / extra
+                own = results["this tree"]
+                own_pss = (own[count]["pss"] - own[base]["pss"]) / extra
+                line += (
+                    f"   per additional phone: RSS {(r['rss'] - shared[base]['rss']) / extra:5.0f} MB, "
+                    f"PSS {per_pss:5.0f} MB + runner {runner_pss:.0f} MB = {per_pss + runner_pss:.0f} MB, "
+                    f"USS {(r['uss'] - shared[base]['uss']) / extra:5.0f} MB (+ runner), "
+                    f"machine lost {(r['lost'] - shared[base]['lost']) / extra:5.0f} MB (+ runner); "
+                    f"ratio to a browser per phone (PSS) {(per_pss + runner_pss) / own_pss:.2f}"
                 )
             print(line)
 

@@ -37,6 +37,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -47,13 +48,26 @@ from phonewire.devices.web.cdp import CdpConnection, CdpSession
 from phonewire.devices.web.device import DEMO_PATH
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.server import StaticServer
+from phonewire.devices.web.settle import QUIET_MS
 
 DEMO = "dev.phonewire.demo"
+#: Where spawned interpreters keep compiled bytecode.  An installed phonewire has its .pyc files (the installer
+#: compiles them); a source tree under PYTHONDONTWRITEBYTECODE (set on some machines) would recompile every module
+#: at every start, ~0.1 s of a cold start that no installation pays.
+PYCACHE = Path(tempfile.gettempdir()) / f"phonewire-bench-pycache-{os.getuid()}"
+
+
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's) for a spawned interpreter that reads and writes compiled bytecode."""
+    out = dict(os.environ if env is None else env)
+    out.pop("PYTHONDONTWRITEBYTECODE", None)
+    out["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    return out
 
 
 class Runner:
     def __init__(self) -> None:
-        env = dict(os.environ)
+        env = child_env()
         env.pop("PHONEWIRE_TIME_SCALE", None)
         env.pop("PHONEWIRE_RUNNER_PORT", None)
         self.token = secrets.token_urlsafe(32)
@@ -265,7 +279,11 @@ def playwright_cold_start(url: str) -> float:
     script = _PLAYWRIGHT_COLD.replace("OPTIONS", repr(_playwright_context_options()))
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", script, CHROMIUM, url], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+        [sys.executable, "-c", script, CHROMIUM, url],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=child_env(),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -286,8 +304,33 @@ async def _serve_demo_then(work: Callable[[str], Awaitable[object]]) -> None:
         await server.stop()
 
 
-def cold_start(baseline_src: str | None = None) -> float:
-    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there."""
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU of ``pids`` and of the children they waited for (a launcher script's helpers), seconds."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _group(pgid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.getpgid(int(entry.name)) == pgid:
+                    out.append(int(entry.name))
+            except ProcessLookupError:
+                continue
+    return out
+
+
+def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None) -> float:
+    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there.
+    ``cpu`` gets the CPU time the runner and its browser spent up to then."""
     saved = os.environ.get("PYTHONPATH")
     if baseline_src is not None:
         os.environ["PYTHONPATH"] = baseline_src
@@ -302,7 +345,11 @@ def cold_start(baseline_src: str | None = None) -> float:
     try:
         runner.send("launchApp", DEMO)
         runner.send("snapshot", DEMO)
-        return time.perf_counter() - runner.started
+        took = time.perf_counter() - runner.started
+        if cpu is not None:
+            browser = int(runner.send("status")["data"]["device"]["browserPid"])
+            cpu.append(_cpu_s([runner.proc.pid, *_group(browser)]))
+        return took
     finally:
         runner.stop()
 
@@ -392,14 +439,16 @@ def main() -> None:
     colds: list[float] = []
     pw_colds: list[float] = []
     base_colds: list[float] = []
+    cpu_colds: list[float] = []
+    cpu_base_colds: list[float] = []
     baseline_src = str(Path(args.baseline_src).resolve()) if args.baseline_src else None
 
     async def colds_alternating(url: str) -> None:
         # interleaved, and the order rotated every round: each side sees the same machine load, and none always
         # follows the same predecessor (a browser that was just closed still winds down for a moment)
-        sides: list[Callable[[], None]] = [lambda: colds.append(cold_start())]
+        sides: list[Callable[[], None]] = [lambda: colds.append(cold_start(cpu=cpu_colds))]
         if baseline_src is not None:
-            sides.append(lambda: base_colds.append(cold_start(baseline_src)))
+            sides.append(lambda: base_colds.append(cold_start(baseline_src, cpu_base_colds)))
         if not args.no_playwright:
             sides.append(lambda: pw_colds.append(playwright_cold_start(url)))
         for i in range(args.cold):
@@ -423,6 +472,11 @@ def main() -> None:
         shot = timed(lambda: runner.send("screenshot"), max(5, args.rounds // 4))
         shot_jpeg = timed(lambda: runner.send("screenshot", format="jpeg", scale="css"), max(5, args.rounds // 4))
         status = timed(lambda: runner.send("status"), args.rounds)
+        # a snapshot right after a tap waits for the screen to hold still (settle.QUIET_MS from the action)
+        tap_snap = timed(
+            lambda: (runner.send("tap", DEMO, x=spot[0], y=spot[1]), runner.send("snapshot", DEMO)),
+            max(5, args.rounds // 4),
+        )
         size = len(json.dumps(runner.send("snapshot", DEMO)))
         raw = asyncio.run(raw_baselines(demo_url, args.rounds, spot))
         pw = {} if args.no_playwright else asyncio.run(playwright_baselines(demo_url, args.rounds, spot))
@@ -441,6 +495,9 @@ def main() -> None:
     print(f"{'':<34} tap overhead over the pipelined raw pair: {overhead:+.1f} ms (status p50 {p50(status):.1f} ms)")
     if pw:
         row("tap p50 (runner)", p50(tap), p50(pw["tap"]), "Playwright touchscreen.tap p50")
+    row("tap + snapshot p50 (runner)", p50(tap_snap), p50(tap) + p50(snap), "tap p50 + snapshot p50")
+    print(f"{'':<34} a snapshot right after an action waits the quiet window ({QUIET_MS} ms from the action); "
+          "the action itself waits for nothing")  # fmt: skip
     row("screenshot p50 (runner, PNG device)", p50(shot), p50(raw["shot"]), "raw captureScreenshot PNG p50")
     if pw:
         row("screenshot p50 (runner, PNG device)", p50(shot), p50(pw["shot"]), "Playwright screenshot PNG p50")
@@ -451,10 +508,13 @@ def main() -> None:
     def runs(values: list[float]) -> str:
         return f"median {statistics.median(values):.2f} s (runs: {', '.join(f'{c:.2f}' for c in values)})"
 
-    print(f"cold start, runner spawn → first demo snapshot: {runs(colds)}")
+    print(f"cold start, runner spawn → first demo snapshot: {runs(colds)}, CPU (runner + browser) median "
+          f"{statistics.median(cpu_colds):.2f} s")  # fmt: skip
     if base_colds:
         print(f"cold start, baseline tree ({args.baseline_src}): {runs(base_colds)}  "
-              f"ratio {statistics.median(colds) / statistics.median(base_colds):.2f}")  # fmt: skip
+              f"ratio {statistics.median(colds) / statistics.median(base_colds):.2f}, CPU median "
+              f"{statistics.median(cpu_base_colds):.2f} s ratio "
+              f"{statistics.median(cpu_colds) / statistics.median(cpu_base_colds):.2f}")  # fmt: skip
     if pw_colds:
         print(f"cold start, Playwright (python + import + launch + goto + aria_snapshot): {runs(pw_colds)}  "
               f"ratio {statistics.median(colds) / statistics.median(pw_colds):.2f}")  # fmt: skip

@@ -18,7 +18,9 @@ def main(argv: list[str] | None = None) -> int:
         return runner_main(args[1:])
     from phonewire.frontends.cli.main import main as cli_main
 
-    return cli_main(args)
+    # A process of its own (the console script, ``python -m phonewire``): a verb the daemon ran leaves nothing to
+    # finalize, and the process ends as soon as its output is out.
+    return cli_main(args, exit_when_done=argv is None)
 
 
 def _runner_device(argv: list[str]) -> str | None:

@@ -244,6 +244,19 @@ def test_a_warm_command_imports_nothing_heavy_in_the_client(cli: Cli) -> None:
     assert res.stdout.splitlines()[-1] == "0 []"
 
 
+def test_a_cli_process_ends_right_after_the_answer_with_all_of_it_written_and_its_exit_code(cli: Cli) -> None:
+    # The console script ends its process without the interpreter's shutdown once the daemon answered: what it
+    # printed must still all be there, on both streams, and the exit code must be the daemon's.
+    assert cli.sub(*D, "open", "app.exit").code == 0
+    in_process = cli(*D, "snapshot", "--json")
+    as_process = cli.sub(*D, "snapshot", "--json")
+    assert (as_process.code, as_process.out) == (0, in_process.out)
+    assert json.loads(as_process.out)["ok"] is True
+    failed = cli.sub(*D, "tap", "id=no-such-element")
+    assert failed.code == cli(*D, "tap", "id=no-such-element").code != 0
+    assert failed.err.startswith("error ") and "hint" in failed.err
+
+
 def daemons_for(directory: Path) -> list[int]:
     """Pids of daemon processes serving (or trying to serve) ``directory`` — only ever ones this test started."""
     found = []

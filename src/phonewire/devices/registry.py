@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -54,6 +53,8 @@ def web_devices() -> list[dict[str, Any]]:
 
 
 def _adb_answers(host: str = ADB_HOST, port: int = ADB_PORT) -> bool:
+    import socket  # here: the runner reads this registry before it imports the rest of itself
+
     try:
         with socket.create_connection((host, port), timeout=ADB_PROBE_S):
             return True

@@ -5,12 +5,14 @@ Selected as ``--device web:NAME``; ``NAME-landscape`` swaps width and height.  T
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, replace
 
-from phonewire.devices.web.cdp import CdpSession
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+
+TYPE_CHECKING = False  # not typing's: the runner reads a profile before it imports asyncio (browser.prelaunch)
+if TYPE_CHECKING:
+    from phonewire.devices.web.cdp import CdpSession
 
 _IOS_UA = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -79,6 +81,8 @@ def resolve_profile(name: str | None) -> Profile:
 async def apply_profile(session: CdpSession, profile: Profile, *, init_scripts: tuple[str, ...] = ()) -> None:
     """Make one page target this phone: metrics, touch, user agent and the events the device listens to, plus the
     scripts every document of the page runs first."""
+    import asyncio  # here, not at the top: see TYPE_CHECKING above
+
     p = profile
     await asyncio.gather(
         session.send("Runtime.enable"),

@@ -1,0 +1,44 @@
+"""What the runner does before the browser starts: which binary it runs, and how little it imports first."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import phonewire.protocol
+from phonewire.devices.web.browser import DEBIAN_BINARY, DEBIAN_LAUNCHER, browser_binary
+from phonewire.protocol.envelope import Envelope
+from phonewire.protocol.errors import ProtocolError
+
+
+def test_phonewire_chromium_names_the_browser_whatever_is_installed() -> None:
+    assert browser_binary({"PHONEWIRE_CHROMIUM": "/opt/chrome/chrome"}) == "/opt/chrome/chrome"
+
+
+def test_by_default_debians_browser_binary_is_started_without_its_shell_launcher() -> None:
+    expected = DEBIAN_BINARY if os.access(DEBIAN_BINARY, os.X_OK) else DEBIAN_LAUNCHER
+    assert browser_binary({}) == expected
+    assert browser_binary({"PHONEWIRE_CHROMIUM": "  "}) == expected  # blank is unset
+
+
+def test_the_browser_starts_before_the_runner_imports_asyncio_sockets_or_json() -> None:
+    # phonewire.__main__ starts Chromium through the registry's prestart before it imports the runner: all that
+    # runs first must stay light, or the browser starts later (bench_web.py's cold start).
+    probe = (
+        "import sys\n"
+        "from phonewire.devices.registry import prestart, REGISTRY\n"
+        "import phonewire.devices.web.browser, phonewire.devices.web.profiles\n"
+        "print(REGISTRY['web'].prestart)\n"
+        "print(sorted({'asyncio', 'socket', 'json', 'ssl', 'concurrent.futures'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["phonewire.devices.web.browser:prelaunch", "[]"]
+
+
+def test_the_protocol_package_still_offers_its_names_loaded_on_first_use() -> None:
+    assert phonewire.protocol.Envelope is Envelope
+    assert phonewire.protocol.ProtocolError is ProtocolError
+    assert dir(phonewire.protocol) == sorted(phonewire.protocol.__all__)
+    for name in phonewire.protocol.__all__:
+        assert getattr(phonewire.protocol, name) is not None
