@@ -764,8 +764,12 @@ class WebDevice(Device):
 
 #: The layers a back closes first, as the view describes them (``Dialog "Menu" id=drawer``): open dialogs, modals
 #: and popovers that show; ``at``/``quiet``: when the DOM last changed structurally and whether it held still for
-#: 100 ms before back (a page that keeps moving cannot tell that it answered Escape).
-LAYERS_JS = """(at) => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
+#: 100 ms before back (a page that keeps moving cannot tell that it answered Escape).  Called with ``at`` = null
+#: before the Escape (read at once), then with the first call's ``at``: read two frames later, when the page's
+#: answer to the key has rendered, with ``changed`` = the DOM changed structurally since.
+LAYERS_JS = """(at) => new Promise(done => {
+  const frames = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
+  (at === null ? (f) => f() : frames)(() => {
   const layers = [];
   const sel = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true], [popover]";
   for (const el of document.querySelectorAll(sel)) {
@@ -783,7 +787,7 @@ LAYERS_JS = """(at) => new Promise(done => requestAnimationFrame(() => requestAn
   }
   const q = window.__phonewireQuiet, now = performance.now();
   done({layers, at: now, quiet: !q || now - q.last >= 100, changed: at !== null && !!q && q.last > at});
-})))"""
+})})"""
 
 
 #: How long an action waits for a window its page opened to become the app's new screen (scaled).
