@@ -67,7 +67,8 @@ def checked(result: object, values: list[str]) -> dict[str, Any]:
     kind = str(result.get("type") or "")
     if kind in FORMATS and str(result.get("value")) != values[0]:
         held = repr(str(result.get("value")))
-        if "previous" in result:  # controls.js set the field back to what it held before
+        if "previous" in result and result.get("previous") != result.get("value"):
+            # controls.js set the field back to what it held before
             previous = repr(str(result.get("previous")))
             held = (
                 f"it would hold {held}, so it was left as it was ({previous})"
