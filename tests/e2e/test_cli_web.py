@@ -267,3 +267,20 @@ def test_batch_strict_stops_at_an_action_that_changed_nothing(s: Session) -> Non
         s.ok("close", url)
     finally:
         site.close()
+
+
+def test_three_deep_links_into_an_app_leave_one_app_in_apps(s: Session) -> None:
+    site = HostileSite()
+    try:
+        app = site.url("screens.html")
+        s.ok("open", app)
+        for page in ("second.html?via=deep", "stuck.html", "screens.html#again"):
+            res = s("--json", "url", site.url(page))
+            assert res.code == 0 and res.json()["data"]["appBundleId"] == app  # the running app, navigated
+        apps = s("--json", "apps").json()["data"]["apps"]
+        running = {a["appBundleId"]: a["state"] for a in apps if a["state"] != "notRunning"}
+        assert running == {app: "foreground", DEMO: "background"}  # one app for the site, not one per link
+        assert s.node("first")["label"] == "First screen"  # where the last link pointed
+        s.ok("close", app)
+    finally:
+        site.close()
