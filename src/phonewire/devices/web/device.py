@@ -14,6 +14,12 @@ Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL
 A background page is frozen with ``Page.setWebLifecycleState`` (its timers really stop) and made active again
 when re-fronted.  The home screen is a launcher page of its own; it is not an app.
 
+Screens: a page an app opens (``target=_blank``, ``window.open``: ``Target.targetCreated`` with its ``openerId``)
+is that app's new screen, a stack whose top is the app's page (``_Page.below``); ``back`` on it, or the page
+closing itself, shows the screen below.  A deep link (``open_url``) into a running app's origin navigates that app.
+``back`` closes what the app would close first (Escape: a dialog, a drawer), then goes back in history, then
+pops a screen, and only then shows home (:meth:`WebDevice._back`).
+
 Settled screens: every action on a page marks it unsettled, and the next snapshot first waits for the screen to
 settle (:func:`settle.settle_screen`, bounded; a snapshot of a page still loading says so in ``quality``).
 
