@@ -154,7 +154,7 @@ def test_batch_stdin_nested_100000_deep_is_refused_with_a_hint(cli: Cli) -> None
     assert res.code == 2
     error = res.json()["error"]
     assert error["code"] == "INVALID_REQUEST" and "levels deep" in error["message"]
-    assert error["hint"] == "usage: phonewire batch [FILE|-]"
+    assert error["hint"] == "usage: phonewire batch [FILE|-] [--strict]"
 
 
 def test_screenshot_writes_a_png_and_overlay_refs_draws_on_it(cli: Cli, tmp_path: Path) -> None:

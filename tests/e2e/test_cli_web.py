@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_harness import Cli, Result, wait_gone
 from PIL import Image
+from web_runner import HostileSite
 
 pytestmark = pytest.mark.e2e
 
@@ -256,3 +257,46 @@ def test_wait_finds_a_late_element_and_a_batch_stops_at_a_wait_that_timed_out(s:
     doc = res.json()
     assert (doc["completed"], doc["results"][0]["error"]["code"]) == (0, "WAIT_TIMED_OUT")
     assert s.node("title")["label"] == "Tasks"  # the tap after the failed wait never ran
+
+
+def test_batch_strict_stops_at_an_action_that_changed_nothing(s: Session) -> None:
+    # a page with no clock (the demo's ticking clock is a change on screen at any moment)
+    site = HostileSite()
+    try:
+        url = site.url("screens.html")
+        s.ok("open", url)
+        steps = [["tap", "id=first"], ["tap", "id=bump"]]  # a tap on the heading changes nothing on screen
+        res = s("--json", "batch", "--strict", stdin=json.dumps(steps))
+        assert res.code == 3
+        doc = res.json()
+        assert (doc["ok"], doc["completed"], doc["steps"]) == (False, 1, 2)
+        assert doc["results"][0]["data"]["changed"] is False
+        assert doc["stopped"]["step"] == 0 and doc["stopped"]["reason"] == "unchanged"
+        assert s.node("bumps")["label"] == "0"  # the step after it never ran
+        plain = s("batch", "--strict", stdin=json.dumps(steps))
+        assert plain.code == 3 and "changed nothing on screen (--strict)" in plain.out
+        assert "stopped: 1/2 steps" in plain.out and s.node("bumps")["label"] == "0"
+        # without --strict the batch goes on: both steps ran, the bump counted once
+        res = s("--json", "batch", stdin=json.dumps(steps))
+        assert res.code == 0 and res.json()["completed"] == 2
+        assert s.node("bumps")["label"] == "1"
+        s.ok("close", url)
+    finally:
+        site.close()
+
+
+def test_three_deep_links_into_an_app_leave_one_app_in_apps(s: Session) -> None:
+    site = HostileSite()
+    try:
+        app = site.url("screens.html")
+        s.ok("open", app)
+        for page in ("second.html?via=deep", "stuck.html", "screens.html#again"):
+            res = s("--json", "url", site.url(page))
+            assert res.code == 0 and res.json()["data"]["appBundleId"] == app  # the running app, navigated
+        apps = s("--json", "apps").json()["data"]["apps"]
+        running = {a["appBundleId"]: a["state"] for a in apps if a["state"] != "notRunning"}
+        assert running == {app: "foreground", DEMO: "background"}  # one app for the site, not one per link
+        assert s.node("first")["label"] == "First screen"  # where the last link pointed
+        s.ok("close", app)
+    finally:
+        site.close()

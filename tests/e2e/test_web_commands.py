@@ -146,7 +146,9 @@ def test_screenshot_png_and_css_scaled_jpeg(runner: RunnerProc) -> None:
 def test_list_apps_and_open_url(runner: RunnerProc) -> None:
     demo_url = runner.ok("status")["device"]["demoUrl"]
     url = demo_url + "#controls"
-    assert runner.ok("openUrl", url=url)["appBundleId"] == url
+    # a deep link into the running demo navigates it; the same URL launched is an app of its own
+    assert runner.ok("openUrl", url=url)["appBundleId"] == DEMO
+    assert runner.ok("launchApp", url)["appBundleId"] == url
     apps = {a["appBundleId"]: a["state"] for a in runner.ok("listApps")["apps"]}
     assert apps[url] == "foreground" and apps[DEMO] == "background"
     assert runner.ok("terminateApp", url) == {"appBundleId": url, "wasRunning": True}

@@ -117,7 +117,24 @@ def test_a_value_the_input_does_not_hold_fails_naming_its_format(phone: phonewir
     assert "YYYY-MM-DD" in (date.value.hint or "")
     with pytest.raises(phonewire.ProtocolError) as tip:
         phone.fill("id=tip", "50")  # the slider stops at 20
-    assert tip.value.code == e.INVALID_REQUEST and "it holds '20'" in tip.value.message
+    assert tip.value.code == e.INVALID_REQUEST and "it would hold '20'" in tip.value.message
+
+
+def test_a_fill_whose_read_back_fails_leaves_the_field_as_it_was(phone: phonewire.Phone) -> None:
+    phone.fill("id=day", "2024-12-31")
+    phone.fill("id=tip", "15")
+    changes = int(shown(phone, "order-changes"))
+    with pytest.raises(phonewire.ProtocolError) as date:
+        phone.fill("id=day", "12/31/2024")
+    assert date.value.code == e.INVALID_REQUEST
+    assert "the field was set back to '2024-12-31', as it was before the fill" in date.value.message
+    with pytest.raises(phonewire.ProtocolError) as tip:
+        phone.fill("id=tip", "50")  # set whole (no clearing first): the slider is set back at once
+    assert "so it was left as it was ('15')" in tip.value.message
+    assert "day=2024-12-31 " in summary(phone) and "tip=15" in summary(phone)
+    view = phone.snapshot().text
+    assert 'id=day value="2024-12-31"' in view and 'Slider "Tip" id=tip value="15"' in view
+    assert int(shown(phone, "order-changes")) > changes  # the page was told of each value it held
 
 
 def test_navigation_keys_reach_the_page_as_key_events(phone: phonewire.Phone) -> None:

@@ -96,7 +96,7 @@ def test_the_help_names_every_global_option_the_cli_accepts() -> None:
 def test_batch_input_nested_100000_deep_is_a_usage_error_not_a_recursion_error() -> None:
     with pytest.raises(UsageError) as caught:
         parse_steps("[" * 100_000)
-    assert "levels deep" in caught.value.message and caught.value.hint == "usage: phonewire batch [FILE|-]"
+    assert "levels deep" in caught.value.message and caught.value.hint == "usage: phonewire batch [FILE|-] [--strict]"
 
 
 def test_a_lone_dash_is_an_argument_so_batch_reads_stdin() -> None:

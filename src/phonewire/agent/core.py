@@ -372,6 +372,7 @@ class AgentSession:
 
         async def run() -> ActionResult:
             point = _POINT.match(target)
+            original = ""
             if point:
                 info: dict[str, Any] = {}
                 envs = [await self._send(c.TAP, {"x": float(point.group(1)), "y": float(point.group(2))}, app=True)]
@@ -386,9 +387,15 @@ class AgentSession:
                         "Name a TextField/SecureTextField/SearchField/TextView/ComboBox, or use `tap` then `type`.",
                     )
                 info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}}
+                original = str(node.get("value") or "")
                 envs, cleared = await self._focus_and_clear(ref or "field", node, found_in)
             if text:
-                envs.append(await self._send(c.TYPE, {"text": text}, app=True))
+                try:
+                    envs.append(await self._send(c.TYPE, {"text": text}, app=True))
+                except ProtocolError as exc:
+                    if exc.code != e.INVALID_REQUEST or point or not original:
+                        raise
+                    raise await self._restore(exc, original) from exc
             data = dict((envs[-1] if text else envs[0]).data or {})
             data.update(info)
             data["cleared"] = cleared
@@ -396,6 +403,17 @@ class AgentSession:
             return ActionResult(data, warnings or None, any(env.reactivated for env in envs))
 
         return await self._locked(run)
+
+    async def _restore(self, failed: ProtocolError, original: str) -> ProtocolError:
+        """``fill`` cleared a field and the field did not take the text (its read-back failed: a date field given
+        another format): type its old value back, so a failed fill leaves the field as it was, and say so."""
+        try:
+            await self._send(c.TYPE, {"text": original}, app=True)
+        except ProtocolError as exc:
+            note = f"; setting the field back to {original!r} failed too ({exc.message}): it may be empty"
+        else:
+            note = f"; the field was set back to {original!r}, as it was before the fill"
+        return ProtocolError(failed.code, failed.message + note, failed.hint)
 
     async def _set_whole(self, node: Node, ref: str | None, found_in: Index, text: str) -> ActionResult:
         """``fill`` on a number field or slider: its value set whole, in the input's own format, and read back."""

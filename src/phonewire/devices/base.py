@@ -254,8 +254,9 @@ class Device(abc.ABC):
 
     # -- device-scoped -------------------------------------------------------------------------------------------
     @abc.abstractmethod
-    async def button(self, name: str) -> None:
-        """Press a hardware button; UNSUPPORTED_OPERATION for one this device lacks."""
+    async def button(self, name: str) -> dict[str, Any] | None:
+        """Press a hardware button; UNSUPPORTED_OPERATION for one this device lacks.  A backend that can tell what
+        the press did answers it (``{"message": "closed Dialog \"Menu\"", "back": "closed"}``); else ``None``."""
 
     @abc.abstractmethod
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:

@@ -169,8 +169,13 @@ async def _snapshot(d: Device, r: Request) -> JSONObject:
 
 async def _button(d: Device, r: Request) -> JSONObject:
     name = str(r.args["button"])
-    await d.button(name)
-    return _message(f"pressed {name}")
+    did = await d.button(name)
+    data = _message(f"pressed {name}")
+    if did:
+        data.update(did)
+        if did.get("message"):
+            data["message"] = f"pressed {name}: {did['message']}"
+    return data
 
 
 async def _screenshot(d: Device, r: Request) -> JSONObject:

@@ -206,7 +206,7 @@ def test_uncaught_page_exceptions_count_as_suppressed_issues(phone: Phone) -> No
 
 def test_url_apps_terminate_and_list(phone: Phone) -> None:
     url = phone.device.describe()["demoUrl"] + "#form"
-    phone.run(phone.device.open_url(url))
+    phone.run(phone.device.launch_app(url))
     states = {a.app_id: a.state for a in phone.run(phone.device.list_apps())}
     assert states[url] is AppState.FOREGROUND and states[DEMO] is AppState.BACKGROUND
     assert phone.run(phone.device.terminate_app(url)) == {"appBundleId": url, "wasRunning": True}

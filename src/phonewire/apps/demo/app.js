@@ -160,6 +160,8 @@ setInterval(() => { state.ticks += 1; $("ticks").textContent = String(state.tick
   $("drawer-backdrop").addEventListener("click", () => show(false));
   $("drawer-inbox").addEventListener("click", () => show(false));
   $("drawer-order").addEventListener("click", () => show(false));
+  // like a UI kit's drawer: Escape closes it (the web phone's back sends Escape first)
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && !$("drawer").hidden) show(false); });
   $("show-later").addEventListener("click", () => setTimeout(() => {
     if ($("arrived")) return;
     const b = document.createElement("button");

@@ -90,6 +90,8 @@ class CdpConnection:
         self._writer = writer
         self._next_id = 0
         self._pending: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
+        #: The session of each pending call on one (a call to a target that detaches fails: no reply comes).
+        self._call_sessions: dict[int, str] = {}
         self._handlers: list[EventHandler] = []
         self._closed_reason: str | None = None
 
@@ -129,6 +131,7 @@ class CdpConnection:
         message: dict[str, Any] = {"id": msg_id, "method": method, "params": params or {}}
         if session_id is not None:
             message["sessionId"] = session_id
+            self._call_sessions[msg_id] = session_id
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = (method, future)
         try:
@@ -141,6 +144,7 @@ class CdpConnection:
             return await future
         finally:
             self._pending.pop(msg_id, None)
+            self._call_sessions.pop(msg_id, None)
 
     def session(self, session_id: str) -> CdpSession:
         return CdpSession(self, session_id)
@@ -177,8 +181,18 @@ class CdpConnection:
         method = message.get("method", "")
         params = message.get("params") or {}
         session_id = message.get("sessionId")
+        if method == "Target.detachedFromTarget":
+            self._fail_session(str(params.get("sessionId", "")))
         for handler in list(self._handlers):
             handler(method, params, session_id)
+
+    def _fail_session(self, session_id: str) -> None:
+        """The target of ``session_id`` went (closed, crashed): its pending calls fail now, as the browser never
+        answers them (a tap on a button that closes its window would wait for the touch's acknowledgement forever)."""
+        for msg_id, sid in list(self._call_sessions.items()):
+            entry = self._pending.get(msg_id)
+            if sid == session_id and entry is not None and not entry[1].done():
+                entry[1].set_exception(CdpProtocolError(entry[0], -32001, "Session with given id not found."))
 
     def _fail_all(self, reason: str) -> None:
         if self._closed_reason is None:

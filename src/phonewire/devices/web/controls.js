@@ -1,12 +1,15 @@
 // phonewire: set a form control's value as a person's choice would.  Evaluated as
-// `(CONTROLS)(point, values, add)`: point = [x, y] names the control at that point (the element there, its
+// `(CONTROLS)(point, values, add, kinds)`: point = [x, y] names the control at that point (the element there, its
 // <label>'s control, or the select/input that holds it), null names the focused element.
 // A <select>: each value names an option by its visible text (spaces collapsed), else by its value attribute;
 // a multi-select's selection becomes those options (add: they are added), a single select takes one.  An input
 // (date, time, number, range, color…): its value is set to values[0] through the native setter.  Either way the
 // control gets focus and then `input` and `change` events, as after a user's choice.
+// An input of one of `kinds` (the types whose value must read back as given) that does not hold values[0] after
+// the setter is set back to the value it had, with `input` and `change` again: a failed fill leaves the field as
+// it was; the reply says what it would have held (`value`) and what it holds again (`previous`, `restored`).
 // Returns {selected, options, type, value} or {unmatched, options} (nothing changed) or {error, …}.
-(function (point, values, add) {
+(function (point, values, add, kinds) {
   "use strict";
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
   let el = point ? document.elementFromPoint(point[0], point[1]) : document.activeElement;
@@ -55,8 +58,15 @@
   if (ctl.readOnly) return {error: "readonly", what: "input", type};
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
   if (document.activeElement !== ctl) ctl.focus();
+  const previous = ctl.value;
   setter.call(ctl, values[0]);
   fire();
-  return {value: ctl.value, type, selected: [ctl.value],
-          min: ctl.getAttribute("min") || "", max: ctl.getAttribute("max") || "", step: ctl.getAttribute("step") || ""};
+  const held = ctl.value;
+  const out = {value: held, type, selected: [held],
+               min: ctl.getAttribute("min") || "", max: ctl.getAttribute("max") || "", step: ctl.getAttribute("step") || ""};
+  if ((kinds || []).includes(type) && held !== values[0]) {
+    if (held !== previous) { setter.call(ctl, previous); fire(); }
+    Object.assign(out, {previous, restored: ctl.value === previous});
+  }
+  return out;
 })

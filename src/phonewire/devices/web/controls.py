@@ -30,7 +30,8 @@ VALUE_KINDS: Final = frozenset(f"input:{t}" for t in FORMATS)
 
 
 def expression(point: tuple[float, float] | None, values: list[str], *, add: bool = False) -> str:
-    return f"({_CONTROLS})({json.dumps(list(point) if point else None)}, {json.dumps(values)}, {json.dumps(add)})"
+    point_json, kinds = json.dumps(list(point) if point else None), json.dumps(sorted(FORMATS))
+    return f"({_CONTROLS})({point_json}, {json.dumps(values)}, {json.dumps(add)}, {kinds})"
 
 
 def checked(result: object, values: list[str]) -> dict[str, Any]:
@@ -65,9 +66,20 @@ def checked(result: object, values: list[str]) -> dict[str, Any]:
         return result
     kind = str(result.get("type") or "")
     if kind in FORMATS and str(result.get("value")) != values[0]:
+        held = repr(str(result.get("value")))
+        if "previous" in result and result.get("previous") != result.get("value"):
+            # controls.js set the field back to what it held before
+            previous = repr(str(result.get("previous")))
+            held = (
+                f"it would hold {held}, so it was left as it was ({previous})"
+                if result.get("restored")
+                else f"it would hold {held}, and setting it back to {previous} failed: it holds {held}"
+            )
+        else:
+            held = f"it holds {held}"
         raise ProtocolError(
             e.INVALID_REQUEST,
-            f"the {kind} field did not take {values[0]!r}: it holds {str(result.get('value'))!r}",
+            f"the {kind} field did not take {values[0]!r}: {held}",
             f"A {kind} field takes {FORMATS[kind]}"
             + _bounds(result)
             + "; give the value in that form (not as the screen shows it).",

@@ -14,6 +14,12 @@ Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL
 A background page is frozen with ``Page.setWebLifecycleState`` (its timers really stop) and made active again
 when re-fronted.  The home screen is a launcher page of its own; it is not an app.
 
+Screens: a page an app opens (``target=_blank``, ``window.open``: ``Target.targetCreated`` with its ``openerId``)
+is that app's new screen, a stack whose top is the app's page (``_Page.below``); ``back`` on it, or the page
+closing itself, shows the screen below.  A deep link (``open_url``) into a running app's origin navigates that app.
+``back`` closes what the app would close first (Escape: a dialog, a drawer), then goes back in history, then
+pops a screen, and only then shows home (:meth:`WebDevice._back`).
+
 Settled screens: every action on a page marks it unsettled, and the next snapshot first waits for the screen to
 settle (:func:`settle.settle_screen`, bounded; a snapshot of a page still loading says so in ``quality``).
 
@@ -30,10 +36,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
+from urllib.parse import urlsplit
 
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
@@ -92,6 +99,18 @@ class _Page:
     loading: bool = False
     #: When the page last asked for a navigation that has not started loading yet (loop time).
     requested_at: float | None = None
+    #: The screen this one was opened from (``target=_blank``, ``window.open``): the same app's previous screen,
+    #: shown again when this one closes or ``back`` leaves it.  The app's entry in ``WebDevice._apps`` is its top.
+    below: _Page | None = None
+    #: The page asked for a new window (``Page.windowOpen``) that is not adopted yet (loop time).
+    opening: float | None = None
+
+    def stack(self) -> Iterator[_Page]:
+        """This screen and the ones below it, top first."""
+        page: _Page | None = self
+        while page is not None:
+            yield page
+            page = page.below
 
 
 class WebDevice(Device):
@@ -112,6 +131,8 @@ class WebDevice(Device):
         self._open_failure: str | None = None
         self._observer = Observer()
         self._recording: Recording | None = None
+        #: Pages that app pages opened (popups being adopted as the app's new screen), and other owned tasks.
+        self._tasks: set[asyncio.Task[Any]] = set()
         try:
             self._scale = time_scale()
         except ValueError:
@@ -149,6 +170,8 @@ class WebDevice(Device):
         # shown.
         targets = await asyncio.wait_for(self._cdp.send("Target.getTargets"), _START_TIMEOUT_S)
         blank = next((t["targetId"] for t in targets["targetInfos"] if t.get("type") == "page"), None)
+        # Target.targetCreated with its openerId: a page an app opened becomes that app's new screen.
+        await self._cdp.send("Target.setDiscoverTargets", {"discover": True})
         self._spare = await self._new_page(blank)
 
     async def _drop_browser(self) -> None:
@@ -167,6 +190,10 @@ class WebDevice(Device):
             recording, self._recording = self._recording, None
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(recording.stop(), 10)
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._cdp is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._cdp.send("Browser.close"), 1)
@@ -247,10 +274,30 @@ class WebDevice(Device):
                 page.loading, page.requested_at = False, None
             elif method == "Page.frameRequestedNavigation" and params.get("disposition", "currentTab") == "currentTab":
                 page.requested_at = asyncio.get_running_loop().time()
+        elif method == "Page.windowOpen" and page is not None and page is not self._home:
+            page.opening = asyncio.get_running_loop().time()
+        elif method == "Target.targetCreated":
+            self._on_target_created(params.get("targetInfo") or {})
         elif method == "Target.detachedFromTarget":
             gone = self._by_session.get(params.get("sessionId", ""))
             if gone is not None and gone.gone is None:
                 gone.gone = "its page closed"
+                self._pop(gone)
+
+    def _on_target_created(self, info: dict[str, Any]) -> None:
+        """A page that an app's page opened (``target=_blank``, ``window.open``) is adopted as its new screen."""
+        opener_id = info.get("openerId")
+        if info.get("type") != "page" or not opener_id or self._closed:
+            return
+        opener = next((p for p in self._by_session.values() if p.target_id == opener_id), None)
+        if opener is None or opener is self._home or opener.gone or not opener.app_id:
+            return
+        self._spawn(self._adopt(opener, str(info.get("targetId")), str(info.get("url") or "")))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- pages -----------------------------------------------------------------------------------------------------
     def _url_of(self, app_id: str) -> str:
@@ -325,16 +372,88 @@ class WebDevice(Device):
 
     def _live(self, app_id: str) -> _Page:
         page = self._apps.get(app_id)
+        if page is not None and page.gone:
+            page = self._pop(page) or page
         if page is None or page.gone:
             if page is not None:
                 self._forget(page, page.gone or "gone")
             raise ProtocolError(e.APP_NOT_AVAILABLE, f"{app_id} is not running", "Launch it with launchApp.")
         return page
 
-    async def _freeze(self, page: _Page) -> None:
-        if not page.frozen and not page.gone:
-            await page.session.send("Page.setWebLifecycleState", {"state": "frozen"})
-            page.frozen = True
+    async def _freeze(self, top: _Page) -> None:
+        for page in top.stack():  # the app's every screen
+            if not page.frozen and not page.gone:
+                await page.session.send("Page.setWebLifecycleState", {"state": "frozen"})
+                page.frozen = True
+
+    # -- screens of one app (pages it opened) -----------------------------------------------------------------------
+    async def _adopt(self, opener: _Page, target_id: str, url: str) -> None:
+        """Attach to a page that ``opener`` opened and make it the top screen of ``opener``'s app (the phone shows
+        it; ``back`` returns to the screen below).  Its first document may have started before the page hooks were
+        registered, so they run in it too (each is idempotent); click listeners it added before are not known."""
+        try:
+            page = await self._new_page(target_id)
+            for script in (PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT):
+                with contextlib.suppress(CdpProtocolError):
+                    await page.session.send("Runtime.evaluate", {"expression": script})
+        except (CdpError, ProtocolError):
+            opener.opening = None
+            return  # the page closed at once, or the browser went: nothing to show
+        top = self._apps.get(opener.app_id)
+        if top is None or top.gone or self._closed:
+            opener.opening = None
+            await self._close_targets(page)
+            return
+        page.app_id, page.url, page.below, page.unsettled = opener.app_id, url, top, True
+        page.state = top.state
+        self._apps[opener.app_id] = page
+        if top.state is AppState.FOREGROUND:
+            await page.session.send("Page.bringToFront")
+        else:
+            await self._freeze(page)
+        opener.opening = None
+
+    async def _await_screens(self, page: _Page) -> None:
+        """After an action on ``page``: when it asked for a new window, wait (bounded) until that window is
+        adopted as the app's new screen, so the reply and the next command see it."""
+        if page.opening is None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + POPUP_WAIT_S * self._scale
+        while page.opening is not None and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        page.opening = None  # blocked, or it never came: the app stays on this screen
+
+    def _pop(self, gone: _Page) -> _Page | None:
+        """``gone`` (an app's top screen) closed: the live screen below it becomes the top, shown when the app is
+        in front.  None when no screen is left."""
+        below = next((p for p in gone.stack() if p is not gone and not p.gone), None)
+        if below is None or self._apps.get(gone.app_id) is not gone:
+            return None
+        self._apps[gone.app_id] = below
+        below.state, below.unsettled = gone.state, True
+        self._by_session.pop(gone.session.session_id, None)
+        if below.state is AppState.FOREGROUND and not self._closed:
+            self._spawn(self._show(below))
+        return below
+
+    async def _show(self, page: _Page) -> None:
+        with contextlib.suppress(CdpError):
+            if page.frozen:
+                await page.session.send("Page.setWebLifecycleState", {"state": "active"})
+                page.frozen = False
+            await page.session.send("Page.bringToFront")
+
+    async def _close_targets(self, top: _Page) -> None:
+        """Close ``top`` and every screen below it."""
+        for page in list(top.stack()):
+            await self._close_target(page, "terminated")
+
+    async def _close_target(self, page: _Page, why: str) -> None:
+        self._by_session.pop(page.session.session_id, None)
+        page.gone = page.gone or why
+        with contextlib.suppress(CdpProtocolError):
+            await self._cdp_live.send("Target.closeTarget", {"targetId": page.target_id})
 
     async def _front(self, page: _Page | None) -> None:
         """Show ``page`` (None: the home screen); every other app goes to the background, frozen."""
@@ -343,9 +462,10 @@ class WebDevice(Device):
                 other.state = AppState.BACKGROUND
                 await self._freeze(other)
         shown = page if page is not None else await self._ensure_home()
-        if shown.frozen:
-            await shown.session.send("Page.setWebLifecycleState", {"state": "active"})
-            shown.frozen = False
+        for screen in shown.stack():  # the app's every screen runs again; its top is shown
+            if screen.frozen and not screen.gone:
+                await screen.session.send("Page.setWebLifecycleState", {"state": "active"})
+                screen.frozen = False
         await shown.session.send("Page.bringToFront")
         if self._recording is not None:
             await self._recording.follow(shown.session)
@@ -391,8 +511,7 @@ class WebDevice(Device):
 
     async def _close_page(self, page: _Page) -> None:
         self._forget(page, "terminated")
-        with contextlib.suppress(CdpProtocolError):
-            await self._cdp_live.send("Target.closeTarget", {"targetId": page.target_id})
+        await self._close_targets(page)
 
     async def terminate_app(self, app_id: str) -> dict[str, Any]:
         self._url_of(app_id)
@@ -428,13 +547,28 @@ class WebDevice(Device):
                 "Open an http:// or https:// URL.",
             )
         with self._mapped(url):
-            page = self._apps.get(url)
-            if page is not None and not page.gone:
+            owner = self._owner_of(url)
+            if owner is not None:
+                # a deep link into a running app: that app's page goes there (no new app)
+                page = self._live(owner)
                 await self._front(page)
-                await self._navigate(page, url)
                 page.unsettled = True
-                return {"appBundleId": url, "state": AppState.FOREGROUND.value}
+                await self._navigate(page, url)
+                page.url = url
+                return {"appBundleId": owner, "state": AppState.FOREGROUND.value, "url": url, "navigated": True}
         return await self.launch_app(url)
+
+    def _owner_of(self, url: str) -> str | None:
+        """The running app a URL belongs to: the app with that id, else the foreground app of the URL's origin,
+        else another running app of that origin (the launch URL's origin is an app's; the demo's is the device's
+        loopback server).  None: the URL opens as an app of its own."""
+        running = [p for p in self._apps.values() if not p.gone]
+        if any(p.app_id == url for p in running):
+            return url
+        origin = _origin(url)
+        same = [p for p in running if _origin(self._url_of(p.app_id)) == origin]
+        same.sort(key=lambda p: p.state is not AppState.FOREGROUND)
+        return same[0].app_id if same else None
 
     async def reset(self) -> dict[str, Any]:
         with self._mapped():
@@ -452,13 +586,28 @@ class WebDevice(Device):
         handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
         around the command sees them.  It also marks the action's time in the page (``settle.ACTION_MARK``), from
         which the next snapshot's quiet window counts.  Costs well under a millisecond."""
-        await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
+        with self._may_close(page):
+            await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
+            await self._await_screens(page)
+
+    @contextlib.contextmanager
+    def _may_close(self, page: _Page) -> Iterator[None]:
+        """An action on a screen that an app opened may close it (a Done button calling ``window.close()``): its
+        target goes mid-action, and the screen below it shows again.  The action happened."""
+        try:
+            yield
+        except CdpProtocolError as exc:
+            if not (_target_gone(exc) and any(p is not page and not p.gone for p in page.stack())):
+                raise
+            page.gone = page.gone or "its page closed"
+            self._pop(page)
 
     async def _require_focus(self, page: _Page) -> str:
         return await require_focus(page.session)
 
     async def _key(self, page: _Page, spec: dict[str, Any], text: str | None = None) -> None:
-        await gestures.key(page.session, spec, text)
+        with self._may_close(page):
+            await gestures.key(page.session, spec, text)
         page.unsettled = True
         await self._settle(page)
 
@@ -475,10 +624,12 @@ class WebDevice(Device):
             if taps == 1:
                 # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
                 hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
-                await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
+                with self._may_close(page):
+                    await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
             else:
                 hit = describe(await self._eval(page, probe_expression(x, y)))
-                await gestures.taps(page.session, x, y, taps)
+                with self._may_close(page):
+                    await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
             return hit
 
@@ -623,29 +774,58 @@ class WebDevice(Device):
             return snapshot_from_walk(walk, self.kind, loading=loading)
 
     # -- device-scoped ---------------------------------------------------------------------------------------------
-    async def button(self, name: str) -> None:
+    async def button(self, name: str) -> dict[str, Any] | None:
         with self._mapped():
             if name == "home":
                 await self._front(None)
-                return
+                return None
             if name == "back":
                 page = self._foreground()
                 if page is None:
-                    return  # already home: back does nothing, as on a phone
-                history = await page.session.send("Page.getNavigationHistory")
-                index = int(history.get("currentIndex", 0))
-                if index > 0:
-                    entry = history["entries"][index - 1]["id"]
-                    page.unsettled = True
-                    await page.session.send("Page.navigateToHistoryEntry", {"entryId": entry})
-                else:
-                    await self._front(None)  # nothing to go back to: the app goes to the background
-                return
+                    return {"message": "already home", "back": "home"}  # back does nothing there, as on a phone
+                return await self._back(page)
             raise ProtocolError(
                 e.UNSUPPORTED_OPERATION,
                 f"the web phone has no {name} button",
                 "The web phone has home and back buttons only.",
             )
+
+    async def _back(self, page: _Page) -> dict[str, Any]:
+        """Back, in the order an Android phone uses: what the app would close first (a drawer or dialog is app
+        state, not history: the page gets Escape, the key its dialogs and drawers close on), then the page's
+        history, then the screen this one was opened from, and only then the app leaves for the home screen."""
+        page.unsettled = True
+        before = await self._eval(page, f"({LAYERS_JS})(null)", await_promise=True)
+        await gestures.key(page.session, gestures.KEYS["escape"][0])
+        after = await self._eval(page, f"({LAYERS_JS})({float(before['at'])!r})", await_promise=True)
+        closed = [layer for layer in before["layers"] if layer not in after["layers"]]
+        await self._settle(page)
+        if closed:
+            return {"message": f"closed {closed[0]}", "back": "closed", "closed": closed[0]}
+        if after["changed"] and before["quiet"]:
+            # a drawer or menu that is no dialog: the page answered Escape by changing its screen
+            return {"message": "the page closed what was open (it answered Escape)", "back": "closed"}
+        history = await page.session.send("Page.getNavigationHistory")
+        index = int(history.get("currentIndex", 0))
+        entries = history.get("entries") or []
+        if 0 < index < len(entries) + 1 and entries[index - 1].get("url") != "about:blank":
+            previous = entries[index - 1]
+            await page.session.send("Page.navigateToHistoryEntry", {"entryId": previous["id"]})
+            return {"message": f"went back to {previous.get('url')}", "back": "history", "url": previous.get("url")}
+        if after["layers"]:
+            return {
+                "message": f"{after['layers'][0]} stays open: it did not close on Escape and the app has no history",
+                "back": "stayed",
+            }
+        below = next((p for p in page.stack() if p is not page and not p.gone), None)
+        if below is not None:
+            # a screen opened by a link or window.open: it closes, the screen it came from shows again
+            self._pop(page)
+            await self._close_target(page, "closed by back")
+            await self._front(below)
+            return {"message": f"closed this screen; back to {below.url}", "back": "screen", "url": below.url}
+        await self._front(None)  # nothing to close or go back to: the app goes to the background
+        return {"message": "left the app: the home screen shows", "back": "home"}
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():
@@ -709,10 +889,46 @@ class WebDevice(Device):
             return await recording.stop()
 
 
+#: The layers a back closes first, as the view describes them (``Dialog "Menu" id=drawer``): open dialogs, modals
+#: and popovers that show; ``at``/``quiet``: when the DOM last changed structurally and whether it held still for
+#: 100 ms before back (a page that keeps moving cannot tell that it answered Escape).  Called with ``at`` = null
+#: before the Escape (read at once), then with the first call's ``at``: read two frames later, when the page's
+#: answer to the key has rendered, with ``changed`` = the DOM changed structurally since.
+LAYERS_JS = """(at) => new Promise(done => {
+  const frames = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
+  (at === null ? (f) => f() : frames)(() => {
+  const layers = [];
+  const sel = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true], [popover]";
+  for (const el of document.querySelectorAll(sel)) {
+    try { if (el.hasAttribute("popover") && !el.matches(":popover-open")) continue; } catch (err) { continue; }
+    if (el.closest("[hidden], [aria-hidden=true]") || (el.tagName === "DIALOG" && !el.open)) continue;
+    const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || st.visibility === "hidden" || Number(st.opacity) === 0) continue;
+    if (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight) continue;
+    const by = el.getAttribute("aria-labelledby");
+    const text = (id) => (document.getElementById(id) || {}).textContent || "";
+    const labelled = by ? by.split(/\\s+/).map(text).join(" ") : "";
+    const name = (el.getAttribute("aria-label") || labelled).replace(/\\s+/g, " ").trim().slice(0, 60);
+    const role = el.getAttribute("role") === "alertdialog" ? "Alert" : "Dialog";
+    layers.push(role + (name ? ` ${JSON.stringify(name)}` : "") + (el.id ? ` id=${el.id}` : ""));
+  }
+  const q = window.__phonewireQuiet, now = performance.now();
+  done({layers, at: now, quiet: !q || now - q.last >= 100, changed: at !== null && !!q && q.last > at});
+})})"""
+
+
+#: How long an action waits for a window its page opened to become the app's new screen (scaled).
+POPUP_WAIT_S = 1.0
+
 _RESTART_HINT = (
     "The browser behind the web phone is gone; the runner starts a new one on the next command "
     "(every app's state is lost: open the app again)."
 )
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def _target_gone(exc: CdpProtocolError) -> bool:

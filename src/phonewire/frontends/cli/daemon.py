@@ -81,6 +81,14 @@ def _host_session(device: str | None, runner: str | None, token: str | None = No
     return HostSession(device, runner_addr=runner, env=env)
 
 
+#: ``batch --strict``: why the batch stopped at an action that changed nothing.
+BATCH_UNCHANGED: Final = "the step ran but changed nothing on screen"
+BATCH_UNCHANGED_HINT: Final = (
+    "Take a snapshot to see the screen: the target may not react to that action, or the screen changed later "
+    "than the reply (add a `wait` step before the next action)."
+)
+
+
 class Daemon:
     def __init__(self, directory: str, *, idle_s: float, sender_factory: SenderFactory = _host_session) -> None:
         self.directory = directory
@@ -266,6 +274,8 @@ class Daemon:
         return {"exit": v.EXIT_USAGE, "stderr": v.render_error(err, as_json=False)}
 
     async def _batch(self, inv: v.Invocation, cwd: str, stdin: object) -> dict[str, Any]:
+        """Run the steps in order; stop at the first that fails and, with ``--strict``, at the first action whose
+        reply says it changed nothing on screen (``changed: false``; steps that only read are not judged)."""
         if inv.args and inv.args[0] != "-":
             path = Path(cwd) / inv.args[0]
             try:
@@ -278,6 +288,7 @@ class Daemon:
         results: list[dict[str, Any]] = []
         texts: list[str] = []
         code = v.EXIT_OK
+        unchanged: dict[str, Any] | None = None
         for n, step in enumerate(steps):
             try:
                 sub = v.parse_argv(step)
@@ -299,7 +310,19 @@ class Daemon:
                 entry["warning"] = outcome.warning
             results.append(entry)
             texts.append(f"[{n}] {' '.join(step)}\n" + v.render_outcome(outcome, as_json=False))
-        summary = {"ok": code == v.EXIT_OK, "completed": sum(1 for r in results if r["ok"]), "steps": len(steps)}
+            if inv.flags.get("--strict") and outcome.data.get("changed") is False:
+                # the action ran, and the screen shows nothing of it: the steps after it assume an effect
+                unchanged = {"step": n, "reason": "unchanged", "message": BATCH_UNCHANGED, "hint": BATCH_UNCHANGED_HINT}
+                texts.append(f"{BATCH_UNCHANGED} (--strict)\nhint: {BATCH_UNCHANGED_HINT}")
+                code = v.EXIT_COMMAND
+                break
+        summary: dict[str, Any] = {
+            "ok": code == v.EXIT_OK,
+            "completed": sum(1 for r in results if r["ok"]),
+            "steps": len(steps),
+        }
+        if unchanged is not None:
+            summary["stopped"] = unchanged
         if inv.json:
             return {"exit": code, "stdout": encode_json({**summary, "results": results}).decode()}
         texts.append(f"{'ok' if code == v.EXIT_OK else 'stopped'}: {summary['completed']}/{len(steps)} steps")

@@ -80,7 +80,15 @@ def _verb(name: str) -> Spec:
 VERBS: Final[dict[str, Spec]] = {
     **{name: _verb(name) for name in _OPS},
     "devices": Spec("devices", "list the device kinds' devices (web profiles, attached Android devices)", device=False),
-    "batch": Spec("batch [FILE|-]", "run JSON steps (argv arrays) and stop at the first error", 0, 1, device=False),
+    "batch": Spec(
+        "batch [FILE|-] [--strict]",
+        "run JSON steps (argv arrays) and stop at the first error (--strict: "
+        "also at the first action that changed nothing on screen)",
+        0,
+        1,
+        {"--strict": "bool"},
+        device=False,
+    ),
     "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
 }
 GLOBAL_FLAGS: Final = {
