@@ -13,6 +13,7 @@ were still alive afterwards (none, when all went well).
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -107,16 +108,20 @@ class Phonewire:
 
     proc: subprocess.Popen[bytes]
     url: str
+
+    #: ``user:password`` when it runs with ``--allow-remote`` (the relay then puts them in its URL).
+    credentials: str | None = None
     seen: set[Proc] = field(default_factory=set)
 
     @classmethod
-    def start(cls, log: Path) -> Phonewire:
+    def start(cls, log: Path, *, credentials: str | None = None) -> Phonewire:
+        remote = [] if credentials is None else ["--allow-remote"]
         with log.open("wb") as stderr:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "phonewire", "webdriver", "--port", "0"],
+                [sys.executable, "-m", "phonewire", "webdriver", "--port", "0", *remote],
                 stdout=subprocess.PIPE,
                 stderr=stderr,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={**os.environ, "PYTHONUNBUFFERED": "1", "PHONEWIRE_WEBDRIVER_CREDENTIALS": credentials or ""},
             )
         assert proc.stdout is not None
         line = proc.stdout.readline().decode()
@@ -124,14 +129,27 @@ class Phonewire:
             proc.kill()
             proc.wait()
             raise RuntimeError(f"phonewire webdriver did not start: {line!r} (log: {log})")
-        return cls(proc, f"http://127.0.0.1:{int(line.split('=')[1])}")
+        return cls(proc, f"http://127.0.0.1:{int(line.split('=')[1])}", credentials=credentials)
+
+    @property
+    def relay_url(self) -> str:
+        """The URL a relay node forwards to: with the credentials in it when there are some."""
+        return self.url if self.credentials is None else self.url.replace("://", f"://{self.credentials}@", 1)
+
+    def _open(self, path: str) -> Any:
+        request = urllib.request.Request(self.url + path)
+        if self.credentials is not None:
+            token = base64.b64encode(self.credentials.encode()).decode()
+            request.add_header("Authorization", f"Basic {token}")
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            return json.load(reply)
 
     def record(self) -> None:
         if self.proc.poll() is None:
             self.seen |= descendants(self.proc.pid)
 
     def session_ids(self) -> set[str]:
-        return {s["id"] for s in get_json(self.url + "/sessions")["value"]}
+        return {s["id"] for s in self._open("/sessions")["value"]}
 
     def kill(self) -> None:
         """Dies as a crash would (SIGKILL); its runners and browsers are ended by :meth:`Grid.stop`."""
@@ -149,8 +167,10 @@ class Node:
 
 
 class Grid:
-    def __init__(self, jar: Path, workdir: Path, *, nodes: int = 2, max_sessions: int = 2) -> None:
-        self.jar, self.workdir, self.node_count, self.max_sessions = jar, workdir, nodes, max_sessions
+    def __init__(self, jar: Path, workdir: Path, *, credentials: list[str | None], max_sessions: int = 2) -> None:
+        """One node per entry of ``credentials``: ``None`` runs its phonewire owner-only (the relay on loopback as
+        the same user), ``"user:password"`` with ``--allow-remote`` and those credentials in the relay's URL."""
+        self.jar, self.workdir, self.credentials, self.max_sessions = jar, workdir, credentials, max_sessions
         self.hub: subprocess.Popen[bytes] | None = None
         self.nodes: list[Node] = []
         self.hub_url = ""
@@ -181,13 +201,13 @@ class Grid:
             "hub", "hub", "--host", "127.0.0.1", "--bind-host", "true", "--port", str(hub_port), *bus,
             "--healthcheck-interval", str(HEALTHCHECK_S), "--reject-unsupported-caps", "true",
         )  # fmt: skip
-        for i in range(self.node_count):
+        for i, credentials in enumerate(self.credentials):
             name = "abcdefgh"[i]
-            phonewire = Phonewire.start(self.workdir / f"phonewire-{name}.log")
+            phonewire = Phonewire.start(self.workdir / f"phonewire-{name}.log", credentials=credentials)
             self._others.append(phonewire.proc)
             port = free_port()
             config = self.workdir / f"node-{name}.toml"
-            config.write_text(self.node_toml(name, port, phonewire.url), encoding="utf-8")
+            config.write_text(self.node_toml(name, port, phonewire.relay_url), encoding="utf-8")
             timeout = [] if session_timeout_s is None else ["--session-timeout", str(session_timeout_s)]
             proc = self._java(
                 f"node-{name}", "node", "--config", str(config), *bus, "--hub", self.hub_url,

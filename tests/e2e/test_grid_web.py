@@ -25,6 +25,9 @@ from grid_harness import STEREOTYPE, Grid, server_jar
 pytestmark = [pytest.mark.e2e, pytest.mark.grid, pytest.mark.timeout(420)]
 
 DEMO = "dev.phonewire.demo"
+#: Node b's phonewire runs with --allow-remote and these; its relay URL carries them (http://USER:PASSWORD@…), as
+#: a relay on another machine would (docs/grid.md).
+CREDENTIALS = "grid-relay:not-a-real-secret"
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +37,7 @@ def grid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Grid]:
         if os.environ.get("CI"):
             pytest.fail(why)
         pytest.skip(why)
-    g = Grid(jar, tmp_path_factory.mktemp("grid"))
+    g = Grid(jar, tmp_path_factory.mktemp("grid"), credentials=[None, CREDENTIALS])
     try:
         g.start()
         yield g

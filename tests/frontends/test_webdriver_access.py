@@ -50,13 +50,18 @@ class Server:
 
 
 def get_status(port: int, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    status, value, _ = exchange(port, headers)
+    return status, value
+
+
+def exchange(port: int, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any], Any]:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/status", headers=headers or {})
     try:
         with urllib.request.urlopen(request, timeout=10) as reply:
-            return reply.status, json.load(reply)["value"]
+            return reply.status, json.load(reply)["value"], reply.headers
     except urllib.error.HTTPError as exc:
         with exc:
-            return exc.code, json.load(exc)["value"]
+            return exc.code, json.load(exc)["value"], exc.headers
 
 
 def basic(credentials: str) -> dict[str, str]:
@@ -78,9 +83,11 @@ def remote() -> Iterator[Server]:
 
 
 def test_allow_remote_answers_401_without_or_with_wrong_credentials_and_200_with_them(remote: Server) -> None:
-    status, value = get_status(remote.port)
+    status, value, headers = exchange(remote.port)
     assert (status, value["error"]) == (401, "unknown error")
     assert "credentials required: http://USER:PASSWORD@HOST:PORT" in value["message"]
+    # the challenge: clients holding credentials (Java's, in a Grid relay node) send them only when challenged
+    assert headers["WWW-Authenticate"].startswith('Basic realm="phonewire webdriver"')
     assert get_status(remote.port, basic("grid:wrong"))[0] == 401
     assert get_status(remote.port, {"Authorization": "Bearer " + CREDENTIALS})[0] == 401
     assert get_status(remote.port, {"Authorization": "Basic not-base64!"})[0] == 401
