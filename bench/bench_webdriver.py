@@ -76,9 +76,9 @@ def settle_memory(pid: int) -> tuple[float, float]:
     return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
 
 
-def create_and_quit(url: str) -> float:
+def create_and_quit(where: str | Grid) -> float:
     t = time.perf_counter()
-    d = connect(url)
+    d = connect(where) if isinstance(where, str) else where.connect(CAPS)
     took = time.perf_counter() - t
     d.quit()
     return took
@@ -112,7 +112,7 @@ def main(n: int, rounds: int, idle: int) -> None:
             (create_api, api_session),
         ]
         if grid is not None:
-            kinds.append((create_grid, lambda: create_and_quit(grid.hub_url)))  # type: ignore[union-attr]
+            kinds.append((create_grid, lambda: create_and_quit(grid)))
         for i in range(rounds):  # one of each per round, the order rotated round by round
             for samples, create in kinds[i % len(kinds) :] + kinds[: i % len(kinds)]:
                 samples.append(create())
@@ -129,7 +129,7 @@ def main(n: int, rounds: int, idle: int) -> None:
         clicks_grid: list[float] = []
         taps: list[float] = []
         d = connect(direct.url)
-        g = connect(grid.hub_url) if grid is not None else None
+        g = grid.connect(CAPS) if grid is not None else None
         with Phone("web") as phone:
             phone.open("dev.phonewire.demo")
             for _ in range(n):

@@ -17,6 +17,7 @@ import base64
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -58,8 +59,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def get_json(url: str, timeout: float = 5.0) -> Any:
-    with urllib.request.urlopen(url, timeout=timeout) as reply:
+def get_json(url: str, timeout: float = 5.0, *, credentials: str | None = None) -> Any:
+    request = urllib.request.Request(url)
+    if credentials is not None:
+        request.add_header("Authorization", "Basic " + base64.b64encode(credentials.encode()).decode())
+    with urllib.request.urlopen(request, timeout=timeout) as reply:
         return json.load(reply)
 
 
@@ -137,12 +141,7 @@ class Phonewire:
         return self.url if self.credentials is None else self.url.replace("://", f"://{self.credentials}@", 1)
 
     def _open(self, path: str) -> Any:
-        request = urllib.request.Request(self.url + path)
-        if self.credentials is not None:
-            token = base64.b64encode(self.credentials.encode()).decode()
-            request.add_header("Authorization", f"Basic {token}")
-        with urllib.request.urlopen(request, timeout=5) as reply:
-            return json.load(reply)
+        return get_json(self.url + path, credentials=self.credentials)
 
     def record(self) -> None:
         if self.proc.poll() is None:
@@ -173,8 +172,12 @@ class Grid:
         self.jar, self.workdir, self.credentials, self.max_sessions = jar, workdir, credentials, max_sessions
         self.hub: subprocess.Popen[bytes] | None = None
         self.nodes: list[Node] = []
-        self.hub_url = ""
+        #: The hub's URL; clients need Grid's router basic auth (``router_credentials``, :meth:`connect`).
+        self.router = ""
+        self.router_credentials = f"grid-admin:{secrets.token_hex(8)}"
+        self.registration_secret = secrets.token_hex(8)
         self._others: list[subprocess.Popen[bytes]] = []
+        self._bus: list[str] = []
 
     # -- start -----------------------------------------------------------------------------------------------
     def _java(self, name: str, *args: str) -> subprocess.Popen[bytes]:
@@ -195,11 +198,15 @@ class Grid:
 
     def start(self, *, session_timeout_s: int | None = None, ready_within_s: float = 120.0) -> None:
         hub_port, publish, subscribe = free_port(), free_port(), free_port()
-        self.hub_url = f"http://127.0.0.1:{hub_port}"
-        bus = ["--publish-events", f"tcp://127.0.0.1:{publish}", "--subscribe-events", f"tcp://127.0.0.1:{subscribe}"]
+        self.router = f"http://127.0.0.1:{hub_port}"
+        user, password = self.router_credentials.split(":")
+        self._bus = ["--publish-events", f"tcp://127.0.0.1:{publish}", "--subscribe-events",
+                     f"tcp://127.0.0.1:{subscribe}"]  # fmt: skip
+        bus = self._bus
         self.hub = self._java(
             "hub", "hub", "--host", "127.0.0.1", "--bind-host", "true", "--port", str(hub_port), *bus,
             "--healthcheck-interval", str(HEALTHCHECK_S), "--reject-unsupported-caps", "true",
+            "--username", user, "--password", password, "--registration-secret", self.registration_secret,
         )  # fmt: skip
         for i, credentials in enumerate(self.credentials):
             name = "abcdefgh"[i]
@@ -209,19 +216,38 @@ class Grid:
             config = self.workdir / f"node-{name}.toml"
             config.write_text(self.node_toml(name, port, phonewire.relay_url), encoding="utf-8")
             timeout = [] if session_timeout_s is None else ["--session-timeout", str(session_timeout_s)]
-            proc = self._java(
-                f"node-{name}", "node", "--config", str(config), *bus, "--hub", self.hub_url,
-                "--register-cycle", str(REGISTER_CYCLE_S), "--heartbeat-period", str(HEARTBEAT_S), *timeout,
-            )  # fmt: skip
+            proc = self.start_node(f"node-{name}", config, self.registration_secret, *timeout)
             self.nodes.append(Node(phonewire, proc, f"http://127.0.0.1:{port}", name))
         self.wait_until(lambda: self.availability() == dict.fromkeys(self.node_uris(), "UP"), ready_within_s)
+
+    def start_node(self, name: str, config: Path, secret: str, *extra: str) -> subprocess.Popen[bytes]:
+        """A node JVM (its log: ``name``.log); :meth:`stop` ends it too."""
+        proc = self._java(
+            name, "node", "--config", str(config), *self._bus, "--hub", self.router,
+            "--register-cycle", str(REGISTER_CYCLE_S), "--heartbeat-period", str(HEARTBEAT_S),
+            "--registration-secret", secret, *extra,
+        )  # fmt: skip
+        self._others.append(proc)
+        return proc
+
+    def connect(self, caps: dict[str, object]) -> Any:
+        """An Appium client session through the hub, with the router's credentials (``ClientConfig``)."""
+        from appium import webdriver
+        from appium.options.common.base import AppiumOptions
+        from appium.webdriver.client_config import AppiumClientConfig
+
+        options = AppiumOptions()
+        options.load_capabilities(caps)
+        user, password = self.router_credentials.split(":", 1)
+        config = AppiumClientConfig(self.router, username=user, password=password)
+        return webdriver.Remote(self.router, options=options, client_config=config)
 
     def node_uris(self) -> list[str]:
         return [n.uri for n in self.nodes]
 
     # -- what Grid says --------------------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
-        value: dict[str, Any] = get_json(self.hub_url + "/status")["value"]
+        value: dict[str, Any] = get_json(self.router + "/status", credentials=self.router_credentials)["value"]
         return value
 
     def availability(self) -> dict[str, str]:

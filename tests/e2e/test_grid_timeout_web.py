@@ -11,8 +11,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from appium import webdriver as appium_webdriver
-from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from selenium.common.exceptions import InvalidSessionIdException
 
@@ -40,9 +38,7 @@ def grid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Grid]:
 
 
 def test_the_nodes_session_timeout_ends_the_phonewire_session_and_its_phone(grid: Grid) -> None:
-    options = AppiumOptions()
-    options.load_capabilities({**STEREOTYPE, "appium:app": "dev.phonewire.demo"})
-    d = appium_webdriver.Remote(grid.hub_url, options=options)
+    d = grid.connect({**STEREOTYPE, "appium:app": "dev.phonewire.demo"})
     phonewire = grid.nodes[0].phonewire
     assert d.find_element(AppiumBy.ID, "title").text == "Inbox"
     assert phonewire.session_ids() == {d.session_id}

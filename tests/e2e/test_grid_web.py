@@ -10,9 +10,11 @@ The owner-only rule holds here as it is: the relay nodes run as the test's own u
 from __future__ import annotations
 
 import os
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from appium import webdriver as appium_webdriver
@@ -20,7 +22,7 @@ from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from selenium.common.exceptions import SessionNotCreatedException, WebDriverException
 
-from grid_harness import STEREOTYPE, Grid, server_jar
+from grid_harness import STEREOTYPE, Grid, free_port, server_jar
 
 pytestmark = [pytest.mark.e2e, pytest.mark.grid, pytest.mark.timeout(420)]
 
@@ -47,9 +49,10 @@ def grid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Grid]:
 
 
 def connect(g: Grid, **caps: object) -> appium_webdriver.Remote:
-    options = AppiumOptions()
-    options.load_capabilities({**STEREOTYPE, "appium:deviceName": "iPhone 15", "appium:app": DEMO, **caps})
-    return appium_webdriver.Remote(g.hub_url, options=options)
+    driver: appium_webdriver.Remote = g.connect(
+        {**STEREOTYPE, "appium:deviceName": "iPhone 15", "appium:app": DEMO, **caps}
+    )
+    return driver
 
 
 def likes(d: appium_webdriver.Remote) -> int:
@@ -89,6 +92,32 @@ def test_a_request_pinned_to_a_node_lands_there(g: Grid) -> None:
         assert d.capabilities["phonewire:device"] == "web:iphone-15"
     finally:
         d.quit()
+
+
+def test_the_hub_refuses_clients_without_its_router_credentials(g: Grid) -> None:
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(g.router + "/status", timeout=5)
+    assert refused.value.code == 401
+    refused.value.close()
+    options = AppiumOptions()
+    options.load_capabilities({**STEREOTYPE, "appium:app": DEMO})
+    with pytest.raises(WebDriverException, match="Authorization Required"):
+        appium_webdriver.Remote(g.router, options=options)
+    assert all(node.phonewire.session_ids() == set() for node in g.nodes)
+
+
+def test_a_node_with_another_registration_secret_is_not_registered(g: Grid, tmp_path: Path) -> None:
+    config = tmp_path / "node-rogue.toml"
+    config.write_text(g.node_toml("rogue", free_port(), g.nodes[0].phonewire.url), encoding="utf-8")
+    rogue = g.start_node("node-rogue", config, "not-the-grid-secret")
+    try:
+        hub_log = g.workdir / "hub.log"
+        g.wait_until(lambda: "Rejecting message without a valid secret" in hub_log.read_text(errors="replace"), 60)
+        assert rogue.poll() is None  # it runs and keeps trying; the hub does not take it
+        assert set(g.availability()) == set(g.node_uris())
+    finally:
+        rogue.terminate()
+        rogue.wait(20)
 
 
 def test_a_node_whose_phonewire_dies_is_reported_down_and_new_sessions_to_it_fail_clearly(g: Grid) -> None:
