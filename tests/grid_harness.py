@@ -41,15 +41,16 @@ JVM_HEAP = "-Xmx256m"
 
 
 def server_jar() -> tuple[Path | None, str]:
-    """The Selenium server jar (installing Java and fetching the jar when missing), or ``None`` and why not."""
+    """The Selenium server jar (fetched when missing; Java is scripts/test.sh's to install), or ``None`` and why."""
     if shutil.which("bash") is None:
         return None, "bash is missing"
     done = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "grid.sh")], capture_output=True, text=True, timeout=600, check=False
-    )
+        ["bash", str(ROOT / "scripts" / "grid.sh"), "--no-install"],
+        capture_output=True, text=True, timeout=600, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines or not Path(lines[-1]).is_file() or shutil.which("java") is None:
-        return None, f"scripts/grid.sh could not provide Java and the Selenium jar: {done.stderr.strip()[-400:]}"
+        return None, f"no Java or Selenium jar (bash scripts/grid.sh installs them): {done.stderr.strip()[-400:]}"
     return Path(lines[-1]), ""
 
 

@@ -139,7 +139,8 @@ def test_a_malformed_xpath_is_an_invalid_selector() -> None:
         ("type == 'XCUIElementTypeButton' AND label == 'Like 0'", ["like-1"]),
         ("type == 'XCUIElementTypeStaticText' AND label == 'Like 0'", []),
         ("value == 'Ada' && type == 'TextField'", ["name"]),
-        ("label == 'It\\'s'", []),
+        ("label == \"Like 0\" AND name == 'like-1'", ["like-1"]),
+        ("label == 'Like 0' AND name == 'title'", []),
     ],
 )
 def test_ios_predicates_of_the_simple_forms_match_on_the_page_source(selector: str, found: list[str]) -> None:
