@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/realapps.sh   # the real third-party apps of tests/realapps (a guarded npm ci; a no-op once installed)
+bash scripts/grid.sh >/dev/null || true   # Java + the Selenium jar of the grid tests (guarded apt; cached by version)
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy

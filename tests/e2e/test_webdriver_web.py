@@ -4,6 +4,7 @@ phone (the demo app): what a test author's script sees."""
 from __future__ import annotations
 
 import base64
+import io
 import os
 import signal
 import subprocess
@@ -16,9 +17,11 @@ import pytest
 from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
+from PIL import Image
 from procs import wait_gone
 from selenium import webdriver as selenium_webdriver
 from selenium.common.exceptions import (
+    InvalidSelectorException,
     InvalidSessionIdException,
     NoSuchElementException,
     SessionNotCreatedException,
@@ -218,3 +221,27 @@ def _children(pid: int) -> list[int]:
             return found
         time.sleep(0.05)
     return []
+
+
+def test_platform_locators_find_the_like_button_and_its_element_screenshot_is_its_part_of_the_screen(
+    driver: appium_webdriver.Remote,
+) -> None:
+    before = likes(driver)
+    by_predicate = driver.find_element(
+        AppiumBy.IOS_PREDICATE, f"type == 'XCUIElementTypeButton' AND label == 'Like {before}'"
+    )
+    by_uiautomator = driver.find_element(AppiumBy.ANDROID_UIAUTOMATOR, 'new UiSelector().resourceId("like-1")')
+    assert by_predicate == by_uiautomator  # the same element id: it was already known
+    by_uiautomator.click()
+    assert likes(driver) == before + 1
+    with pytest.raises(InvalidSelectorException, match="use accessibility id, id or xpath"):
+        driver.find_element(AppiumBy.IOS_PREDICATE, "label BEGINSWITH 'Like'")
+    button = driver.find_element(AppiumBy.ACCESSIBILITY_ID, "like-1")
+    part = Image.open(io.BytesIO(button.screenshot_as_png))
+    screen = Image.open(io.BytesIO(driver.get_screenshot_as_png()))
+    scale = screen.width / driver.get_window_rect()["width"]
+    rect = button.rect
+    assert part.size == (round(rect["width"] * scale), round(rect["height"] * scale))
+    x, y = round(rect["x"] * scale), round(rect["y"] * scale)
+    same_part = screen.convert("RGB").crop((x, y, x + part.width, y + part.height))
+    assert part.convert("RGB").tobytes() == same_part.tobytes()

@@ -4,6 +4,7 @@ actions → gestures, and the service's routes over a scripted agent session (te
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession
@@ -21,6 +23,7 @@ from phonewire.frontends.webdriver.capabilities import Wanted, wanted
 from phonewire.frontends.webdriver.errors import PHONEWIRE_TO_W3C, W3C_STATUS, WebDriverError, to_w3c
 from phonewire.frontends.webdriver.mobile import MOBILE
 from phonewire.frontends.webdriver.routes import ROUTES, Service
+from phonewire.frontends.webdriver.session import crop
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import RawNode, Rect
@@ -126,6 +129,68 @@ def test_a_malformed_xpath_is_an_invalid_selector() -> None:
     with pytest.raises(WebDriverError) as caught:
         source.find("xpath", "//*[", _demo())
     assert caught.value.error == "invalid selector"
+
+
+@pytest.mark.parametrize(
+    ("selector", "found"),
+    [
+        ("label == 'Like 0'", ["like-1"]),
+        ('name == "like-1"', ["like-1"]),
+        ("type == 'XCUIElementTypeButton' AND label == 'Like 0'", ["like-1"]),
+        ("type == 'XCUIElementTypeStaticText' AND label == 'Like 0'", []),
+        ("value == 'Ada' && type == 'TextField'", ["name"]),
+        ("label == \"Like 0\" AND name == 'like-1'", ["like-1"]),
+        ("label == 'Like 0' AND name == 'title'", []),
+    ],
+)
+def test_ios_predicates_of_the_simple_forms_match_on_the_page_source(selector: str, found: list[str]) -> None:
+    assert [n["identifier"] for n in source.find("-ios predicate string", selector, _demo())] == found
+
+
+@pytest.mark.parametrize(
+    ("selector", "found"),
+    [
+        ('new UiSelector().text("Like 0")', ["like-1"]),
+        ('new UiSelector().description("like-1");', ["like-1"]),
+        ('new UiSelector().resourceId("like-1")', ["like-1"]),
+        ('new UiSelector().resourceId("dev.phonewire.demo:id/like-1")', ["like-1"]),
+        ('new UiSelector().className("android.widget.EditText")', ["name"]),
+        ('new UiSelector().className("Button").text("Like 0")', ["like-1"]),
+        ('new UiSelector().className("android.widget.Button").text("Inbox")', []),
+    ],
+)
+def test_uiautomator_selectors_of_the_simple_forms_match_on_the_page_source(selector: str, found: list[str]) -> None:
+    assert [n["identifier"] for n in source.find("-android uiautomator", selector, _demo())] == found
+
+
+@pytest.mark.parametrize(
+    ("strategy", "selector"),
+    [
+        ("-ios predicate string", "label BEGINSWITH 'Like'"),
+        ("-ios predicate string", "label == 'A' OR label == 'B'"),
+        ("-ios predicate string", "rect.x == '1'"),
+        ("-ios predicate string", "type == 'XCUIElementTypeWidget'"),
+        ("-android uiautomator", 'new UiSelector().textContains("Like")'),
+        ("-android uiautomator", "new UiScrollable(new UiSelector().scrollable(true))"),
+        ("-android uiautomator", "new UiSelector()"),
+        ("-android uiautomator", 'new UiSelector().className("com.example.Gauge")'),
+    ],
+)
+def test_other_platform_locators_are_invalid_selectors_with_a_hint(strategy: str, selector: str) -> None:
+    with pytest.raises(WebDriverError) as caught:
+        source.find(strategy, selector, _demo())
+    assert caught.value.error == "invalid selector"
+    assert "use accessibility id, id or xpath" in caught.value.message
+
+
+def test_an_element_screenshot_is_the_elements_part_of_the_screen_in_device_pixels() -> None:
+    canvas = Image.new("RGB", (60, 40), (255, 255, 255))
+    canvas.paste((255, 0, 0), (20, 10, 40, 30))  # the element, at scale 2: points (10, 5) sized 10 x 10
+    out = io.BytesIO()
+    canvas.save(out, format="PNG")
+    part = Image.open(io.BytesIO(crop(out.getvalue(), (10, 5, 10, 10), {"x": 0, "y": 0, "width": 30, "height": 20})))
+    assert part.size == (20, 20)
+    assert part.convert("RGB").getcolors() == [(400, (255, 0, 0))]
 
 
 # --- actions ---------------------------------------------------------------------------------------------------
@@ -322,3 +387,5 @@ def test_the_docs_list_every_route_and_every_mobile_command() -> None:
         assert f"`{route.method} {route.path}`" in doc, route.path
     for name in MOBILE:
         assert f"`mobile: {name}`" in doc, name
+    for strategy in source.STRATEGIES:
+        assert f"| `{strategy}` |" in doc, strategy

@@ -253,6 +253,10 @@ async def _screenshot(svc: Service, s: WebDriverSession | None, p: dict[str, str
     return await _s(s).screenshot()
 
 
+async def _element_screenshot(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    return await _s(s).element_screenshot(p["element"])
+
+
 async def _back(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
     await _s(s).back()
 
@@ -301,6 +305,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _E + "/selected", _state("selected"), "selected"),
     Route("GET", _S + "/source", _source, "the screen as Appium-style XML"),
     Route("GET", _S + "/screenshot", _screenshot, "PNG, base64"),
+    Route("GET", _E + "/screenshot", _element_screenshot, "the element's part of the screenshot, PNG, base64"),
     Route("POST", _S + "/back", _back, "the back button"),
     Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points"),
     Route("POST", _S + "/actions", _actions, "W3C pointer/key actions: tap, double tap, long press, swipe, keys"),

@@ -52,6 +52,9 @@ MAX_BODY_BYTES: Final = 16 * 1024 * 1024
 MAX_HEADER_BYTES: Final = 64 * 1024
 #: A connection that sends nothing for this long is closed (keep-alive pools reconnect).
 IDLE_CONNECTION_S: Final = 600.0
+#: The challenge every 401 carries (RFC 9110 requires one).  HTTP clients that hold credentials send them only
+#: when challenged — Java's, which a Selenium Grid relay node uses, fails the request without it.
+CHALLENGE: Final = (b"www-authenticate", b'Basic realm="phonewire webdriver", charset="UTF-8"')
 
 
 class Refused(Exception):
@@ -154,7 +157,8 @@ class WebDriverServer:
             try:
                 self._admit_request(request)
             except Refused as refused:
-                writer.write(_reply(conn, refused.status, error_body(UNKNOWN_ERROR, refused.message), close=True))
+                writer.write(_reply(conn, refused.status, error_body(UNKNOWN_ERROR, refused.message), close=True,
+                                    extra=[CHALLENGE] if refused.status == 401 else []))  # fmt: skip
                 await writer.drain()
                 return
             status, payload = await self._answer(request, body)
@@ -207,11 +211,20 @@ class WebDriverServer:
             return to_w3c(exc)
 
 
-def _reply(conn: h11.Connection, status: int, payload: bytes, *, close: bool = False, head_only: bool = False) -> bytes:
+def _reply(
+    conn: h11.Connection,
+    status: int,
+    payload: bytes,
+    *,
+    close: bool = False,
+    head_only: bool = False,
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> bytes:
     headers = [
         (b"content-type", b"application/json; charset=utf-8"),
         (b"content-length", str(len(payload)).encode()),
         (b"cache-control", b"no-cache"),
+        *(extra or []),
     ]
     if close:
         headers.append((b"connection", b"close"))

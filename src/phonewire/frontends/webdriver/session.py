@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Final
+
+from PIL import Image
 
 from phonewire.agent.checks import check_reachable
 from phonewire.agent.core import AgentSession
@@ -51,6 +54,22 @@ def element_json(element_id: str) -> dict[str, str]:
     return {ELEMENT_KEY: element_id, "ELEMENT": element_id}
 
 
+def crop(png: bytes, box: tuple[float, float, float, float], viewport: Mapping[str, float]) -> bytes:
+    """The part of a screenshot that ``box`` (``x, y, width, height`` in screen points) covers, as a PNG; points
+    become pixels by the viewport's width, as in the overlay (agent/overlay.py)."""
+    with Image.open(io.BytesIO(png)) as image:
+        scale = image.width / viewport["width"] if viewport.get("width") else 1.0
+        x, y, width, height = box
+        left = max(0, round((x - viewport.get("x", 0)) * scale))
+        top = max(0, round((y - viewport.get("y", 0)) * scale))
+        right = min(image.width, round((x - viewport.get("x", 0) + width) * scale))
+        bottom = min(image.height, round((y - viewport.get("y", 0) + height) * scale))
+        part = image.crop((left, top, max(right, left + 1), max(bottom, top + 1)))
+        out = io.BytesIO()
+        part.save(out, format="PNG")
+    return out.getvalue()
+
+
 class WebDriverSession:
     def __init__(self, agent: AgentSession, wanted: Wanted, *, session_id: str | None = None) -> None:
         self.id = session_id or uuid.uuid4().hex
@@ -75,6 +94,18 @@ class WebDriverSession:
     async def screenshot(self) -> str:
         await prepare_app(self.agent, "screenshot")
         return base64.b64encode(await self.agent.screenshot(format="png")).decode("ascii")
+
+    async def element_screenshot(self, element_id: str) -> str:
+        """PNG, base64, device pixels: the part of the element that shows (clipped as a tap would be)."""
+        node, index = await self._current(element_id)
+        box = visible_box(node, index)
+        if box[2] <= 0 or box[3] <= 0:
+            raise WebDriverError(
+                ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no size on screen; scroll it into view first"
+            )
+        viewport = await self.agent.viewport()
+        png = await self.agent.screenshot(format="png")
+        return base64.b64encode(crop(png, box, viewport)).decode("ascii")
 
     async def window_rect(self) -> dict[str, float]:
         await prepare_app(self.agent, "viewport")

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
+from phonewire.frontends.webdriver import locators
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, INVALID_SELECTOR, WebDriverError
 from phonewire.protocol.snapshot import ROLES, TEXT_INPUT_ROLES
 
@@ -36,7 +37,9 @@ NAME: Final = "name"
 #: Only the forms plain Selenium sends for By.ID, By.NAME and By.CLASS_NAME (``[id="x"]``, ``[name="x"]``,
 #: ``.Role``), plus ``#id`` and a bare role.
 CSS: Final = "css selector"
-STRATEGIES: Final = (ACCESSIBILITY_ID, ID, XPATH, CLASS_NAME, NAME, CSS)
+IOS_PREDICATE: Final = locators.IOS_PREDICATE
+ANDROID_UIAUTOMATOR: Final = locators.ANDROID_UIAUTOMATOR
+STRATEGIES: Final = (ACCESSIBILITY_ID, ID, XPATH, CLASS_NAME, NAME, CSS, IOS_PREDICATE, ANDROID_UIAUTOMATOR)
 _CSS_ATTR: Final = re.compile(r'^\[(id|name)\s*=\s*"((?:[^"\\]|\\.)*)"\]$')
 _CSS_SIMPLE: Final = re.compile(r"^([#.]?)([A-Za-z_][\w-]*)$")
 
@@ -127,6 +130,10 @@ def find(strategy: str, selector: str, nodes: Sequence[Node], *, within: Node | 
     if strategy == CSS:
         strategy, selector = _css(selector)
     pool = list(nodes) if within is None else _descendants(within, nodes)
+    if strategy in (IOS_PREDICATE, ANDROID_UIAUTOMATOR):
+        parse = locators.ios_predicate if strategy == IOS_PREDICATE else locators.android_uiautomator
+        conditions = parse(selector)
+        return [n for n in pool if locators.matches(attributes(n), conditions)]
     if strategy == ACCESSIBILITY_ID:
         return [n for n in pool if attributes(n).get("name") == selector]
     if strategy in (ID, NAME):
