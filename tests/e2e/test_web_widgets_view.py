@@ -97,6 +97,8 @@ def test_spinner_arrows_hidden_from_assistive_technology_are_buttons_a_tap_reach
     phone.tap(arrows["▲"])
     qty = next(n for n in phone.snapshot().nodes if n.get("identifier") == "qty")
     assert qty["value"] == "4"  # 3 + exactly one
+    phone.tap(arrows["▼"])  # role=button, its click handled by the wrapper
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "qty")["value"] == "3"
 
 
 def test_a_multi_select_is_a_list_in_the_interactive_view_with_its_visible_options(

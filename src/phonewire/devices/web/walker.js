@@ -413,9 +413,11 @@
     else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
         (tag === "INPUT"))) return;
-    // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows): only a clickable
-    // element itself stays.
-    if (el.getAttribute("aria-hidden") === "true" && !((CLICKERS && CLICKERS.has(el)) || el.onclick !== null)) return;
+    // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
+    // with role=button, or a click handler of their own): such a control itself stays.
+    if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
+      return;
+    }
     const r = el.getBoundingClientRect();
     let geometryless = false;
     if (r.width === 0 && r.height === 0 && r.x === 0 && r.y === 0) {
