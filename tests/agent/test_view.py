@@ -259,12 +259,6 @@ def test_the_interactive_view_prints_an_id_only_where_there_is_no_label() -> Non
     ]
 
 
-def test_the_interactive_view_lists_a_control_inside_a_control_of_the_same_label_once() -> None:
-    link = RawNode("Link", label="Tab #1", identifier="ui-id-1", rect=Rect(5, 5, 80, 30))
-    tab = RawNode("Tab", label="Tab #1", selected=True, rect=Rect(0, 0, 90, 40), children=[link])
-    assert render(screen(tab), interactive=True).text == '@e1 Tab "Tab #1" [selected]'
-
-
 def test_a_list_box_gets_its_line_in_the_interactive_view_above_its_options() -> None:
     box = RawNode("List", identifier="names", rect=Rect(0, 0, 200, 80), children=[
         RawNode("Cell", label="Dannie", rect=Rect(0, 0, 200, 20)),

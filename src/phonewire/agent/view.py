@@ -28,8 +28,7 @@ Rules (docs/agent-view.md is the user-facing version):
   nothing kept between them: a task's or form's instruction); an
   unlabeled interactive container (a list row's Cell) that holds other kept controls gets no line there — its
   controls stand for it, and a List or Table with a label or identifier whose own rows are listed gets a line (a
-  multi-select's list box, the target of ``select``); a control inside a control with the same label (a tab's
-  link) gets no line — the outer one stands for both;
+  multi-select's list box, the target of ``select``);
 * ``interactive=True`` prints an identifier only on a line without a label (``TextField id=username``) or whose
   label another line shares (``Button "Like 0" id=like-1``): a line with a label of its own is named by it and
   acted on by its ref;
@@ -208,17 +207,13 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
             if inside and not inside[0].get("coveredBy"):
                 chosen.add(i)  # text inside a cell/button: what the control says
         chosen.update(_instructions(nodes, keep, chosen, parents, by_index))
-        # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them, and so
-        # does a control inside a control with the same label (a tab and its link).
+        # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them.
         wrapped: set[int] = set()
         rows_of: set[int] = set()
         for i in chosen:
             n = by_index[i]
             if is_interactive(n):
                 wrapped.update(a for a in _ancestors(i, parents) if a in chosen and _unlabeled_interactive(by_index[a]))
-                outer = next((a for a in _ancestors(i, parents) if a in chosen), None)
-                if outer is not None and is_interactive(by_index[outer]) and _same_caption(by_index[outer], n):
-                    wrapped.add(i)
                 container = parents.get(i)
                 if (
                     n.get("type") == "Cell"
@@ -262,10 +257,6 @@ def _instructions(
             if not inside:
                 pending = i
     return out
-
-
-def _same_caption(outer: Node, inner: Node) -> bool:
-    return bool(outer.get("label")) and outer.get("label") == inner.get("label") and not inner.get("value")
 
 
 def _unlabeled_interactive(node: Node) -> bool:
