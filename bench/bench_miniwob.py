@@ -20,7 +20,8 @@
    * **observation cost** — characters of ``snapshot -i`` and of the full view, against Playwright's
      ``aria_snapshot()`` of ``body`` of the same page (same seed, same viewport, after START), in the same run;
    * **scripted solving** — for the families doable with today's operations, N episodes: the solver uses only
-     the Python API (snapshot, refs, selectors, tap, fill, type, press) — never the DOM — and reads the reward
+     the Python API (snapshot, refs, selectors, tap, fill, type, press, select, wait, swipe) — never the DOM —
+     and reads the reward
      from the screen (``Last reward:`` of the page's own display). Success = a positive reward.
 
 The report is a markdown table (one row per task) and a summary line, printed and written to ``--out``.
