@@ -259,6 +259,17 @@ def test_the_interactive_view_prints_an_id_only_where_there_is_no_label() -> Non
     ]
 
 
+def test_an_interactive_diff_names_an_element_by_its_id_even_where_the_line_no_longer_prints_it() -> None:
+    def likes(first: int) -> list[dict[str, object]]:
+        return screen(*(RawNode("Button", label=f"Like {n}", identifier=f"like-{i}", rect=Rect(0, 40 * i, 90, 30))
+                        for i, n in ((1, first), (2, 0))))  # fmt: skip
+
+    before, after = render(likes(0), interactive=True), render(likes(1), interactive=True)
+    assert after.text.splitlines()[0] == '@e1 Button "Like 1"'  # its label is its own now: no id printed
+    # one element changed; the other only lost its printed id (its label is its own too now): not a change
+    assert diff(before, after) == ['~ @e1 Button "Like 1"  (was: Button "Like 0" id=like-1)']
+
+
 def test_a_list_box_gets_its_line_in_the_interactive_view_above_its_options() -> None:
     box = RawNode("List", identifier="names", rect=Rect(0, 0, 200, 80), children=[
         RawNode("Cell", label="Dannie", rect=Rect(0, 0, 200, 20)),

@@ -364,10 +364,11 @@ def render(
             pending = (depth, "  " * depth + summary[i])
         ref = name(by_index[i]) if name is not None else f"e{len(out.refs) + 1}"
         out.refs[ref] = by_index[i]
-        label = by_index[i].get("label")
-        key = "  " * depth + node_line(by_index[i], named_ids=not interactive or labels[label] > 1)
-        out.keys.append(key)
-        out.lines.append("  " * depth + f"@{ref} " + key.lstrip(" "))
+        # the key (what diffs compare and name an element by) always has the id, so an element whose label became
+        # unique (its id no longer printed in -i) is the same element changed, not one gone and one new
+        out.keys.append("  " * depth + node_line(by_index[i]))
+        shown = node_line(by_index[i], named_ids=not interactive or labels[by_index[i].get("label")] > 1)
+        out.lines.append("  " * depth + f"@{ref} " + shown)
     if pending is not None:
         out.keys.append(pending[1])
         out.lines.append(pending[1])
