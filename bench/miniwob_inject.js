@@ -48,11 +48,23 @@
     if (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight) return false;
     var cs = getComputedStyle(el);
     if (cs.visibility === "hidden" || cs.display === "none" || parseFloat(cs.opacity) === 0) return false;
-    var x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
-    var y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+    // the part of it that shows: clipped by the viewport and by every ancestor that clips its overflow (a
+    // scrolled list's rows below its bottom edge do not show, and a hit test there reaches the page itself)
+    var x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, innerWidth), y1 = Math.min(r.bottom, innerHeight);
+    for (var a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+      var acs = getComputedStyle(a);
+      if (acs.overflowX === "visible" && acs.overflowY === "visible") continue;
+      var ar = a.getBoundingClientRect();
+      x0 = Math.max(x0, ar.left); y0 = Math.max(y0, ar.top); x1 = Math.min(x1, ar.right); y1 = Math.min(y1, ar.bottom);
+    }
+    if (!(x0 < x1 && y0 < y1)) return false;
+    var x = Math.min((x0 + x1) / 2, innerWidth - 1), y = Math.min((y0 + y1) / 2, innerHeight - 1);
     var hit = document.elementFromPoint(x, y);
     if (!hit) return false;
-    if (hit === el || el.contains(hit) || hit.contains(el)) return hit.id !== "sync-task-cover";
+    if (hit === el || el.contains(hit)) return hit.id !== "sync-task-cover";
+    // an ancestor answers the hit test where the element lets clicks through (pointer-events: none); the page
+    // itself answering means nothing is drawn there
+    if (hit.contains(el)) return hit !== document.body && hit !== document.documentElement;
     return hit.tagName === "LABEL" && hit.control === el;
   }
 

@@ -145,10 +145,11 @@ class Phone:
         self._check("open_url", url=url)
         return self._call(self.session.open_url(url))
 
-    def snapshot(self, *, interactive: bool = False, diff: bool = False) -> View:
-        """The screen as the agent view (``.text``), with ``.refs`` (``"e1"`` → node) and the raw ``.nodes``."""
-        self._check("snapshot", interactive=interactive, diff=diff)
-        return self._call(self.session.snapshot(interactive=interactive, diff=diff))
+    def snapshot(self, *, interactive: bool = False, diff: bool = False, all: bool = False) -> View:
+        """The screen as the agent view (``.text``), with ``.refs`` (``"e1"`` → node) and the raw ``.nodes``
+        (``all``: long runs of siblings not summarised, wrappers with only an id kept)."""
+        self._check("snapshot", interactive=interactive, diff=diff, all=all)
+        return self._call(self.session.snapshot(interactive=interactive, diff=diff, all=all))
 
     def tap(self, target: str, *, count: int = 1) -> ActionResult:
         """Tap ``@eN``, ``"X Y"`` or a selector (``'role=Button label="OK"'``)."""

@@ -68,10 +68,11 @@ def test_the_full_view_marks_covered_elements_and_the_interactive_view_leaves_th
     nodes = drawer_over_list()
     full = render(nodes).text
     assert 'Button "Save" id=row-save [covered]' in full
-    interactive = render(nodes, interactive=True).text
-    assert "row-save" not in interactive
-    assert "Row title" not in interactive  # it was kept only as the covered button's row-mate
-    assert 'Button "Save" id=drawer-save' in interactive
+    interactive = render(nodes, interactive=True)
+    listed = {n.get("identifier") for n in interactive.refs.values()}
+    assert "row-save" not in listed and "drawer-save" in listed
+    assert "Row title" not in interactive.text  # it was kept only as the covered button's row-mate
+    assert '@e2 Button "Save"' in interactive.text.splitlines()[1]  # the drawer's, under its dialog
 
 
 def test_a_ref_to_a_covered_element_is_element_covered_naming_the_cover_and_nothing_is_tapped() -> None:

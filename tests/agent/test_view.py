@@ -197,3 +197,88 @@ def test_interactive_filter_keeps_the_instruction_just_above_the_controls() -> N
         '@e4 Button "TWO"',
         '@e5 Button "Submit"',  # "none" is a value, not an instruction
     ]
+
+
+# --- issue 10 item 8 / issue 14: what -i and the default view leave out -------------------------------------
+
+
+def _images(count: int, top: float = 0) -> list[RawNode]:
+    return [RawNode("Image", label=f"photo {i}", rect=Rect(10 * i, top, 10, 10)) for i in range(1, count + 1)]
+
+
+def test_a_run_of_more_than_20_same_role_siblings_shows_three_and_one_summary_line() -> None:
+    nodes = screen(*_images(25), RawNode("Button", label="Next", rect=Rect(0, 100, 60, 40)))
+    assert render(nodes).text.splitlines() == [
+        '@e1 Image "photo 1"', '@e2 Image "photo 2"', '@e3 Image "photo 3"', "… 22 more Image", '@e4 Button "Next"'
+    ]  # fmt: skip
+    everything = render(nodes, full=True)
+    assert len(everything.refs) == 26 and "more Image" not in everything.text
+
+
+def test_a_run_of_20_is_not_summarised_and_interactive_siblings_never_are() -> None:
+    assert len(render(screen(*_images(20))).refs) == 20
+    buttons = [RawNode("Button", label=f"Tool {i}", rect=Rect(0, 20 * i, 60, 20)) for i in range(30)]
+    assert len(render(screen(*buttons)).refs) == 30
+
+
+def test_a_sibling_with_a_control_inside_breaks_the_run_and_keeps_its_control() -> None:
+    cards = [RawNode("Group", label=f"Card {i}", rect=Rect(0, 15 * i, 300, 15)) for i in range(51)]
+    cards[25].children.append(RawNode("Button", label="Buy", rect=Rect(200, 375, 60, 15)))
+    lines = render(screen(*cards)).text.splitlines()
+    assert lines[3] == "… 22 more Group"  # Card 0-2 shown, 3-24 summarised; Card 25 holds a button
+    assert lines[4:6] == ['@e4 Group "Card 25"', '  @e5 Button "Buy"']
+    assert lines[-1] == "… 22 more Group" and len(lines) == 10  # Card 26-28 shown, 29-50 summarised
+
+
+def test_a_wrapper_with_only_an_id_gets_no_line_but_its_children_do_and_all_lists_it() -> None:
+    wrap = RawNode("Other", identifier="wrap", rect=Rect(0, 0, 390, 400),
+                   children=[RawNode("Button", label="Go", rect=Rect(0, 0, 50, 40))])  # fmt: skip
+    nodes = screen(wrap, RawNode("ScrollView", identifier="feed", rect=Rect(0, 400, 390, 400)))
+    assert render(nodes).text.splitlines() == ['@e1 Button "Go"', "@e2 ScrollView id=feed"]
+    assert render(nodes, full=True).text.splitlines() == [
+        "@e1 Other id=wrap",
+        '  @e2 Button "Go"',
+        "@e3 ScrollView id=feed",
+    ]
+
+
+def test_the_interactive_view_prints_an_id_only_where_there_is_no_label() -> None:
+    nodes = screen(
+        RawNode("TextField", identifier="username", rect=Rect(0, 0, 300, 40)),
+        RawNode("Button", label="Login", identifier="subbtn", rect=Rect(0, 50, 90, 40)),
+    )
+    assert render(nodes, interactive=True).text.splitlines() == ["@e1 TextField id=username", '@e2 Button "Login"']
+    assert '@e2 Button "Login" id=subbtn' in render(nodes).text  # the full view keeps it
+    likes = screen(
+        *(RawNode("Button", label="Like 0", identifier=f"like-{i}", rect=Rect(0, 40 * i, 90, 30)) for i in (1, 2))
+    )
+    # a label that two lines share does not tell them apart: their ids stay
+    assert render(likes, interactive=True).text.splitlines() == [
+        '@e1 Button "Like 0" id=like-1',
+        '@e2 Button "Like 0" id=like-2',
+    ]
+
+
+def test_an_interactive_diff_names_an_element_by_its_id_even_where_the_line_no_longer_prints_it() -> None:
+    def likes(first: int) -> list[dict[str, object]]:
+        return screen(*(RawNode("Button", label=f"Like {n}", identifier=f"like-{i}", rect=Rect(0, 40 * i, 90, 30))
+                        for i, n in ((1, first), (2, 0))))  # fmt: skip
+
+    before, after = render(likes(0), interactive=True), render(likes(1), interactive=True)
+    assert after.text.splitlines()[0] == '@e1 Button "Like 1"'  # its label is its own now: no id printed
+    # one element changed; the other only lost its printed id (its label is its own too now): not a change
+    assert diff(before, after) == ['~ @e1 Button "Like 1"  (was: Button "Like 0" id=like-1)']
+
+
+def test_a_list_box_gets_its_line_in_the_interactive_view_above_its_options() -> None:
+    box = RawNode("List", identifier="names", rect=Rect(0, 0, 200, 80), children=[
+        RawNode("Cell", label="Dannie", rect=Rect(0, 0, 200, 20)),
+        RawNode("Cell", label="Dari", selected=True, rect=Rect(0, 20, 200, 20)),
+        RawNode("StaticText", label="… 4 more options", rect=Rect(0, 0, 0, 0)),
+    ])  # fmt: skip
+    assert render(screen(box), interactive=True).text.splitlines() == [
+        "@e1 List id=names",
+        '  @e2 Cell "Dannie"',
+        '  @e3 Cell "Dari" [selected]',
+        '  @e4 StaticText "… 4 more options"',
+    ]

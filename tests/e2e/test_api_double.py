@@ -35,7 +35,7 @@ def test_phone_drives_the_runner_and_stops_it_on_exit(tmp_path: Path) -> None:
         assert phone.open("app.api").data["appBundleId"] == "app.api"
         assert phone.app_id == "app.api"
         view = phone.snapshot(interactive=True)
-        assert view.text.splitlines()[0] == '@e1 Button "Counter" id=counter'
+        assert view.text.splitlines()[0] == '@e1 Button "Counter"'  # -i: a labelled line is named by its label
         result = phone.tap("@e1")
         assert result.data["target"]["label"] == "Counter"
         assert "taps=1" in phone.snapshot().text

@@ -71,9 +71,10 @@ def find_line(view: str, pattern: str) -> str:
     raise AssertionError(f"no line matching {pattern!r} in:\n{view}")
 
 
-def likes(view: str, row: int) -> int:
-    """The demo list's per-row like counter, read from the row's button label ("Like N")."""
-    match = re.search(r'Button "Like (\d+)"', find_line(view, rf"id=like-{row}\b"))
+def likes(view: str, ref: str) -> int:
+    """A like button's counter, read from its label ("Like N") on the line of its ref (the session keeps an
+    element's ref across snapshots; -i prints its id only while another line shares its label)."""
+    match = re.search(r'Button "Like (\d+)"', find_line(view, rf"^\s*{ref} "))
     assert match
     return int(match.group(1))
 
@@ -87,12 +88,12 @@ def test_mcp_over_stdio_lists_tools_taps_by_ref_and_reports_failures_as_tool_err
 
         # tap row 1's like button by its ref: that row's counter goes up by exactly one, row 2's does not move
         before = text(await ok(session, "snapshot", {"interactive": True}))
-        ref = find_line(before, r"id=like-1\b").split()[0]
+        ref, ref2 = (find_line(before, rf"id=like-{row}\b").split()[0] for row in (1, 2))
         tapped = await ok(session, "tap", {"target": ref})
         assert text(tapped).startswith("ok: tap")
         after = text(await ok(session, "snapshot", {"interactive": True}))
-        assert likes(after, 1) == likes(before, 1) + 1
-        assert likes(after, 2) == likes(before, 2)
+        assert likes(after, ref) == likes(before, ref) + 1
+        assert likes(after, ref2) == likes(before, ref2)
 
         # failures are tool results with isError and a hint — and the server keeps serving
         stale = await session.call_tool("tap", {"target": "@e9999"})

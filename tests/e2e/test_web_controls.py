@@ -39,7 +39,7 @@ def summary(phone: phonewire.Phone) -> str:
 def test_a_select_lists_its_options_in_the_view_and_json_with_the_chosen_one_selected(phone: phonewire.Phone) -> None:
     view = phone.snapshot(interactive=True).text
     lines = [line.strip().split(" ", 1)[1] for line in view.splitlines()]
-    at = lines.index('ComboBox "Size" id=size value="Medium"')
+    at = lines.index('ComboBox "Size" value="Medium"')  # -i: the label names it, no id beside it
     assert lines[at + 1 : at + 5] == [
         'StaticText "Small"', 'StaticText "Medium" [selected]', 'StaticText "Large"', 'StaticText "Extra large"'
     ]  # fmt: skip

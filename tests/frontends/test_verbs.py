@@ -54,7 +54,7 @@ def test_negative_numbers_are_arguments_not_options() -> None:
         (["tap"], "tap takes more arguments (got 0)"),
         (["type", "a", "b"], "type takes fewer (got 2)"),
         (["apps", "x"], "apps takes no arguments (got 1)"),
-        (["snapshot", "--all"], "unknown option '--all' for snapshot"),
+        (["snapshot", "--every"], "unknown option '--every' for snapshot"),
         (["snapshot", "--diff=yes"], "--diff takes no value"),
         (["scroll", "up", "--amount"], "--amount needs a value"),
     ],

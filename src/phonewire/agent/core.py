@@ -209,7 +209,7 @@ class AgentSession:
         return await self._locked(run)
 
     # -- observe --------------------------------------------------------------------------------------------
-    async def snapshot(self, *, interactive: bool = False, diff: bool = False) -> View:
+    async def snapshot(self, *, interactive: bool = False, diff: bool = False, all: bool = False) -> View:
         async def run() -> View:
             try:
                 raw = await self._raw_snapshot()
@@ -222,19 +222,21 @@ class AgentSession:
                     f"{self.app_id} is behind another app and a snapshot never changes the screen. Bring it to the "
                     "front without touching it with `viewport` (or act on it: actions re-front it), then snapshot.",
                 ) from exc
-            return self._render(raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff)
+            return self._render(raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff, full=all)
 
         return await self._locked(run)
 
-    def _render(self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool) -> View:
+    def _render(
+        self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool, full: bool = False
+    ) -> View:
         index = Index(nodes)
-        rendered = render(nodes, interactive=interactive, name=self._refs.namer(index))
+        rendered = render(nodes, interactive=interactive, full=full, name=self._refs.namer(index))
         header = quality_header(quality)
         if as_diff:
             if self._previous is None:
                 lines = ["# no previous snapshot in this session: full view", *rendered.lines]
             else:
-                changes = diff(render(self._previous, interactive=interactive), rendered)
+                changes = diff(render(self._previous, interactive=interactive, full=full), rendered)
                 lines = changes or ["# no changes"]
         else:
             lines = rendered.lines

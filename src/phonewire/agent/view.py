@@ -16,6 +16,10 @@ Rules (docs/agent-view.md is the user-facing version):
   line; its children move up to its nearest emitted ancestor;
 * a non-interactive node whose text repeats its nearest emitted ancestor's label gets no line (a button's own
   caption), and so does a static text right before or after a control with the same label (a form label);
+* a wrapper that carries only an identifier (``Other id=wrap``: no label, no value, not interactive) gets no line;
+* a run of more than :data:`RUN_MAX` same-role non-interactive siblings (with nothing interactive inside) shows
+  its first :data:`RUN_SHOWN` and one line ``… 248 more Image`` for the rest;
+* ``full=True`` (``snapshot --all``) drops the two rules above: every wrapper and every sibling gets its line;
 * a covered node (``coveredBy``: something else is where a tap on it would land) is marked ``[covered]``;
 * ``interactive=True`` leaves covered nodes out and keeps interactive nodes, headings, alerts/dialogs, and the
   text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node,
@@ -23,7 +27,11 @@ Rules (docs/agent-view.md is the user-facing version):
   block just above interactive content (the last static text of three words or more before a control, with
   nothing kept between them: a task's or form's instruction); an
   unlabeled interactive container (a list row's Cell) that holds other kept controls gets no line there — its
-  controls stand for it;
+  controls stand for it, and a List or Table with a label or identifier whose own rows are listed gets a line (a
+  multi-select's list box, the target of ``select``);
+* ``interactive=True`` prints an identifier only on a line without a label (``TextField id=username``) or whose
+  label another line shares (``Button "Like 0" id=like-1``): a line with a label of its own is named by it and
+  acted on by its ref;
 * refs: without a session, ``e1``… in emission (document) order; a session keeps each element's ref across
   snapshots and gives newcomers new numbers (``agent/core.py``).
 """
@@ -34,6 +42,7 @@ import bisect
 import difflib
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +59,11 @@ LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog"})
 ROOT_ROLES = frozenset({"Application", "Window"})
 #: Longest label/value printed; longer texts are cut with an ellipsis (identity uses the full text).
 MAX_TEXT = 80
+#: A run of more than RUN_MAX same-role non-interactive siblings shows RUN_SHOWN of them and one summary line.
+RUN_MAX = 20
+RUN_SHOWN = 3
+#: Containers whose listed rows give them a line in ``-i``.
+ROW_CONTAINERS = frozenset({"List", "Table"})
 
 
 def is_interactive(node: Node) -> bool:
@@ -71,13 +85,14 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def node_line(node: Node) -> str:
-    """The line of one node, without ref and indentation: ``Button "Save" id=save value="x" [disabled]``."""
+def node_line(node: Node, *, named_ids: bool = True) -> str:
+    """The line of one node, without ref and indentation: ``Button "Save" id=save value="x" [disabled]``.
+    ``named_ids=False`` (``-i``, where the label alone names the node): the identifier only when it has no label."""
     label, identifier, value = _texts(node)
     parts = [str(node.get("type") or "Other")]
     if label:
         parts.append(_quote(label))
-    if identifier and identifier != label:
+    if identifier and identifier != label and (named_ids or not label):
         parts.append(f"id={_quote(identifier) if _needs_quotes(identifier) else identifier}")
     if value and value != label:
         parts.append(f"value={_quote(value)}")
@@ -152,14 +167,21 @@ def _top(node: Node) -> float:
     return float((node.get("rect") or {}).get("y", 0))
 
 
-def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[int]:
-    """Indexes of the nodes that get a line, in emission order."""
+def _id_only_wrapper(node: Node) -> bool:
+    """A layout wrapper whose only text is its identifier (``Other id=wrap``)."""
+    return node.get("type") == "Other" and not node.get("label") and not node.get("value") and not is_interactive(node)
+
+
+def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool = False) -> list[int]:
+    """Indexes of the nodes that get a line, in emission order (``full``: wrappers with only an id too)."""
     parents = _parents(nodes)
     by_index = {int(n["index"]): n for n in nodes}
     keep: set[int] = set()
     for pos, n in enumerate(nodes):
         i = int(n["index"])
         if not _informative(n):
+            continue
+        if not full and _id_only_wrapper(n):
             continue
         if _captions_neighbour(nodes, pos):
             continue  # a form label next to the control it names
@@ -187,11 +209,24 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False) -> list[in
         chosen.update(_instructions(nodes, keep, chosen, parents, by_index))
         # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them.
         wrapped: set[int] = set()
+        rows_of: set[int] = set()
         for i in chosen:
             n = by_index[i]
             if is_interactive(n):
                 wrapped.update(a for a in _ancestors(i, parents) if a in chosen and _unlabeled_interactive(by_index[a]))
-        keep = chosen - wrapped
+                container = parents.get(i)
+                if (
+                    n.get("type") == "Cell"
+                    and not _unlabeled_interactive(n)
+                    and container in keep
+                    and by_index[container].get("type") in ROW_CONTAINERS
+                    and not by_index[container].get("coveredBy")
+                    and (by_index[container].get("label") or by_index[container].get("identifier"))
+                ):
+                    rows_of.add(container)
+        # a listed row container's own texts come with it (a list box's "… 2 more options")
+        row_texts = {i for i in keep if parents.get(i) in rows_of and not is_interactive(by_index[i])}
+        keep = (chosen | rows_of | row_texts) - wrapped
     return [int(n["index"]) for n in nodes if int(n["index"]) in keep]
 
 
@@ -258,26 +293,85 @@ class Rendered:
         return "\n".join(self.lines)
 
 
-def render(nodes: Sequence[Node], *, interactive: bool = False, name: Callable[[Node], str] | None = None) -> Rendered:
+def _summarised(
+    lines: list[int], parents: dict[int, int | None], by_index: dict[int, Node]
+) -> tuple[set[int], dict[int, str]]:
+    """The lines a long run of same-role non-interactive siblings hides, and the summary line that follows the
+    last line shown of each run (``… 248 more Image``).  A sibling with an interactive line inside breaks a run."""
+    listed = set(lines)
+    up: dict[int, int | None] = {}
+    for i in lines:
+        up[i] = next((a for a in _ancestors(i, parents) if a in listed), None)
+    lively: set[int] = set()  # lines with an interactive line at or under them
+    for i in lines:
+        if is_interactive(by_index[i]):
+            j: int | None = i
+            while j is not None and j not in lively:
+                lively.add(j)
+                j = up[j]
+    children: dict[int | None, list[int]] = {}
+    for i in lines:
+        children.setdefault(up[i], []).append(i)
+    hidden_roots: set[int] = set()
+    summary: dict[int, str] = {}
+    for kids in children.values():
+        run: list[int] = []
+        for k in [*kids, None]:
+            if k is not None and k not in lively and run and by_index[run[0]].get("type") == by_index[k].get("type"):
+                run.append(k)
+                continue
+            if len(run) > RUN_MAX:
+                hidden_roots.update(run[RUN_SHOWN:])
+                summary[run[RUN_SHOWN - 1]] = f"… {len(run) - RUN_SHOWN} more {by_index[run[0]].get('type') or 'Other'}"
+            run = [k] if k is not None and k not in lively else []
+    hidden = {i for i in lines if i in hidden_roots or any(a in hidden_roots for a in _ancestors(i, parents))}
+    return hidden, summary
+
+
+def render(
+    nodes: Sequence[Node],
+    *,
+    interactive: bool = False,
+    full: bool = False,
+    name: Callable[[Node], str] | None = None,
+) -> Rendered:
     """Render ``nodes`` (wire snapshot nodes) as the agent view.  ``name`` gives each listed node its ref (the
-    session keeps refs stable across snapshots); without it refs are ``e1``… in emission order."""
+    session keeps refs stable across snapshots); without it refs are ``e1``… in emission order.  ``full``: no
+    summarised runs, and wrappers with only an identifier get their lines."""
     parents = _parents(nodes)
     by_index = {int(n["index"]): n for n in nodes}
     out = Rendered()
     level: dict[int, int] = {}
-    for i in select_lines(nodes, interactive=interactive):
+    lines = select_lines(nodes, interactive=interactive, full=full)
+    hidden, summary = (set(), {}) if full else _summarised(lines, parents, by_index)
+    labels = Counter(by_index[i].get("label") for i in lines if i not in hidden)
+    pending: tuple[int, str] | None = None  # a summary line, printed after the last line under the run's last shown
+    for i in lines:
+        if i in hidden:
+            continue
         depth = 0
         for a in _ancestors(i, parents):
             if a in level:
                 # the screen's own root (Application/Window) does not indent what is on the screen
                 depth = level[a] + (0 if by_index[a].get("type") in ROOT_ROLES else 1)
                 break
+        if pending is not None and depth <= pending[0]:
+            out.keys.append(pending[1])
+            out.lines.append(pending[1])
+            pending = None
         level[i] = depth
+        if i in summary:
+            pending = (depth, "  " * depth + summary[i])
         ref = name(by_index[i]) if name is not None else f"e{len(out.refs) + 1}"
         out.refs[ref] = by_index[i]
-        key = "  " * depth + node_line(by_index[i])
-        out.keys.append(key)
-        out.lines.append("  " * depth + f"@{ref} " + key.lstrip(" "))
+        # the key (what diffs compare and name an element by) always has the id, so an element whose label became
+        # unique (its id no longer printed in -i) is the same element changed, not one gone and one new
+        out.keys.append("  " * depth + node_line(by_index[i]))
+        shown = node_line(by_index[i], named_ids=not interactive or labels[by_index[i].get("label")] > 1)
+        out.lines.append("  " * depth + f"@{ref} " + shown)
+    if pending is not None:
+        out.keys.append(pending[1])
+        out.lines.append(pending[1])
     return out
 
 

@@ -207,13 +207,63 @@
     if (tag === "DIALOG" || role === "dialog" || role === "alertdialog") {
       return clean(el.getAttribute("title") || "");
     }
-    if (NAME_FROM_CONTENT.has(role)) {
+    if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el))) {
+      // (a list item with a click handler of its own is a menu entry: named by its text, like a button)
       const n = clean(textOf(el, 0));
       if (n) return n;
     }
     const title = clean(el.getAttribute("title") || "");
     if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
-    return iconName(el) || classWords(el);
+    return iconName(el) || (el.ownerSVGElement ? shapeName(el) : classWords(el));
+  }
+
+  function clicked(el) {
+    return (CLICKERS !== null && CLICKERS.has(el)) || el.onclick !== null;
+  }
+
+  function holdsClicker(el) {
+    // A descendant with a click handler of its own (a menu's entries inside the element that opens it): the
+    // element delegates, it is no button itself.  Bounded: an element with more descendants than this is no
+    // button either way (its text is long).
+    const all = el.getElementsByTagName("*");
+    for (let i = 0; i < all.length && i < 200; i++) if (clicked(all[i])) return true;
+    return false;
+  }
+
+  function shapeName(el) {
+    // A clickable shape inside an <svg> (a circle, a polygon): its <title>, else its id, else its kind.
+    const t = el.querySelector(":scope > title");
+    return (t && clean(t.textContent)) || clean(el.id) || el.tagName.toLowerCase();
+  }
+
+  function sliderHandle(el) {
+    // A slider's handle that a widget library draws without ARIA (jQuery UI's <span class="ui-slider-handle">).
+    const cls = typeof el.className === "string" ? el.className : "";
+    return /(^|\s)(ui-slider-handle|slider-handle|noUi-handle)(\s|$)/.test(cls);
+  }
+
+  function handleValue(el) {
+    // What a handle without aria-valuenow stands at: the widget's own value (jQuery UI), else its place along the
+    // track, in per cent.
+    const host = el.parentElement;
+    const jq = window.jQuery;
+    try {
+      const inst = jq && host && jq.data ? jq.data(host, "ui-slider") : null;
+      if (inst && typeof inst.value === "function") {
+        const handles = host.querySelectorAll(":scope > .ui-slider-handle");
+        if (handles.length > 1 && typeof inst.values === "function") {
+          return String(inst.values(Array.prototype.indexOf.call(handles, el)));
+        }
+        return String(inst.value());
+      }
+    } catch (e) { /* not a jQuery UI slider after all: fall back to the place */ }
+    if (!host) return "";
+    const hr = host.getBoundingClientRect(), r = el.getBoundingClientRect();
+    const vertical = hr.height > hr.width;
+    const span = vertical ? hr.height : hr.width;
+    if (!(span > 0)) return "";
+    const at = vertical ? (hr.y + hr.height - (r.y + r.height / 2)) / span : (r.x + r.width / 2 - hr.x) / span;
+    return Math.round(Math.min(Math.max(at, 0), 1) * 100) + "%";
   }
 
   function mergedText(el, depth) {
@@ -248,6 +298,7 @@
       if (vt) return clean(vt);
       const vn = el.getAttribute("aria-valuenow");
       if (vn !== null) return vn;
+      if (tag !== "INPUT" && sliderHandle(el)) return handleValue(el);
       return el.value !== undefined && el.value !== null ? String(el.value) : "";
     }
     if (tag === "INPUT" || tag === "TEXTAREA") {
@@ -327,7 +378,9 @@
         if (!(b.width > 0 && b.height > 0 && b.y + b.height > r.y && b.y < r.y + r.height)) { more++; continue; }
         box = b;
       } else if (shown >= MAX_OPTIONS) { more++; continue; }
-      push(parent, "StaticText", clean(o.label || o.text), "", "", box, o.selected ? 4 : 0);
+      // a list box's options are its rows (a person taps them); a closed select's are text until it opens
+      push(parent, multi ? "option" : "StaticText", clean(o.label || o.text), "", "", box,
+           (o.selected ? 4 : 0) | (multi ? 8 : 0) | (multi && o.disabled ? 1 : 0));
       shown++;
       if (out.length >= maxNodes) return;
     }
@@ -360,7 +413,11 @@
     else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
         (tag === "INPUT"))) return;
-    if (el.getAttribute("aria-hidden") === "true") return;
+    // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
+    // with role=button, or a click handler of their own): such a control itself stays.
+    if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
+      return;
+    }
     const r = el.getBoundingClientRect();
     let geometryless = false;
     if (r.width === 0 && r.height === 0 && r.x === 0 && r.y === 0) {
@@ -405,13 +462,17 @@
     if (drawn) { flags |= 8; if (drawn.disabled) flags |= 1; }
     // A clickable element without a role (a click listener, onclick, or where cursor:pointer starts) that holds no
     // control of its own: a button to a person.  One that holds controls delegates their clicks: it stays generic.
+    if ((role === "generic" || role === "none") && sliderHandle(el)) {
+      role = "slider";
+      flags |= 8;
+    }
     let pointer = parentPointer;
     if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
       pointer = getComputedStyle(el).cursor === "pointer";
       if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-          !el.querySelector(INTERACTIVE_SELECTOR)) {
+          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el)) {
         role = "clickable";
         flags |= 8;
       }

@@ -301,7 +301,9 @@ async def swipe_points(ctx: Context, params: JSONObject) -> JSONObject:
 
 
 async def snapshot(ctx: Context, params: JSONObject) -> JSONObject:
-    view = await ctx.session.snapshot(interactive=params.get("interactive", False), diff=params.get("diff", False))
+    view = await ctx.session.snapshot(
+        interactive=params.get("interactive", False), diff=params.get("diff", False), all=params.get("all", False)
+    )
     out: JSONObject = {"tree": render_tree(view) if params.get("frames") else view.text, "quality": view.quality}
     if params.get("json"):
         out["view"] = view.to_json()
@@ -381,7 +383,7 @@ METHODS: Final[dict[str, Method]] = {
                    DURATION, RETURN_TREE), swipe_points),
         )),
         Method("snapshot", _summary("snapshot"),
-               ((_form(ops.INTERACTIVE, ops.DIFF, Param("json", "boolean", "Also return the raw nodes."),
+               ((_form(ops.INTERACTIVE, ops.DIFF, ops.ALL, Param("json", "boolean", "Also return the raw nodes."),
                        Param("frames", "boolean", "Append frame strings to the lines.")), snapshot),)),
         Method("screenshot", _summary("screenshot"),
                ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),

@@ -337,7 +337,9 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
             lines.append(f"{app.get('appBundleId')}\t{app.get('state')}" + (f"\t{title}" if title else ""))
         return Outcome({"apps": apps}, "\n".join(lines))
     if verb == "snapshot":
-        view = await session.snapshot(interactive=option(inv, "--interactive"), diff=option(inv, "--diff"))
+        view = await session.snapshot(
+            interactive=option(inv, "--interactive"), diff=option(inv, "--diff"), all=option(inv, "--all")
+        )
         data = view.to_json()
         data["text"] = view.text
         return Outcome(data, view.text, state_reset=view.state_reset)
