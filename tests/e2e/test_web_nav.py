@@ -208,3 +208,22 @@ def site() -> Iterator[HostileSite]:
         yield s
     finally:
         s.close()
+
+
+def test_changed_counts_what_is_rendered_not_a_counter_ticking_on_a_hidden_screen(
+    runner: RunnerProc, site: HostileSite
+) -> None:
+    """A hidden screen's 5 ms ticker mutates the DOM during every action; ``changed`` stays false unless something
+    rendered changed (a visible text, or an element that an attribute just hid)."""
+    url = site.url("churn.html")
+    runner.ok("launchApp", url)
+    try:
+        for _ in range(3):
+            assert tap(runner, "nothing", url)["changed"] is False
+            assert runner.ok("key", url, key="escape")["changed"] is False
+        assert tap(runner, "bump", url)["changed"] is True
+        assert label(runner, "shown", url) == "1"
+        assert tap(runner, "hide", url)["changed"] is True
+        assert "shown" not in ids(runner, url)
+    finally:
+        runner.ok("terminateApp", url)
