@@ -146,3 +146,17 @@ def test_menu_entries_with_click_handlers_are_named_by_their_text_and_their_open
     assert [n.get("identifier") for n in view.refs.values() if n.get("type") == "Button"] == ["more"]
     phone.tap(entries["Mute @joye"])
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "chosen")["label"] == "Mute @joye"
+
+
+def test_a_name_from_content_leaves_out_parts_that_are_not_rendered(phone: phonewire.Phone, site: str) -> None:
+    """Django admin's theme toggle holds one label per theme and shows only the current one (the others are
+    ``display: none``): the name is the shown one, and follows the theme; a visually hidden label (clipped to 1 px,
+    meant for screen readers) still names it, and ``visibility: hidden`` text does not."""
+    phone.open(site + "names.html")
+
+    def names() -> dict[str, str]:
+        return {str(n["identifier"]): str(n["label"]) for n in phone.snapshot(interactive=True).refs.values()}
+
+    assert names() == {"toggle": "Toggle theme (current theme: auto)", "save": "Save"}
+    phone.tap("id=toggle")
+    assert names()["toggle"] == "Toggle theme (current theme: light)"

@@ -92,7 +92,7 @@ def test_delete_one_group_through_its_delete_page_leaves_the_others(
 def test_the_cli_logs_in_and_shows_the_dashboard(cli: Cli, django_admin: DjangoAdmin, tmp_path: Path) -> None:
     assert cli("open", django_admin.login_url).code == 0
     view = cli("snapshot", "-i")
-    assert 'TextField "Username:" id=id_username' in view.out
+    assert 'TextField "Username:"' in view.out and 'Button "Toggle theme (current theme: auto)"' in view.out
     assert cli("fill", "id=id_username", ADMIN_USER).code == 0
     assert cli("fill", "id=id_password", ADMIN_PASSWORD).code == 0
     tapped = cli("tap", "Log in")  # one quoted shell word

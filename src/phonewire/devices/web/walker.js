@@ -127,6 +127,11 @@
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
       if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE") continue;
+      // not rendered (display: none; no boxes, and not a display: contents wrapper) or invisible: not heard
+      // either — a label per theme of which one shows names the element once; a visually hidden one still does
+      if (!c.getClientRects().length) {
+        if (getComputedStyle(c).display !== "contents") continue;
+      } else if (!c.checkVisibility({visibilityProperty: true})) continue;
       const al = c.getAttribute("aria-label");
       if (al) { s += " " + al + " "; continue; }
       if (tag === "IMG") { s += " " + (c.getAttribute("alt") || "") + " "; continue; }
