@@ -4,18 +4,20 @@ A ref (``@e3``) belongs to the snapshot that issued it.  Acting on it never taps
 session takes a fresh snapshot and :func:`refind` looks for *the same element* there, and answers it only when
 that is proven — otherwise STALE_REF, never a guess:
 
-* **serial** — a backend that can tell elements apart for their lifetime (the web device: one per DOM element,
+* **serial** — a backend that can tell elements apart for their lifetime (the web device: one per DOM node,
   never reused within a document, never equal across documents) puts a ``serial`` in each node.  When the old
-  node and the fresh snapshot carry serials, only the node with the same serial is the element, and only while
-  it still shows the same identity (below; an element with an identifier may have changed only the numbers in
-  its label/value: ``Like 0`` → ``Like 1``).  A recycled element (a virtual list's row showing another item)
-  or a vanished one is STALE_REF.
+  node and the fresh snapshot carry serials, only the node with the same serial can be the element, and only
+  while it still shows the same identity (below; an element with an identifier may have changed only the
+  numbers in its identifier, label and value: ``Like 0`` → ``Like 1``, ``row-3`` → ``row-2``) in the same
+  context (one of the proofs 2–4 below holds between its old and its new context, when it had one).  A
+  recycled element (a virtual list's row showing another item) or a vanished one is STALE_REF.
 * **identity** (backends without serials) — role + label + identifier, plus the value for roles whose value is
   not user state (a text field's contents, a switch's position or a slider's level change while it stays the
   same element).  Identifiers are often positions (``row-3-delete``, ``grid-cell-1-0``) and numbers in texts
   change (``Like 0`` → ``Like 1``), so for an element with an identifier the numbers in its identifier, label
   and value are blanked: its **shape**.  Elements of one shape are told apart by
-* **context** — the first texts inside the element, the texts in its row and its ancestors' labels.
+* **context** — the first texts inside the element, the labels in its row (texts and controls, left to right)
+  and its ancestors' labels.
 
 Decision order without serials (first that applies):
 
@@ -24,14 +26,12 @@ Decision order without serials (first that applies):
    element of that shape has that context now → it;
 3. the same with its first context text only (a row's title; other texts such as a counter may have changed);
 4. the same with the numbers in its context blanked (the only text in its row is a counter that changed);
-5. no element of its shape moved: each is where it was, with the same identifier and context → the one in
-   its place (two ``Like`` buttons with nothing around them, one now ``Like 1``);
-6. otherwise STALE_REF (gone, ambiguous, or not provably the same element).
+5. otherwise STALE_REF (gone, ambiguous, or not provably the same element).
 
 So twins (the unlabeled delete button of every row) need a row that tells them apart, and an identifier that
 encodes a position never carries a ref to the element that took that position.  The limit without serials: an
-element removed and replaced by one that looks the same in its identity and its context (nothing on the
-screen tells them apart) counts as the same element.
+element removed and replaced by one of its shape whose context passes the same proof (the same row title, say:
+nothing on the screen tells them apart) counts as the same element.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ class Index:
 
     def _context(self, node: Node) -> tuple[str, ...]:
         if self._mates is None:
-            self._mates = row_mates(self.nodes)
+            self._mates = row_mates(self.nodes, controls=True)
         out: list[str] = self._inner_texts(node)
         mates = sorted(
             (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
@@ -168,24 +168,31 @@ def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
         return fresh.nodes[issued.position(node)]
     serial = node.get("serial")
     if serial is not None and fresh.by_serial:
-        return _by_serial(ref, node, str(serial), fresh)
+        return _by_serial(ref, node, str(serial), issued, fresh)
     return _by_context(ref, node, issued, fresh)
 
 
-def _by_serial(ref: str, node: Node, serial: str, fresh: Index) -> Node:
+def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -> Node:
     found = fresh.by_serial.get(serial, [])
     if len(found) != 1:
         raise _gone(ref, node) if not found else _ambiguous(ref, node, len(found))
     now = found[0]
-    if identity(now) == identity(node):
-        return now
-    if node.get("identifier") and now.get("identifier") == node.get("identifier") and shape(now) == shape(node):
-        return now  # only numbers in its texts changed (``Like 0`` -> ``Like 1``)
-    raise ProtocolError(
-        e.STALE_REF,
-        f"@{ref} ({_describe(node)}) is now {_describe(now)}: the element shows something else",
-        STALE_HINT,
-    )
+    # only the numbers in its identifier or texts may have changed (``Like 0`` -> ``Like 1``; ``row-3`` -> ``row-2``)
+    same = identity(now) == identity(node) or (bool(node.get("identifier")) and shape(now) == shape(node))
+    if not same:
+        raise ProtocolError(
+            e.STALE_REF,
+            f"@{ref} ({_describe(node)}) is now {_describe(now)}: the element shows something else",
+            STALE_HINT,
+        )
+    old = issued.context(node)
+    if old and not any(proof(old) == proof(fresh.context(now)) for proof in _PROOFS):
+        raise ProtocolError(  # a recycled element: a virtual list's row that shows another item
+            e.STALE_REF,
+            f"@{ref} ({_describe(node)}) now stands in another row (the texts around it changed)",
+            STALE_HINT,
+        )
+    return now
 
 
 def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
@@ -203,10 +210,6 @@ def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
             return same[0]
         if same:
             raise _ambiguous(ref, node, len(same))
-    # 5. nothing of its shape moved: each is where it was, with its identifier and context
-    layout = _layout(issued, twins)
-    if node in twins and layout == _layout(fresh, candidates):
-        return candidates[twins.index(node)]
     if len(candidates) > 1:
         raise _ambiguous(ref, node, len(candidates))
     raise ProtocolError(
@@ -215,10 +218,6 @@ def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
         "proves it is the same element",
         STALE_HINT,
     )
-
-
-def _layout(index: Index, nodes: list[Node]) -> list[tuple[Any, ...]]:
-    return [(n.get("identifier"), _rect_key(n), index.context(n)) for n in nodes]
 
 
 def _whole(context: tuple[str, ...]) -> tuple[str, ...] | None:
