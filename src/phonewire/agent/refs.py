@@ -16,8 +16,9 @@ that is proven — otherwise STALE_REF, never a guess:
   same element).  Identifiers are often positions (``row-3-delete``, ``grid-cell-1-0``) and numbers in texts
   change (``Like 0`` → ``Like 1``), so for an element with an identifier the numbers in its identifier, label
   and value are blanked: its **shape**.  Elements of one shape are told apart by
-* **context** — the first texts inside the element, the labels in its row (texts and controls, left to right)
-  and its ancestors' labels.
+* **context** — the first texts inside the element (when it has no label and is not a screen or a scroll
+  container: an unlabeled row's content), the labels in its row (texts and controls, left to right) and its
+  ancestors' labels.
 
 Decision order without serials (first that applies):
 
@@ -44,12 +45,15 @@ from typing import Any
 from phonewire.agent.view import STATEFUL_ROLES, Rendered, row_mates
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import SCROLL_ROLES
 
 Node = dict[str, Any]
 Identity = tuple[Any, ...]
 
 #: How many texts inside a node count towards its context.
 INNER_TEXTS = 3
+#: Roles whose inner texts are not part of their context: screens and scroll containers.
+_CONTENT_COMES_AND_GOES = SCROLL_ROLES | {"Application", "Window", "WebView"}
 STALE_HINT = "The screen changed since that snapshot: run `snapshot` again and use the new refs."
 
 
@@ -128,8 +132,8 @@ class Index:
         return out
 
     def context(self, node: Node) -> tuple[str, ...]:
-        """Texts that place ``node``: the first texts inside it, its row's texts (left to right), then its
-        ancestors' labels (inner first).  Computed once per node of this snapshot."""
+        """Texts that place ``node``: the first texts inside it (an unlabeled row's content), the labels in its
+        row (left to right), then its ancestors' labels (inner first).  Computed once per node of this snapshot."""
         key = int(node["index"])
         known = self._contexts.get(key)
         if known is None:
@@ -139,7 +143,10 @@ class Index:
     def _context(self, node: Node) -> tuple[str, ...]:
         if self._mates is None:
             self._mates = row_mates(self.nodes, controls=True)
-        out: list[str] = self._inner_texts(node)
+        # The texts inside an element are its content only when it has no label (an unlabeled row) and is not a
+        # screen or a scroll container (whose content comes and goes while it stays the same element).
+        content = not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES
+        out: list[str] = self._inner_texts(node) if content else []
         mates = sorted(
             (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
             key=lambda m: float((m.get("rect") or {}).get("x", 0)),
