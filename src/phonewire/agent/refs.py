@@ -27,6 +27,10 @@ Decision order without serials (first that applies):
    element of that shape has that context now → it;
 3. the same with its first context text only (a row's title; other texts such as a counter may have changed);
 4. the same with the numbers in its context blanked (the only text in its row is a counter that changed);
+   for each, the element found must not show, where this one's own label/value changed, those of another
+   twin that shares some of its context (unless more elements show them now than twins did), and must share
+   more of its context with this element than with any of its twins (a counter that moved to the next row
+   may make the first text agree; the rest of the row tells);
 5. otherwise STALE_REF (gone, ambiguous, or not provably the same element).
 
 So twins (the unlabeled delete button of every row) need a row that tells them apart, and an identifier that
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -193,7 +198,7 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -
             STALE_HINT,
         )
     old = issued.context(node)
-    if old and not any(proof(old) == proof(fresh.context(now)) for proof in _PROOFS):
+    if old and not any(proof(old) == proof(fresh.context(now)) for proof, _ in _PROOFS):
         raise ProtocolError(  # a recycled element: a virtual list's row that shows another item
             e.STALE_REF,
             f"@{ref} ({_describe(node)}) now stands in another row (the texts around it changed)",
@@ -208,15 +213,15 @@ def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
     if not candidates:
         raise _gone(ref, node)
     twins = issued.by_shape.get(key) or [node]
-    for proof in _PROOFS:
+    for proof, texts in _PROOFS:
         old = proof(issued.context(node))
         if old is None or sum(1 for t in twins if proof(issued.context(t)) == old) != 1:
             continue  # this part of the context did not tell the element apart from its twins
         same = [c for c in candidates if proof(fresh.context(c)) == old]
-        if len(same) == 1:
-            return same[0]
-        if same:
+        if len(same) > 1:
             raise _ambiguous(ref, node, len(same))
+        if same and _closest(node, same[0], twins, issued, fresh, texts):
+            return same[0]
     if len(candidates) > 1:
         raise _ambiguous(ref, node, len(candidates))
     raise ProtocolError(
@@ -239,8 +244,38 @@ def _numbers_blanked(context: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(_blank(text) for text in context)
 
 
-#: The parts of an element's context that prove it is the same element, strongest first (see the docstring).
-_PROOFS: tuple[Callable[[tuple[str, ...]], tuple[str, ...] | None], ...] = (_whole, _anchor, _numbers_blanked)
+def _closest(  # noqa: PLR0917 - one question about six things
+    node: Node, found: Node, twins: list[Node], issued: Index, fresh: Index, texts: _Part
+) -> bool:
+    """``node`` is, of its twins in the old snapshot, the one ``found`` resembles.  ``found``'s own texts, when they
+    changed, are not those of another twin that shares some of its context (unless more elements show them now
+    than twins did: ``Like 0`` became ``Like 1`` beside another ``Like 1``) — row 2's number, moved up, is not
+    row 1's; and ``found`` shares more of its context (compared as ``texts`` makes them) with ``node`` than with
+    any other twin — a counter that moved from one row to the next can make the first text agree; the rest of
+    the row says which row it is."""
+    now = Counter(texts(fresh.context(found)) or ())
+    scores = {t.get("index"): sum((Counter(texts(issued.context(t)) or ()) & now).values()) for t in twins}
+    own = _own_texts(found)
+    if own != _own_texts(node):
+        # the twins that showed these texts and could be ``found`` (they share some of its context)
+        others = [t for t in twins if _own_texts(t) == own and t.get("index") != node.get("index")]
+        had = len(others)
+        near = any(scores[t.get("index")] for t in others)
+        shows = sum(1 for c in fresh.by_shape.get(shape(node), []) if _own_texts(c) == own)
+        if near and shows <= had:
+            return False
+    best = max(scores.values())
+    return [index for index, score in scores.items() if score == best] == [node.get("index")]
+
+
+def _own_texts(node: Node) -> tuple[Any, Any]:
+    return identity(node)[1], identity(node)[3]
+
+
+_Part = Callable[[tuple[str, ...]], tuple[str, ...] | None]
+#: The parts of an element's context that prove it is the same element, strongest first (see the docstring),
+#: each with the way :func:`_closest` compares texts for it.
+_PROOFS: tuple[tuple[_Part, _Part], ...] = ((_whole, _whole), (_anchor, _whole), (_numbers_blanked, _numbers_blanked))
 
 
 def _gone(ref: str, node: Node) -> ProtocolError:
