@@ -13,8 +13,9 @@ measured in the same run on the same machine.
 * reaching a row: ``find "Item 150"`` then a tap of its ref, against the blind way of issue 10 (``snapshot -i``,
   ``scroll down``, … until the row shows, then the tap), both through the agent API on one phone, alternated each
   round: calls, characters the agent reads (the CLI's output for each call) and wall time;
-* with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), cold starts of runners that
-  import phonewire from DIR, interleaved with this tree's;
+* with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), snapshots of the demo list by
+  a runner that imports phonewire from DIR, alternating call by call with one of this tree, and cold starts of
+  such runners, interleaved with this tree's;
 * the same tap, screenshots and cold start through Playwright for Python (``page.touchscreen.tap``,
   ``page.screenshot``, and a fresh interpreter that imports Playwright, launches the browser, opens the demo and
   takes its first ``aria_snapshot``), driving the same Debian Chromium on the same device profile.
@@ -328,20 +329,48 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
-def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None) -> float:
-    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there.
-    ``cpu`` gets the CPU time the runner and its browser spent up to then."""
+def runner_from(baseline_src: str | None = None) -> Runner:
+    """A runner of this tree, or (``baseline_src``) one that imports phonewire from that src/ directory."""
     saved = os.environ.get("PYTHONPATH")
     if baseline_src is not None:
         os.environ["PYTHONPATH"] = baseline_src
     try:
-        runner = Runner()
+        return Runner()
     finally:
         if baseline_src is not None:
             if saved is None:
                 del os.environ["PYTHONPATH"]
             else:
                 os.environ["PYTHONPATH"] = saved
+
+
+def paired_snapshots(baseline_src: str, rounds: int) -> tuple[list[float], list[float]]:
+    """Snapshots of the demo list by a runner of this tree and one of the baseline tree, alternating call by call
+    (the order swapped every round), so both see the same machine load."""
+    ours, base = runner_from(), runner_from(baseline_src)
+    try:
+        for runner in (ours, base):
+            runner.send("launchApp", DEMO)
+            for _ in range(3):
+                runner.send("snapshot", DEMO)
+        ours_s: list[float] = []
+        base_s: list[float] = []
+        for i in range(rounds):
+            pair = [(ours, ours_s), (base, base_s)]
+            for runner, samples in pair if i % 2 == 0 else reversed(pair):
+                start = time.perf_counter()
+                runner.send("snapshot", DEMO)
+                samples.append(time.perf_counter() - start)
+        return ours_s, base_s
+    finally:
+        ours.stop()
+        base.stop()
+
+
+def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None) -> float:
+    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there.
+    ``cpu`` gets the CPU time the runner and its browser spent up to then."""
+    runner = runner_from(baseline_src)
     try:
         runner.send("launchApp", DEMO)
         runner.send("snapshot", DEMO)
@@ -429,7 +458,9 @@ def main() -> None:
     parser.add_argument("--find-rounds", type=int, default=3, help="rounds of reaching a row (find vs blind)")
     parser.add_argument("--only-find", action="store_true", help="only the figures of reaching a row")
     parser.add_argument(
-        "--baseline-src", help="also time cold starts of runners importing phonewire from this src/ directory"
+        "--baseline-src",
+        help="also time snapshots (paired, alternating) and cold starts of runners importing phonewire from this "
+        "src/ directory",
     )
     args = parser.parse_args()
     if args.only_find:
@@ -504,6 +535,10 @@ def main() -> None:
     row("screenshot p50 (runner, JPEG css)", p50(shot_jpeg), p50(raw["shot_jpeg"]), "raw captureScreenshot JPEG p50")
     if pw:
         row("screenshot p50 (runner, JPEG css)", p50(shot_jpeg), p50(pw["shot_jpeg"]), "Playwright screenshot JPEG p50")
+
+    if baseline_src is not None:
+        ours_s, base_s = paired_snapshots(baseline_src, args.rounds)
+        row("snapshot p50 (runner, paired)", p50(ours_s), p50(base_s), "baseline tree, paired p50")
 
     def runs(values: list[float]) -> str:
         return f"median {statistics.median(values):.2f} s (runs: {', '.join(f'{c:.2f}' for c in values)})"

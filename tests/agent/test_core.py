@@ -325,13 +325,53 @@ def like(i: int, n: int, y: float) -> RawNode:
     return RawNode("Button", label=f"Like {n}", identifier=f"like-{i}", rect=Rect(300, y, 80, 40))
 
 
+def titled(title: str, button: RawNode) -> RawNode:
+    """A row: a title and a control in one band."""
+    y = button.rect.y
+    return RawNode("Other", rect=Rect(0, y, 390, 40),
+                   children=[RawNode("StaticText", label=title, rect=Rect(10, y + 10, 100, 20)), button])  # fmt: skip
+
+
 def test_a_ref_with_an_identifier_survives_a_counter_in_its_label() -> None:
-    s, sender = session(screen(like(1, 0, 100), like(2, 0, 150)))
-    run(s.snapshot())
-    sender.nodes = screen(like(1, 1, 100), like(2, 0, 150))
-    run(s.tap("@e1"))
-    run(s.tap("@e1"))
+    s, sender = session(screen(titled("Tea", like(1, 0, 100)), titled("Milk", like(2, 0, 150))))
+    view = run(s.snapshot())
+    tea = next(r for r, n in view.refs.items() if n["identifier"] == "like-1")
+    sender.nodes = screen(titled("Tea", like(1, 1, 100)), titled("Milk", like(2, 0, 150)))
+    run(s.tap("@" + tea))
+    run(s.tap("@" + tea))
     assert [t["y"] for t in sender.commands("tap")] == [120, 120]
+
+
+def test_an_identifier_that_encodes_a_position_never_carries_a_ref_to_the_next_row() -> None:
+    # A grid whose cell ids encode positions: removing the first row gives its ids to the row below.
+    def number(pos: int, country: str, digits: str) -> RawNode:
+        return titled(country, RawNode("Cell", label=digits, identifier=f"grid-cell-{pos}-0",
+                                       rect=Rect(200, 100 + 50 * pos, 150, 40)))  # fmt: skip
+
+    s, sender = session(screen(number(0, "UK", "+44 20 7946"), number(1, "France", "+33 1 2345")))
+    view = run(s.snapshot())
+    uk = next(r for r, n in view.refs.items() if n["identifier"] == "grid-cell-0-0")
+    sender.nodes = screen(number(0, "France", "+33 1 2345"))
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@" + uk))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []
+
+
+def test_twins_without_a_row_that_tells_them_apart_are_stale_once_the_screen_changes() -> None:
+    # Two unlabeled delete buttons in rows that read the same: after one row goes, the survivor is not provably
+    # the one the ref named.
+    def delete(y: float) -> RawNode:
+        return titled("Milk", RawNode("Button", rect=Rect(320, y, 60, 40)))
+
+    s, sender = session(screen(delete(100), delete(150)))
+    view = run(s.snapshot())
+    first = next(r for r, n in view.refs.items() if n["type"] == "Button" and n["rect"]["y"] == 100)
+    sender.nodes = screen(delete(100))
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("@" + first))
+    assert info.value.code == e.STALE_REF
+    assert sender.commands("tap") == []
 
 
 def test_without_an_identifier_a_changed_number_is_another_element() -> None:

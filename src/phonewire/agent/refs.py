@@ -1,41 +1,64 @@
 """Re-finding the element a ref named, in a fresh snapshot.  Pure, no I/O.
 
 A ref (``@e3``) belongs to the snapshot that issued it.  Acting on it never taps the old coordinates: the
-session takes a fresh snapshot and :func:`refind` looks for *the same element* there:
+session takes a fresh snapshot and :func:`refind` looks for *the same element* there, and answers it only when
+that is proven — otherwise STALE_REF, never a guess:
 
-* **identity** — role + label + identifier, plus the value for roles whose value is not user state (a text
-  field's contents, a switch's position or a slider's level change while it stays the same element); when
-  nothing has exactly that identity, an element *with an identifier* may also be found with the numbers in
-  its label/value changed (a ``Like 0`` button that now reads ``Like 1``);
-* **context** — when several elements share that identity (a "+" button in each row, unlabeled list rows),
-  the first texts inside the element, the texts in its row and its ancestors' labels tell them apart.
+* **serial** — a backend that can tell elements apart for their lifetime (the web device: one per DOM node,
+  never reused within a document, never equal across documents) puts a ``serial`` in each node.  When the old
+  node and the fresh snapshot carry serials, only the node with the same serial can be the element, and only
+  while it still shows the same identity (below; an element with an identifier may have changed only the
+  numbers in its identifier, label and value: ``Like 0`` → ``Like 1``, ``row-3`` → ``row-2``) in the same
+  context (one of the proofs 2–4 below holds between its old and its new context, when it had one).  A
+  recycled element (a virtual list's row showing another item) or a vanished one is STALE_REF.
+* **identity** (backends without serials) — role + label + identifier, plus the value for roles whose value is
+  not user state (a text field's contents, a switch's position or a slider's level change while it stays the
+  same element).  Identifiers are often positions (``row-3-delete``, ``grid-cell-1-0``) and numbers in texts
+  change (``Like 0`` → ``Like 1``), so for an element with an identifier the numbers in its identifier, label
+  and value are blanked: its **shape**.  Elements of one shape are told apart by
+* **context** — the first texts inside the element (when it has no label and is not a screen or a scroll
+  container: an unlabeled row's content), the labels in its row (texts and controls, left to right) and its
+  ancestors' labels.
 
-Decision order (first that applies):
+Decision order without serials (first that applies):
 
 1. the screen is unchanged (every node has the same identity and place) → the node at the same place;
-2. exactly one element with the identity → it;
-3. exactly one of those with the same context → it;
-4. exactly one candidate has the same first context text (a row's title; other texts such as a counter may
-   have changed) → it;
-5. otherwise STALE_REF (gone, or ambiguous) — never a guess.
+2. the element's context was unique among the elements of its shape in the old snapshot, and exactly one
+   element of that shape has that context now → it;
+3. the same with its first context text only (a row's title; other texts such as a counter may have changed);
+4. the same with the numbers in its context blanked (the only text in its row is a counter that changed);
+   for each, the element found must not show, where this one's own label/value changed, those of another
+   twin that shares some of its context (unless more elements show them now than twins did), and must share
+   more of its context with this element than with any of its twins (a counter that moved to the next row
+   may make the first text agree; the rest of the row tells);
+5. otherwise STALE_REF (gone, ambiguous, or not provably the same element).
+
+So twins (the unlabeled delete button of every row) need a row that tells them apart, and an identifier that
+encodes a position never carries a ref to the element that took that position.  The limit without serials: an
+element removed and replaced by one of its shape whose context passes the same proof (the same row title, say:
+nothing on the screen tells them apart) counts as the same element.
 """
 
 from __future__ import annotations
 
 import re
 import weakref
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from phonewire.agent.view import STATEFUL_ROLES, Rendered, row_mates
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import SCROLL_ROLES
 
 Node = dict[str, Any]
 Identity = tuple[Any, ...]
 
 #: How many texts inside a node count towards its context.
 INNER_TEXTS = 3
+#: Roles whose inner texts are not part of their context: screens and scroll containers.
+_CONTENT_COMES_AND_GOES = SCROLL_ROLES | {"Application", "Window", "WebView"}
 STALE_HINT = "The screen changed since that snapshot: run `snapshot` again and use the new refs."
 
 
@@ -48,17 +71,18 @@ def identity(node: Node) -> Identity:
 _DIGITS = re.compile(r"\d+")
 
 
-def loose_identity(node: Node) -> Identity | None:
-    """For an element with an identifier: its identity with the numbers in its texts blanked, so a counter in a
-    label (``Like 0`` → ``Like 1``) does not make it a different element.  ``None`` without an identifier
+def _blank(text: Any) -> Any:
+    return _DIGITS.sub("#", text) if isinstance(text, str) else text
+
+
+def shape(node: Node) -> Identity:
+    """The identity of an element *with an identifier*, with the numbers in its identifier, label and value
+    blanked: a counter in a label (``Like 0`` → ``Like 1``) does not make it another element, and an identifier
+    that encodes a position (``row-3-delete``) does not make it this one.  Without an identifier, its identity
     (then the texts are all there is to tell ``Item 1`` from ``Item 2``)."""
-    identifier = node.get("identifier")
-    if not identifier:
-        return None
-    role = node.get("type")
-    label = node.get("label")
-    value = None if role in STATEFUL_ROLES else node.get("value")
-    return (role, identifier, _DIGITS.sub("#", label) if label else None, _DIGITS.sub("#", value) if value else None)
+    if not node.get("identifier"):
+        return identity(node)
+    return tuple(_blank(part) for part in identity(node))
 
 
 class Index:
@@ -72,15 +96,16 @@ class Index:
         self._contexts: dict[int, tuple[str, ...]] = {}
         self._position = {id(n): i for i, n in enumerate(self.nodes)}
         self._same_screen: weakref.WeakKeyDictionary[Index, bool] = weakref.WeakKeyDictionary()
-        #: What the screen looks like: every node's identity and place, in order.
-        self.signature = tuple((identity(n), _rect_key(n)) for n in nodes)
-        self.by_identity: dict[Identity, list[Node]] = {}
-        self.by_loose_identity: dict[Identity, list[Node]] = {}
+        #: What the screen looks like: every node's identity, place and serial, in order.
+        self.signature = tuple((identity(n), _rect_key(n), n.get("serial")) for n in nodes)
+        self.by_shape: dict[Identity, list[Node]] = {}
+        #: serial -> nodes (one, unless a backend repeats one); empty when the backend gives no serials.
+        self.by_serial: dict[str, list[Node]] = {}
         for n in nodes:
-            self.by_identity.setdefault(identity(n), []).append(n)
-            loose = loose_identity(n)
-            if loose is not None:
-                self.by_loose_identity.setdefault(loose, []).append(n)
+            self.by_shape.setdefault(shape(n), []).append(n)
+            serial = n.get("serial")
+            if serial is not None:
+                self.by_serial.setdefault(str(serial), []).append(n)
 
     def same_screen(self, other: Index) -> bool:
         """Every node has the same identity and place in both snapshots (compared once per pair)."""
@@ -112,8 +137,8 @@ class Index:
         return out
 
     def context(self, node: Node) -> tuple[str, ...]:
-        """Texts that place ``node``: the first texts inside it, its row's texts (left to right), then its
-        ancestors' labels (inner first).  Computed once per node of this snapshot."""
+        """Texts that place ``node``: the first texts inside it (an unlabeled row's content), the labels in its
+        row (left to right), then its ancestors' labels (inner first).  Computed once per node of this snapshot."""
         key = int(node["index"])
         known = self._contexts.get(key)
         if known is None:
@@ -122,8 +147,11 @@ class Index:
 
     def _context(self, node: Node) -> tuple[str, ...]:
         if self._mates is None:
-            self._mates = row_mates(self.nodes)
-        out: list[str] = self._inner_texts(node)
+            self._mates = row_mates(self.nodes, controls=True)
+        # The texts inside an element are its content only when it has no label (an unlabeled row) and is not a
+        # screen or a scroll container (whose content comes and goes while it stays the same element).
+        content = not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES
+        out: list[str] = self._inner_texts(node) if content else []
         mates = sorted(
             (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
             key=lambda m: float((m.get("rect") or {}).get("x", 0)),
@@ -147,29 +175,117 @@ def _rect_key(node: Node) -> tuple[int, int, int, int]:
 
 
 def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
-    """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone or ambiguous."""
+    """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone, ambiguous or not proven."""
     if issued.same_screen(fresh):
         return fresh.nodes[issued.position(node)]
-    candidates = fresh.by_identity.get(identity(node), [])
-    loose = loose_identity(node)
-    if not candidates and loose is not None:
-        candidates = fresh.by_loose_identity.get(loose, [])
+    serial = node.get("serial")
+    if serial is not None and fresh.by_serial:
+        return _by_serial(ref, node, str(serial), issued, fresh)
+    return _by_context(ref, node, issued, fresh)
+
+
+def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -> Node:
+    found = fresh.by_serial.get(serial, [])
+    if len(found) != 1:
+        raise _gone(ref, node) if not found else _ambiguous(ref, node, len(found))
+    now = found[0]
+    # only the numbers in its identifier or texts may have changed (``Like 0`` -> ``Like 1``; ``row-3`` -> ``row-2``)
+    same = identity(now) == identity(node) or (bool(node.get("identifier")) and shape(now) == shape(node))
+    if not same:
+        raise ProtocolError(
+            e.STALE_REF,
+            f"@{ref} ({_describe(node)}) is now {_describe(now)}: the element shows something else",
+            STALE_HINT,
+        )
+    old = issued.context(node)
+    if old and not any(proof(old) == proof(fresh.context(now)) for proof, _ in _PROOFS):
+        raise ProtocolError(  # a recycled element: a virtual list's row that shows another item
+            e.STALE_REF,
+            f"@{ref} ({_describe(node)}) now stands in another row (the texts around it changed)",
+            STALE_HINT,
+        )
+    return now
+
+
+def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
+    key = shape(node)
+    candidates = fresh.by_shape.get(key, [])
     if not candidates:
-        raise ProtocolError(e.STALE_REF, f"@{ref} ({_describe(node)}) is no longer on screen", STALE_HINT)
-    if len(candidates) == 1:
-        return candidates[0]
-    old_context = issued.context(node)
-    same_context = [c for c in candidates if fresh.context(c) == old_context]
-    if len(same_context) == 1:
-        return same_context[0]
-    if old_context:
-        anchor = old_context[0]
-        anchored = [c for c in candidates if fresh.context(c)[:1] == (anchor,)]
-        if len(anchored) == 1:
-            return anchored[0]
+        raise _gone(ref, node)
+    twins = issued.by_shape.get(key) or [node]
+    for proof, texts in _PROOFS:
+        old = proof(issued.context(node))
+        if old is None or sum(1 for t in twins if proof(issued.context(t)) == old) != 1:
+            continue  # this part of the context did not tell the element apart from its twins
+        same = [c for c in candidates if proof(fresh.context(c)) == old]
+        if len(same) > 1:
+            raise _ambiguous(ref, node, len(same))
+        if same and _closest(node, same[0], twins, issued, fresh, texts):
+            return same[0]
+    if len(candidates) > 1:
+        raise _ambiguous(ref, node, len(candidates))
     raise ProtocolError(
         e.STALE_REF,
-        f"@{ref} ({_describe(node)}) now matches {len(candidates)} elements and cannot be told apart",
+        f"@{ref} ({_describe(node)}) cannot be told from the one like it now on screen: nothing around it "
+        "proves it is the same element",
+        STALE_HINT,
+    )
+
+
+def _whole(context: tuple[str, ...]) -> tuple[str, ...] | None:
+    return context
+
+
+def _anchor(context: tuple[str, ...]) -> tuple[str, ...] | None:
+    return context[:1] or None
+
+
+def _numbers_blanked(context: tuple[str, ...]) -> tuple[str, ...] | None:
+    return tuple(_blank(text) for text in context)
+
+
+def _closest(  # noqa: PLR0917 - one question about six things
+    node: Node, found: Node, twins: list[Node], issued: Index, fresh: Index, texts: _Part
+) -> bool:
+    """``node`` is, of its twins in the old snapshot, the one ``found`` resembles.  ``found``'s own texts, when they
+    changed, are not those of another twin that shares some of its context (unless more elements show them now
+    than twins did: ``Like 0`` became ``Like 1`` beside another ``Like 1``) — row 2's number, moved up, is not
+    row 1's; and ``found`` shares more of its context (compared as ``texts`` makes them) with ``node`` than with
+    any other twin — a counter that moved from one row to the next can make the first text agree; the rest of
+    the row says which row it is."""
+    now = Counter(texts(fresh.context(found)) or ())
+    scores = {t.get("index"): sum((Counter(texts(issued.context(t)) or ()) & now).values()) for t in twins}
+    own = _own_texts(found)
+    if own != _own_texts(node):
+        # the twins that showed these texts and could be ``found`` (they share some of its context)
+        others = [t for t in twins if _own_texts(t) == own and t.get("index") != node.get("index")]
+        had = len(others)
+        near = any(scores[t.get("index")] for t in others)
+        shows = sum(1 for c in fresh.by_shape.get(shape(node), []) if _own_texts(c) == own)
+        if near and shows <= had:
+            return False
+    best = max(scores.values())
+    return [index for index, score in scores.items() if score == best] == [node.get("index")]
+
+
+def _own_texts(node: Node) -> tuple[Any, Any]:
+    return identity(node)[1], identity(node)[3]
+
+
+_Part = Callable[[tuple[str, ...]], tuple[str, ...] | None]
+#: The parts of an element's context that prove it is the same element, strongest first (see the docstring),
+#: each with the way :func:`_closest` compares texts for it.
+_PROOFS: tuple[tuple[_Part, _Part], ...] = ((_whole, _whole), (_anchor, _whole), (_numbers_blanked, _numbers_blanked))
+
+
+def _gone(ref: str, node: Node) -> ProtocolError:
+    return ProtocolError(e.STALE_REF, f"@{ref} ({_describe(node)}) is no longer on screen", STALE_HINT)
+
+
+def _ambiguous(ref: str, node: Node, count: int) -> ProtocolError:
+    return ProtocolError(
+        e.STALE_REF,
+        f"@{ref} ({_describe(node)}) now matches {count} elements and cannot be told apart",
         STALE_HINT,
     )
 

@@ -138,14 +138,15 @@ def _band_overlap(a: Node, b: Node) -> bool:
     return overlap >= 0.5 * min(ah, bh)
 
 
-def row_mates(nodes: Sequence[Node]) -> dict[int, list[int]]:
-    """For each node: the non-interactive text nodes in its row (same parent, overlapping vertical band)."""
+def row_mates(nodes: Sequence[Node], *, controls: bool = False) -> dict[int, list[int]]:
+    """For each node: the non-interactive text nodes in its row (same parent, overlapping vertical band); with
+    ``controls``, the labeled interactive nodes there too."""
     by_parent: dict[int | None, list[Node]] = {}
     for n in nodes:
         by_parent.setdefault(n.get("parentIndex"), []).append(n)
     out: dict[int, list[int]] = {}
     for siblings in by_parent.values():
-        texts = sorted((s for s in siblings if not is_interactive(s) and s.get("label")), key=_top)
+        texts = sorted((s for s in siblings if (controls or not is_interactive(s)) and s.get("label")), key=_top)
         tops = [_top(t) for t in texts]
         tallest = max((float((t.get("rect") or {}).get("height", 0)) for t in texts), default=0.0)
         for n in siblings:

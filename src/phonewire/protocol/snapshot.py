@@ -16,10 +16,15 @@ them:
 Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
-     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy"]}
+     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy"][, "serial"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
+
+``serial`` is present only from a backend that can tell its elements apart for their lifetime (the web device):
+a string that names one element (DOM node) for as long as it exists and is never given to another one — not in
+the same document, not in another (``"<document id>:<number>"``).  The agent re-finds a ref by it
+(agent/refs.py); it carries no meaning beyond equality.
 """
 
 from __future__ import annotations
@@ -119,6 +124,8 @@ class RawNode:
     interactive: bool = False
     #: What covers the node where a tap would land (``Dialog "Choose a date"``), when something does.
     covered_by: str | None = None
+    #: Names this element for its life, never another one (see the module docstring), when the backend can.
+    serial: str | None = None
     children: list[RawNode] = field(default_factory=list)
 
 
@@ -179,6 +186,8 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
                 })  # fmt: skip
                 if node.covered_by:
                     nodes[-1]["coveredBy"] = node.covered_by
+                if node.serial:
+                    nodes[-1]["serial"] = node.serial
         if depth < WALK_DEPTH_CAP:
             for child in reversed(node.children):
                 stack.append((child, depth + 1, emitted_index))

@@ -132,14 +132,17 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
     root = RawNode("Application", label=str(walk.get("title") or "") or None, rect=viewport)
     built: list[RawNode] = []
     raw_nodes = walk.get("nodes")
+    doc = walk.get("doc")
     for item in raw_nodes if isinstance(raw_nodes, list) else []:
         try:
-            parent, ax_role, name, ident, value, x, y, w, h, flags, *cover = item
+            parent, ax_role, name, ident, value, x, y, w, h, flags, *rest = item
             flags = int(flags)
             parent = int(parent)
         except (TypeError, ValueError):
             built.append(RawNode("Other"))
             continue
+        number = next((v for v in rest if isinstance(v, int) and not isinstance(v, bool)), 0)
+        cover = [v for v in rest if isinstance(v, list)]
         role = vocabulary_role(
             str(ax_role),
             secure=bool(flags & _F_SECURE),
@@ -158,6 +161,7 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
             selected=bool(flags & _F_SELECTED) if interactive else (True if flags & _F_SELECTED else None),
             interactive=interactive,
             covered_by=describe(cover[0]) if cover else None,
+            serial=f"{doc}:{number}" if number and isinstance(doc, str) and doc else None,
         )
         built.append(node)
         (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)

@@ -1,6 +1,9 @@
 // phonewire in-page snapshot walk.  Evaluated once per snapshot as `(WALK)(maxNodes, cfg)`; returns
-// {w, h, title, url, ready, nodes} where each node is a compact array:
-//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags(, coveredBy)]
+// {w, h, title, url, ready, doc, nodes} where each node is a compact array:
+//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags, serial(, coveredBy)]
+// serial: the number of the DOM node the row stands for (an element, a text node, an option), given the first
+// time a walk meets it and kept for that node's life (a WeakMap on the document); 0 for a row that stands for no
+// node.  doc: a random id of the document, drawn with its first walk — a serial names one node of one document.
 // axRole is the Chromium accessibility role name this element would get (ARIA role, else the HTML element's
 // implicit role); the runner maps it to the shared vocabulary (devices/web/roles.py).
 // flags: 1 disabled, 2 focused, 4 selected, 8 interactive (focusable / click handler), 16 secure (password),
@@ -51,6 +54,22 @@
     "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
   // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
   const MAX_OPTIONS = 50;
+  const SERIALS_KEY = Symbol.for("phonewire.serials");
+  let serials = null;
+
+  function serialOf(node) {
+    if (!node) return 0;
+    if (serials === null) {
+      serials = document[SERIALS_KEY];
+      if (!serials) {
+        serials = {doc: Math.random().toString(36).slice(2, 10), n: 0, of: new WeakMap()};
+        Object.defineProperty(document, SERIALS_KEY, {value: serials});
+      }
+    }
+    let s = serials.of.get(node);
+    if (s === undefined) { s = ++serials.n; serials.of.set(node, s); }
+    return s;
+  }
 
   function clean(s) {
     if (!s) return "";
@@ -190,7 +209,39 @@
     return clean(s);
   }
 
+  function rowText(node, depth) {
+    // The text a row shows, without its controls (their values, a hidden edit field) and unrendered parts.
+    if (depth > 20) return "";
+    let s = "";
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { s += c.data; continue; }
+      if (c.nodeType !== 1 || c.hidden || c.getAttribute("aria-hidden") === "true") continue;
+      const tag = c.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON" || tag === "SCRIPT" ||
+          tag === "STYLE" || tag === "TEMPLATE" || c.getClientRects().length === 0) continue;
+      s += " " + rowText(c, depth + 1) + " ";
+    }
+    return s;
+  }
+
+  function rowName(el) {
+    // A checkbox, radio or switch without a name of its own is heard with its row: the text of the nearest list
+    // item or table row (up to 6 levels up) that holds it, without the row's controls.
+    for (let e = el.parentElement, i = 0; e && i < 6; e = e.parentElement, i++) {
+      const role = (e.getAttribute("role") || "").trim().toLowerCase();
+      if (e.tagName === "LI" || e.tagName === "TR" || role === "row" || role === "listitem") {
+        return clean(rowText(e, 0));
+      }
+    }
+    return "";
+  }
+
   function nameOf(el, tag, role) {
+    const own = ownName(el, tag, role);
+    return own || !(role === "checkbox" || role === "radio" || role === "switch") ? own : rowName(el);
+  }
+
+  function ownName(el, tag, role) {
     const lb = el.getAttribute("aria-labelledby");
     if (lb) { const n = byIds(lb); if (n) return n; }
     const al = el.getAttribute("aria-label");
@@ -385,15 +436,16 @@
       } else if (shown >= MAX_OPTIONS) { more++; continue; }
       // a list box's options are its rows (a person taps them); a closed select's are text until it opens
       push(parent, multi ? "option" : "StaticText", clean(o.label || o.text), "", "", box,
-           (o.selected ? 4 : 0) | (multi ? 8 : 0) | (multi && o.disabled ? 1 : 0));
+           (o.selected ? 4 : 0) | (multi ? 8 : 0) | (multi && o.disabled ? 1 : 0), o);
       shown++;
       if (out.length >= maxNodes) return;
     }
-    if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0);
+    if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0, null);
   }
 
-  function push(parent, role, name, ident, value, r, flags) {
-    out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags]);
+  function push(parent, role, name, ident, value, r, flags, node) {
+    out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
+              serialOf(node)]);
     return out.length - 1;
   }
 
@@ -405,7 +457,7 @@
     const r = range.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return;
     if (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]) return;
-    push(parent, "StaticText", t, "", "", r, 0);
+    push(parent, "StaticText", t, "", "", r, 0, node);
   }
 
   function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
@@ -500,7 +552,7 @@
         !geometryless && el.childElementCount === 0) {
       // A text-only element (<span id="count">3</span>) is one StaticText that keeps the element's identifier.
       const t = clean(el.textContent);
-      if (t) push(parent, "StaticText", t, ident, "", r, 0);
+      if (t) push(parent, "StaticText", t, ident, "", r, 0, el);
       return;
     }
     if (!inName && (role === "generic" || role === "paragraph" || role === "LabelText") && !name && !(flags & 8) &&
@@ -509,14 +561,14 @@
       // its spaces, that keeps the element's identifier.
       const t = mergedText(el, 0);
       if (t !== null && clean(t)) {
-        push(parent, "StaticText", clean(t), ident, "", r, 0);
+        push(parent, "StaticText", clean(t), ident, "", r, 0, el);
         return;
       }
     }
     const candidate = interestingRole || scrollable || name || ident || value || (flags & 8);
     let childTclip = tclip;
     if (candidate && !outside) {
-      self = push(parent, role, name, ident, value, geometryless ? null : r, flags);
+      self = push(parent, role, name, ident, value, geometryless ? null : r, flags, el);
       if (!geometryless && r.width > 0 && r.height > 0) {
         if (TAP_ROLES.has(role) || (flags & 8)) {
           const cover = coveredBy(el, r, tclip);
@@ -541,7 +593,7 @@
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
         if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
           // a text-only element: its box is the text's box (no Range needed)
-          push(self, "StaticText", clean(c.data), "", "", r, 0);
+          push(self, "StaticText", clean(c.data), "", "", r, 0, c);
         } else {
           textRun(self, c, childClip);
         }
@@ -565,5 +617,7 @@
   let modal = null;
   try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
   walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
-  return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState, nodes: out};
+  serialOf(document);  // draws the document's id when nothing was pushed
+  return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState,
+          doc: serials.doc, nodes: out};
 })
