@@ -30,6 +30,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
+from web_runner import HostileSite
 
 pytestmark = pytest.mark.e2e
 
@@ -218,3 +219,15 @@ def _children(pid: int) -> list[int]:
             return found
         time.sleep(0.05)
     return []
+
+
+def test_element_click_on_a_select_option_chooses_it_as_w3c_says(server: Server, hostile_site: HostileSite) -> None:
+    """Findings 2, D1: the option (listed under its closed select, without a place) is chosen; nothing is tapped at
+    the page's origin."""
+    d = appium(server, **{"appium:app": hostile_site.url("findings2.html")})
+    try:
+        d.find_element(AppiumBy.XPATH, '//*[@label="Cherry"]').click()
+        assert d.find_element(AppiumBy.ID, "fruit").get_attribute("value") == "Cherry"
+        assert d.find_element(AppiumBy.ID, "changes").text == "1"
+    finally:
+        d.quit()

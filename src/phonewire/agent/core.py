@@ -372,8 +372,8 @@ class AgentSession:
         if data.get("unmatched"):
             raise ProtocolError(
                 e.NOT_FOUND,
-                f"the select {self._line(owner, found_in)} no longer has the option {label!r}",
-                "Run `snapshot` and choose one of the options it lists (`select TARGET OPTION`).",
+                f"the select {self._line(owner, found_in)} has no option {label!r}",
+                "Choose one of the options `snapshot` lists under it with `select TARGET OPTION`.",
             )
         selected = ", ".join(json.dumps(str(o), ensure_ascii=False) for o in data.get("selected") or [])
         data["message"] = f"selected {selected} in {self._line(owner, found_in)}"
@@ -526,7 +526,14 @@ class AgentSession:
 
         async def run() -> ActionResult:
             if command == c.BUTTON:
-                return action_result(await self._send(c.BUTTON, {"button": name}))
+                result = action_result(await self._send(c.BUTTON, {"button": name}))
+                if name == "home" and self.app_id and isinstance(result.data.get("message"), str):
+                    # the phone's Home button, not a text editor's line-start key: say where the app went
+                    result.data["message"] += (
+                        f": {self.app_id} went to the background (home is the phone's Home button); "
+                        f"`open {self.app_id}` brings it back"
+                    )
+                return result
             if command == c.KEY:
                 return action_result(await self._send(c.KEY, {"key": name}, app=True))
             return action_result(await self._send(command, app=True))
