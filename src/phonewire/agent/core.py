@@ -275,19 +275,24 @@ class AgentSession:
         return self._place(node, ref, found_in, target)
 
     def _place(self, node: Node, ref: str | None, found_in: Index, target: str) -> tuple[float, float, dict[str, Any]]:
-        """Where a gesture on ``node`` lands; INVALID_REQUEST for an element with no place on the screen (a
-        select's option, listed under it, shows only while the select is open): nothing is sent."""
+        """Where a gesture on ``node`` lands (see :meth:`_check_place`)."""
+        self._check_place(node, found_in, target)
+        x, y = centre(node, found_in)
+        return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
+                                 "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
+
+    def _check_place(self, node: Node, found_in: Index, target: str) -> None:
+        """INVALID_REQUEST for an element with no place on the screen (a select's option, listed under it, shows
+        only while the select is open): a gesture there would land on the screen's origin, so nothing is sent."""
         if not has_box(node):
             owner = select_of(node, found_in)
             hint = (
-                f"Choose it with `select TARGET OPTION` on its select ({self._line(owner, found_in)}), or tap that."
+                f"Choose it with `select TARGET OPTION` on its select ({self._line(owner, found_in)}), or `tap` the "
+                "option: a tap chooses it."
                 if owner is not None
                 else "Act on an element that shows on the screen (`snapshot` lists them with their places)."
             )
             raise invalid(f"{target!r} ({node_line(node)}) has no place on the screen to touch", hint)
-        x, y = centre(node, found_in)
-        return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
-                                 "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
 
     def _line(self, node: Node, index: Index) -> str:
         """``@eN Role "label" id=…`` of ``node`` (not its value: it may be about to change), with the ref it carries
@@ -417,6 +422,7 @@ class AgentSession:
                 cleared = 0
             else:
                 node, ref, found_in = await self._find(target, editable=True)
+                self._check_place(node, found_in, target)
                 if node.get("type") in VALUE_ROLES:
                     return await self._set_whole(node, ref, found_in, text)
                 if node.get("type") not in TEXT_INPUT_ROLES:
@@ -527,12 +533,14 @@ class AgentSession:
         async def run() -> ActionResult:
             if command == c.BUTTON:
                 result = action_result(await self._send(c.BUTTON, {"button": name}))
-                if name == "home" and self.app_id and isinstance(result.data.get("message"), str):
-                    # the phone's Home button, not a text editor's line-start key: say where the app went
-                    result.data["message"] += (
-                        f": {self.app_id} went to the background (home is the phone's Home button); "
+                if name == "home" and self.app_id:
+                    # the phone's Home button, not a text editor's line-start key: warn where the app went
+                    went = (
+                        f"{self.app_id} went to the background (home is the phone's Home button); "
                         f"`open {self.app_id}` brings it back"
                     )
+                    warning = f"{result.warning}; {went}" if result.warning else went
+                    result = dataclasses.replace(result, warning=warning)
                 return result
             if command == c.KEY:
                 return action_result(await self._send(c.KEY, {"key": name}, app=True))

@@ -163,6 +163,8 @@ class WebDriverSession:
             raise WebDriverError(
                 ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} is not a text field (send keys and clear need one)"
             )
+        if not has_box(node):
+            raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no place on the screen to type at")
         check_reachable(node, node_line(node))
         left, top, width, height = visible_box(node, index)
         await self.agent.tap_point(left + max(width / 2, width - min(12.0, width / 4)), top + height / 2)
