@@ -1,7 +1,8 @@
 """Fixes of docs/realapps-findings-2.md on the real web phone, on a page of our own (tests/e2e/hostile/findings2.html):
 D1 a tap on a closed select's option chooses it (never a tap at the page's origin), D4 an editable region marked
 role=presentation with a line-number gutter (as CodeMirror 5 draws its lines on a phone) is a TextView that `fill`
-replaces, D5 `press home` warns that the app went to the background and how to bring it back, D9 text drawn by CSS
+replaces, D5 `press home` warns that the app went to the background and how to bring it back (and
+`lineStart` / `lineEnd` move the caret instead), D9 text drawn by CSS
 (::before / ::after `content`) is in the view, D11 WAIT_TIMED_OUT's summary carries no refs."""
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ def test_d5_press_home_says_the_app_went_to_the_background_and_how_to_return(
     assert info.value.code == e.APP_BACKGROUNDED
     phone.open(app)
     assert label_of(phone, "changes") == "0"
+
+
+def test_d5_line_start_and_line_end_move_the_caret_and_the_app_stays_in_front(phone: phonewire.Phone) -> None:
+    phone.fill("id=line", "world")
+    phone.press("lineStart")
+    phone.type("hello ")
+    phone.press("lineEnd")
+    phone.type("!")
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "line")["value"] == "hello world!"
 
 
 def test_d9_css_generated_text_is_in_the_view_where_the_screen_shows_it(phone: phonewire.Phone) -> None:

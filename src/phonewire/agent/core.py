@@ -536,7 +536,8 @@ class AgentSession:
                 if name == "home" and self.app_id:
                     # the phone's Home button, not a text editor's line-start key: warn where the app went
                     went = (
-                        f"{self.app_id} went to the background (home is the phone's Home button); "
+                        f"{self.app_id} went to the background (home is the phone's Home button; `press lineStart` "
+                        "moves a text caret); "
                         f"`open {self.app_id}` brings it back"
                     )
                     warning = f"{result.warning}; {went}" if result.warning else went
