@@ -88,6 +88,7 @@ def test_d9_css_generated_text_is_in_the_view_where_the_screen_shows_it(phone: p
     lines = phone.snapshot().text.splitlines()
     assert any(line.strip().endswith('StaticText "age 35"') for line in lines), lines
     assert any(line.strip().endswith('StaticText "70 kg"') for line in lines), lines
+    assert label_of(phone, "step-1") == "Mix"  # a counter's number is not in the computed style: nothing added
 
 
 def test_d11_wait_timed_out_names_no_refs_on_any_line(phone: phonewire.Phone) -> None:

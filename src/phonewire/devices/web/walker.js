@@ -126,6 +126,7 @@
     const cs = getComputedStyle(el, which);
     const v = cs.content;
     if (!v || v === "none" || v === "normal" || cs.display === "none" || cs.visibility === "hidden") return "";
+    if (/(^|\s)counters?\(/.test(v)) return "";  // a counter's number is not in the computed value: leave it all out
     let s = "";
     for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
       s += m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (el.getAttribute(m[2]) || "");
