@@ -371,6 +371,7 @@
       const cs = getComputedStyle(c);
       if (cs.display === "none" || cs.visibility === "hidden") continue;
       s += editorText(c) + (cs.display === "block" ? "\n" : "");
+      if (s.length > 2 * NAME_MAX) break;  // more than a value holds: the rest of a long document is not read
     }
     return s;
   }
