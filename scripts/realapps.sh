@@ -1,21 +1,54 @@
 #!/usr/bin/env bash
 # Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC from its npm package,
-# pinned by tests/realapps/node/package-lock.json.  Django comes with the `dev` extra.  Idempotent: a second run
-# only checks.  Installs Debian's npm when it is missing; where that fails it says so and leaves the TodoMVC
-# tests to skip (CI fails them instead).
+# pinned by tests/realapps/node/package-lock.json, and Datasette (DATASETTE_VERSION) from the Python package index
+# into its own venv, tests/realapps/pyenv (its dependencies never meet phonewire's).  Django comes with the `dev`
+# extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
+# says so and leaves those tests to skip (CI fails them instead).
 set -euo pipefail
-cd "$(dirname "$0")/../tests/realapps/node"
-if ! command -v npm >/dev/null 2>&1; then
-    echo "realapps: installing Debian's npm" >&2
-    SUDO=""
-    if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null; }; then
-        echo "realapps: npm could not be installed; the TodoMVC tests will be skipped (CI fails them)" >&2
-        exit 0
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+DATASETTE_VERSION=0.65.5
+
+install_datasette() {
+    local env="$ROOT/tests/realapps/pyenv"
+    local stamp="$env/.datasette-$DATASETTE_VERSION"
+    if [ -f "$stamp" ] && [ -x "$env/bin/datasette" ]; then
+        return 0
     fi
-fi
-if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
-    exit 0
-fi
-echo "realapps: installing TodoMVC into tests/realapps/node" >&2
-npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+    echo "realapps: installing Datasette $DATASETTE_VERSION into tests/realapps/pyenv" >&2
+    local py="$ROOT/.venv/bin/python"
+    [ -x "$py" ] || py=python3
+    local log
+    log=$(mktemp)
+    if ! { "$py" -m venv --clear "$env" &&
+           "$env/bin/python" -m pip install -q --disable-pip-version-check "datasette==$DATASETTE_VERSION"; } \
+           >"$log" 2>&1; then
+        grep -v "is ignored" "$log" >&2 || true
+        rm -f "$log"
+        echo "realapps: Datasette could not be installed; the Datasette tests will be skipped (CI fails them)" >&2
+        return 0
+    fi
+    rm -f "$log"
+    "$env/bin/datasette" --version >/dev/null && touch "$stamp"
+}
+
+install_todomvc() {
+    cd "$ROOT/tests/realapps/node"
+    if ! command -v npm >/dev/null 2>&1; then
+        echo "realapps: installing Debian's npm" >&2
+        SUDO=""
+        if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+        if ! { $SUDO apt-get update -qq &&
+               DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null; }; then
+            echo "realapps: npm could not be installed; the TodoMVC tests will be skipped (CI fails them)" >&2
+            return 0
+        fi
+    fi
+    if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
+        return 0
+    fi
+    echo "realapps: installing TodoMVC into tests/realapps/node" >&2
+    npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+}
+
+install_datasette
+install_todomvc

@@ -33,6 +33,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
+from web_runner import HostileSite
 
 pytestmark = pytest.mark.e2e
 
@@ -245,3 +246,15 @@ def test_platform_locators_find_the_like_button_and_its_element_screenshot_is_it
     x, y = round(rect["x"] * scale), round(rect["y"] * scale)
     same_part = screen.convert("RGB").crop((x, y, x + part.width, y + part.height))
     assert part.convert("RGB").tobytes() == same_part.tobytes()
+
+
+def test_element_click_on_a_select_option_chooses_it_as_w3c_says(server: Server, hostile_site: HostileSite) -> None:
+    """Findings 2, D1: the option (listed under its closed select, without a place) is chosen; nothing is tapped at
+    the page's origin."""
+    d = appium(server, **{"appium:app": hostile_site.url("findings2.html")})
+    try:
+        d.find_element(AppiumBy.XPATH, '//*[@label="Cherry"]').click()
+        assert d.find_element(AppiumBy.ID, "fruit").get_attribute("value") == "Cherry"
+        assert d.find_element(AppiumBy.ID, "changes").text == "1"
+    finally:
+        d.quit()

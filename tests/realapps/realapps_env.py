@@ -4,6 +4,8 @@ re-exports the fixtures; the tests import their helpers from here).
 * ``django_admin``: Django's own admin (Django from the ``dev`` extra) in a throwaway project: sqlite in a tmp dir,
   migrated once per session, a superuser, a few users and groups, ``runserver --noreload`` on a free loopback port,
   stopped by its pid at teardown.
+* ``datasette``: Datasette (from the Python package index, into its own venv by scripts/realapps.sh) serving a
+  300-row sqlite database made for the session, on a free loopback port, stopped by its pid at teardown.
 * ``todomvc``: TodoMVC's vanilla-JS example from the npm package ``todomvc`` (installed by scripts/realapps.sh into
   tests/realapps/node), served by an http.server thread.
 
@@ -17,6 +19,7 @@ import functools
 import http.server
 import json
 import os
+import random
 import signal
 import socket
 import sqlite3
@@ -264,6 +267,75 @@ def todomvc() -> Iterator[StaticSite]:
         site.server.shutdown()
         site.server.server_close()
         thread.join(10)
+
+
+# -------------------------------------------------------------------------------------------------------- Datasette
+
+DATASETTE_BIN = HERE / "pyenv" / "bin" / "datasette"
+CITIES = ("Paris", "Berlin", "Lisbon", "Oslo", "Rome", "Madrid")
+
+
+@dataclass
+class Datasette:
+    base: str  # http://127.0.0.1:PORT
+    db: Path
+    proc: subprocess.Popen[bytes]
+
+    def query(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        with contextlib.closing(sqlite3.connect(self.db, timeout=10)) as db:
+            return list(db.execute(sql, args))
+
+
+def people_db(path: Path) -> None:
+    """300 people: id, name ("Person N"), age 18–90, city, email, joined (a date), the same on every run."""
+    rng = random.Random(1)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT, age INTEGER, city TEXT, email TEXT, "
+                   "joined TEXT)")  # fmt: skip
+        db.executemany(
+            "INSERT INTO people VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    i,
+                    f"Person {i}",
+                    rng.randint(18, 90),
+                    rng.choice(CITIES),
+                    f"person{i}@example.com",
+                    f"2020-{i % 12 + 1:02d}-{i % 28 + 1:02d}",
+                )
+                for i in range(1, 301)
+            ],
+        )
+
+
+@pytest.fixture(scope="session")
+def datasette(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Datasette]:
+    """Datasette (installed by scripts/realapps.sh into tests/realapps/pyenv) serving a fresh 300-row database on a
+    free loopback port; stopped by its pid at teardown."""
+    if not DATASETTE_BIN.is_file():
+        message = "Datasette is not installed: run bash scripts/realapps.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    root = tmp_path_factory.mktemp("datasette")
+    db = root / "db.sqlite"
+    people_db(db)
+    port = free_port()
+    log = (root / "datasette.log").open("wb")
+    proc = subprocess.Popen(
+        [str(DATASETTE_BIN), "serve", str(db), "--host", "127.0.0.1", "--port", str(port)],
+        cwd=root,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(base + "/db/people.json", proc)
+        yield Datasette(base, db, proc)
+    finally:
+        stop_pid(proc)
+        log.close()
 
 
 # ------------------------------------------------------------------------------------------------------ front ends

@@ -78,7 +78,7 @@ def test_the_cli_adds_todos_and_filters_them(cli: Cli, todomvc: StaticSite, tmp_
         assert cli("press", "enter").code == 0
     view = cli("snapshot", "-i").out
     # each row's checkbox is named by its row: the -i view lists the todos as the checkboxes that complete them
-    checkboxes = [line.split() for line in view.splitlines() if " CheckBox " in line and "toggle-all" not in line]
+    checkboxes = [line.split() for line in view.splitlines() if " CheckBox " in line and "Mark all" not in line]
     assert [words[2] for words in checkboxes] == ['"one"', '"two"', '"three"'], view
     toggles = [words[0] for words in checkboxes]
     assert cli("tap", toggles[0]).code == 0  # completes "one"
@@ -153,8 +153,8 @@ def start(phone: phonewire.Phone, url: str) -> dict[str, dict[str, Any]]:
 
 
 def deletes(refs: dict[str, dict[str, Any]]) -> list[str]:
-    """The refs of the delete buttons (unlabeled: named by their class, "destroy"), top to bottom."""
-    found = [(n["rect"]["y"], r) for r, n in refs.items() if n["type"] == "Button" and n.get("label") == "destroy"]
+    """The refs of the delete buttons (no text of their own: named by the "✖" their CSS draws), top to bottom."""
+    found = [(n["rect"]["y"], r) for r, n in refs.items() if n["type"] == "Button" and n.get("label") == "✖"]
     return [r for _, r in sorted(found)]
 
 

@@ -45,7 +45,7 @@ from phonewire.agent.checks import (
     is_text_input,
     uncleared,
 )
-from phonewire.agent.geometry import centre, visible_box
+from phonewire.agent.geometry import centre, has_box, select_of, visible_box
 from phonewire.agent.refs import Index, RefTable, refind
 from phonewire.agent.results import ActionResult, Reply, View, action_result
 from phonewire.agent.view import diff, node_line, quality_header, render
@@ -279,9 +279,32 @@ class AgentSession:
         if point:
             return float(point.group(1)), float(point.group(2)), {}
         node, ref, found_in = await self._find(target)
+        return self._place(node, ref, found_in, target)
+
+    def _place(self, node: Node, ref: str | None, found_in: Index, target: str) -> tuple[float, float, dict[str, Any]]:
+        """Where a gesture on ``node`` lands (see :meth:`_check_place`)."""
+        self._check_place(node, found_in, target)
         x, y = centre(node, found_in)
         return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
                                  "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
+
+    def _check_place(self, node: Node, found_in: Index, target: str) -> None:
+        """INVALID_REQUEST for an element with no place on the screen (a select's option, listed under it, shows
+        only while the select is open): a gesture there would land on the screen's origin, so nothing is sent."""
+        if not has_box(node):
+            owner = select_of(node, found_in)
+            hint = (
+                f"Choose it with `select TARGET OPTION` on its select ({self._line(owner, found_in)}), or `tap` the "
+                "option: a tap chooses it."
+                if owner is not None
+                else "Act on an element that shows on the screen (`snapshot` lists them with their places)."
+            )
+            raise invalid(f"{target!r} ({node_line(node)}) has no place on the screen to touch", hint)
+
+    def _line(self, node: Node, index: Index) -> str:
+        """``@eN Role "label" id=…`` of ``node`` (not its value: it may be about to change), with the ref it carries
+        (or a new one)."""
+        return f"@{self._ref_for(node, index)} {node_line({**node, 'value': None})}"
 
     async def _find(self, target: str, *, editable: bool = False) -> tuple[Node, str | None, Index]:
         """The node ``target`` names now (with its ref, if any, and the snapshot it was found in).  ``editable``:
@@ -338,10 +361,36 @@ class AgentSession:
         check_count(count)
 
         async def run() -> ActionResult:
-            x, y, info = await self.resolve(target)
+            if _POINT.match(target):
+                x, y, info = await self.resolve(target)
+                return await self._tap_at(x, y, count, info)
+            node, ref, found_in = await self._find(target)
+            owner = select_of(node, found_in)
+            if owner is not None:
+                return await self._choose_option(owner, node, ref, found_in)
+            x, y, info = self._place(node, ref, found_in, target)
             return await self._tap_at(x, y, count, info)
 
         return await self._locked(run)
+
+    async def _choose_option(self, owner: Node, option: Node, ref: str | None, found_in: Index) -> ActionResult:
+        """A tap on an option of a closed select (listed under it, without a place): the option chosen, as a
+        person's tap in the opened list would (``select`` on its select), and the reply says so."""
+        check_reachable(owner, node_line(owner))
+        x, y = centre(owner, found_in)
+        label = str(option.get("label") or "")
+        env = await self._send(c.SET_VALUE, {"x": x, "y": y, "values": [label]}, app=True)
+        data = dict(env.data or {})
+        if data.get("unmatched"):
+            raise ProtocolError(
+                e.NOT_FOUND,
+                f"the select {self._line(owner, found_in)} has no option {label!r}",
+                "Choose one of the options `snapshot` lists under it with `select TARGET OPTION`.",
+            )
+        selected = ", ".join(json.dumps(str(o), ensure_ascii=False) for o in data.get("selected") or [])
+        data["message"] = f"selected {selected} in {self._line(owner, found_in)}"
+        info = {"target": {"ref": ref, "type": option.get("type"), "label": label}}
+        return action_result(env, {**data, **info})
 
     async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
         check_count(count)
@@ -381,6 +430,7 @@ class AgentSession:
                 cleared = 0
             else:
                 node, ref, found_in = await self._find(target, editable=True)
+                self._check_place(node, found_in, target)
                 if node.get("type") in VALUE_ROLES:
                     return await self._set_whole(node, ref, found_in, text)
                 if node.get("type") not in TEXT_INPUT_ROLES:
@@ -507,7 +557,17 @@ class AgentSession:
 
         async def run() -> ActionResult:
             if command == c.BUTTON:
-                return action_result(await self._send(c.BUTTON, {"button": name}))
+                result = action_result(await self._send(c.BUTTON, {"button": name}))
+                if name == "home" and self.app_id:
+                    # the phone's Home button, not a text editor's line-start key: warn where the app went
+                    went = (
+                        f"{self.app_id} went to the background (home is the phone's Home button; `press lineStart` "
+                        "moves a text caret); "
+                        f"`open {self.app_id}` brings it back"
+                    )
+                    warning = f"{result.warning}; {went}" if result.warning else went
+                    result = dataclasses.replace(result, warning=warning)
+                return result
             if command == c.KEY:
                 return action_result(await self._send(c.KEY, {"key": name}, app=True))
             return action_result(await self._send(command, app=True))

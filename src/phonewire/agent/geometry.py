@@ -38,3 +38,22 @@ def visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
 def centre(node: Node, index: Index) -> tuple[float, float]:
     x, y, width, height = visible_box(node, index)
     return x + width / 2, y + height / 2
+
+
+#: Roles of a select whose options the view lists under it without a place (they show only when it opens).
+SELECT_ROLES = frozenset({"ComboBox", "List"})
+
+
+def has_box(node: Node) -> bool:
+    """Whether ``node`` has a place on the screen (a rect with an area): a tap has somewhere to land."""
+    r = node.get("rect") or {}
+    return float(r.get("width", 0)) > 0 and float(r.get("height", 0)) > 0
+
+
+def select_of(node: Node, index: Index) -> Node | None:
+    """The select (ComboBox or List) whose option ``node`` is, when it is one listed without a place; else None."""
+    if node.get("type") != "StaticText" or has_box(node):
+        return None
+    at = node.get("parentIndex")
+    parent = index.by_index.get(int(at)) if at is not None else None
+    return parent if parent is not None and parent.get("type") in SELECT_ROLES else None

@@ -47,7 +47,8 @@ Settling = Literal["tap", "drag"]
 
 KEY_NAMES: Final = (
     "enter/return, delete/backspace, escape, tab, shiftTab, arrowUp, arrowDown, arrowLeft, arrowRight, pageUp, "
-    "pageDown, space, home, back, volumeUp, volumeDown, actionButton"
+    "pageDown, space, lineStart, lineEnd (the caret to the line's start or end), home (the phone's Home button: the "
+    "app goes to the background), back, volumeUp, volumeDown, actionButton"
 )
 
 # --- parameters (one object per concept; an operation may change its default with ``replace``) -----------------

@@ -57,8 +57,9 @@ Identity = tuple[Any, ...]
 
 #: How many texts inside a node count towards its context.
 INNER_TEXTS = 3
-#: Roles whose inner texts are not part of their context: screens and scroll containers.
-_CONTENT_COMES_AND_GOES = SCROLL_ROLES | {"Application", "Window", "WebView"}
+#: Elements whose content is not what places them: screens and scroll containers (content comes and goes while
+#: they stay the same element) and inputs (the texts inside a text view or an editor are what the user typed).
+_CONTENT_COMES_AND_GOES = SCROLL_ROLES | STATEFUL_ROLES | {"Application", "Window", "WebView"}
 STALE_HINT = "The screen changed since that snapshot: run `snapshot` again and use the new refs."
 
 
@@ -197,14 +198,23 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -
             f"@{ref} ({_describe(node)}) is now {_describe(now)}: the element shows something else",
             STALE_HINT,
         )
-    old = issued.context(node)
-    if old and not any(proof(old) == proof(fresh.context(now)) for proof, _ in _PROOFS):
+    if not _same_place(issued.context(node), fresh.context(now)):
         raise ProtocolError(  # a recycled element: a virtual list's row that shows another item
             e.STALE_REF,
             f"@{ref} ({_describe(node)}) now stands in another row (the texts around it changed)",
             STALE_HINT,
         )
     return now
+
+
+def _same_place(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """The same DOM element still stands where it stood: its context agrees by a proof, or the text that anchored
+    it (its row's first text) is still around it — texts that appeared beside it (an editor's cursor, a hint, a
+    validation message) do not make it another row's; a recycled row has lost its anchor."""
+    if not old or any(proof(old) == proof(new) for proof, _ in _PROOFS):
+        return True
+    anchor = _blank(old[0])
+    return any(_blank(text) == anchor for text in new)
 
 
 def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,6 +16,9 @@ from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import MAX_WAIT_MS
 
 Node = dict[str, Any]
+
+#: A rendered line's indentation and ref (an error message names no snapshot, so its summary carries no refs).
+_REF_PREFIX = re.compile(r"^\s*(?:@e\d+\s+)?")
 
 #: Between two looks of ``wait`` (also the quiet time ``wait --idle`` asks of the screen).
 WAIT_POLL_S = 0.1
@@ -40,7 +44,7 @@ def wait_timed_out(
     title = next((n.get("label") for n in nodes if n.get("parentIndex") is None and n.get("label")), None)
     seen = render(nodes, interactive=True).lines
     last = f"; the screen showed {title!r}" if title else "; the screen showed"
-    last += ": " + "; ".join(line.split(" ", 1)[-1] for line in seen[:8]) + (" …" if len(seen) > 8 else "")
+    last += ": " + "; ".join(_REF_PREFIX.sub("", line) for line in seen[:8]) + (" …" if len(seen) > 8 else "")
     hint = (
         f"Wait longer (--timeout, at most {MAX_WAIT_MS} ms), or run `snapshot` and check the selector against what "
         "is on screen (scroll to reveal more)."

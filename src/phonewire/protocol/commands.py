@@ -82,6 +82,7 @@ BUTTONS: Final = ("home", "back", "volumeUp", "volumeDown", "actionButton")
 #: Keys of the ``key`` extension (a keyboard's navigation keys; enter and delete keep their v1 commands).
 KEYS: Final = (
     "escape", "tab", "shiftTab", "arrowUp", "arrowDown", "arrowLeft", "arrowRight", "pageUp", "pageDown", "space",
+    "lineStart", "lineEnd",
 )  # fmt: skip
 #: Most options one ``setValue`` may name.
 MAX_VALUES: Final = 100

@@ -42,6 +42,9 @@ KEYS: Final[dict[str, tuple[dict[str, Any], str | None]]] = {
     "pageUp": (_spec("PageUp", "PageUp", 33), None),
     "pageDown": (_spec("PageDown", "PageDown", 34), None),
     "space": (_spec(" ", "Space", 32), " "),
+    # a keyboard's Home and End: the caret to the start or end of the line (the phone's home is a button)
+    "lineStart": (_spec("Home", "Home", 36), None),
+    "lineEnd": (_spec("End", "End", 35), None),
 }
 #: Typing: texts up to this long are typed key by key (keydown, keypress, input, keyup per character, so filters
 #: and autocompletes react); of a longer text the bulk is inserted at once and the last KEYED_TAIL characters are

@@ -127,17 +127,40 @@
 
   function roleOf(el, tag) {
     const explicit = el.getAttribute("role");
+    // An editable region stays a text field whatever its role says (a code editor marks its lines
+    // role=presentation; ARIA ignores that role on a focusable element).
+    const editable = el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
     if (explicit) {
       const first = explicit.trim().split(/\s+/)[0].toLowerCase();
-      if (first === "presentation") return "none";
-      if (first) return first;
+      if ((first === "presentation" || first === "none") && !editable) return "none";
+      if (first && first !== "presentation" && first !== "none") return first;
     }
-    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
+    if (editable) return "textbox";
     return implicitRole(el, tag);
   }
 
+  function generated(el, which) {
+    // The text CSS draws before or after an element (::before / ::after `content`: quoted strings and attr()),
+    // icon-font glyphs (private-use characters) left out.
+    const cs = getComputedStyle(el, which);
+    const v = cs.content;
+    if (!v || v === "none" || v === "normal" || cs.display === "none" || cs.visibility === "hidden") return "";
+    if (/(^|\s)counters?\(/.test(v)) return "";  // a counter's number is not in the computed value: leave it all out
+    let s = "";
+    for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+      s += m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (el.getAttribute(m[2]) || "");
+    }
+    return s.replace(/[\ue000-\uf8ff]/g, "").trim();
+  }
+
+  function withGenerated(el, text) {
+    // An element's own text with what CSS draws around it, as a person reads it.
+    const before = generated(el, "::before"), after = generated(el, "::after");
+    return (before ? before + " " : "") + text + (after ? " " + after : "");
+  }
+
   function textOf(node, depth) {
-    // Name from content: text, alt of images, aria-label of descendants; hidden parts skipped.
+    // Name from content: text, alt of images, aria-label of descendants, CSS generated text; hidden parts skipped.
     if (depth > 20) return "";
     let s = "";
     for (let c = node.firstChild; c; c = c.nextSibling) {
@@ -163,7 +186,8 @@
       if (tag === "TEXTAREA") { s += " " + (c.value || "") + " "; continue; }
       if (tag === "SELECT") { const o = c.selectedOptions && c.selectedOptions[0]; s += " " + (o ? o.textContent : "") + " "; continue; }
       const inline = tag === "SPAN" || tag === "B" || tag === "I" || tag === "EM" || tag === "STRONG" || tag === "A";
-      s += inline ? textOf(c, depth + 1) : " " + textOf(c, depth + 1) + " ";
+      const inner = withGenerated(c, textOf(c, depth + 1));
+      s += inline ? inner : " " + inner + " ";
     }
     return s;
   }
@@ -265,7 +289,7 @@
     }
     if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el))) {
       // (a list item with a click handler of its own is a menu entry: named by its text, like a button)
-      const n = clean(textOf(el, 0));
+      const n = clean(withGenerated(el, textOf(el, 0)));
       if (n) return n;
     }
     const title = clean(el.getAttribute("title") || "");
@@ -366,7 +390,7 @@
       const o = el.selectedOptions && el.selectedOptions[0];
       return o ? clean(o.textContent) : "";
     }
-    if (flags & 128) return clean(el.textContent || "");
+    if (flags & 128) return clean(editorText(el).replace(/\u200b/g, ""));
     return "";
   }
 
@@ -441,6 +465,24 @@
       if (out.length >= maxNodes) return;
     }
     if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0, null);
+  }
+
+  function editorText(el) {
+    // The text an editable region shows: its lines (one per block), without a code editor's gutters and line
+    // numbers (contenteditable=false), or hidden parts (measuring elements, cursors).
+    let s = "";
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { s += c.data; continue; }
+      if (c.nodeType !== 1 || c.tagName === "TEXTAREA" || c.getAttribute("aria-hidden") === "true" ||
+          c.getAttribute("contenteditable") === "false") continue;
+      const cls = typeof c.className === "string" ? c.className : "";
+      if (/gutter|line-?number|(^|\s)margin(\s|$)/i.test(cls)) continue;
+      const cs = getComputedStyle(c);
+      if (cs.display === "none" || cs.visibility === "hidden") continue;
+      s += editorText(c) + (cs.display === "block" ? "\n" : "");
+      if (s.length > 2 * NAME_MAX) break;  // more than a value holds: the rest of a long document is not read
+    }
+    return s;
   }
 
   function push(parent, role, name, ident, value, r, flags, node) {
@@ -551,7 +593,7 @@
     if (!inName && (role === "generic" || role === "paragraph") && !name && !(flags & 8) && !outside &&
         !geometryless && el.childElementCount === 0) {
       // A text-only element (<span id="count">3</span>) is one StaticText that keeps the element's identifier.
-      const t = clean(el.textContent);
+      const t = clean(withGenerated(el, el.textContent));
       if (t) push(parent, "StaticText", t, ident, "", r, 0, el);
       return;
     }

@@ -23,7 +23,7 @@ from PIL import Image
 
 from phonewire.agent.checks import check_reachable
 from phonewire.agent.core import AgentSession
-from phonewire.agent.geometry import centre, visible_box
+from phonewire.agent.geometry import centre, has_box, select_of, visible_box
 from phonewire.agent.refs import Index, refind
 from phonewire.agent.view import node_line
 from phonewire.frontends.serving import prepare_app
@@ -171,7 +171,18 @@ class WebDriverSession:
         return centre(node, index)
 
     async def click(self, element_id: str) -> None:
+        """Tap the element's centre; a select's option (listed under it, without a place) is chosen instead, as
+        W3C Element Click does for an ``<option>``.  An element with no place is not interactable: nothing is
+        tapped."""
         node, index = await self._current(element_id)
+        owner = select_of(node, index)
+        if owner is not None:
+            check_reachable(owner, node_line(owner))
+            x, y = centre(owner, index)
+            await self.agent.select(f"{x} {y}", [str(node.get("label") or "")])
+            return
+        if not has_box(node):
+            raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no place on the screen to click")
         check_reachable(node, node_line(node))
         x, y = centre(node, index)
         await self.agent.tap_point(x, y)
@@ -183,6 +194,8 @@ class WebDriverSession:
             raise WebDriverError(
                 ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} is not a text field (send keys and clear need one)"
             )
+        if not has_box(node):
+            raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no place on the screen to type at")
         check_reachable(node, node_line(node))
         left, top, width, height = visible_box(node, index)
         await self.agent.tap_point(left + max(width / 2, width - min(12.0, width / 4)), top + height / 2)
