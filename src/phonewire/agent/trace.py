@@ -23,7 +23,8 @@ shows in the next step).  ``target`` is the element a ref or selector resolved t
 again (``id``, else ``role`` + ``label``, else ``text`` — the first that matches that element alone).  ``shot`` is
 the screen after the step (JPEG, one pixel per point); ``view`` the agent view after it (interactive lines, refs
 numbered afresh: it never changes the session's refs).  Text typed into a password field is replaced by
-:data:`REDACTED` in the arguments, the results and the view, and the step says ``"secret": true``.
+:data:`REDACTED` in the arguments, the results and the view, and the step says ``"secret": true``; it is scrubbed
+(also URL-encoded) from every later step of the trace too (a GET form's request URL, a page that shows it).
 
 Layout of a trace directory (0700; every file 0600)::
 
@@ -49,6 +50,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote, quote_plus
 from weakref import WeakKeyDictionary
 
 from phonewire.agent import selectors
@@ -78,6 +80,9 @@ MAX_STEP_ENTRIES: Final = 100
 CONTROL_OPS: Final = frozenset({"trace_start", "trace_stop"})
 #: Roles whose typed text is a secret.
 SECRET_ROLES: Final = frozenset({"SecureTextField"})
+#: A typed password shorter than this is replaced in its step's arguments only (scrubbing free text of it would
+#: mangle the text).
+MIN_SCRUB_CHARS: Final = 3
 
 _RECORDERS: WeakKeyDictionary[AgentSession, Recorder] = WeakKeyDictionary()
 
@@ -162,6 +167,8 @@ class Recorder:
         self._current: _Step | None = None
         self._last_view: str | None = None
         self._full = False
+        #: Passwords typed while tracing (scrubbed from every later step too).
+        self._secrets: set[str] = set()
         #: Cursors of the device's logs and requests (None: the device keeps none, or the trace has not asked yet).
         self._since: dict[str, int | None] = {c.LOGS: None, c.NETWORK: None}
         self._line({"kind": "trace", "version": VERSION, "time": round(time.time(), 3), "app": session.app_id})
@@ -299,8 +306,12 @@ class Recorder:
             entry["shot"] = after
         entry.update(await self._side_channels())
         if secret:
-            entry = _redact(entry, secret)
+            entry["args"]["text"] = REDACTED
             entry["secret"] = True
+            if len(secret) >= MIN_SCRUB_CHARS:  # shorter: too short to scrub from free text without mangling it
+                self._secrets.add(secret)
+        if self._secrets:  # a password typed earlier shows up later: a GET form's URL, a page that echoes it
+            entry = _scrub(entry, self._secrets)
         self._line(entry)
         if n >= MAX_STEPS:
             self._line({"kind": "full", "steps": n})
@@ -381,12 +392,14 @@ def _secret_text(step: _Step, target: Node | None, after: list[Node] | None) -> 
     return text if any(n.get("type") in SECRET_ROLES for n in focused) else None
 
 
-def _redact(entry: dict[str, Any], secret: str) -> dict[str, Any]:
-    entry["args"]["text"] = REDACTED
-    if len(secret) < 3:  # too short to scrub from free text without mangling it
-        return entry
+def _scrub(entry: dict[str, Any], secrets: set[str]) -> dict[str, Any]:
+    """``entry`` with every secret typed in this trace replaced by :data:`REDACTED`, also URL-encoded (a request's
+    URL carries a GET form's password)."""
     encoded = json.dumps(entry, ensure_ascii=False, default=str)
-    scrubbed: dict[str, Any] = json.loads(encoded.replace(json.dumps(secret)[1:-1], REDACTED))
+    for secret in sorted(secrets, key=len, reverse=True):
+        for form in {secret, quote(secret, safe=""), quote_plus(secret), quote(secret)}:
+            encoded = encoded.replace(json.dumps(form, ensure_ascii=False)[1:-1], REDACTED)
+    scrubbed: dict[str, Any] = json.loads(encoded)
     return scrubbed
 
 
