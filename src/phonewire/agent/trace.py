@@ -60,6 +60,7 @@ from phonewire.agent.view import render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.runtime import NotPrivateError, make_private_dir
 
 if TYPE_CHECKING:
     from phonewire.agent.core import AgentSession
@@ -101,6 +102,12 @@ async def start(session: AgentSession, directory: str) -> ActionResult:
         previous.uninstall()
     try:
         recorder = Recorder(session, path)
+    except NotPrivateError as exc:
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"cannot trace into {path}: it is a symlink, another user's directory, or not a directory",
+            "Pass a new directory, or one of your own (e.g. under your home, not a name others could create in /tmp).",
+        ) from exc
     except OSError as exc:
         raise ProtocolError(
             e.INVALID_REQUEST, f"cannot write a trace to {path}: {exc.strerror}", "Pass a writable directory."
@@ -132,12 +139,13 @@ def recorder_of(session: AgentSession) -> Recorder | None:
 
 # -- files -----------------------------------------------------------------------------------------------------------
 def _private_dir(path: Path) -> None:
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path.chmod(0o700)
+    """Create ``path`` 0700, or take it when it is this user's directory (narrowed to 0700); :class:`NotPrivateError`
+    when it is a symlink or another user's (one who pre-created ``/tmp/trace`` could plant symlinks in it)."""
+    make_private_dir(str(path), narrow=True)
 
 
 def _write_private(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, data)
     finally:
@@ -161,7 +169,7 @@ class Recorder:
         _private_dir(directory)
         _private_dir(directory / SHOTS_DIR)
         self.steps = sum(1 for _ in _lines(directory / STEPS_FILE))
-        self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
         os.fchmod(self._fd, 0o600)
         self._installed: list[str] = []
         self._current: _Step | None = None
