@@ -1,7 +1,8 @@
-"""Where ``mobile: traceStart`` / ``mobile: recordStart`` write when a WebDriver client names a path: inside the
-server's ``--files-dir`` only (docs/webdriver.md).  A client of ``--allow-remote`` (or of a Grid hub in front of an
-owner-only server) is another machine: it must not choose a path on the server's disk, write through a symlink or
-over a file.  The real server process, a real web phone, raw HTTP with basic auth."""
+"""A remote WebDriver client's hostile input, against the real server process, a real web phone, raw HTTP with basic
+auth.  ``mobile: traceStart`` / ``mobile: recordStart`` write inside the server's ``--files-dir`` only
+(docs/webdriver.md): a client of ``--allow-remote`` (or of a Grid hub in front of an owner-only server) is another
+machine, and must not choose a path on the server's disk, write through a symlink or over a file; nor stall the
+server with a locator."""
 
 from __future__ import annotations
 
@@ -121,3 +122,18 @@ def test_a_remote_trace_dir_is_confined_and_symlinks_and_existing_files_are_refu
     assert oct((files / "run-1").stat().st_mode & 0o777) == "0o700"
     status, value = mobile(session, "traceStop")
     assert status == 200, value
+
+
+def test_a_huge_or_quadratic_locator_is_refused_and_the_server_keeps_serving(session: tuple[Remote, str]) -> None:
+    server, sid = session
+    huge = "label == '" + "a" * 1_000_000 + "'"
+    status, value = server.call("POST", f"/session/{sid}/element", {"using": "-ios predicate string", "value": huge})
+    assert (status, value["error"]) == (400, "invalid argument"), value
+    assert "at most 4096" in value["message"]
+    assert len(value["message"]) < 400  # the value is not echoed back
+    # a run of spaces once cost the splitter a quadratic scan (4000 spaces: 16 million steps) — now one pass
+    spaces = "label == 'a'" + " " * 4000 + "x"
+    status, value = server.call("POST", f"/session/{sid}/element", {"using": "-ios predicate string", "value": spaces})
+    assert (status, value["error"]) == (400, "invalid selector"), value
+    status, value = server.call("GET", f"/session/{sid}/source")
+    assert status == 200 and "Account" in value
