@@ -63,6 +63,16 @@ def test_a_trace_directory_another_user_created_first_is_refused(phone: phonewir
     phone.trace_stop()
     assert oct(own.stat().st_mode & 0o777) == "0o700"
     assert oct((own / "trace.jsonl").stat().st_mode & 0o777) == "0o600"
+    # an existing directory of one's own (a home, a shared project folder) keeps its mode; what goes in is private
+    shared_own = tmp_path / "project"
+    shared_own.mkdir(mode=0o755)
+    shared_own.chmod(0o755)
+    phone.trace_start(str(shared_own))
+    phone.snapshot()
+    phone.trace_stop()
+    assert oct(shared_own.stat().st_mode & 0o777) == "0o755"
+    assert oct((shared_own / "shots").stat().st_mode & 0o777) == "0o700"
+    assert oct((shared_own / "trace.jsonl").stat().st_mode & 0o777) == "0o600"
 
 
 def test_a_video_is_never_written_through_a_symlink_or_into_another_users_file(

@@ -45,6 +45,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import stat
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -139,9 +140,17 @@ def recorder_of(session: AgentSession) -> Recorder | None:
 
 # -- files -----------------------------------------------------------------------------------------------------------
 def _private_dir(path: Path) -> None:
-    """Create ``path`` 0700, or take it when it is this user's directory (narrowed to 0700); :class:`NotPrivateError`
-    when it is a symlink or another user's (one who pre-created ``/tmp/trace`` could plant symlinks in it)."""
-    make_private_dir(str(path), narrow=True)
+    """Create ``path`` 0700, or take it when it is this user's directory; :class:`NotPrivateError` when it is a
+    symlink or another user's (one who pre-created ``/tmp/trace`` could plant symlinks in it).  An existing
+    directory keeps its mode (``trace start ~`` must not close the home directory to others): every file written
+    in it is 0600 and ``shots/`` is made 0700."""
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        make_private_dir(str(path))
+        return
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise NotPrivateError(f"{path} is not a directory of this user")
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -167,7 +176,7 @@ class Recorder:
         self.session = session
         self.directory = directory
         _private_dir(directory)
-        _private_dir(directory / SHOTS_DIR)
+        make_private_dir(str(directory / SHOTS_DIR), narrow=True)
         self.steps = sum(1 for _ in _lines(directory / STEPS_FILE))
         self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
         os.fchmod(self._fd, 0o600)
