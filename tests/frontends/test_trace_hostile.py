@@ -77,3 +77,18 @@ def test_a_report_of_a_hostile_trace_inlines_no_other_file_and_runs_no_markup(tm
     assert "<img src=x" not in text
     assert text.count("<script") == 1
     assert "Content-Security-Policy" in text and "script-src 'sha256-" in text
+
+
+def test_a_shared_trace_directory_cannot_make_the_report_overwrite_a_file_of_yours(tmp_path: Path) -> None:
+    directory = _hostile_trace(tmp_path)
+    victim = tmp_path / "bashrc"
+    victim.write_text("export KEEP=1\n")
+    (directory / "report.html").symlink_to(victim)
+    done = _cli("view", str(directory))  # the default output: DIR/report.html
+    assert done.returncode == 3
+    assert "error INVALID_REQUEST: cannot write" in done.stderr and "symlink" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert victim.read_text() == "export KEEP=1\n"
+    (tmp_path / "out.py").symlink_to(victim)
+    done = _cli("export", str(directory), "--pytest", str(tmp_path / "out.py"))
+    assert done.returncode == 3 and victim.read_text() == "export KEEP=1\n"

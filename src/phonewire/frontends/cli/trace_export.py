@@ -126,7 +126,9 @@ def export_pytest(directory: str | Path, *, device: str = "web") -> str:
 
 def write_pytest(directory: str | Path, output: str | Path, *, device: str = "web") -> Path:
     path = Path(output)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from phonewire.frontends.cli.trace_files import open_output
+
+    fd = open_output(path)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(export_pytest(directory, device=device))
     return path

@@ -251,7 +251,9 @@ def write_report(directory: str | Path, output: str | Path | None = None) -> Pat
     import os
 
     path = Path(output) if output is not None else Path(directory) / "report.html"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from phonewire.frontends.cli.trace_files import open_output
+
+    fd = open_output(path)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(render_report(directory))
     return path
