@@ -137,3 +137,21 @@ def test_a_huge_or_quadratic_locator_is_refused_and_the_server_keeps_serving(ses
     assert (status, value["error"]) == (400, "invalid selector"), value
     status, value = server.call("GET", f"/session/{sid}/source")
     assert status == 200 and "Account" in value
+
+
+@pytest.mark.parametrize(
+    ("command", "params", "key"),
+    [("scroll", {"direction": "down", "amount": "lots"}, "amount"),
+     ("scroll", {"direction": "down", "amount": 1e9}, "amount"),
+     ("find", {"selector": "text=Nowhere", "maxScrolls": 10**9}, "maxScrolls"),
+     ("find", {"selector": "text=Nowhere", "maxScrolls": "many"}, "maxScrolls"),
+     ("waitFor", {"selector": "text=Nowhere", "timeoutMs": "forever"}, "timeoutMs"),
+     ("waitFor", {"selector": "text=Nowhere", "timeoutMs": 10**12}, "timeout")],
+)  # fmt: skip
+def test_out_of_range_or_mistyped_mobile_numbers_are_invalid_argument_not_defaults(
+    session: tuple[Remote, str], command: str, params: dict[str, Any], key: str
+) -> None:
+    status, value = mobile(session, command, **params)
+    assert status == 400, value
+    assert value["error"] in ("invalid argument", "invalid selector"), value
+    assert key.lower() in value["message"].lower().replace("_", "")

@@ -60,6 +60,17 @@ def _string(params: Params, *keys: str) -> str:
     raise WebDriverError(INVALID_ARGUMENT, f"this command needs {' or '.join(keys)}")
 
 
+def _number(params: Params, key: str, default: Any, *, integer: bool = False) -> Any:
+    """``params[key]`` when it is a number (an integer with ``integer``), ``default`` when absent; else
+    ``invalid argument`` (a wrong type is never silently replaced by the default)."""
+    value = params.get(key, default)
+    kinds = (int,) if integer else (int, float)
+    if value is None or isinstance(value, bool) or not isinstance(value, kinds):
+        kind = "an integer" if integer else "a number"
+        raise WebDriverError(INVALID_ARGUMENT, f"{key} must be {kind}, got {str(value)[:40]!r}")
+    return value
+
+
 def _app(params: Params) -> str:
     return _string(params, "appId", "bundleId", "appPackage")
 
@@ -90,23 +101,19 @@ async def _press(s: WebDriverSession, p: Params) -> None:
 
 
 async def _scroll(s: WebDriverSession, p: Params) -> dict[str, Any]:
-    amount = p.get("amount", 0.6)
     target = p.get("target")
     result = await s.agent.scroll(
-        _string(p, "direction"),
-        target if isinstance(target, str) else None,
-        amount=amount if isinstance(amount, int | float) else 0.6,
+        _string(p, "direction"), target if isinstance(target, str) else None, amount=_number(p, "amount", 0.6)
     )
     return {k: result.data.get(k) for k in ("distance", "atEnd")}
 
 
 async def _find(s: WebDriverSession, p: Params) -> dict[str, Any]:
-    scrolls = p.get("maxScrolls")
     direction = p.get("direction", "down")
     result = await s.agent.find(
         _string(p, "selector"),
         direction=direction if isinstance(direction, str) else "down",
-        **({"max_scrolls": scrolls} if isinstance(scrolls, int) else {}),
+        **({"max_scrolls": _number(p, "maxScrolls", 0, integer=True)} if "maxScrolls" in p else {}),
     )
     return {k: result.data.get(k) for k in ("line", "ref", "scrolls", "distance")}
 
@@ -127,11 +134,8 @@ async def _deep_link(s: WebDriverSession, p: Params) -> None:
 
 
 async def _wait(s: WebDriverSession, p: Params) -> str:
-    timeout = p.get("timeoutMs", 5000)
     result = await s.agent.wait(
-        _string(p, "selector"),
-        gone=bool(p.get("gone", False)),
-        timeout_ms=timeout if isinstance(timeout, int) else 5000,
+        _string(p, "selector"), gone=bool(p.get("gone", False)), timeout_ms=_number(p, "timeoutMs", 5000)
     )
     return str(result.data.get("message", ""))
 
