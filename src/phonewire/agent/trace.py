@@ -240,7 +240,13 @@ class Recorder:
             except ProtocolError:
                 continue
             self._since[command] = int(data.get("next", since))
-            items = data.get(field_name) or []
+            app = self.session.app_id
+            # the session's app only: another app's console and requests (its URLs, tokens in them) stay out
+            items = [
+                x
+                for x in data.get(field_name) or []
+                if not app or not isinstance(x, dict) or x.get("app") in (None, app)
+            ]
             if items:
                 out[key] = list(items)[-MAX_STEP_ENTRIES:]
         return out
