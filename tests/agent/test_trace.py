@@ -211,3 +211,19 @@ def test_a_device_without_logs_is_not_asked_again_and_an_untraced_session_never_
     asyncio.run(agent.tap("label=Help"))
     assert len(sender.commands("logs")) == len(sender.commands("network")) == 1  # asked once, at the start
     assert len(steps(tmp_path / "trace")) == 2
+
+
+def test_another_apps_console_and_requests_stay_out_of_the_trace(tmp_path: Path) -> None:
+    sender = ObservingSender(form())
+    agent = AgentSession(sender, app_id="dev.phonewire.demo")
+    directory = tmp_path / "trace"
+    asyncio.run(agent.trace_start(str(directory)))
+    sender.happen("logs", {"kind": "console", "level": "log", "text": "mine", "app": "dev.phonewire.demo"})
+    sender.happen("logs", {"kind": "console", "level": "log", "text": "bank token 42", "app": "https://bank.example/"})
+    sender.happen("network", {"method": "GET", "url": "https://bank.example/?token=42", "app": "https://bank.example/"})
+    sender.happen("network", {"method": "GET", "url": "http://127.0.0.1/help.json", "app": "dev.phonewire.demo"})
+    asyncio.run(agent.tap("label=Help"))
+    (tap,) = steps(directory)
+    assert [x["text"] for x in tap["console"]] == ["mine"]
+    assert [r["url"] for r in tap["network"]] == ["http://127.0.0.1/help.json"]
+    assert b"bank" not in (directory / "trace.jsonl").read_bytes()

@@ -181,3 +181,33 @@ def test_profile_from_the_device_spec_and_shutdown_closes_the_browser() -> None:
         assert runner.send("shutdown")["ok"] is True
         assert runner.proc.wait(20) == 0
         assert not alive(pid) and not profiles[0].exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["file:///etc/passwd", "javascript:document.title='x'", "data:text/html,<h1>hi</h1>", "chrome://version",
+     "view-source:http://127.0.0.1/", "FILE:///etc/passwd", " file:///etc/passwd"],
+)  # fmt: skip
+def test_open_url_opens_web_urls_only(runner: RunnerProc, url: str) -> None:
+    assert runner.code("openUrl", url=url) == e.APP_UNKNOWN
+
+
+def test_a_page_cannot_show_host_files_or_browser_pages_on_the_phone(
+    runner: RunnerProc, hostile_site: HostileSite
+) -> None:
+    url = hostile_site.url("local.html")
+    launch(runner, url)
+    for y in (45, 115, 185, 255):  # each link and button of the page
+        runner.ok("launchApp", url)
+        runner.ok("tap", url, x=140, y=y)
+        apps = runner.ok("listApps")["apps"]
+        assert all(str(a["appBundleId"]).startswith(("http://", "dev.phonewire")) for a in apps), apps
+        texts = " ".join(str(n.get("label") or n.get("value") or "") for n in runner.ok("snapshot", url)["nodes"])
+        assert "root:x:0:0" not in texts and "Command Line" not in texts
+    # the control: a web page the same way does open as the app's new screen (so the taps above did land)
+    runner.ok("launchApp", url)
+    runner.ok("tap", url, x=140, y=325)
+    deadline = time.monotonic() + 10
+    while "second" not in {n.get("identifier") for n in runner.ok("snapshot", url)["nodes"]}:
+        assert time.monotonic() < deadline, "the web link's new screen never showed"
+        time.sleep(0.1)

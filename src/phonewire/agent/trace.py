@@ -23,7 +23,8 @@ shows in the next step).  ``target`` is the element a ref or selector resolved t
 again (``id``, else ``role`` + ``label``, else ``text`` — the first that matches that element alone).  ``shot`` is
 the screen after the step (JPEG, one pixel per point); ``view`` the agent view after it (interactive lines, refs
 numbered afresh: it never changes the session's refs).  Text typed into a password field is replaced by
-:data:`REDACTED` in the arguments, the results and the view, and the step says ``"secret": true``.
+:data:`REDACTED` in the arguments, the results and the view, and the step says ``"secret": true``; it is scrubbed
+(also URL-encoded) from every later step of the trace too (a GET form's request URL, a page that shows it).
 
 Layout of a trace directory (0700; every file 0600)::
 
@@ -44,11 +45,13 @@ from __future__ import annotations
 import base64
 import json
 import os
+import stat
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote, quote_plus
 from weakref import WeakKeyDictionary
 
 from phonewire.agent import selectors
@@ -58,6 +61,7 @@ from phonewire.agent.view import render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.runtime import NotPrivateError, make_private_dir
 
 if TYPE_CHECKING:
     from phonewire.agent.core import AgentSession
@@ -78,6 +82,9 @@ MAX_STEP_ENTRIES: Final = 100
 CONTROL_OPS: Final = frozenset({"trace_start", "trace_stop"})
 #: Roles whose typed text is a secret.
 SECRET_ROLES: Final = frozenset({"SecureTextField"})
+#: A typed password shorter than this is replaced in its step's arguments only (scrubbing free text of it would
+#: mangle the text).
+MIN_SCRUB_CHARS: Final = 3
 
 _RECORDERS: WeakKeyDictionary[AgentSession, Recorder] = WeakKeyDictionary()
 
@@ -96,6 +103,12 @@ async def start(session: AgentSession, directory: str) -> ActionResult:
         previous.uninstall()
     try:
         recorder = Recorder(session, path)
+    except NotPrivateError as exc:
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"cannot trace into {path}: it is a symlink, another user's directory, or not a directory",
+            "Pass a new directory, or one of your own (e.g. under your home, not a name others could create in /tmp).",
+        ) from exc
     except OSError as exc:
         raise ProtocolError(
             e.INVALID_REQUEST, f"cannot write a trace to {path}: {exc.strerror}", "Pass a writable directory."
@@ -127,12 +140,21 @@ def recorder_of(session: AgentSession) -> Recorder | None:
 
 # -- files -----------------------------------------------------------------------------------------------------------
 def _private_dir(path: Path) -> None:
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path.chmod(0o700)
+    """Create ``path`` 0700, or take it when it is this user's directory; :class:`NotPrivateError` when it is a
+    symlink or another user's (one who pre-created ``/tmp/trace`` could plant symlinks in it).  An existing
+    directory keeps its mode (``trace start ~`` must not close the home directory to others): every file written
+    in it is 0600 and ``shots/`` is made 0700."""
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        make_private_dir(str(path))
+        return
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise NotPrivateError(f"{path} is not a directory of this user")
 
 
 def _write_private(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, data)
     finally:
@@ -154,14 +176,16 @@ class Recorder:
         self.session = session
         self.directory = directory
         _private_dir(directory)
-        _private_dir(directory / SHOTS_DIR)
+        make_private_dir(str(directory / SHOTS_DIR), narrow=True)
         self.steps = sum(1 for _ in _lines(directory / STEPS_FILE))
-        self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
         os.fchmod(self._fd, 0o600)
         self._installed: list[str] = []
         self._current: _Step | None = None
         self._last_view: str | None = None
         self._full = False
+        #: Passwords typed while tracing (scrubbed from every later step too).
+        self._secrets: set[str] = set()
         #: Cursors of the device's logs and requests (None: the device keeps none, or the trace has not asked yet).
         self._since: dict[str, int | None] = {c.LOGS: None, c.NETWORK: None}
         self._line({"kind": "trace", "version": VERSION, "time": round(time.time(), 3), "app": session.app_id})
@@ -216,7 +240,13 @@ class Recorder:
             except ProtocolError:
                 continue
             self._since[command] = int(data.get("next", since))
-            items = data.get(field_name) or []
+            app = self.session.app_id
+            # the session's app only: another app's console and requests (its URLs, tokens in them) stay out
+            items = [
+                x
+                for x in data.get(field_name) or []
+                if not app or not isinstance(x, dict) or x.get("app") in (None, app)
+            ]
             if items:
                 out[key] = list(items)[-MAX_STEP_ENTRIES:]
         return out
@@ -299,8 +329,12 @@ class Recorder:
             entry["shot"] = after
         entry.update(await self._side_channels())
         if secret:
-            entry = _redact(entry, secret)
+            entry["args"]["text"] = REDACTED
             entry["secret"] = True
+            if len(secret) >= MIN_SCRUB_CHARS:  # shorter: too short to scrub from free text without mangling it
+                self._secrets.add(secret)
+        if self._secrets:  # a password typed earlier shows up later: a GET form's URL, a page that echoes it
+            entry = _scrub(entry, self._secrets)
         self._line(entry)
         if n >= MAX_STEPS:
             self._line({"kind": "full", "steps": n})
@@ -381,12 +415,14 @@ def _secret_text(step: _Step, target: Node | None, after: list[Node] | None) -> 
     return text if any(n.get("type") in SECRET_ROLES for n in focused) else None
 
 
-def _redact(entry: dict[str, Any], secret: str) -> dict[str, Any]:
-    entry["args"]["text"] = REDACTED
-    if len(secret) < 3:  # too short to scrub from free text without mangling it
-        return entry
+def _scrub(entry: dict[str, Any], secrets: set[str]) -> dict[str, Any]:
+    """``entry`` with every secret typed in this trace replaced by :data:`REDACTED`, also URL-encoded (a request's
+    URL carries a GET form's password)."""
     encoded = json.dumps(entry, ensure_ascii=False, default=str)
-    scrubbed: dict[str, Any] = json.loads(encoded.replace(json.dumps(secret)[1:-1], REDACTED))
+    for secret in sorted(secrets, key=len, reverse=True):
+        for form in {secret, quote(secret, safe=""), quote_plus(secret), quote(secret)}:
+            encoded = encoded.replace(json.dumps(form, ensure_ascii=False)[1:-1], REDACTED)
+    scrubbed: dict[str, Any] = json.loads(encoded)
     return scrubbed
 
 

@@ -11,9 +11,11 @@ the first one's size.
 from __future__ import annotations
 
 import io
+import os
+import stat
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -23,6 +25,8 @@ CODECS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     ".mp4": ("libx264", {"preset": "veryfast", "crf": "28"}),
     ".webm": ("libvpx", {"deadline": "realtime", "cpu-used": "8", "crf": "30", "b": "1M"}),
 }
+#: extension → FFmpeg muxer (the file is opened here, not by FFmpeg: _private_file)
+FORMATS: Final[dict[str, str]] = {".mp4": "mp4", ".webm": "webm"}
 _NO_AV_HINT = "Install the video extra (pip install 'phonewire[video]': PyAV, wheels with FFmpeg inside)."
 
 
@@ -35,6 +39,31 @@ def codec_for(path: str) -> str:
             f"Name the file {' or '.join('*' + s for s in CODECS)}.",
         )  # fmt: skip
     return CODECS[suffix][0]
+
+
+def _private_file(path: str) -> BinaryIO:
+    """``path`` opened for writing, 0600 (a recording shows whatever the screen showed): never through a symlink,
+    never another user's file (INVALID_REQUEST)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise ProtocolError(
+            e.INVALID_REQUEST, f"cannot record into {path}: {exc.strerror}",
+            "Name a new file in a directory of yours (not a symlink).",
+        ) from exc  # fmt: skip
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid() or not stat.S_ISREG(st.st_mode):
+            raise ProtocolError(
+                e.INVALID_REQUEST, f"cannot record into {path}: it is another user's file or not a regular file",
+                "Name a new file in a directory of yours.",
+            )  # fmt: skip
+        os.fchmod(fd, 0o600)
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "w+b")
 
 
 class VideoWriter:
@@ -50,7 +79,12 @@ class VideoWriter:
         self.width, self.height = width - width % 2, height - height % 2
         self.frames = 0
         self._av: Any = av
-        self._container: Any = av.open(path, mode="w")
+        self._file = _private_file(path)
+        try:
+            self._container: Any = av.open(self._file, mode="w", format=FORMATS[Path(path).suffix.lower()])
+        except BaseException:
+            self._file.close()
+            raise
         stream: Any = self._container.add_stream(self.codec, options=CODECS[Path(path).suffix.lower()][1])
         stream.width, stream.height, stream.pix_fmt = self.width, self.height, "yuv420p"
         stream.time_base = Fraction(1, 1000)
@@ -88,7 +122,10 @@ class VideoWriter:
             for packet in self._stream.encode(None):
                 self._container.mux(packet)
         finally:
-            self._container.close()
+            try:
+                self._container.close()
+            finally:
+                self._file.close()
         seconds = 0.0 if self._t0 is None else round(at_s - self._t0, 3)
         return {"path": self.path, "frames": self.frames, "seconds": seconds, "width": self.width,
                 "height": self.height, "codec": self.codec}  # fmt: skip

@@ -91,3 +91,47 @@ def test_canonical_wda_url(given: str, canonical: str) -> None:
 def test_non_canonical_wda_urls_are_refused(bad: str) -> None:
     with pytest.raises(ValueError):
         canonical_url(bad)
+
+
+def test_a_hostile_wda_redirect_or_deep_json_is_a_bad_reply_and_no_redirect_is_followed() -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    hits: list[str] = []
+
+    class Hostile(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            if self.path == "/elsewhere":
+                body = b'{"value": {"ready": true}}'
+                self.send_response(200)
+            elif self.path == "/status":
+                body = b"moved"
+                self.send_response(302)
+                self.send_header("Location", f"http://127.0.0.1:{self.server.server_address[1]}/elsewhere")
+            else:
+                body = b'{"value": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+                self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = WdaClient(f"http://127.0.0.1:{server.server_address[1]}")
+        with pytest.raises(WdaBadReply, match="HTTP 302"):
+            client.get("/status")
+        with pytest.raises(WdaBadReply, match="nested too deeply"):
+            client.get("/source")
+        assert hits == ["/status", "/source"]  # the redirect was not followed
+        mapped = map_failure(WdaBadReply("GET", "/source", "nested too deeply"), url=URL)
+        assert mapped.error.code == e.DEVICE_UNAVAILABLE
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)

@@ -152,3 +152,25 @@ def test_a_reply_that_is_not_json_closes_the_connection() -> None:
 
     result, closed = asyncio.run(with_peer(peer, body))
     assert isinstance(result, CdpClosed) and closed
+
+
+def test_the_reader_splits_messages_at_nul_however_the_chunks_fall() -> None:
+    from phonewire.devices.web.cdp import _Reader
+
+    class Sink:
+        def __init__(self) -> None:
+            self.messages: list[bytes] = []
+
+        def _on_message(self, data: bytes) -> None:
+            self.messages.append(data)
+
+        def _fail_all(self, reason: str) -> None:
+            raise AssertionError(reason)
+
+    stream = b"".join(m + b"\0" for m in (b"x" * 200_000, b'{"a":1}', b"", b'{"b":2}' * 1000))
+    for size in (1, 7, 65_536, len(stream)):
+        reader, sink = _Reader(), Sink()
+        reader.connection = sink  # type: ignore[assignment]
+        for i in range(0, len(stream), size):
+            reader.data_received(stream[i : i + size])
+        assert sink.messages == [b"x" * 200_000, b'{"a":1}', b"", b'{"b":2}' * 1000], size

@@ -124,6 +124,8 @@ class WdaClient:
             envelope = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise WdaBadReply(method, path, f"HTTP {status} with a body that is not JSON ({raw[:80]!r})") from exc
+        except RecursionError as exc:  # [[[[… deeper than Python's parser goes: no WDA sends that
+            raise WdaBadReply(method, path, f"HTTP {status} with JSON nested too deeply ({raw[:40]!r}…)") from exc
         if not isinstance(envelope, dict) or "value" not in envelope:
             raise WdaBadReply(method, path, f"HTTP {status} without a value ({str(envelope)[:80]})")
         value = envelope["value"]

@@ -57,6 +57,8 @@ class _Reader(asyncio.Protocol):
     def __init__(self) -> None:
         self.connection: CdpConnection | None = None
         self._buffer = bytearray()
+        #: Bytes of the buffer already searched for a NUL (none there).
+        self._scanned = 0
 
     def data_received(self, data: bytes) -> None:
         connection = self.connection
@@ -65,11 +67,14 @@ class _Reader(asyncio.Protocol):
         buffer = self._buffer
         buffer += data
         start = 0
-        while (end := buffer.find(b"\0", start)) >= 0:
+        # from where the previous chunk's search ended: a big message (a page logging 100 MB) is scanned once, not
+        # once per chunk (quadratic: seconds of the event loop for a 512 MB message)
+        while (end := buffer.find(b"\0", max(start, self._scanned))) >= 0:
             connection._on_message(bytes(buffer[start:end]))
             start = end + 1
         if start:
             del buffer[:start]
+        self._scanned = len(buffer)
         if len(buffer) > MAX_MESSAGE_BYTES:
             connection._fail_all(f"DevTools pipe sent a message over {MAX_MESSAGE_BYTES} bytes")
 

@@ -322,6 +322,8 @@ class WebDevice(Device):
         page, self._spare = self._spare, None
         if page is None or page.gone:
             page = await self._new_page(None)
+        else:  # made before a first logs / network turned their domains on: the app's page follows them too
+            await self._follow_domains(page)
         page.app_id, page.url = app_id, url
         await self._navigate(page, url)
         # The app's history starts at its own page: `back` must never return to the blank page the target was
@@ -339,11 +341,14 @@ class WebDevice(Device):
         page = _Page("", target_id, cdp.session(session_id), "about:blank")
         self._by_session[session_id] = page
         await apply_profile(page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT))
+        await self._follow_domains(page)
+        return page
+
+    async def _follow_domains(self, page: _Page) -> None:
         for on, (method, params) in ((self._observer.log_domain, LOG_ENABLE),
                                      (self._observer.network_domain, NETWORK_ENABLE)):  # fmt: skip
             if on:
                 await page.session.send(method, params)
-        return page
 
     async def _ensure_home(self) -> _Page:
         if self._home is None or self._home.gone:

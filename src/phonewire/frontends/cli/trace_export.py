@@ -14,6 +14,7 @@ The module replays the session's successful mutating steps in order, on a fresh 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -25,6 +26,12 @@ from phonewire.agent.trace import CONTROL_OPS, read_steps
 _REF: Final = re.compile(r"^@?e\d+$")
 _POINT: Final = re.compile(r"^\s*-?\d+(\.\d+)?\s*[ ,]\s*-?\d+(\.\d+)?\s*$")
 SECRET_ENV: Final = "PHONEWIRE_SECRET_{}"
+
+
+def _text(value: object) -> str:
+    """``value`` as text that cannot leave a comment or a docstring of the module: one line, ASCII, every quote and
+    backslash escaped (a trace file is data; its words never become code)."""
+    return json.dumps(str(value), ensure_ascii=True)[1:-1]
 
 
 def _target(step: dict[str, Any]) -> tuple[str | None, str]:
@@ -41,20 +48,24 @@ def _target(step: dict[str, Any]) -> tuple[str | None, str]:
 
 
 def _call(step: dict[str, Any], secrets: list[str]) -> list[str]:
-    op = OPERATIONS.get(str(step["op"]))
-    n = step["n"]
+    op = OPERATIONS.get(str(step.get("op")))
+    n = _text(step.get("n"))
     if op is None:
-        return [f"    # step {n}: {step['op']} is not an operation of this phonewire; left out"]
+        return [f"    # step {n}: {_text(step.get('op'))} is not an operation of this phonewire; left out"]
     if "error" in step:
-        return [f"    # step {n}: {op.name} failed ({step['error'].get('code')}); left out"]
+        error = step["error"] if isinstance(step["error"], dict) else {}
+        return [f"    # step {n}: {op.name} failed ({_text(error.get('code'))}); left out"]
     if op.name in CONTROL_OPS or (op.read_only and op.name != "wait"):
         return [f"    # step {n}: {op.name} (read only)"]
+    if not isinstance(step.get("args") or {}, dict):
+        return [f"    # step {n}: {op.name} with unreadable arguments; left out"]
     args = dict(step.get("args") or {})
     comment = ""
     if "target" in args:
         target, comment = _target(step)
         if target is None:
-            return [f"    # step {n}: {op.name} on {args['target']}: the element had no stable selector; left out"]
+            given = _text(args["target"])
+            return [f"    # step {n}: {op.name} on {given}: the element had no stable selector; left out"]
         args["target"] = target
     if step.get("secret") and "text" in args:
         secrets.append(SECRET_ENV.format(len(secrets) + 1))
@@ -90,7 +101,7 @@ def export_pytest(directory: str | Path, *, device: str = "web") -> str:
         reason = f"set {', '.join(secrets)} to the password(s) typed in the session"
         skip = [f"@pytest.mark.skipif(not all(os.environ.get(n) for n in {secrets!r}), reason={reason!r})"]
     head = [
-        f'"""Replays the phonewire trace {Path(directory).name!r} ({len(steps)} step(s)); '
+        f'"""Replays the phonewire trace "{_text(Path(directory).name)}" ({len(steps)} step(s)); '
         "written by `phonewire trace export`.",
         "",
         "Elements are found by stable selectors (id, role + label, text), so the test does not depend on positions.",
@@ -115,7 +126,9 @@ def export_pytest(directory: str | Path, *, device: str = "web") -> str:
 
 def write_pytest(directory: str | Path, output: str | Path, *, device: str = "web") -> Path:
     path = Path(output)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from phonewire.frontends.cli.trace_files import open_output
+
+    fd = open_output(path)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(export_pytest(directory, device=device))
     return path

@@ -3,11 +3,30 @@ trace directory (no daemon, no device).  Exit codes as the other verbs: 0 ok, 2 
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import sys
 
 from phonewire.protocol.errors import ProtocolError
 
 USAGE = "usage: phonewire trace view DIR [-o FILE] | phonewire trace export DIR --pytest FILE [--device SPEC]"
+
+
+def open_output(path: str | os.PathLike[str]) -> int:
+    """A file descriptor to write a report or an export into: 0600, never through a symlink (a trace directory
+    someone else shared may hold ``report.html`` → your ``~/.bashrc``), never another user's file (OSError)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid() or not stat.S_ISREG(st.st_mode):
+            raise PermissionError(errno.EPERM, "it is another user's file or not a regular file", str(path))
+        os.fchmod(fd, 0o600)
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _options(words: list[str], known: dict[str, str]) -> tuple[list[str], dict[str, str]]:
@@ -63,6 +82,8 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"error {exc.code}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else "") + "\n")
         return 3
     except OSError as exc:
-        sys.stderr.write(f"error INVALID_REQUEST: cannot write: {exc}\n")
+        why = "it is a symlink" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+        sys.stderr.write(f"error INVALID_REQUEST: cannot write {exc.filename or 'the output'}: {why}\n"
+                         "hint: name an output file of yours with -o FILE (or --pytest FILE)\n")  # fmt: skip
         return 3
     return 0

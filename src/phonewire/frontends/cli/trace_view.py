@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import base64
 import difflib
+import hashlib
 import html
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any, Final
 
@@ -66,6 +68,15 @@ THUMBS: Final = (
 )
 
 
+#: The report runs its one script and nothing else, loads nothing from the network, and sends nothing anywhere
+#: (defence in depth: every text of the trace is escaped, but a page's console text is hostile by nature).
+CSP: Final = (
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+    f"script-src 'sha256-{base64.b64encode(hashlib.sha256(THUMBS.encode()).digest()).decode()}'; "
+    "form-action 'none'; base-uri 'none'"
+)
+
+
 def _size(image: bytes) -> tuple[int, int] | None:
     try:
         from PIL import Image
@@ -76,7 +87,9 @@ def _size(image: bytes) -> tuple[int, int] | None:
         return None
 
 
-def _args_text(args: dict[str, Any]) -> str:
+def _args_text(args: object) -> str:
+    if not isinstance(args, dict):
+        return json.dumps(args, ensure_ascii=False, default=str)
     return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
 
 
@@ -92,15 +105,27 @@ def _diff(previous: str | None, current: str | None) -> str:
     return "\n".join(out)
 
 
+#: The only image names a trace's steps may point at (``shots/NNNNN.jpg``, ``shots/NNNNN-before.jpg``): a trace
+#: handed to you is data, and its report never inlines another file of your disk.
+_SHOT_NAME: Final = re.compile(r"shots/\d{5,}(-before)?\.jpg\Z")
+
+
 def _image(directory: Path, name: object) -> bytes | None:
-    path = directory / name if isinstance(name, str) else None
-    return path.read_bytes() if path is not None and path.is_file() else None
+    if not isinstance(name, str) or not _SHOT_NAME.match(name):
+        return None
+    path = directory / name
+    return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+
+
+_RECT_KEYS: Final = ("x", "y", "width", "height")
 
 
 def _outline(step: dict[str, Any], image: bytes) -> str:
     rect = (step.get("target") or {}).get("rect")
     size = _size(image)
     if not isinstance(rect, dict) or not size:
+        return ""
+    if not all(isinstance(rect.get(k), int | float) and not isinstance(rect.get(k), bool) for k in _RECT_KEYS):
         return ""
     w, h = size
     style = (f"left:{100 * rect['x'] / w:.2f}%;top:{100 * rect['y'] / h:.2f}%;"
@@ -169,7 +194,9 @@ def render_report(directory: str | Path) -> str:
     sections, thumbs = [], []
     previous_view: str | None = None
     for step in steps:
-        n, op = int(step["n"]), str(step["op"])
+        if not isinstance(step.get("n"), int) or isinstance(step.get("n"), bool):
+            continue  # not a line phonewire wrote
+        n, op = int(step["n"]), str(step.get("op"))
         failed = "error" in step
         cls = "step error" if failed else "step"
         screen, shot_id = _screen(folder, step)
@@ -178,15 +205,16 @@ def render_report(directory: str | Path) -> str:
                           f'<img {_LAZY} data-of="{shot_id}" alt="">{n} {html.escape(op)}</a>')  # fmt: skip
         args = html.escape(_args_text(step.get("args") or {}))
         parts = [f"<h2>{n}. {html.escape(op)} <small>{args}</small></h2>"]
-        parts.append(f"<div>{step.get('ms', 0)} ms" + (" · screen changed" if step.get("changed") else "") + "</div>")
+        ms = html.escape(str(step.get("ms", 0)))
+        parts.append(f"<div>{ms} ms" + (" · screen changed" if step.get("changed") else "") + "</div>")
         target = step.get("target")
         if isinstance(target, dict):
             sel = target.get("selector")
             what = f'{target.get("type")} "{target.get("label") or ""}"'
-            found_by = f"<code>{html.escape(sel)}</code>" if sel else "no stable selector"
+            found_by = f"<code>{html.escape(str(sel))}</code>" if sel else "no stable selector"
             parts.append(f'<div class="target">target: {html.escape(what)} · {found_by}</div>')
         if failed:
-            err = step["error"]
+            err = step["error"] if isinstance(step["error"], dict) else {"message": step["error"]}
             hint = f"<br>hint: {html.escape(str(err['hint']))}" if err.get("hint") else ""
             code, message_text = html.escape(str(err.get("code"))), html.escape(str(err.get("message")))
             parts.append(f'<div class="err">{code}: {message_text}{hint}</div>')
@@ -195,10 +223,10 @@ def render_report(directory: str | Path) -> str:
             if isinstance(message, dict) and message.get("message"):
                 parts.append(f'<div class="result">{html.escape(str(message["message"]))}</div>')
         if step.get("console"):
-            parts.append(_console(step["console"]))
+            parts.append(_console(list(step["console"]) if isinstance(step["console"], list) else []))
         if step.get("network"):
-            parts.append(_network(step["network"]))
-        view = step.get("view")
+            parts.append(_network(list(step["network"]) if isinstance(step["network"], list) else []))
+        view = step.get("view") if isinstance(step.get("view"), str) else None
         changes = _diff(previous_view, view)
         if changes:
             parts.append(f'<details open><summary>view diff</summary><pre class="diff">{changes}</pre></details>')
@@ -209,7 +237,8 @@ def render_report(directory: str | Path) -> str:
                         f'<div class="details">{"".join(parts)}</div></section>')  # fmt: skip
     title = f"phonewire trace: {len(steps)} step(s), {errors} error(s)"
     return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f'<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
+        f'content="{CSP}"><title>{html.escape(title)}</title>'
         f"<style>{STYLE}</style></head><body><header><h1>{html.escape(title)}</h1>"
         f"<div>{html.escape(str(folder.resolve()))}</div></header>"
         f'<nav class="timeline">{"".join(thumbs)}</nav><main>{"".join(sections)}</main>'
@@ -222,7 +251,9 @@ def write_report(directory: str | Path, output: str | Path | None = None) -> Pat
     import os
 
     path = Path(output) if output is not None else Path(directory) / "report.html"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from phonewire.frontends.cli.trace_files import open_output
+
+    fd = open_output(path)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(render_report(directory))
     return path

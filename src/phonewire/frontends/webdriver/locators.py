@@ -30,7 +30,8 @@ Condition = tuple[str, str]
 
 _QUOTED: Final = r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
 _PREDICATE_TERM: Final = re.compile(r"^\s*(\w+)\s*==\s*" + _QUOTED + r"\s*$")
-_PREDICATE_AND: Final = re.compile(r"\s+(?:AND|and)\s+|\s*&&\s*")
+#: Linear: a run of spaces is only tried from its start (``\s+AND`` from every space of a long run was quadratic).
+_PREDICATE_AND: Final = re.compile(r"(?<!\s)\s+(?:AND|and)\s+|&&")
 _PREDICATE_KEYS: Final = {"label": "label", "name": "name", "value": "value", "type": "type"}
 _UI_CALL: Final = re.compile(r'\.?\s*(\w+)\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)\s*')
 _UI_KEYS: Final = {"text": "text", "description": "name", "resourceId": "resource-id", "className": "type"}

@@ -23,11 +23,19 @@ command             arguments                                     does
 ``recordStart``     ``file`` (.mp4 / .webm)                       record the screen (``record_start``)
 ``recordStop``      —                                             finish the video (``record_stop``)
 ==================  ============================================  ==========================================
+
+Files a client names (``traceStart``'s ``dir``, ``recordStart``'s ``file``) are relative names inside the server's
+files directory (``--files-dir``; default ``$XDG_STATE_HOME/phonewire/webdriver``, 0700): a WebDriver client may be
+another machine (``--allow-remote``, or a Grid hub in front), so it never chooses a path on the server's disk.  An
+absolute name, ``..``, a symlink on the way, or (for a video) a file that exists already is ``invalid argument``.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, UNSUPPORTED_OPERATION, WebDriverError
@@ -50,6 +58,17 @@ def _string(params: Params, *keys: str) -> str:
         if isinstance(value, str) and value.strip():
             return value.strip()
     raise WebDriverError(INVALID_ARGUMENT, f"this command needs {' or '.join(keys)}")
+
+
+def _number(params: Params, key: str, default: Any, *, integer: bool = False) -> Any:
+    """``params[key]`` when it is a number (an integer with ``integer``), ``default`` when absent; else
+    ``invalid argument`` (a wrong type is never silently replaced by the default)."""
+    value = params.get(key, default)
+    kinds = (int,) if integer else (int, float)
+    if value is None or isinstance(value, bool) or not isinstance(value, kinds):
+        kind = "an integer" if integer else "a number"
+        raise WebDriverError(INVALID_ARGUMENT, f"{key} must be {kind}, got {str(value)[:40]!r}")
+    return value
 
 
 def _app(params: Params) -> str:
@@ -82,23 +101,19 @@ async def _press(s: WebDriverSession, p: Params) -> None:
 
 
 async def _scroll(s: WebDriverSession, p: Params) -> dict[str, Any]:
-    amount = p.get("amount", 0.6)
     target = p.get("target")
     result = await s.agent.scroll(
-        _string(p, "direction"),
-        target if isinstance(target, str) else None,
-        amount=amount if isinstance(amount, int | float) else 0.6,
+        _string(p, "direction"), target if isinstance(target, str) else None, amount=_number(p, "amount", 0.6)
     )
     return {k: result.data.get(k) for k in ("distance", "atEnd")}
 
 
 async def _find(s: WebDriverSession, p: Params) -> dict[str, Any]:
-    scrolls = p.get("maxScrolls")
     direction = p.get("direction", "down")
     result = await s.agent.find(
         _string(p, "selector"),
         direction=direction if isinstance(direction, str) else "down",
-        **({"max_scrolls": scrolls} if isinstance(scrolls, int) else {}),
+        **({"max_scrolls": _number(p, "maxScrolls", 0, integer=True)} if "maxScrolls" in p else {}),
     )
     return {k: result.data.get(k) for k in ("line", "ref", "scrolls", "distance")}
 
@@ -119,11 +134,8 @@ async def _deep_link(s: WebDriverSession, p: Params) -> None:
 
 
 async def _wait(s: WebDriverSession, p: Params) -> str:
-    timeout = p.get("timeoutMs", 5000)
     result = await s.agent.wait(
-        _string(p, "selector"),
-        gone=bool(p.get("gone", False)),
-        timeout_ms=timeout if isinstance(timeout, int) else 5000,
+        _string(p, "selector"), gone=bool(p.get("gone", False)), timeout_ms=_number(p, "timeoutMs", 5000)
     )
     return str(result.data.get("message", ""))
 
@@ -136,8 +148,49 @@ async def _select(s: WebDriverSession, p: Params) -> str:
     return str(result.data.get("message", ""))
 
 
+def _refuse_name(name: str, why: str) -> WebDriverError:
+    return WebDriverError(
+        INVALID_ARGUMENT,
+        f'{name!r} {why}; name a file relative to the server\'s files directory, e.g. "run-1" or "run-1.mp4" '
+        "(the reply says where it went; the server's --files-dir sets that directory)",
+    )
+
+
+def confined(files_dir: Path, name: str, *, new_file: bool) -> Path:
+    """``name`` inside ``files_dir`` (created 0700 when missing): a relative name without ``..``, no symlink on
+    the way, and (``new_file``) nothing there yet.  The client never picks a path outside the directory."""
+    if "\0" in name or len(name) > 255:
+        raise _refuse_name(name[:80], "is not a file name")
+    relative = Path(name)
+    if relative.is_absolute() or name.startswith("~"):
+        raise _refuse_name(name, "is an absolute path")
+    if any(part == ".." for part in relative.parts) or not relative.parts:
+        raise _refuse_name(name, "leaves the files directory")
+    from phonewire.runtime import NotPrivateError, make_private_dir
+
+    try:
+        make_private_dir(str(files_dir))
+    except NotPrivateError as exc:
+        raise WebDriverError(INVALID_ARGUMENT, f"the server's files directory is refused: {exc}") from exc
+    path = files_dir
+    for part in relative.parts:
+        path = path / part
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise _refuse_name(name, f"cannot be used ({exc.strerror})") from exc
+        if stat.S_ISLNK(st.st_mode):
+            raise _refuse_name(name, "goes through a symlink")
+        if new_file and path == files_dir / relative:
+            raise _refuse_name(name, "exists already (a video is never written over a file)")
+    return path
+
+
 async def _trace_start(s: WebDriverSession, p: Params) -> str:
-    return str((await s.agent.trace_start(_string(p, "dir"))).data.get("message", ""))
+    directory = confined(s.files_dir, _string(p, "dir"), new_file=False)
+    return str((await s.agent.trace_start(str(directory))).data.get("message", ""))
 
 
 async def _trace_stop(s: WebDriverSession, p: Params) -> str:
@@ -157,7 +210,9 @@ async def _network(s: WebDriverSession, p: Params) -> Any:
 
 
 async def _record_start(s: WebDriverSession, p: Params) -> str:
-    return str((await s.agent.record_start(_string(p, "file"))).data.get("message", ""))
+    file = confined(s.files_dir, _string(p, "file"), new_file=True)
+    file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return str((await s.agent.record_start(str(file))).data.get("message", ""))
 
 
 async def _record_stop(s: WebDriverSession, p: Params) -> str:

@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from phonewire.agent.core import AgentSession
@@ -65,9 +66,17 @@ async def default_opener(w: Wanted) -> AsyncIterator[AgentSession]:
 class Service:
     """The sessions of one server.  ``aclose()`` ends every session (and stops the runner each one started)."""
 
-    def __init__(self, opener: Opener = default_opener, *, idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        opener: Opener = default_opener,
+        *,
+        idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
+        files_dir: Path | None = None,
+    ) -> None:
         self.opener = opener
         self.idle_timeout_s = idle_timeout_s
+        #: ``--files-dir``: where clients' traces and videos go (None: session.default_files_dir()).
+        self.files_dir = files_dir
         self.sessions: dict[str, WebDriverSession] = {}
         self._stacks: dict[str, AsyncExitStack] = {}
         self._reaper: asyncio.Task[None] | None = None
@@ -98,7 +107,7 @@ class Service:
         except BaseException:
             await stack.aclose()
             raise
-        session = WebDriverSession(agent, w)
+        session = WebDriverSession(agent, w, files_dir=self.files_dir)
         self.sessions[session.id] = session
         self._stacks[session.id] = stack
         return {"sessionId": session.id, "capabilities": session.capabilities}

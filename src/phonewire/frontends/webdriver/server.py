@@ -2,7 +2,7 @@
 
 ::
 
-    phonewire webdriver [--host 127.0.0.1] [--port 4723] [--idle-timeout S] [--allow-remote]
+    phonewire webdriver [--host 127.0.0.1] [--port 4723] [--idle-timeout S] [--allow-remote] [--files-dir DIR]
 
 HTTP is h11 (already phonewire's HTTP parser, in the runner): sans-I/O, so this adapter is one small asyncio
 loop; no ASGI stack, no new dependency.  Connections are kept alive (Selenium and Appium clients pool them);
@@ -33,6 +33,7 @@ import logging
 import os
 import socket
 import sys
+from pathlib import Path
 from typing import Any, Final
 
 import h11
@@ -285,7 +286,8 @@ async def _run(args: argparse.Namespace) -> int:
         return 1
     with listener, SignalStop() as signals:
         signals.serving = True
-        await serve(Service(idle_timeout_s=args.idle_timeout), listener, signals.event, credentials=credentials)
+        service = Service(idle_timeout_s=args.idle_timeout, files_dir=args.files_dir)
+        await serve(service, listener, signals.event, credentials=credentials)
     return 0
 
 
@@ -300,6 +302,11 @@ def _parser() -> argparse.ArgumentParser:
         help="end a session after this many seconds without a command (default 300)",
     )  # fmt: skip
     parser.add_argument("--allow-remote", action="store_true", help=f"serve any peer that sends {CREDENTIALS_ENV}")
+    parser.add_argument(
+        "--files-dir", default=None,
+        help="where mobile: traceStart / recordStart write; clients name files inside it only "
+        "(default $XDG_STATE_HOME/phonewire/webdriver)",
+    )  # fmt: skip
     return parser
 
 
@@ -313,6 +320,8 @@ def main(argv: list[str]) -> int:
     if args.idle_timeout <= 0:
         print("phonewire webdriver: --idle-timeout must be > 0", file=sys.stderr)
         return 2
+    if args.files_dir:
+        args.files_dir = Path(args.files_dir).expanduser().absolute()
 
     return run_server("webdriver", _run(args))
 

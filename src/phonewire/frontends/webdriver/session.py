@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import os
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Final
 
 from PIL import Image
@@ -70,9 +72,20 @@ def crop(png: bytes, box: tuple[float, float, float, float], viewport: Mapping[s
     return out.getvalue()
 
 
+def default_files_dir() -> Path:
+    """``$XDG_STATE_HOME/phonewire/webdriver`` (``~/.local/state/phonewire/webdriver``): where WebDriver clients'
+    traces and videos go unless ``--files-dir`` says otherwise."""
+    state = os.environ.get("XDG_STATE_HOME")
+    return (Path(state) if state else Path.home() / ".local" / "state") / "phonewire" / "webdriver"
+
+
 class WebDriverSession:
-    def __init__(self, agent: AgentSession, wanted: Wanted, *, session_id: str | None = None) -> None:
+    def __init__(
+        self, agent: AgentSession, wanted: Wanted, *, session_id: str | None = None, files_dir: Path | None = None
+    ) -> None:
         self.id = session_id or uuid.uuid4().hex
+        #: Where ``mobile: traceStart`` / ``recordStart`` write (names are confined to it: mobile.confined).
+        self.files_dir = files_dir or default_files_dir()
         self.agent = agent
         self.wanted = wanted
         self.capabilities: dict[str, Any] = dict(wanted.answered)

@@ -39,6 +39,8 @@ NAME: Final = "name"
 CSS: Final = "css selector"
 IOS_PREDICATE: Final = locators.IOS_PREDICATE
 ANDROID_UIAUTOMATOR: Final = locators.ANDROID_UIAUTOMATOR
+#: The longest locator value taken: every find parses it once per poll of the implicit wait, in the server's loop.
+MAX_LOCATOR_CHARS: Final = 4096
 STRATEGIES: Final = (ACCESSIBILITY_ID, ID, XPATH, CLASS_NAME, NAME, CSS, IOS_PREDICATE, ANDROID_UIAUTOMATOR)
 _CSS_ATTR: Final = re.compile(r'^\[(id|name)\s*=\s*"((?:[^"\\]|\\.)*)"\]$')
 _CSS_SIMPLE: Final = re.compile(r"^([#.]?)([A-Za-z_][\w-]*)$")
@@ -125,6 +127,12 @@ def find(strategy: str, selector: str, nodes: Sequence[Node], *, within: Node | 
         )
     if not isinstance(selector, str):
         raise WebDriverError(INVALID_ARGUMENT, "the locator's value must be a string")
+    if len(selector) > MAX_LOCATOR_CHARS:
+        raise WebDriverError(
+            INVALID_ARGUMENT,
+            f"the locator's value is {len(selector)} characters; at most {MAX_LOCATOR_CHARS} are taken "
+            "(name the element by accessibility id or id instead)",
+        )
     if strategy == XPATH:
         return _xpath(selector, nodes, within)
     if strategy == CSS:
