@@ -266,6 +266,7 @@ class Agent:
         self.episode_before = ""  # the page's "Episodes done" counter when the current episode started
         self.tried: set[str] = set()  # refs of plain texts tapped in vain in this episode
         self.log: list[str] = []  # the taps of the current episode (printed for a failed one with --verbose)
+        self.popups = 0  # login-user-popup: popups dismissed
 
     def view(self, interactive: bool = False) -> Any:
         self.steps += 1
@@ -802,6 +803,121 @@ def solve_use_spinner(a: Agent, view: Any, q: str) -> None:
     raise Unsolvable(f"the spinner did not reach {goal}")
 
 
+def _scroll(a: Agent, direction: str, target: str) -> bool:
+    """Scroll the container around ``target`` by most of its height; True when it reached the end."""
+    a.steps += 1
+    return bool(a.phone.scroll(direction, target).data.get("atEnd"))
+
+
+def _find(a: Agent, selector: str, max_scrolls: int = 8) -> str:
+    """``find``: scroll the container holding ``selector`` until it shows; its ref."""
+    a.steps += 1
+    return "@" + str(a.phone.find(selector, max_scrolls=max_scrolls).data["ref"]).lstrip("@")
+
+
+def _idle(a: Agent) -> None:
+    a.steps += 1
+    a.phone.wait(idle=True, timeout_ms=3000)
+
+
+def _author(node: Any) -> str:
+    """The ``@handle`` of a post's header line (``Shirline @enim``), else ''."""
+    words = str(node.get("label") or "").split()
+    return words[-1] if node.get("type") == "StaticText" and words and words[-1].startswith("@") else ""
+
+
+def solve_social_media_many(a: Agent, view: Any, q: str) -> None:
+    """social-media-all / -some: the action button of all (or N) posts of a user, down the feed, then Submit."""
+    m = re.search(r'Click the "(\w+)" button on (all|\d+) posts? by (@\S+?) and then click Submit', q)
+    if not m:
+        raise Unsolvable(f"unparsed instruction {q!r}")
+    action, how_many, user = m.group(1).lower(), m.group(2), m.group(3)
+    want = None if how_many == "all" else int(how_many)
+    tapped: set[str] = set()  # the buttons tapped: an element keeps its ref while it lives, across scrolls
+    at_end = False
+    for _ in range(20):
+        full = a.view()
+        for node in full.refs.values():
+            if _author(node) != user or (want is not None and len(tapped) >= want):
+                continue
+            button = _after(full, node["index"], "Button", action, lambda n: bool(_author(n)))
+            if button and button not in tapped:
+                a.tap(button)
+                tapped.add(button)
+        if at_end or (want is not None and len(tapped) >= want):
+            break
+        at_end = _scroll(a, "down", "id=area")
+    a.tap(_find(a, 'role=Button label="Submit"'))
+
+
+def solve_navigate_tree(a: Agent, view: Any, q: str) -> None:
+    """Open folders (their expander) until the named file or folder shows, then tap it."""
+    name = quoted(q)[0]
+    opened: set[str] = set()
+    for _ in range(20):
+        now = a.view(True)
+        for role in ("Button", "Cell"):
+            hits = a.refs(now, role, name)
+            if hits:
+                a.tap(hits[0])
+                return
+        closed = [
+            f"@{r}"
+            for r, n in now.refs.items()
+            if n.get("type") == "Button" and "expandable" in str(n.get("label") or "").split() and f"@{r}" not in opened
+        ]
+        if not closed:
+            raise Unsolvable(f"no {name!r} in the tree and no closed folder left")
+        opened.add(closed[0])
+        a.tap(closed[0])
+        _idle(a)  # the folder opens with an animation
+    raise Unsolvable(f"no {name!r} after opening 20 folders")
+
+
+def solve_search_engine(a: Agent, view: Any, q: str) -> None:
+    m = re.search(r"the (\d+)(?:st|nd|rd|th) search result", q)
+    text = quoted(q)
+    if not m or not text:
+        raise Unsolvable(f"unparsed instruction {q!r}")
+    n = int(m.group(1))
+    a.fill(_fields(view)[0], text[0])
+    a.tap_one(view, "Button", "Search")
+    a.wait('role=Link label="1"')  # the results page and its paging links
+    page = (n - 1) // 3 + 1
+    if page > 1:
+        a.tap(_find(a, f'role=Link label="{page}"'))
+        _idle(a)
+    results = [
+        r
+        for r, node in a.view(True).refs.items()
+        if node.get("type") == "Link"
+        and not re.fullmatch(r"\d+|<|>|«|»|First|Last|Previous|Next", str(node.get("label") or ""))
+    ]
+    k = (n - 1) % 3
+    if len(results) <= k:
+        raise Unsolvable(f"{len(results)} results on page {page}, need the {k + 1}th")
+    a.tap(f"@{results[k]}")
+
+
+def solve_login_user_popup(a: Agent, view: Any, q: str) -> None:
+    """login-user where a field's focus may open a popup that disables the form: dismiss it (Cancel, never OK,
+    which leaves the page) and fill that field again."""
+    user, password = quoted(q)[:2]
+    for field_id, value in (("username", user), ("password", password)):
+        for _ in range(2):
+            try:
+                a.fill(f"id={field_id}", value)
+            except ProtocolError as exc:  # the popup disabled the field while it was being filled
+                a.log.append(f"fill {field_id}: {exc.code}")
+            cancel = a.refs(a.view(True), "Button", "Cancel")
+            if not cancel:
+                break
+            a.log.append(f"popup after focusing {field_id}")
+            a.popups += 1
+            a.tap(cancel[0])
+    a.tap("id=subbtn")
+
+
 Solver = Callable[[Agent, Any, str], None]
 SOLVERS: dict[str, Solver] = {
     "click-button": solve_click_button,
@@ -846,17 +962,17 @@ SOLVERS: dict[str, Solver] = {
     "email-inbox": solve_email_inbox,
     "email-inbox-noscroll": solve_email_inbox,
     "email-inbox-star-reply": solve_email_inbox,
+    "social-media-all": solve_social_media_many,
+    "social-media-some": solve_social_media_many,
+    "navigate-tree": solve_navigate_tree,
+    "search-engine": solve_search_engine,
+    "login-user-popup": solve_login_user_popup,
 }
 
 # Families named in issue 14 that today's operations cannot do, and the operation each needs.
 NEEDS: dict[str, str] = {
     "click-checkboxes-soft": "meaning (synonyms), not an operation: out of scope for a scripted solver",
-    "navigate-tree": "find (scroll the tree to a node), wait (folders open with an animation)",
-    "search-engine": "wait (results page), find (paging links)",
-    "social-media-all": "no solver yet (every post of a user: scroll the whole feed, then Submit)",
-    "social-media-some": "no solver yet (a number of posts of a user: scroll the feed, then Submit)",
     "book-flight": "select / wait (autocomplete, date picker)",
-    "login-user-popup": "wait (a popup appears at a random time) and escape",
 }
 
 
@@ -976,6 +1092,8 @@ def run_task(
                 read_reward(agent, before, tries=110)
         return res
     finally:
+        if agent.popups:
+            res.note = (res.note + "; " if res.note else "") + f"popup dismissed {agent.popups}x"
         if agent.late_start:
             res.note = (res.note + "; " if res.note else "") + (
                 f"START cover missing from the first snapshot {agent.late_start}x (screen not settled)"
