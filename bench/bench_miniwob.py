@@ -918,6 +918,92 @@ def solve_login_user_popup(a: Agent, view: Any, q: str) -> None:
     a.tap("id=subbtn")
 
 
+def _autocomplete(a: Agent, field: str, code: str) -> None:
+    """Type an airport code or city into an autocomplete field; tap the suggestion that names it (``Kodiak, AK
+    (ADQ)``)."""
+    a.fill(field, code)
+    a.wait("role=Cell", timeout_ms=3000)
+    items = [
+        f"@{r}"
+        for r, n in a.view(True).refs.items()
+        if n.get("type") == "StaticText"
+        and (f"({code})" in str(n.get("label") or "") or str(n.get("label") or "").startswith(code + " ("))
+    ]
+    if not items:
+        raise Unsolvable(f"no suggestion for {code!r}")
+    a.tap(items[0])
+
+
+def solve_book_flight(a: Agent, view: Any, q: str) -> None:
+    m = re.search(r"Book the (cheapest|shortest) one-way flight from: (.+?) to: (.+?) on (\S+?)\.?$", q)
+    if not m:
+        raise Unsolvable(f"unparsed instruction {q!r}")
+    goal, origin, dest, date = m.groups()
+    _autocomplete(a, "id=flight-from", origin)
+    _autocomplete(a, "id=flight-to", dest)
+    # the date field is read-only (typing is refused): its calendar, which opens on a tap, sets it
+    month, day, year = (int(x) for x in date.split("/"))
+    a.tap("id=datepicker")
+    a.wait('role=Link label="1"')
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December"]  # fmt: skip
+    want = f"{months[month - 1]} {year}"
+    for _ in range(12):
+        cal = a.view()
+        shown = next(
+            (
+                str(n.get("label"))
+                for n in cal.refs.values()
+                if re.fullmatch(r"[A-Z][a-z]+ \d{4}", str(n.get("label") or ""))
+            ),
+            "",
+        )
+        if shown == want:
+            break
+        here = months.index(shown.split()[0]) + 12 * int(shown.split()[1]) if shown else 0
+        a.tap_one(cal, None, "Next" if here < month - 1 + 12 * year else "Prev")
+    else:
+        raise Unsolvable(f"the calendar does not reach {want}")
+    a.tap_one(a.view(True), "Link", str(day))
+    a.tap_one(a.view(True), "Button", "Search")
+    a.wait("text=Duration:")
+    # every flight down the results: its duration (``2h 15m``) and its price button (``Book flight for $123``).  A
+    # flight is known by those two, not by its ref: an element that scrolled out of the view comes back with a new ref
+    seen: set[tuple[int, int]] = set()
+    for _ in range(20):
+        seen.update(_flights(a.view()))
+        if _scroll(a, "down", "id=results"):
+            break
+    if not seen:
+        raise Unsolvable("no flights in the results")
+    best = min(seen, key=lambda f: f if goal == "cheapest" else (f[1], f[0]))
+    a.log.append(f"{len(seen)} flights, best {best}")
+    for _ in range(20):  # back up the list to the best flight
+        ref = _flights(a.view()).get(best)
+        if ref:
+            a.tap(ref)
+            return
+        if _scroll(a, "up", "id=results"):
+            break
+    raise Unsolvable(f"flight {best} not seen again on the way up")
+
+
+def _flights(view: Any) -> dict[tuple[int, int], str]:
+    """(price, minutes) → the ref of its ``Book flight for $N`` button, for each flight whose both show."""
+    out: dict[tuple[int, int], str] = {}
+    minutes = None
+    for ref, node in view.refs.items():
+        label = str(node.get("label") or "")
+        d = re.fullmatch(r"(\d+)h (\d+)m", label)
+        if d:
+            minutes = int(d.group(1)) * 60 + int(d.group(2))
+        p = re.fullmatch(r"Book flight for \$(\d+)", label)
+        if p and minutes is not None:
+            out.setdefault((int(p.group(1)), minutes), f"@{ref}")
+            minutes = None
+    return out
+
+
 Solver = Callable[[Agent, Any, str], None]
 SOLVERS: dict[str, Solver] = {
     "click-button": solve_click_button,
@@ -967,12 +1053,12 @@ SOLVERS: dict[str, Solver] = {
     "navigate-tree": solve_navigate_tree,
     "search-engine": solve_search_engine,
     "login-user-popup": solve_login_user_popup,
+    "book-flight": solve_book_flight,
 }
 
 # Families named in issue 14 that today's operations cannot do, and the operation each needs.
 NEEDS: dict[str, str] = {
     "click-checkboxes-soft": "meaning (synonyms), not an operation: out of scope for a scripted solver",
-    "book-flight": "select / wait (autocomplete, date picker)",
 }
 
 
@@ -1082,7 +1168,7 @@ def run_task(
                 ep.error = f"{type(exc).__name__}: {exc}"
             ep.steps, ep.ms = agent.steps, (time.monotonic() - t0) * 1000
             if VERBOSE and not (ep.reward is not None and ep.reward > 0):
-                print(f"  {task} episode {k} failed: {q if 'q' in locals() else ''!r}", file=sys.stderr)
+                print(f"  {task} episode {k} failed: {q if 'q' in locals() else ''!r}: {ep.error}", file=sys.stderr)
                 for line in agent.log:
                     print(f"    {line}", file=sys.stderr)
                 landed = (store.wait_quiet("phone", task, quiet=0.2, timeout=1.0) or {}).get("lastClick")
