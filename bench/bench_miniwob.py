@@ -3,6 +3,7 @@
 ::
 
     .venv/bin/python bench/bench_miniwob.py [--tasks a,b,c] [--episodes N] [--out FILE] [--seed S]
+    .venv/bin/python bench/bench_miniwob.py --show-views enter-text,login-user   # the two views, side by side
 
 1. the ``miniwob`` 1.1.0 wheel is fetched without its dependencies (``pip download --no-deps``) into
    ``.cache/miniwob/`` (skipped when cached) and its ``html/`` directory unzipped there;
@@ -1281,11 +1282,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", default="phonewire", help="seed for Math.seedrandom (default: phonewire)")
     ap.add_argument("--no-playwright", action="store_true", help="skip the Playwright baseline")
     ap.add_argument("--verbose", action="store_true", help="print the taps of each failed episode")
+    ap.add_argument(
+        "--show-views",
+        metavar="TASKS",
+        help="comma-separated tasks: print `snapshot -i` and Playwright's aria snapshot of each after START, with "
+        "character counts, and exit",
+    )
     args = ap.parse_args(argv)
     global VERBOSE
     VERBOSE = args.verbose
 
     html = ensure_html()
+    if args.show_views:
+        show_views(html, [t.strip() for t in args.show_views.split(",") if t.strip()], seed=args.seed)
+        return 0
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else all_tasks(html)
     unknown = [t for t in tasks if not (html / "miniwob" / f"{t}.html").is_file()]
     if unknown:
@@ -1310,6 +1320,31 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(report)
     return 0
+
+
+def show_views(html: Path, tasks: list[str], *, seed: str) -> None:
+    """Print ``snapshot -i`` and Playwright's aria snapshot of each task's first episode, side by side in time
+    (same seed, same viewport), with their character counts."""
+    import phonewire
+
+    store = Inventories()
+    with contextlib.ExitStack() as stack:
+        base = stack.enter_context(serve(html, store))
+        pw_page = stack.enter_context(playwright_page())
+        phone = stack.enter_context(phonewire.Phone(device=DEVICE))
+        for task in tasks:
+            phone.open(task_url(base, task, "phone", seed))
+            start_episode(Agent(phone))
+            store.wait_started("phone", task)
+            store.wait_quiet("phone", task)
+            mine = phone.snapshot(interactive=True).text
+            phone.close_app()
+            pw_page.goto(task_url(base, task, "pw", seed))
+            pw_page.click("#sync-task-cover")
+            pw_page.wait_for_timeout(300)
+            theirs = pw_page.locator("body").aria_snapshot()
+            print(f"===== {task}: -i {len(mine)} chars, Playwright {len(theirs)} chars")
+            print(f"----- snapshot -i\n{mine}\n----- Playwright aria_snapshot(body)\n{theirs}\n")
 
 
 @contextlib.contextmanager
