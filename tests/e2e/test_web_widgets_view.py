@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import shutil
 import threading
 from collections.abc import Iterator
@@ -160,3 +161,13 @@ def test_a_name_from_content_leaves_out_parts_that_are_not_rendered(phone: phone
     assert names() == {"toggle": "Toggle theme (current theme: auto)", "save": "Save"}
     phone.tap("id=toggle")
     assert names()["toggle"] == "Toggle theme (current theme: light)"
+
+
+def test_the_interactive_view_prints_a_long_instruction_whole(phone: phonewire.Phone, site: str) -> None:
+    """MiniWoB's search-engine instruction (98 characters, inline markup): cut at 80 the view said "…then find and
+    click the…" and not which result; a text line is now cut at 200, so the line an agent reads has it all."""
+    phone.open(site + "instruction.html")
+    lines = phone.snapshot(interactive=True).text.splitlines()
+    task = 'Use the textbox to enter "Nathalie" and press "Search", then find and click the 3rd search result.'
+    assert lines[0].split(" ", 1)[1] == "StaticText " + json.dumps(task)
+    assert [line.split(" ", 1)[1] for line in lines[1:]] == ["TextField id=search-text", 'Button "Search"']
