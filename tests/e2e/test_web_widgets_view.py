@@ -1,7 +1,8 @@
 """Widgets the MiniWoB++ benchmark found missing from the agent view (issue 14), each on a small page of its own
 against the real runner and real Chromium: SVG shapes with click handlers, a slider drawn without ARIA (jQuery
 UI's handle), a spinner's arrows hidden from assistive technology, a multi-select's list box in ``-i``, and long
-runs of same-role siblings summarised (``--all`` lists them) with wrappers that carry only an id left out."""
+runs of same-role siblings summarised (``--all`` lists them) with wrappers that carry only an id left out, a long
+instruction printed whole, and ``fill`` on a read-only field refused with that reason."""
 
 from __future__ import annotations
 
@@ -171,3 +172,16 @@ def test_the_interactive_view_prints_a_long_instruction_whole(phone: phonewire.P
     task = 'Use the textbox to enter "Nathalie" and press "Search", then find and click the 3rd search result.'
     assert lines[0].split(" ", 1)[1] == "StaticText " + json.dumps(task)
     assert [line.split(" ", 1)[1] for line in lines[1:]] == ["TextField id=search-text", 'Button "Search"']
+
+
+def test_fill_on_a_read_only_field_says_it_is_read_only(phone: phonewire.Phone, site: str) -> None:
+    """MiniWoB's book-flight date field (``readonly``, a date picker sets it): ``fill`` taps it — it has focus —
+    and refuses with the reason, not "no editable element has focus"; the field stays empty, a normal one fills."""
+    phone.open(site + "readonly.html")
+    with pytest.raises(phonewire.ProtocolError) as caught:
+        phone.fill("id=date", "12/24/2016")
+    assert caught.value.code == "TEXT_INPUT_NOT_FOCUSED"
+    assert "read-only" in str(caught.value) and "picker" in (caught.value.hint or "")
+    phone.fill("id=name", "Ada")
+    values = {n.get("identifier"): n.get("value") for n in phone.snapshot().refs.values()}
+    assert values.get("name") == "Ada" and not values.get("date")
