@@ -21,8 +21,8 @@
    * **observation cost** — characters of ``snapshot -i`` and of the full view, against Playwright's
      ``aria_snapshot()`` of ``body`` of the same page (same seed, same viewport, after START), in the same run;
    * **scripted solving** — for the families doable with today's operations, N episodes: the solver uses only
-     the Python API (snapshot, refs, selectors, tap, fill, type, press, select, wait, swipe) — never the DOM —
-     and reads the reward
+     the Python API (snapshot, refs, selectors, tap, fill, type, press, select, wait, scroll, find, swipe) —
+     never the DOM — and reads the reward
      from the screen (``Last reward:`` of the page's own display). Success = a positive reward.
 
 The report is a markdown table (one row per task) and a summary line, printed and written to ``--out``.
@@ -1055,6 +1055,7 @@ SOLVERS: dict[str, Solver] = {
     "search-engine": solve_search_engine,
     "login-user-popup": solve_login_user_popup,
     "book-flight": solve_book_flight,
+    "book-flight-nodelay": solve_book_flight,
 }
 
 # Families named in issue 14 that today's operations cannot do, and the operation each needs.
