@@ -3,6 +3,7 @@
 ::
 
     .venv/bin/python bench/bench_miniwob.py [--tasks a,b,c] [--episodes N] [--out FILE] [--seed S]
+    .venv/bin/python bench/bench_miniwob.py --show-views enter-text,login-user   # the two views, side by side
 
 1. the ``miniwob`` 1.1.0 wheel is fetched without its dependencies (``pip download --no-deps``) into
    ``.cache/miniwob/`` (skipped when cached) and its ``html/`` directory unzipped there;
@@ -20,8 +21,8 @@
    * **observation cost** — characters of ``snapshot -i`` and of the full view, against Playwright's
      ``aria_snapshot()`` of ``body`` of the same page (same seed, same viewport, after START), in the same run;
    * **scripted solving** — for the families doable with today's operations, N episodes: the solver uses only
-     the Python API (snapshot, refs, selectors, tap, fill, type, press, select, wait, swipe) — never the DOM —
-     and reads the reward
+     the Python API (snapshot, refs, selectors, tap, fill, type, press, select, wait, scroll, find, swipe) —
+     never the DOM — and reads the reward
      from the screen (``Last reward:`` of the page's own display). Success = a positive reward.
 
 The report is a markdown table (one row per task) and a summary line, printed and written to ``--out``.
@@ -266,6 +267,7 @@ class Agent:
         self.episode_before = ""  # the page's "Episodes done" counter when the current episode started
         self.tried: set[str] = set()  # refs of plain texts tapped in vain in this episode
         self.log: list[str] = []  # the taps of the current episode (printed for a failed one with --verbose)
+        self.popups = 0  # login-user-popup: popups dismissed
 
     def view(self, interactive: bool = False) -> Any:
         self.steps += 1
@@ -802,6 +804,207 @@ def solve_use_spinner(a: Agent, view: Any, q: str) -> None:
     raise Unsolvable(f"the spinner did not reach {goal}")
 
 
+def _scroll(a: Agent, direction: str, target: str) -> bool:
+    """Scroll the container around ``target`` by most of its height; True when it reached the end."""
+    a.steps += 1
+    return bool(a.phone.scroll(direction, target).data.get("atEnd"))
+
+
+def _find(a: Agent, selector: str, max_scrolls: int = 8) -> str:
+    """``find``: scroll the container holding ``selector`` until it shows; its ref."""
+    a.steps += 1
+    return "@" + str(a.phone.find(selector, max_scrolls=max_scrolls).data["ref"]).lstrip("@")
+
+
+def _idle(a: Agent) -> None:
+    a.steps += 1
+    a.phone.wait(idle=True, timeout_ms=3000)
+
+
+def _author(node: Any) -> str:
+    """The ``@handle`` of a post's header line (``Shirline @enim``), else ''."""
+    words = str(node.get("label") or "").split()
+    return words[-1] if node.get("type") == "StaticText" and words and words[-1].startswith("@") else ""
+
+
+def solve_social_media_many(a: Agent, view: Any, q: str) -> None:
+    """social-media-all / -some: the action button of all (or N) posts of a user, down the feed, then Submit."""
+    m = re.search(r'Click the "(\w+)" button on (all|\d+) posts? by (@\S+?) and then click Submit', q)
+    if not m:
+        raise Unsolvable(f"unparsed instruction {q!r}")
+    action, how_many, user = m.group(1).lower(), m.group(2), m.group(3)
+    want = None if how_many == "all" else int(how_many)
+    tapped: set[str] = set()  # the buttons tapped: an element keeps its ref while it lives, across scrolls
+    at_end = False
+    for _ in range(20):
+        full = a.view()
+        for node in full.refs.values():
+            if _author(node) != user or (want is not None and len(tapped) >= want):
+                continue
+            button = _after(full, node["index"], "Button", action, lambda n: bool(_author(n)))
+            if button and button not in tapped:
+                a.tap(button)
+                tapped.add(button)
+        if at_end or (want is not None and len(tapped) >= want):
+            break
+        at_end = _scroll(a, "down", "id=area")
+    a.tap(_find(a, 'role=Button label="Submit"'))
+
+
+def solve_navigate_tree(a: Agent, view: Any, q: str) -> None:
+    """Open folders (their expander) until the named file or folder shows, then tap it."""
+    name = quoted(q)[0]
+    opened: set[str] = set()
+    for _ in range(20):
+        now = a.view(True)
+        for role in ("Button", "Cell"):
+            hits = a.refs(now, role, name)
+            if hits:
+                a.tap(hits[0])
+                return
+        closed = [
+            f"@{r}"
+            for r, n in now.refs.items()
+            if n.get("type") == "Button" and "expandable" in str(n.get("label") or "").split() and f"@{r}" not in opened
+        ]
+        if not closed:
+            raise Unsolvable(f"no {name!r} in the tree and no closed folder left")
+        opened.add(closed[0])
+        a.tap(closed[0])
+        _idle(a)  # the folder opens with an animation
+    raise Unsolvable(f"no {name!r} after opening 20 folders")
+
+
+def solve_search_engine(a: Agent, view: Any, q: str) -> None:
+    m = re.search(r"the (\d+)(?:st|nd|rd|th) search result", q)
+    text = quoted(q)
+    if not m or not text:
+        raise Unsolvable(f"unparsed instruction {q!r}")
+    n = int(m.group(1))
+    a.fill(_fields(view)[0], text[0])
+    a.tap_one(view, "Button", "Search")
+    a.wait('role=Link label="1"')  # the results page and its paging links
+    page = (n - 1) // 3 + 1
+    if page > 1:
+        a.tap(_find(a, f'role=Link label="{page}"'))
+        _idle(a)
+    results = [
+        r
+        for r, node in a.view(True).refs.items()
+        if node.get("type") == "Link"
+        and not re.fullmatch(r"\d+|<|>|«|»|First|Last|Previous|Next", str(node.get("label") or ""))
+    ]
+    k = (n - 1) % 3
+    if len(results) <= k:
+        raise Unsolvable(f"{len(results)} results on page {page}, need the {k + 1}th")
+    a.tap(f"@{results[k]}")
+
+
+def solve_login_user_popup(a: Agent, view: Any, q: str) -> None:
+    """login-user where a field's focus may open a popup that disables the form: dismiss it (Cancel, never OK,
+    which leaves the page) and fill that field again."""
+    user, password = quoted(q)[:2]
+    for field_id, value in (("username", user), ("password", password)):
+        for _ in range(2):
+            try:
+                a.fill(f"id={field_id}", value)
+            except ProtocolError as exc:  # the popup disabled the field while it was being filled
+                a.log.append(f"fill {field_id}: {exc.code}")
+            cancel = a.refs(a.view(True), "Button", "Cancel")
+            if not cancel:
+                break
+            a.log.append(f"popup after focusing {field_id}")
+            a.popups += 1
+            a.tap(cancel[0])
+    a.tap("id=subbtn")
+
+
+def _autocomplete(a: Agent, field: str, code: str) -> None:
+    """Type an airport code or city into an autocomplete field; tap the suggestion that names it (``Kodiak, AK
+    (ADQ)``)."""
+    a.fill(field, code)
+    a.wait("role=Cell", timeout_ms=3000)
+    items = [
+        f"@{r}"
+        for r, n in a.view(True).refs.items()
+        if n.get("type") == "StaticText"
+        and (f"({code})" in str(n.get("label") or "") or str(n.get("label") or "").startswith(code + " ("))
+    ]
+    if not items:
+        raise Unsolvable(f"no suggestion for {code!r}")
+    a.tap(items[0])
+
+
+def solve_book_flight(a: Agent, view: Any, q: str) -> None:
+    m = re.search(r"Book the (cheapest|shortest) one-way flight from: (.+?) to: (.+?) on (\S+?)\.?$", q)
+    if not m:
+        raise Unsolvable(f"unparsed instruction {q!r}")
+    goal, origin, dest, date = m.groups()
+    _autocomplete(a, "id=flight-from", origin)
+    _autocomplete(a, "id=flight-to", dest)
+    # the date field is read-only (typing is refused): its calendar, which opens on a tap, sets it
+    month, day, year = (int(x) for x in date.split("/"))
+    a.tap("id=datepicker")
+    a.wait('role=Link label="1"')
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December"]  # fmt: skip
+    want = f"{months[month - 1]} {year}"
+    for _ in range(12):
+        cal = a.view()
+        shown = next(
+            (
+                str(n.get("label"))
+                for n in cal.refs.values()
+                if re.fullmatch(r"[A-Z][a-z]+ \d{4}", str(n.get("label") or ""))
+            ),
+            "",
+        )
+        if shown == want:
+            break
+        here = months.index(shown.split()[0]) + 12 * int(shown.split()[1]) if shown else 0
+        a.tap_one(cal, None, "Next" if here < month - 1 + 12 * year else "Prev")
+    else:
+        raise Unsolvable(f"the calendar does not reach {want}")
+    a.tap_one(a.view(True), "Link", str(day))
+    a.tap_one(a.view(True), "Button", "Search")
+    a.wait("text=Duration:")
+    # every flight down the results: its duration (``2h 15m``) and its price button (``Book flight for $123``).  A
+    # flight is known by those two, not by its ref: an element that scrolled out of the view comes back with a new ref
+    seen: set[tuple[int, int]] = set()
+    for _ in range(20):
+        seen.update(_flights(a.view()))
+        if _scroll(a, "down", "id=results"):
+            break
+    if not seen:
+        raise Unsolvable("no flights in the results")
+    best = min(seen, key=lambda f: f if goal == "cheapest" else (f[1], f[0]))
+    a.log.append(f"{len(seen)} flights, best {best}")
+    for _ in range(20):  # back up the list to the best flight
+        ref = _flights(a.view()).get(best)
+        if ref:
+            a.tap(ref)
+            return
+        if _scroll(a, "up", "id=results"):
+            break
+    raise Unsolvable(f"flight {best} not seen again on the way up")
+
+
+def _flights(view: Any) -> dict[tuple[int, int], str]:
+    """(price, minutes) → the ref of its ``Book flight for $N`` button, for each flight whose both show."""
+    out: dict[tuple[int, int], str] = {}
+    minutes = None
+    for ref, node in view.refs.items():
+        label = str(node.get("label") or "")
+        d = re.fullmatch(r"(\d+)h (\d+)m", label)
+        if d:
+            minutes = int(d.group(1)) * 60 + int(d.group(2))
+        p = re.fullmatch(r"Book flight for \$(\d+)", label)
+        if p and minutes is not None:
+            out.setdefault((int(p.group(1)), minutes), f"@{ref}")
+            minutes = None
+    return out
+
+
 Solver = Callable[[Agent, Any, str], None]
 SOLVERS: dict[str, Solver] = {
     "click-button": solve_click_button,
@@ -846,17 +1049,18 @@ SOLVERS: dict[str, Solver] = {
     "email-inbox": solve_email_inbox,
     "email-inbox-noscroll": solve_email_inbox,
     "email-inbox-star-reply": solve_email_inbox,
+    "social-media-all": solve_social_media_many,
+    "social-media-some": solve_social_media_many,
+    "navigate-tree": solve_navigate_tree,
+    "search-engine": solve_search_engine,
+    "login-user-popup": solve_login_user_popup,
+    "book-flight": solve_book_flight,
+    "book-flight-nodelay": solve_book_flight,
 }
 
 # Families named in issue 14 that today's operations cannot do, and the operation each needs.
 NEEDS: dict[str, str] = {
     "click-checkboxes-soft": "meaning (synonyms), not an operation: out of scope for a scripted solver",
-    "navigate-tree": "find (scroll the tree to a node), wait (folders open with an animation)",
-    "search-engine": "wait (results page), find (paging links)",
-    "social-media-all": "no solver yet (every post of a user: scroll the whole feed, then Submit)",
-    "social-media-some": "no solver yet (a number of posts of a user: scroll the feed, then Submit)",
-    "book-flight": "select / wait (autocomplete, date picker)",
-    "login-user-popup": "wait (a popup appears at a random time) and escape",
 }
 
 
@@ -966,7 +1170,7 @@ def run_task(
                 ep.error = f"{type(exc).__name__}: {exc}"
             ep.steps, ep.ms = agent.steps, (time.monotonic() - t0) * 1000
             if VERBOSE and not (ep.reward is not None and ep.reward > 0):
-                print(f"  {task} episode {k} failed: {q if 'q' in locals() else ''!r}", file=sys.stderr)
+                print(f"  {task} episode {k} failed: {q if 'q' in locals() else ''!r}: {ep.error}", file=sys.stderr)
                 for line in agent.log:
                     print(f"    {line}", file=sys.stderr)
                 landed = (store.wait_quiet("phone", task, quiet=0.2, timeout=1.0) or {}).get("lastClick")
@@ -976,6 +1180,8 @@ def run_task(
                 read_reward(agent, before, tries=110)
         return res
     finally:
+        if agent.popups:
+            res.note = (res.note + "; " if res.note else "") + f"popup dismissed {agent.popups}x"
         if agent.late_start:
             res.note = (res.note + "; " if res.note else "") + (
                 f"START cover missing from the first snapshot {agent.late_start}x (screen not settled)"
@@ -1077,11 +1283,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", default="phonewire", help="seed for Math.seedrandom (default: phonewire)")
     ap.add_argument("--no-playwright", action="store_true", help="skip the Playwright baseline")
     ap.add_argument("--verbose", action="store_true", help="print the taps of each failed episode")
+    ap.add_argument(
+        "--show-views",
+        metavar="TASKS",
+        help="comma-separated tasks: print `snapshot -i` and Playwright's aria snapshot of each after START, with "
+        "character counts, and exit",
+    )
     args = ap.parse_args(argv)
     global VERBOSE
     VERBOSE = args.verbose
 
     html = ensure_html()
+    if args.show_views:
+        show_views(html, [t.strip() for t in args.show_views.split(",") if t.strip()], seed=args.seed)
+        return 0
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else all_tasks(html)
     unknown = [t for t in tasks if not (html / "miniwob" / f"{t}.html").is_file()]
     if unknown:
@@ -1106,6 +1321,31 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(report)
     return 0
+
+
+def show_views(html: Path, tasks: list[str], *, seed: str) -> None:
+    """Print ``snapshot -i`` and Playwright's aria snapshot of each task's first episode, side by side in time
+    (same seed, same viewport), with their character counts."""
+    import phonewire
+
+    store = Inventories()
+    with contextlib.ExitStack() as stack:
+        base = stack.enter_context(serve(html, store))
+        pw_page = stack.enter_context(playwright_page())
+        phone = stack.enter_context(phonewire.Phone(device=DEVICE))
+        for task in tasks:
+            phone.open(task_url(base, task, "phone", seed))
+            start_episode(Agent(phone))
+            store.wait_started("phone", task)
+            store.wait_quiet("phone", task)
+            mine = phone.snapshot(interactive=True).text
+            phone.close_app()
+            pw_page.goto(task_url(base, task, "pw", seed))
+            pw_page.click("#sync-task-cover")
+            pw_page.wait_for_timeout(300)
+            theirs = pw_page.locator("body").aria_snapshot()
+            print(f"===== {task}: -i {len(mine)} chars, Playwright {len(theirs)} chars")
+            print(f"----- snapshot -i\n{mine}\n----- Playwright aria_snapshot(body)\n{theirs}\n")
 
 
 @contextlib.contextmanager

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from agent_fakes import row, screen
 from phonewire.agent.view import diff, render
 from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
@@ -93,11 +95,26 @@ def test_interactive_filter_keeps_text_inside_a_cell() -> None:
 
 
 def test_long_texts_are_cut_and_quotes_escaped() -> None:
-    nodes = screen(RawNode("StaticText", label='say "hi" ' + "x" * 200, rect=Rect(0, 0, 390, 20)))
+    nodes = screen(RawNode("Button", label='say "hi" ' + "x" * 200, rect=Rect(0, 0, 390, 20)))
     line = render(nodes).text
-    assert line.startswith('@e1 StaticText "say \\"hi\\" xxx')
+    assert line.startswith('@e1 Button "say \\"hi\\" xxx')
     assert line.endswith('…"')
     assert len(line) < 110
+
+
+def test_a_text_line_keeps_a_whole_instruction() -> None:
+    # MiniWoB's search-engine task: at 80 characters the view said "…then find and click the…", not which result
+    task = 'Use the textbox to enter "Nathalie" and press "Search", then find and click the 3rd search result.'
+    lines = render(
+        screen(
+            RawNode("StaticText", label=task, rect=Rect(0, 0, 390, 20)),
+            RawNode("StaticText", label="y" * 300, rect=Rect(0, 20, 390, 20)),
+            RawNode("Button", label="z" * 300, rect=Rect(0, 40, 390, 20)),
+        )
+    ).text.splitlines()
+    assert lines[0] == "@e1 StaticText " + json.dumps(task)
+    assert lines[1] == '@e2 StaticText "' + "y" * 199 + '…"'  # a longer text is still cut, at 200
+    assert lines[2] == '@e3 Button "' + "z" * 79 + '…"'  # a control's name at 80, as before
 
 
 def test_diff_shows_added_removed_and_changed_lines() -> None:

@@ -1,13 +1,15 @@
 """Widgets the MiniWoB++ benchmark found missing from the agent view (issue 14), each on a small page of its own
 against the real runner and real Chromium: SVG shapes with click handlers, a slider drawn without ARIA (jQuery
 UI's handle), a spinner's arrows hidden from assistive technology, a multi-select's list box in ``-i``, and long
-runs of same-role siblings summarised (``--all`` lists them) with wrappers that carry only an id left out."""
+runs of same-role siblings summarised (``--all`` lists them) with wrappers that carry only an id left out, a long
+instruction printed whole, and ``fill`` on a read-only field refused with that reason."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import http.server
+import json
 import shutil
 import threading
 from collections.abc import Iterator
@@ -160,3 +162,26 @@ def test_a_name_from_content_leaves_out_parts_that_are_not_rendered(phone: phone
     assert names() == {"toggle": "Toggle theme (current theme: auto)", "save": "Save"}
     phone.tap("id=toggle")
     assert names()["toggle"] == "Toggle theme (current theme: light)"
+
+
+def test_the_interactive_view_prints_a_long_instruction_whole(phone: phonewire.Phone, site: str) -> None:
+    """MiniWoB's search-engine instruction (98 characters, inline markup): cut at 80 the view said "…then find and
+    click the…" and not which result; a text line is now cut at 200, so the line an agent reads has it all."""
+    phone.open(site + "instruction.html")
+    lines = phone.snapshot(interactive=True).text.splitlines()
+    task = 'Use the textbox to enter "Nathalie" and press "Search", then find and click the 3rd search result.'
+    assert lines[0].split(" ", 1)[1] == "StaticText " + json.dumps(task)
+    assert [line.split(" ", 1)[1] for line in lines[1:]] == ["TextField id=search-text", 'Button "Search"']
+
+
+def test_fill_on_a_read_only_field_says_it_is_read_only(phone: phonewire.Phone, site: str) -> None:
+    """MiniWoB's book-flight date field (``readonly``, a date picker sets it): ``fill`` taps it — it has focus —
+    and refuses with the reason, not "no editable element has focus"; the field stays empty, a normal one fills."""
+    phone.open(site + "readonly.html")
+    with pytest.raises(phonewire.ProtocolError) as caught:
+        phone.fill("id=date", "12/24/2016")
+    assert caught.value.code == "TEXT_INPUT_NOT_FOCUSED"
+    assert "read-only" in str(caught.value) and "picker" in (caught.value.hint or "")
+    phone.fill("id=name", "Ada")
+    values = {n.get("identifier"): n.get("value") for n in phone.snapshot().refs.values()}
+    assert values.get("name") == "Ada" and not values.get("date")

@@ -59,6 +59,9 @@ LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog"})
 ROOT_ROLES = frozenset({"Application", "Window"})
 #: Longest label/value printed; longer texts are cut with an ellipsis (identity uses the full text).
 MAX_TEXT = 80
+#: Longest label of a text line (StaticText): a sentence is read, not just recognised — a task's instruction cut at
+#: 80 characters lost its point (MiniWoB's "…then find and click the…" without "3rd search result").
+MAX_PROSE = 200
 #: A run of more than RUN_MAX same-role non-interactive siblings shows RUN_SHOWN of them and one summary line.
 RUN_MAX = 20
 RUN_SHOWN = 3
@@ -79,9 +82,9 @@ def _informative(node: Node) -> bool:
     return bool(label or identifier or value) or is_interactive(node)
 
 
-def _quote(text: str) -> str:
-    if len(text) > MAX_TEXT:
-        text = text[: MAX_TEXT - 1] + "…"
+def _quote(text: str, limit: int = MAX_TEXT) -> str:
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -91,7 +94,7 @@ def node_line(node: Node, *, named_ids: bool = True) -> str:
     label, identifier, value = _texts(node)
     parts = [str(node.get("type") or "Other")]
     if label:
-        parts.append(_quote(label))
+        parts.append(_quote(label, MAX_PROSE if node.get("type") == "StaticText" else MAX_TEXT))
     if identifier and identifier != label and (named_ids or not label):
         parts.append(f"id={_quote(identifier) if _needs_quotes(identifier) else identifier}")
     if value and value != label:

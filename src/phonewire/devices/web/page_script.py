@@ -30,6 +30,14 @@ async def evaluate(session: CdpSession, expression: str, *, await_promise: bool 
 async def require_focus(session: CdpSession) -> str:
     """The kind of the editable element that has focus; TEXT_INPUT_NOT_FOCUSED when none has."""
     kind = await evaluate(session, FOCUS_PROBE)
+    if kind in ("readonly", "disabled"):
+        # a date picker's field (readonly) or a form a popup disabled: the field has focus but takes no typing
+        raise ProtocolError(
+            e.TEXT_INPUT_NOT_FOCUSED,
+            f"the focused field is {'read-only' if kind == 'readonly' else 'disabled'}: it takes no typing",
+            "Its own widget sets it (a calendar or picker the tap opened: snapshot to see it), or something on "
+            "screen disabled it (a popup or dialog: dismiss it first).",
+        )
     if not kind:
         raise ProtocolError(
             e.TEXT_INPUT_NOT_FOCUSED,

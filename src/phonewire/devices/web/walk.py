@@ -99,7 +99,8 @@ def describe(raw: object) -> str | None:
     return " ".join(parts)
 
 
-# Focus probe: the focused editable (descending into same-origin frames and shadow roots), or null.
+# Focus probe: the kind of the focused editable (descending into same-origin frames and shadow roots), "readonly" /
+# "disabled" for a focused text field that takes no typing, or null.
 FOCUS_PROBE = """(() => {
   let el = document.activeElement;
   for (let i = 0; i < 20 && el; i++) {
@@ -109,7 +110,11 @@ FOCUS_PROBE = """(() => {
     }
     break;
   }
-  if (!el || el.disabled || el.readOnly) return null;
+  if (!el) return null;
+  if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && (el.disabled || el.readOnly)) {
+    return el.disabled ? 'disabled' : 'readonly';
+  }
+  if (el.disabled || el.readOnly) return null;
   if (el.isContentEditable) return 'contenteditable';
   if (el.tagName === 'TEXTAREA') return 'textarea';
   if (el.tagName === 'INPUT') {
