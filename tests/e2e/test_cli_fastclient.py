@@ -126,6 +126,13 @@ def test_a_cwd_relative_screenshot_lands_in_the_callers_directory(cli: Cli, nati
     assert slow.out == f"ok screenshot {here / 'py.png'}\n"
     with Image.open(here / "shot.png") as a, Image.open(here / "py.png") as b:
         assert a.size == b.size and a.size[0] > 0
+    # names that are not UTF-8 (an invalid byte, a truncated sequence, an encoded surrogate) reach the daemon as
+    # bytes and come back in its answer: both clients print them with the same replacement characters
+    for raw in (b"\xff\xfe.png", b"\xe2\x82.png", b"\xed\xa0\x80.png", b"\xf0\x9f\x98.png", "日本.png".encode()):
+        fast = run(cli, (str(native),), *D, "screenshot", raw.decode("utf-8", "surrogateescape"), cwd=here)
+        slow = run(cli, PYTHON_CLI, *D, "screenshot", raw.decode("utf-8", "surrogateescape"), cwd=here)
+        assert (fast.code, fast.out, fast.err) == (slow.code, slow.out, slow.err), raw
+        assert fast.code == 0 and (here.joinpath(os.fsdecode(raw))).exists()
     assert fallbacks(cli) == []
 
 
@@ -292,3 +299,16 @@ def test_install_keeps_pips_script_as_the_fallback_and_survives_a_pip_rerun(tmp_
     assert "installed" in fastclient.install(bin_dir)
     version = subprocess.run([str(bin_dir / "phonewire"), "--version"], capture_output=True, text=True, check=False)
     assert (version.returncode, version.stdout) == (0, f"phonewire {fastclient.__version__}\n")
+
+
+def test_the_documented_fallback_verbs_are_the_native_clients() -> None:
+    """docs/cli.md lists the verbs the native client hands to Python: the list in fastclient.c."""
+    source = fastclient.SOURCE.read_text()
+    declared = source.split("LOCAL_VERBS[] = {", 1)[1].split("}", 1)[0]
+    verbs = [word.strip().strip('"') for word in declared.split(",")]
+    rule = Path(__file__).resolve().parents[2].joinpath("docs", "cli.md").read_text()
+    bullet = next(line for line in rule.split("\n* ") if line.startswith("verbs the Python client handles itself"))
+    documented = {w.strip("`,;.") for w in bullet.split() if w.startswith("`")}
+    assert set(verbs) <= documented, set(verbs) - documented
+    for also in ('"--help"', '"--version"', '"view"', '"export"', '"batch"'):  # the other rules, in the C source
+        assert also in source and also.strip('"') in bullet

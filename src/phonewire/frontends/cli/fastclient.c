@@ -455,5 +455,9 @@ int main(int argc, char **argv) {
         failed = write_all(1, out.data, out.len) | write_all(2, err.data, err.len);
     else
         failed = write_all(2, err.data, err.len) | write_all(1, out.data, out.len);
+    free(req.data);
+    free(reply.data);
+    free(out.data);
+    free(err.data);
     return failed ? 120 : (int)code; /* 120: Python's exit status when flushing its output fails */
 }
