@@ -281,6 +281,11 @@ def test_a_daemon_that_dies_mid_request_is_reported_and_the_command_not_repeated
     )
     assert error["hint"] == f"{MAY_HAVE_RUN_HINT} See {cli.dir / 'daemon.log'} if it persists."
     assert fallbacks(cli) == []  # reported, not handed to Python to run again
+    assert (cli.dir / "daemon.sock").exists()  # left by the killed daemon: connecting is refused
+    again = run(cli, (str(native),), *D, "open", "app.again")
+    assert (again.code, again.out, again.err) == (0, "ok opened app.again\n", "")
+    assert fallbacks(cli) == ["--device double open app.again"]  # Python started a fresh daemon
+    assert cli.daemon_pid() not in (None, daemon)
 
 
 def test_install_keeps_pips_script_as_the_fallback_and_survives_a_pip_rerun(tmp_path: Path) -> None:
