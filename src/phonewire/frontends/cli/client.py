@@ -117,10 +117,10 @@ def _connect(sock_path: str) -> _socket.socket | None:
         return None
     except OSError:
         st = None
-    if st is not None and (st.st_uid != os.getuid() or st.st_mode & 0o077):  # the token goes to this socket
+    if st is not None and st.st_uid != os.getuid():  # the token goes to this socket: never to another user's
         raise DaemonError(
             DAEMON_UNAVAILABLE,
-            f"the daemon socket {sock_path} is not private to this user",
+            f"the daemon socket {sock_path} belongs to another user",
             "Remove it (and any daemon of another user serving it), or set PHONEWIRE_DAEMON_DIR to a directory "
             "only you can enter.",
         )

@@ -268,8 +268,9 @@ static int connect_daemon(const char *dir) {
     memset(&addr, 0, sizeof addr);
     addr.sun_family = AF_UNIX;
     if (join(addr.sun_path, sizeof addr.sun_path, dir, "daemon.sock") != 0) return -1;
-    /* never hand the token to a socket someone else could have put there, or that someone else listens on */
-    if (lstat(addr.sun_path, &st) != 0 || !private_to_me(&st, S_IFSOCK)) return -1;
+    /* never hand the token to a socket someone else put there, or that someone else listens on (its mode does not
+     * matter: nobody else can enter the directory) */
+    if (lstat(addr.sun_path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != getuid()) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     struct ucred cred;
