@@ -181,6 +181,21 @@ def test_a_daemon_of_another_version_is_replaced_by_the_python_client(
     assert fallbacks(cli) == [] and taps_shown(cli) == "taps=1"
 
 
+def test_a_stale_native_binary_is_refused_as_a_mismatch_and_python_runs_the_command_once(
+    cli: Cli, native: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fastclient, "__version__", "0.0.0-old")  # baked into this build only
+    old = fastclient.build(tmp_path / "phonewire-old", fallback=str(native.with_name("phonewire-py")))
+    assert cli(*D, "open", "app.old").code == 0
+    daemon, before = cli.daemon_pid(), int(taps_shown(cli).split("=")[1])
+    fallbacks(cli)
+    res = run(cli, (str(old),), *D, "tap", "id=counter")
+    assert res.code == 0 and res.out.startswith("ok tapped"), res.err
+    assert fallbacks(cli) == ["--device double tap id=counter"]
+    assert taps_shown(cli) == f"taps={before + 1}"  # the refused request ran nothing; Python's ran once
+    assert cli.daemon_pid() == daemon  # Python is the daemon's version: nothing to replace
+
+
 def test_a_daemon_directory_open_to_others_is_refused_by_both_clients(cli: Cli, native: Path) -> None:
     cli.dir.mkdir(mode=0o755)
     cli.dir.chmod(0o755)
