@@ -5,9 +5,11 @@ One run, one runner, everything measured against a baseline taken in the same ru
     .venv/bin/python bench/bench_cli.py [--device web] [--n 30]
 
 1. a runner is started (``phonewire runner --device …``) and the demo app launched on it;
-2. baseline: a direct tap, one HTTP POST to the runner (what any client must pay);
-3. a warm CLI tap: ``phonewire --runner 127.0.0.1:PORT tap X Y`` as a subprocess (interpreter start, thin
-   client, daemon, host session, runner) — target ≤ 60 ms wall;
+2. the native client (docs/cli.md) against the Python client and a bare interpreter start, over a direct tap
+   through the in-process Python API, alternating in each round — target: overhead ≤ 15 ms;
+3. a direct tap, one HTTP POST to the runner (what any client must pay), and a warm Python CLI tap:
+   ``phonewire-py --runner 127.0.0.1:PORT tap X Y`` as a subprocess (interpreter start, thin client, daemon, host
+   session, runner) — target ≤ 60 ms wall;
 4. the ref check: ``tap @eN`` against ``tap X Y`` (the price of the fresh snapshot + re-finding), and the pure
    re-finding step alone;
 5. the size in characters of ``snapshot -i`` (and of the full view and the raw JSON) for each demo screen.
@@ -36,7 +38,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONEWIRE = [sys.executable, "-m", "phonewire"]
-SCRIPT = Path(sys.executable).parent / "phonewire"  # the console script, as agents call it
+COMMAND = Path(sys.executable).parent / "phonewire"  # the command, as agents call it (native client when installed)
+# the Python console script: pip's `phonewire`, kept as `phonewire-py` when the native client is installed
+SCRIPT = COMMAND.with_name("phonewire-py") if COMMAND.with_name("phonewire-py").exists() else COMMAND
 DEMO = "dev.phonewire.demo"
 
 
@@ -92,7 +96,7 @@ class Runner:
 
 def cli(env: dict[str, str], *argv: str) -> tuple[float, str]:
     start = time.perf_counter()
-    proc = subprocess.run([str(SCRIPT), *argv], env=env, capture_output=True, text=True, check=False)
+    proc = subprocess.run([str(COMMAND), *argv], env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"phonewire {' '.join(argv)} failed ({proc.returncode}): {proc.stderr}")
@@ -110,6 +114,59 @@ def timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr}")
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def fast_client(env: dict[str, str], runner: Runner, app: str, rt: list[str], n: int) -> None:
+    """Warm overhead of a CLI tap over the same tap through the in-process Python API (attached to the same runner):
+    the native client, the Python client, a bare ``python -c pass`` and a bare native process start (``true``), all
+    in each round, in a rotating order; medians of per-round differences (wall), and each process's own CPU."""
+    import phonewire
+
+    if COMMAND == SCRIPT:
+        print("\n(native client not installed: `phonewire` is the Python script; run scripts/setup.sh)")
+        return
+    tap = [*rt, "tap", "2", "2"]
+    runs = {
+        "native": [str(COMMAND), *tap],
+        "python": [str(SCRIPT), *tap],
+        "bare python": [sys.executable, "-c", "pass"],
+        "bare native": ["/bin/true"],
+    }
+    wall: dict[str, list[float]] = {k: [] for k in runs}
+    cpu: dict[str, list[float]] = {k: [] for k in runs}
+    over: dict[str, list[float]] = {k: [] for k in runs}
+    api: list[float] = []
+    os.environ["PHONEWIRE_RUNNER_TOKEN"] = env["PHONEWIRE_RUNNER_TOKEN"]
+    with phonewire.Phone(runner=f"127.0.0.1:{runner.port}") as phone:
+        phone.open(app)
+        for _ in range(3):  # warm every path
+            phone.tap("2 2")
+            for argv in runs.values():
+                timed_run(argv, env)
+        names = list(runs)
+        for i in range(n):
+            start = time.perf_counter()
+            phone.tap("2 2")
+            direct = time.perf_counter() - start
+            api.append(direct)
+            for name in names[i % len(names) :] + names[: i % len(names)]:
+                w, c = timed_run(runs[name], env)
+                wall[name].append(w)
+                cpu[name].append(c)
+                over[name].append(w - direct)
+    print("\n== warm CLI tap over a direct tap (in-process Python API), same runner, alternating rounds, p50 ==")
+    print(f"direct tap, Python API in-process      {ms(p50(api))}   (baseline)")
+    for name, label in (("native", "native client (C)"), ("python", "Python client (phonewire-py)")):
+        verdict = "PASS" if p50(over[name]) <= 0.015 else "FAIL"
+        print(f"{label:<38} {ms(p50(wall[name]))}   overhead {ms(p50(over[name])).strip()} (target <= 15 ms: "
+              f"{verdict}), CPU {ms(p50(cpu[name])).strip()}")  # fmt: skip
+    for name in ("bare python", "bare native"):
+        print(f"{name + ' start':<38} {ms(p50(wall[name]))}   CPU {ms(p50(cpu[name])).strip()}"
+              f"   ({' '.join(runs[name][1:]) or runs[name][0]})")  # fmt: skip
+    saved = [p - f for p, f in zip(wall["python"], wall["native"], strict=True)]
+    print(f"native saves per call                  {ms(p50(saved))}   wall (per round), CPU "
+          f"{ms(p50(cpu['python']) - p50(cpu['native'])).strip()}; ratio python/native wall "
+          f"{p50(wall['python']) / p50(wall['native']):.2f}x")  # fmt: skip
 
 
 def find_ref(view: str, needle: str) -> str:
@@ -166,6 +223,8 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     x, y = 2.0, 2.0
     load = os.getloadavg()[0]
     print(f"device {opts.device}, app {app}, n={opts.n}, python {sys.version.split()[0]}, load avg {load:.1f}")
+    cli(env, *rt, "open", app)
+    fast_client(env, runner, app, rt, opts.n)
 
     # -- a direct runner tap (baseline) and a warm CLI tap, interleaved so drift hits both alike ---------------
     cold, _ = cli(env, *rt, "open", app)
@@ -216,7 +275,7 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     print("\n== tap, wall time p50 (paired: medians of per-round differences; CPU = user + system of the process) ==")
     print(f"direct runner tap (one HTTP POST)      {ms(p50(direct))}")
     verdict = "PASS" if p50(warm) <= 0.060 else "FAIL"
-    print(f"warm CLI tap (subprocess, X Y)         {ms(p50(warm))}   target <= 60 ms: {verdict}")
+    print(f"warm Python CLI tap (subprocess, X Y)  {ms(p50(warm))}   target <= 60 ms: {verdict}")
     print(f"  CLI overhead over the direct tap     {ms(p50(over))}   ratio {p50(warm) / p50(direct):.2f}x, "
           f"target <= 15 ms")  # fmt: skip
     print(f"  of which bare interpreter start      {ms(p50(bare))}   (python -c pass, same rounds)")

@@ -36,3 +36,24 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     rm -f "$log"
     .venv/bin/python -c "import phonewire" && touch "$stamp"
 fi
+
+# The native thin client (docs/cli.md): `phonewire` becomes a small C program that ships warm commands to the
+# daemon itself and execs the Python client (kept as `phonewire-py`) for everything else.  Run after pip every
+# time: pip regenerates `phonewire` as a Python script.  PHONEWIRE_NO_FAST_CLIENT=1 keeps the Python command.
+if [ -n "${PHONEWIRE_NO_FAST_CLIENT:-}" ] && [ "${PHONEWIRE_NO_FAST_CLIENT}" != "0" ]; then
+    if [ -f .venv/bin/phonewire-py ] && head -c 4 .venv/bin/phonewire | grep -q ELF; then
+        mv -f .venv/bin/phonewire-py .venv/bin/phonewire
+        rm -f .venv/bin/.phonewire-fastclient
+    fi
+else
+    if ! command -v "${CC:-cc}" >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+        SUDO=""
+        if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; fi
+        if [ "$(id -u)" = "0" ] || [ -n "$SUDO" ]; then
+            echo "setup: installing Debian's gcc (for the native phonewire client)" >&2
+            { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gcc libc6-dev; } >/dev/null 2>&1 || true
+        fi
+    fi
+    # prints one line: installed, up to date, or skipped (no compiler): `phonewire` then stays the Python client
+    .venv/bin/python -m phonewire.frontends.cli.fastclient install .venv/bin || true
+fi

@@ -111,6 +111,19 @@ def ensure_private_dir(path: str) -> str:
 
 
 def _connect(sock_path: str) -> _socket.socket | None:
+    try:
+        st = os.lstat(sock_path)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        st = None
+    if st is not None and st.st_uid != os.getuid():  # the token goes to this socket: never to another user's
+        raise DaemonError(
+            DAEMON_UNAVAILABLE,
+            f"the daemon socket {sock_path} belongs to another user",
+            "Remove it (and any daemon of another user serving it), or set PHONEWIRE_DAEMON_DIR to a directory "
+            "only you can enter.",
+        )
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(sock_path)
@@ -310,19 +323,25 @@ def _exchange(
                     break
                 chunks.append(chunk)
         except OSError as exc:
-            raise DaemonError(
-                DAEMON_UNAVAILABLE, f"lost the connection to the daemon: {exc.strerror}", MAY_HAVE_RUN_HINT
-            ) from exc
+            raise lost_reply(directory, exc.strerror or str(exc)) from exc
     finally:
         sock.close()
     try:
         return decode_reply(b"".join(chunks)), pid
     except ValueError:
-        raise DaemonError(
-            DAEMON_UNAVAILABLE,
-            "the daemon closed the connection without a reply",
-            f"{MAY_HAVE_RUN_HINT} See {os.path.join(directory, 'daemon.log')} if it persists.",
-        ) from None
+        raise lost_reply(directory, None) from None
+
+
+def lost_reply(directory: str, strerror: str | None) -> DaemonError:
+    """The request was sent and no usable answer came back (the connection failed with ``strerror``, or the
+    daemon closed it without a reply): the command may have run.  Also reported for the native client."""
+    if strerror is not None:
+        return DaemonError(DAEMON_UNAVAILABLE, f"lost the connection to the daemon: {strerror}", MAY_HAVE_RUN_HINT)
+    return DaemonError(
+        DAEMON_UNAVAILABLE,
+        "the daemon closed the connection without a reply",
+        f"{MAY_HAVE_RUN_HINT} See {os.path.join(directory, 'daemon.log')} if it persists.",
+    )
 
 
 def _retire(directory: str, pid: int | None, why: str) -> None:

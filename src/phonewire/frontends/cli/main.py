@@ -85,19 +85,24 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
             as_json = "--json" in args
             _write(sys.stdout, '{"ok":true,"data":{"running":false}}' if as_json else "ok no daemon running")
             return 0
-        if "--json" in args:
-            import json
-
-            error = {"code": exc.code, "message": exc.message, "hint": exc.hint}
-            _write(sys.stdout, json.dumps({"ok": False, "error": error}, ensure_ascii=False))
-        else:
-            _write(sys.stderr, f"error {exc.code}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
-        return EXIT_DAEMON
+        return report_daemon_error(exc, args)
     _write(sys.stdout, out)
     _write(sys.stderr, err)
     if exit_when_done:
         _exit_now(code)
     return code
+
+
+def report_daemon_error(exc: DaemonError, args: list[str]) -> int:
+    """Write a daemon code's error as the CLI does (JSON on stdout under ``--json``); the exit code."""
+    if "--json" in args:
+        import json
+
+        error = {"code": exc.code, "message": exc.message, "hint": exc.hint}
+        _write(sys.stdout, json.dumps({"ok": False, "error": error}, ensure_ascii=False))
+    else:
+        _write(sys.stderr, f"error {exc.code}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
+    return EXIT_DAEMON
 
 
 def _exit_now(code: int) -> None:
