@@ -1,8 +1,9 @@
 """The main job: a short session on the bundled demo app on the embedded web phone.
 
-``python -m phonewire.demo [--device web:PROFILE] [--out DIR]`` (``bash scripts/demo.sh`` sets everything up and
-runs it).  It opens the demo, reads the screen, taps a button, signs in through the form, searches, saves a
-screenshot, and checks every effect on the screen itself — printing what it did and how long each step took.
+``python -m phonewire.demo [--device web:PROFILE] [--out DIR] [--trace DIR]`` (``bash scripts/demo.sh`` sets
+everything up and runs it; ``--trace`` records the session for ``phonewire trace view`` / ``trace export``).
+It opens the demo, reads the screen, taps a button, signs in through the form, searches, saves a screenshot, and
+checks every effect on the screen itself — printing what it did and how long each step took.
 Exit status 0 when every check held, 1 otherwise.
 """
 
@@ -48,12 +49,12 @@ class _Steps:
         print(f"  {mark}         {what}: {got!r}" + ("" if got == want else f" (expected {want!r})"), flush=True)
 
 
-def run(device: str, out: Path) -> int:
+def run(device: str, out: Path, trace: Path | None = None) -> int:
     steps = _Steps()
     out.mkdir(parents=True, exist_ok=True)
     print(f"phonewire demo on {device}: {DEMO_APP}", flush=True)
     started = time.perf_counter()
-    with Phone(device=device) as phone:
+    with Phone(device=device, trace=str(trace) if trace is not None else None) as phone:
         steps.run(f"open {DEMO_APP} (starts the runner and Chromium)", lambda: phone.open(DEMO_APP))
         view = steps.run("snapshot -i", lambda: phone.snapshot(interactive=True))
         print(f"             {len(view.text.splitlines())} lines, {len(view.text)} characters:")
@@ -85,6 +86,12 @@ def run(device: str, out: Path) -> int:
     total = time.perf_counter() - started
     verdict = "all checks held" if not steps.failures else f"{steps.failures} check(s) failed"
     print(f"done in {total:.2f} s (runner and browser stopped): {verdict}", flush=True)
+    if trace is not None:
+        print(
+            f"trace: {trace}  (see it: phonewire trace view {trace} -o report.html; replay it: phonewire trace "
+            f"export {trace} --pytest test_demo_flow.py && pytest test_demo_flow.py)",
+            flush=True,
+        )
     return 0 if not steps.failures else 1
 
 
@@ -92,9 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m phonewire.demo", description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="web", help="device spec (default: web)")
     parser.add_argument("--out", type=Path, default=Path("out"), help="where the screenshot goes (default: out/)")
+    parser.add_argument("--trace", type=Path, metavar="DIR", help="record the session in DIR (docs/trace.md)")
     args = parser.parse_args(argv)
     try:
-        return run(args.device, args.out)
+        return run(args.device, args.out, args.trace)
     except ProtocolError as exc:
         print(f"error {exc.code}: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""), file=sys.stderr)
         return 1
