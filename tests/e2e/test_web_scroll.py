@@ -151,7 +151,7 @@ def test_find_that_never_shows_is_not_found_with_the_distance_scrolled(phone: ph
     with pytest.raises(phonewire.ProtocolError) as ended:
         phone.find("Nobody", direction="up")
     assert ended.value.code == e.NOT_FOUND and "reached the end" in ended.value.message
-    assert offsets(phone)["page"] == 0
+    assert offsets(phone)["page"] <= 1  # the device's end tolerance: at 3x a page may rest at a fraction of a point
 
 
 def test_scroll_and_find_refuse_bad_arguments_with_a_hint(phone: phonewire.Phone, tmp_path: Path) -> None:
