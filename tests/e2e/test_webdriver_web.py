@@ -21,6 +21,7 @@ from PIL import Image
 from procs import wait_gone
 from selenium import webdriver as selenium_webdriver
 from selenium.common.exceptions import (
+    ElementClickInterceptedException,
     InvalidSelectorException,
     InvalidSessionIdException,
     NoSuchElementException,
@@ -256,5 +257,22 @@ def test_element_click_on_a_select_option_chooses_it_as_w3c_says(server: Server,
         d.find_element(AppiumBy.XPATH, '//*[@label="Cherry"]').click()
         assert d.find_element(AppiumBy.ID, "fruit").get_attribute("value") == "Cherry"
         assert d.find_element(AppiumBy.ID, "changes").text == "1"
+    finally:
+        d.quit()
+
+
+def test_element_click_on_a_row_whose_centre_is_under_a_popup_lands_on_its_visible_part(
+    server: Server, hostile_site: HostileSite
+) -> None:
+    """Findings 2, D8: the click uses the point of the row the device found in the open (its tapPoint); the row's
+    counter goes up by one, the popup's does not; a button wholly under the popup is not clicked."""
+    d = appium(server, **{"appium:app": hostile_site.url("occlusion.html")})
+    try:
+        d.find_element(AppiumBy.ID, "row1").click()
+        assert [d.find_element(AppiumBy.ID, f"n-{n}").text for n in ("row1", "under", "popup")] == ["1", "0", "0"]
+        with pytest.raises(ElementClickInterceptedException) as info:
+            d.find_element(AppiumBy.ID, "under").click()
+        assert 'Dialog "Column menu" id=popup' in str(info.value)
+        assert [d.find_element(AppiumBy.ID, f"n-{n}").text for n in ("row1", "under", "popup")] == ["1", "0", "0"]
     finally:
         d.quit()

@@ -1,4 +1,4 @@
-"""Where a tap on a node lands: the centre of the part of it that shows."""
+"""Where a tap on a node lands: the centre of the part of it that shows, or the device's ``tapPoint``."""
 
 from __future__ import annotations
 
@@ -36,6 +36,14 @@ def visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
 
 
 def centre(node: Node, index: Index) -> tuple[float, float]:
+    """Where a gesture on ``node`` lands: its ``tapPoint`` when the device sent one (the centre is covered, that
+    part of it is not), else the centre of :func:`visible_box`."""
+    point = node.get("tapPoint")
+    if isinstance(point, dict):
+        try:
+            return float(point["x"]), float(point["y"])
+        except (KeyError, TypeError, ValueError):
+            pass
     x, y, width, height = visible_box(node, index)
     return x + width / 2, y + height / 2
 

@@ -16,10 +16,14 @@ them:
 Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
-     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy"][, "serial"]}
+     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "serial"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
+
+``tapPoint`` ``{"x", "y"}`` is present only on an interactive node whose centre something else covers while
+another part of it shows (a backend that hit-tests; the web device does): the point a tap on it uses instead of
+the centre.  A node never carries both ``coveredBy`` and ``tapPoint``.
 
 ``serial`` is present only from a backend that can tell its elements apart for their lifetime (the web device):
 a string that names one element (DOM node) for as long as it exists and is never given to another one — not in
@@ -124,6 +128,8 @@ class RawNode:
     interactive: bool = False
     #: What covers the node where a tap would land (``Dialog "Choose a date"``), when something does.
     covered_by: str | None = None
+    #: Where a tap on the node lands when that is not its centre (the centre is covered, another part is not).
+    tap_point: tuple[float, float] | None = None
     #: Names this element for its life, never another one (see the module docstring), when the backend can.
     serial: str | None = None
     children: list[RawNode] = field(default_factory=list)
@@ -186,6 +192,9 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
                 })  # fmt: skip
                 if node.covered_by:
                     nodes[-1]["coveredBy"] = node.covered_by
+                elif node.tap_point is not None:
+                    tx, ty = (round(finite(v), 1) for v in node.tap_point)
+                    nodes[-1]["tapPoint"] = {"x": tx, "y": ty}
                 if node.serial:
                     nodes[-1]["serial"] = node.serial
         if depth < WALK_DEPTH_CAP:

@@ -6,6 +6,8 @@ import math
 
 import pytest
 
+from phonewire.agent.geometry import centre
+from phonewire.agent.refs import Index
 from phonewire.devices.web.cdp import CdpClosed, CdpProtocolError, CdpSession
 from phonewire.devices.web.device import WebDevice, _Page
 from phonewire.devices.web.profiles import resolve_profile
@@ -141,6 +143,22 @@ def test_a_covered_row_from_the_walk_becomes_covered_by_with_the_covers_role_and
     covered = {n["label"]: n.get("coveredBy") for n in snap["nodes"][1:]}
     assert covered == {"Save": 'Dialog "Menu" id=drawer', "Home": 'Other class="backdrop dim"', "Close": None}
     assert snap["quality"]["state"] == "healthy"
+
+
+def test_a_partly_covered_row_from_the_walk_carries_its_tap_point_and_a_gesture_uses_it() -> None:
+    snap = snapshot_from_walk(
+        _walk([
+            [-1, "button", "Row", "row", "", 0, 20, 390, 44, 0, 7, {"tap": [325.04, 42]}],
+            [-1, "button", "Bad", "", "", 0, 80, 390, 44, 0, 8, {"tap": ["x", 1]}],
+        ]),
+        "web",
+    )  # fmt: skip
+    row, bad = snap["nodes"][1:]
+    assert row["tapPoint"] == {"x": 325.0, "y": 42} and "coveredBy" not in row
+    assert "tapPoint" not in bad
+    index = Index(snap["nodes"])
+    assert centre(row, index) == (325.0, 42.0)
+    assert centre(bad, index) == (195.0, 102.0)
 
 
 def test_a_walk_of_a_document_still_loading_or_a_navigation_under_way_says_so_in_quality() -> None:

@@ -9,7 +9,15 @@ from importlib import resources
 from typing import Any, Final
 
 from phonewire.devices.web.roles import AX_TO_ROLE, vocabulary_role
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, NODE_CAP, SCROLL_ROLES, RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import (
+    INTERACTIVE_ROLES,
+    NODE_CAP,
+    SCROLL_ROLES,
+    RawNode,
+    Rect,
+    build_snapshot,
+    finite,
+)
 
 _F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
 _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
@@ -127,6 +135,13 @@ FOCUS_PROBE = """(() => {
 })()"""
 
 
+def _point(value: Any) -> tuple[float, float] | None:
+    """The walk's ``[x, y]`` tap point (a node whose centre is covered but another part of it is not), else None."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+        return finite(value[0]), finite(value[1])
+    return None
+
+
 def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | None = None) -> dict[str, Any]:
     """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure.
 
@@ -148,6 +163,7 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
             continue
         number = next((v for v in rest if isinstance(v, int) and not isinstance(v, bool)), 0)
         cover = [v for v in rest if isinstance(v, list)]
+        tap = next((v.get("tap") for v in rest if isinstance(v, dict)), None)
         role = vocabulary_role(
             str(ax_role),
             secure=bool(flags & _F_SECURE),
@@ -166,6 +182,7 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
             selected=bool(flags & _F_SELECTED) if interactive else (True if flags & _F_SELECTED else None),
             interactive=interactive,
             covered_by=describe(cover[0]) if cover else None,
+            tap_point=_point(tap),
             serial=f"{doc}:{number}" if number and isinstance(doc, str) and doc else None,
         )
         built.append(node)

@@ -1,6 +1,6 @@
 // phonewire in-page snapshot walk.  Evaluated once per snapshot as `(WALK)(maxNodes, cfg)`; returns
 // {w, h, title, url, ready, doc, nodes} where each node is a compact array:
-//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags, serial(, coveredBy)]
+//   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags, serial(, coveredBy | {tap})]
 // serial: the number of the DOM node the row stands for (an element, a text node, an option), given the first
 // time a walk meets it and kept for that node's life (a WeakMap on the document); 0 for a row that stands for no
 // node.  doc: a random id of the document, drawn with its first walk — a serial names one node of one document.
@@ -13,8 +13,10 @@
 // Occlusion: every interactive node is hit-tested (document.elementFromPoint) at the point a tap would use — the
 // centre of its rect clipped by the viewport and by the scroll containers / lists / tables it sits in (the same
 // rule as agent/core.py's _visible_box).  When the element found there is neither the node, nor inside it, nor an
-// ancestor of it, nor a <label> of it, the node is covered and gets an 11th item: [axRole, name, identifier,
-// classes] of what covers it.  cfg (from walk.py, derived from roles.py): tapRoles (ax roles that are interactive),
+// ancestor of it, nor a <label> of it, up to 4 more points are tried (the centres of the left, right, top and bottom
+// thirds of that clipped rect): the first that reaches the node is where a tap lands, an item {tap: [x, y]};
+// when none does, the node is covered and gets an item [axRole, name, identifier, classes] of what covers it
+// (the centre's hit).  cfg (from walk.py, derived from roles.py): tapRoles (ax roles that are interactive),
 // clipRoles (ax roles of lists and tables), plainRoles (ax roles that a scrollable element turns into a
 // ScrollView).  With cfg.probe = [x, y] the walk is skipped and the description of the element at that point is
 // returned instead (what a tap there hits), or null.
@@ -423,10 +425,24 @@
     const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
     if (!(x >= 0 && y >= 0 && x < VW && y < VH)) return null;
     const hit = hitAt(x, y, el);
-    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return null;
-    const label = hit.closest ? hit.closest("label") : null;
-    if (label && label.control === el) return null;
+    if (reaches(hit, el)) return null;
+    // The centre is under something else: try the centres of the left, right, top and bottom thirds of the part
+    // that shows (at most 4 more hit tests); the first that reaches the element is where a tap on it lands.
+    const w6 = (x1 - x0) / 6, h6 = (y1 - y0) / 6;
+    const tries = [[x0 + w6, y], [x1 - w6, y], [x, y0 + h6], [x, y1 - h6]];
+    for (let i = 0; i < tries.length; i++) {
+      const px = tries[i][0], py = tries[i][1];
+      if (!(px >= 0 && py >= 0 && px < VW && py < VH)) continue;
+      if (reaches(hitAt(px, py, el), el)) return {tap: [px, py]};
+    }
     return describe(hit);
+  }
+
+  function reaches(hit, el) {
+    // A tap that hits `hit` reaches el: it is el, inside it, an ancestor of it, or a <label> of it.
+    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return true;
+    const label = hit.closest ? hit.closest("label") : null;
+    return !!(label && label.control === el);
   }
 
   function tiny(el) {

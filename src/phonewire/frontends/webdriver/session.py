@@ -210,6 +210,9 @@ class WebDriverSession:
         if not has_box(node):
             raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no place on the screen to type at")
         check_reachable(node, node_line(node))
+        if node.get("tapPoint"):  # its centre is covered: the device found where a tap reaches it
+            await self.agent.tap_point(*centre(node, index))
+            return node
         left, top, width, height = visible_box(node, index)
         await self.agent.tap_point(left + max(width / 2, width - min(12.0, width / 4)), top + height / 2)
         return node
