@@ -438,6 +438,13 @@ class AgentSession:
                         f"fill needs a text field, and {target!r} is a {node.get('type')}",
                         "Name a TextField/SecureTextField/SearchField/TextView/ComboBox, or use `tap` then `type`.",
                     )
+                if node.get("readOnly"):  # refused before any tap: the same code as typing into it would get
+                    raise ProtocolError(
+                        e.TEXT_INPUT_NOT_FOCUSED,
+                        f"{target!r} ({node_line(node)}) is read-only: it takes no typing",
+                        "Its own widget sets it: tap it to open its picker (a calendar, a list), snapshot, and tap "
+                        "the value you want there.",
+                    )
                 info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}}
                 original = str(node.get("value") or "")
                 envs, cleared = await self._focus_and_clear(ref or "field", node, found_in)

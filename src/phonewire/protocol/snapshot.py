@@ -16,10 +16,17 @@ them:
 Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
-     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy"][, "serial"]}
+     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy"][, "readOnly"][, "nameFrom"][, "serial"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
+
+``readOnly`` (``true``) is present only on a field that shows a value but takes no typing (a web page's
+``<input readonly>``, ``aria-readonly="true"``): its own widget (a date picker) sets it.
+
+``nameFrom`` (``"row"``) is present only on a control whose label is borrowed, not its own: a checkbox, radio or
+switch without a name, labelled by the text of its list item / table row.  The words a person reads are the row's
+text, so a selector by text prefers that text to the control (agent/selectors.py).
 
 ``serial`` is present only from a backend that can tell its elements apart for their lifetime (the web device):
 a string that names one element (DOM node) for as long as it exists and is never given to another one — not in
@@ -124,6 +131,10 @@ class RawNode:
     interactive: bool = False
     #: What covers the node where a tap would land (``Dialog "Choose a date"``), when something does.
     covered_by: str | None = None
+    #: Shows a value but takes no typing (``<input readonly>``): its own widget sets it.
+    read_only: bool = False
+    #: Where a label not of the node's own came from (``"row"``: a checkbox named by its row's text).
+    name_from: str | None = None
     #: Names this element for its life, never another one (see the module docstring), when the backend can.
     serial: str | None = None
     children: list[RawNode] = field(default_factory=list)
@@ -186,6 +197,10 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
                 })  # fmt: skip
                 if node.covered_by:
                     nodes[-1]["coveredBy"] = node.covered_by
+                if node.read_only:
+                    nodes[-1]["readOnly"] = True
+                if node.name_from and label:
+                    nodes[-1]["nameFrom"] = node.name_from
                 if node.serial:
                     nodes[-1]["serial"] = node.serial
         if depth < WALK_DEPTH_CAP:
