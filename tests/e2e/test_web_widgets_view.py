@@ -182,7 +182,7 @@ def test_fill_on_a_read_only_field_says_it_is_read_only(phone: phonewire.Phone, 
     phone.open(site + "readonly.html")
     view = phone.snapshot()
     by_id = {n.get("identifier"): n for n in view.refs.values()}
-    assert {i for i, n in by_id.items() if n.get("readOnly") is True} == {"date", "notes", "code"}
+    assert {i for i, n in by_id.items() if n.get("readOnly") is True} == {"date", "notes", "qty", "code"}
     assert "readOnly" not in by_id["name"]
     assert any(line.startswith("TextField id=date [read-only]") for line in lines(view)), view.text
     with pytest.raises(phonewire.ProtocolError) as caught:
@@ -191,12 +191,14 @@ def test_fill_on_a_read_only_field_says_it_is_read_only(phone: phonewire.Phone, 
     assert "read-only" in str(caught.value) and "picker" in (caught.value.hint or "")
     after = {n.get("identifier"): n for n in phone.snapshot().refs.values()}
     assert after["date"].get("focused") is False and not after["date"].get("value")  # refused before any tap
-    with pytest.raises(phonewire.ProtocolError) as caught:
-        phone.fill("id=notes", "x")
-    assert caught.value.code == "TEXT_INPUT_NOT_FOCUSED"
+    for field in ("id=notes", "id=qty"):  # a number field is refused too, not set whole behind its back
+        with pytest.raises(phonewire.ProtocolError) as caught:
+            phone.fill(field, "7")
+        assert caught.value.code == "TEXT_INPUT_NOT_FOCUSED", field
     phone.fill("id=name", "Ada")
     values = {n.get("identifier"): n.get("value") for n in phone.snapshot().refs.values()}
     assert values.get("name") == "Ada" and not values.get("date") and values.get("notes") == "kept"
+    assert values.get("qty") == "2"
 
 
 def test_a_name_borrowed_from_the_row_gives_way_to_the_words_a_person_sees(phone: phonewire.Phone, site: str) -> None:
