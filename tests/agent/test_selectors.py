@@ -118,6 +118,22 @@ def test_a_form_label_matching_beside_its_field_is_dropped() -> None:
     assert [n["type"] for n in match(parse("role=StaticText label=Name"), nodes)] == ["StaticText"]
 
 
+def test_a_label_borrowed_from_the_row_gives_way_to_the_text_beside_it() -> None:
+    """TodoMVC: a checkbox named by its row's text (``nameFrom: "row"``) is not the target of the words; a real
+    label's field still is (rule 5 holds for it), and ``role=CheckBox`` still names the checkbox."""
+    nodes = screen(
+        RawNode("CheckBox", label="B second", value="0", rect=Rect(0, 0, 40, 40), name_from="row"),
+        RawNode("StaticText", label="B second", rect=Rect(40, 0, 200, 40)),
+        RawNode("StaticText", label="Email", rect=Rect(0, 60, 100, 20)),
+        RawNode("TextField", label="Email", rect=Rect(0, 80, 300, 40)),
+    )
+    assert [n["type"] for n in nodes if n.get("nameFrom") == "row"] == ["CheckBox"]
+    for selector in ("B second", '"B second"', "text=B second", 'label="B second"'):
+        assert [n["type"] for n in match(parse(selector), nodes)] == ["StaticText"], selector
+    assert [n["type"] for n in match(parse('role=CheckBox label="B second"'), nodes)] == ["CheckBox"]
+    assert [n["type"] for n in match(parse("Email"), nodes)] == ["TextField"]
+
+
 # -- issue 10 item 1: words are phrases; the target is the element itself -------------------------------------------
 def test_bare_words_in_a_row_are_one_phrase_not_anded_words() -> None:
     assert parse("Log in").alternatives[0] == (Term("text", "Log in"),)

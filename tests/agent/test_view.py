@@ -171,6 +171,21 @@ def test_a_form_label_next_to_the_control_it_names_gets_no_line() -> None:
     ]
 
 
+def test_text_beside_a_control_that_borrowed_its_label_keeps_its_line_and_read_only_is_a_flag() -> None:
+    """A checkbox named by its row's text (``nameFrom``, never printed) does not swallow the text a person reads;
+    a read-only field is marked ``[read-only]``."""
+    nodes = screen(
+        RawNode("CheckBox", label="B second", value="0", rect=Rect(0, 0, 40, 40), name_from="row"),
+        RawNode("StaticText", label="B second", rect=Rect(40, 0, 200, 40)),
+        RawNode("TextField", label="Date", rect=Rect(0, 60, 300, 40), read_only=True),
+    )
+    assert render(nodes).text.splitlines() == [
+        '@e1 CheckBox "B second" value="0"',
+        '@e2 StaticText "B second"',
+        '@e3 TextField "Date" [read-only]',
+    ]
+
+
 def test_interactive_filter_drops_an_unlabeled_row_whose_controls_are_listed() -> None:
     cell = RawNode("Cell", identifier="row-1", rect=Rect(0, 0, 390, 44), children=[
         RawNode("Link", label="Item 1", rect=Rect(10, 5, 200, 34)),

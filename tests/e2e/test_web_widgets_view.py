@@ -175,13 +175,59 @@ def test_the_interactive_view_prints_a_long_instruction_whole(phone: phonewire.P
 
 
 def test_fill_on_a_read_only_field_says_it_is_read_only(phone: phonewire.Phone, site: str) -> None:
-    """MiniWoB's book-flight date field (``readonly``, a date picker sets it): ``fill`` taps it — it has focus —
-    and refuses with the reason, not "no editable element has focus"; the field stays empty, a normal one fills."""
+    """MiniWoB's book-flight date field (``readonly``, a date picker sets it): the view marks it ``[read-only]``
+    (``readOnly`` in the JSON nodes), and ``fill`` refuses it with the reason before touching it — the field never
+    gets focus and stays empty; a normal one fills.  A readonly textarea and an ``aria-readonly`` text box are
+    marked too; the normal field is not."""
     phone.open(site + "readonly.html")
+    view = phone.snapshot()
+    by_id = {n.get("identifier"): n for n in view.refs.values()}
+    assert {i for i, n in by_id.items() if n.get("readOnly") is True} == {"date", "notes", "qty", "code"}
+    assert "readOnly" not in by_id["name"]
+    assert any(line.startswith("TextField id=date [read-only]") for line in lines(view)), view.text
     with pytest.raises(phonewire.ProtocolError) as caught:
         phone.fill("id=date", "12/24/2016")
     assert caught.value.code == "TEXT_INPUT_NOT_FOCUSED"
     assert "read-only" in str(caught.value) and "picker" in (caught.value.hint or "")
+    after = {n.get("identifier"): n for n in phone.snapshot().refs.values()}
+    assert after["date"].get("focused") is False and not after["date"].get("value")  # refused before any tap
+    for field in ("id=notes", "id=qty"):  # a number field is refused too, not set whole behind its back
+        with pytest.raises(phonewire.ProtocolError) as caught:
+            phone.fill(field, "7")
+        assert caught.value.code == "TEXT_INPUT_NOT_FOCUSED", field
     phone.fill("id=name", "Ada")
     values = {n.get("identifier"): n.get("value") for n in phone.snapshot().refs.values()}
-    assert values.get("name") == "Ada" and not values.get("date")
+    assert values.get("name") == "Ada" and not values.get("date") and values.get("notes") == "kept"
+    assert values.get("qty") == "2"
+
+
+def test_a_name_borrowed_from_the_row_gives_way_to_the_words_a_person_sees(phone: phonewire.Phone, site: str) -> None:
+    """TodoMVC's row: the checkbox has no name of its own and is named by its row's text (``nameFrom: "row"``, not
+    printed).  A bare ``"B second"`` is the words (a tap toggles nothing, a double tap edits the todo once);
+    ``role=CheckBox label="B second"`` is the checkbox (it toggles once).  A real ``<label for>`` still makes its
+    text and its field one target: ``fill Email`` fills the field."""
+    phone.open(site + "todorow.html")
+
+    def counts() -> tuple[str, str]:
+        nodes = {n.get("identifier"): n for n in phone.snapshot().nodes}
+        return nodes["edits"]["label"], nodes["toggles"]["label"]
+
+    view = phone.snapshot()
+    box = next(n for n in view.nodes if n.get("type") == "CheckBox" and n.get("label") == "B second")
+    assert box.get("nameFrom") == "row"
+    assert "nameFrom" not in next(n for n in view.nodes if n.get("identifier") == "x")
+    assert 'CheckBox "B second" value="0"' in lines(view) and 'StaticText "B second" id=b' in lines(view), view.text
+    assert "nameFrom" not in view.text and '"row"' not in view.text
+    assert counts() == ("0", "0")
+    phone.tap('"B second"')
+    assert counts() == ("0", "0")  # the words: no toggle
+    phone.tap("B second", count=2)
+    assert counts() == ("1", "0")  # the double tap reached the words: one edit
+    phone.tap('role=CheckBox label="B second"')
+    assert counts() == ("1", "1")
+    assert (
+        next(n for n in phone.snapshot().nodes if n.get("label") == "B second" and n["type"] == "CheckBox")["value"]
+        == "1"
+    )
+    phone.fill("Email", "a@b.c")
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "x")["value"] == "a@b.c"

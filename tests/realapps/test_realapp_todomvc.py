@@ -56,6 +56,9 @@ def test_add_three_complete_one_filter_active_clear_completed(phone: phonewire.P
     assert rows(phone) == ["buy milk", "walk dog", "write report"]
     assert items_left(phone.snapshot().nodes) == 3
 
+    # the bare words are the todo's text, not its checkbox (which only borrows their name): a tap completes nothing
+    phone.tap('"walk dog"')
+    assert items_left(phone.snapshot().nodes) == 3
     # complete "walk dog": its checkbox (input.toggle beside a <label>, no name of its own) is heard with its row
     phone.tap('role=CheckBox label="walk dog"')
     assert items_left(phone.snapshot().nodes) == 2

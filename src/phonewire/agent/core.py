@@ -431,6 +431,13 @@ class AgentSession:
             else:
                 node, ref, found_in = await self._find(target, editable=True)
                 self._check_place(node, found_in, target)
+                if node.get("readOnly"):  # refused before any tap: the same code as typing into it would get
+                    raise ProtocolError(
+                        e.TEXT_INPUT_NOT_FOCUSED,
+                        f"{target!r} ({node_line(node)}) is read-only: it takes no typing",
+                        "Its own widget sets it: tap it to open its picker (a calendar, a list), snapshot, and tap "
+                        "the value you want there.",
+                    )
                 if node.get("type") in VALUE_ROLES:
                     return await self._set_whole(node, ref, found_in, text)
                 if node.get("type") not in TEXT_INPUT_ROLES:

@@ -29,10 +29,14 @@ Which of the matching nodes is the target, in this order:
 
 1. the screen's root (the application) never is: its title contains half the words on screen;
 2. exact text beats containing text (``text`` compares the whole label or value, case-insensitive);
-3. a control beats anything else (a link named "Groups" over a table cell that says "Groups");
+3. a control beats anything else (a link named "Groups" over a table cell that says "Groups") — except a
+   control whose label is borrowed (rule 5);
 4. a control that matches with its own caption is one target (the control); a container that merely contains
    the words is not the target when something inside it matches (the element itself is);
-5. a static text beside a control with the same label is dropped (a form label and its field are one target).
+5. a static text beside a control with the same label is dropped (a form label and its field are one target) —
+   unless the control's label is borrowed (``nameFrom``: a checkbox named by its row's text): then the text is
+   what a person reads and taps, and it is the target, not the control (``role=CheckBox`` still names the
+   control).
 """
 
 from __future__ import annotations
@@ -305,6 +309,8 @@ def match(selector: Selector, nodes: Sequence[Node], *, prefer: Callable[[Node],
             exact = [n for n in found if _text_exact(n, terms)]
             if exact:
                 found = exact
+        texts = {n.get("label") for n in found if n.get("type") == "StaticText"}
+        found = [n for n in found if not (n.get("nameFrom") and _is_control(n) and n.get("label") in texts)]
         controls = [n for n in found if _is_control(n)]
         if controls:
             found = controls

@@ -15,11 +15,13 @@ Rules (docs/agent-view.md is the user-facing version):
 * a node with no label, identifier or value that is not interactive (wrappers, unlabeled containers) gets no
   line; its children move up to its nearest emitted ancestor;
 * a non-interactive node whose text repeats its nearest emitted ancestor's label gets no line (a button's own
-  caption), and so does a static text right before or after a control with the same label (a form label);
+  caption), and so does a static text right before or after a control with the same label (a form label) —
+  unless the control's label is borrowed (``nameFrom``: a checkbox named by its row's text, which is the text);
 * a wrapper that carries only an identifier (``Other id=wrap``: no label, no value, not interactive) gets no line;
 * a run of more than :data:`RUN_MAX` same-role non-interactive siblings (with nothing interactive inside) shows
   its first :data:`RUN_SHOWN` and one line ``… 248 more Image`` for the rest;
 * ``full=True`` (``snapshot --all``) drops the two rules above: every wrapper and every sibling gets its line;
+* a field that takes no typing (``readOnly``) is marked ``[read-only]``;
 * a covered node (``coveredBy``: something else is where a tap on it would land) is marked ``[covered]``;
 * ``interactive=True`` leaves covered nodes out and keeps interactive nodes, headings, alerts/dialogs, and the
   text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node,
@@ -104,6 +106,8 @@ def node_line(node: Node, *, named_ids: bool = True) -> str:
         flags.append("disabled")
     if node.get("selected"):
         flags.append("selected")
+    if node.get("readOnly"):
+        flags.append("read-only")
     if node.get("focused"):
         flags.append("focused")
     if node.get("coveredBy"):
@@ -277,6 +281,7 @@ def _captions_neighbour(nodes: Sequence[Node], pos: int) -> bool:
         if (
             other is not None
             and is_interactive(other)
+            and not other.get("nameFrom")  # a label borrowed from the row: the text is what a person reads
             and other.get("label") == label
             and other.get("parentIndex") == n.get("parentIndex")
         ):

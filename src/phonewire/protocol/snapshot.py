@@ -16,7 +16,8 @@ them:
 Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
-     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "serial"]}
+     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "readOnly"][, "nameFrom"]
+     [, "serial"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
@@ -24,6 +25,13 @@ Wire node::
 ``tapPoint`` ``{"x", "y"}`` is present only on an interactive node whose centre something else covers while
 another part of it shows (a backend that hit-tests; the web device does): the point a tap on it uses instead of
 the centre.  A node never carries both ``coveredBy`` and ``tapPoint``.
+
+``readOnly`` (``true``) is present only on a field that shows a value but takes no typing (a web page's
+``<input readonly>``, ``aria-readonly="true"``): its own widget (a date picker) sets it.
+
+``nameFrom`` (``"row"``) is present only on a control whose label is borrowed, not its own: a checkbox, radio or
+switch without a name, labelled by the text of its list item / table row.  The words a person reads are the row's
+text, so a selector by text prefers that text to the control (agent/selectors.py).
 
 ``serial`` is present only from a backend that can tell its elements apart for their lifetime (the web device):
 a string that names one element (DOM node) for as long as it exists and is never given to another one — not in
@@ -130,6 +138,10 @@ class RawNode:
     covered_by: str | None = None
     #: Where a tap on the node lands when that is not its centre (the centre is covered, another part is not).
     tap_point: tuple[float, float] | None = None
+    #: Shows a value but takes no typing (``<input readonly>``): its own widget sets it.
+    read_only: bool = False
+    #: Where a label not of the node's own came from (``"row"``: a checkbox named by its row's text).
+    name_from: str | None = None
     #: Names this element for its life, never another one (see the module docstring), when the backend can.
     serial: str | None = None
     children: list[RawNode] = field(default_factory=list)
@@ -195,6 +207,10 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
                 elif node.tap_point is not None:
                     tx, ty = (round(finite(v), 1) for v in node.tap_point)
                     nodes[-1]["tapPoint"] = {"x": tx, "y": ty}
+                if node.read_only:
+                    nodes[-1]["readOnly"] = True
+                if node.name_from and label:
+                    nodes[-1]["nameFrom"] = node.name_from
                 if node.serial:
                     nodes[-1]["serial"] = node.serial
         if depth < WALK_DEPTH_CAP:

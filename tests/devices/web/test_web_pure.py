@@ -161,6 +161,20 @@ def test_a_partly_covered_row_from_the_walk_carries_its_tap_point_and_a_gesture_
     assert centre(bad, index) == (195.0, 102.0)
 
 
+def test_the_read_only_and_name_from_row_flags_become_optional_node_fields() -> None:
+    snap = snapshot_from_walk(
+        _walk([
+            [-1, "textbox", "Date", "date", "", 10, 10, 80, 40, 256],
+            [-1, "checkbox", "B second", "", "0", 10, 60, 40, 40, 512],
+            [-1, "textbox", "Name", "name", "", 10, 110, 80, 40, 0],
+        ]),
+        "web",
+    )  # fmt: skip
+    fields = {n["label"]: (n.get("readOnly"), n.get("nameFrom")) for n in snap["nodes"][1:]}
+    assert fields == {"Date": (True, None), "B second": (None, "row"), "Name": (None, None)}
+    assert all("readOnly" not in n and "nameFrom" not in n for n in snap["nodes"] if n.get("label") == "Name")
+
+
 def test_a_walk_of_a_document_still_loading_or_a_navigation_under_way_says_so_in_quality() -> None:
     loading = snapshot_from_walk({**_walk([]), "ready": "loading"}, "web")
     assert (loading["quality"]["state"], loading["quality"]["reasonCode"]) == ("degraded", "loading")

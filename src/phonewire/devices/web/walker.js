@@ -7,7 +7,9 @@
 // axRole is the Chromium accessibility role name this element would get (ARIA role, else the HTML element's
 // implicit role); the runner maps it to the shared vocabulary (devices/web/roles.py).
 // flags: 1 disabled, 2 focused, 4 selected, 8 interactive (focusable / click handler), 16 secure (password),
-//        32 multiline, 64 scrollable, 128 editable.
+//        32 multiline, 64 scrollable, 128 editable, 256 read-only (a readonly text input/textarea, or
+//        aria-readonly="true"), 512 name from row (a checkbox/radio/switch without a name of its own, named by the
+//        text of its row: the name is borrowed, the row's text is what a person reads).
 // Only "candidate" nodes are returned (a role other than generic/none, a name, an identifier, a value, or
 // interactivity); pure wrappers are skipped and their children attach to the nearest candidate ancestor.
 // Occlusion: every interactive node is hit-tested (document.elementFromPoint) at the point a tap would use — the
@@ -29,6 +31,9 @@
   const active = document.activeElement;
   const MAX_DEPTH = 200;
   const NAME_MAX = 1000;
+  // Input types a person types into (the readonly attribute means something only for them).
+  const TYPED_INPUTS = new Set(["text", "search", "email", "tel", "url", "password", "number", "date", "time",
+    "datetime-local", "month", "week"]);
   const NAME_FROM_CONTENT = new Set([
     "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
     "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
@@ -262,9 +267,16 @@
     return "";
   }
 
+  // Set by nameOf: whether the name it returned last was borrowed from the row (rowName).
+  let borrowedName = false;
+
   function nameOf(el, tag, role) {
     const own = ownName(el, tag, role);
-    return own || !(role === "checkbox" || role === "radio" || role === "switch") ? own : rowName(el);
+    borrowedName = false;
+    if (own || !(role === "checkbox" || role === "radio" || role === "switch")) return own;
+    const row = rowName(el);
+    borrowedName = !!row;
+    return row;
   }
 
   function ownName(el, tag, role) {
@@ -570,6 +582,8 @@
     if (tag === "TEXTAREA" || (role === "textbox" && el.getAttribute("aria-multiline") === "true")) flags |= 32;
     if (el.isContentEditable && role === "textbox") flags |= 128 | 32;
     if (el === active && tag !== "BODY" && tag !== "HTML") flags |= 2;
+    if (((tag === "TEXTAREA" || (tag === "INPUT" && TYPED_INPUTS.has((el.type || "").toLowerCase()))) &&
+         el.readOnly) || el.getAttribute("aria-readonly") === "true") flags |= 256;
     if (el.getAttribute("aria-disabled") === "true" || (("disabled" in el) && el.matches(":disabled"))) flags |= 1;
     const sel = el.getAttribute("aria-selected");
     if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
@@ -604,6 +618,7 @@
       value = drawn.checked ? "1" : "0";
     } else if (!inName || LEAFISH.has(role) || ident) {
       name = nameOf(el, tag, role);
+      if (borrowedName) flags |= 512;
       value = valueOf(el, tag, role, flags);
     }
     if (!inName && (role === "generic" || role === "paragraph") && !name && !(flags & 8) && !outside &&
