@@ -294,7 +294,9 @@ class Grid:
         # and browsers on SIGTERM
         for proc in started:
             _stop(proc)
-        deadline = time.monotonic() + 20
+        # each server waited for above ended its own sessions; what is left after a moment has no parent to end it
+        # (a killed phonewire's runners and browsers): no point waiting longer for it before the sweep below
+        deadline = time.monotonic() + 2
         while any(alive(p) for p in procs) and time.monotonic() < deadline:
             time.sleep(0.1)
         for sig in (signal.SIGTERM, signal.SIGKILL):  # anything left (a killed phonewire's runners), by its PID
