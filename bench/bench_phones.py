@@ -38,18 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_web import DEMO, Runner  # the bench directory is not a package
-
-
-def _group_pids(pgid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if os.getpgid(int(entry.name)) == pgid:
-                    out.append(int(entry.name))
-            except ProcessLookupError:
-                continue
-    return out
+from bench_web import _group as _group_pids
 
 
 def _memory_kb(pid: int) -> tuple[int, int, int]:
