@@ -3,6 +3,11 @@
 Each script expects the apps already served on loopback (see docs/realapps-findings-2.md, "Set-up"):
   DATASETTE_URL  default http://127.0.0.1:8731   (datasette serve db.sqlite, table `people`, 300 rows)
   TODOMVC_URL    default http://127.0.0.1:8732   (python3 -m http.server in node_modules/todomvc/examples)
+and, for the third round (docs/realapps-findings-3.md, "Set-up"):
+  FLASKADMIN_URL default http://127.0.0.1:8741   (Flask-Admin 2.2.1, the 120-book app in that doc)
+  SWAGGER_URL    default http://127.0.0.1:8742   (swagger-ui-dist served by python3 -m http.server, local spec)
+  WAGTAIL_URL    default http://127.0.0.1:8743   (Wagtail 8.0.1 `wagtail start`, ArticlePage, 60 articles,
+                                                  superuser admin / pass1234)
 """
 
 import os
@@ -11,6 +16,20 @@ import time
 
 DATASETTE = os.environ.get("DATASETTE_URL", "http://127.0.0.1:8731")
 TODOMVC = os.environ.get("TODOMVC_URL", "http://127.0.0.1:8732")
+FLASKADMIN = os.environ.get("FLASKADMIN_URL", "http://127.0.0.1:8741")
+SWAGGER = os.environ.get("SWAGGER_URL", "http://127.0.0.1:8742")
+WAGTAIL = os.environ.get("WAGTAIL_URL", "http://127.0.0.1:8743")
+WAGTAIL_USER, WAGTAIL_PASSWORD = "admin", "pass1234"
+
+
+def wagtail_login(phone, path: str = "/admin/") -> None:
+    """Open Wagtail's admin at path and sign in (the login form comes first)."""
+    phone.open(f"{WAGTAIL}{path}")
+    phone.wait("role=SecureTextField")
+    phone.fill("role=TextField label=Username*", WAGTAIL_USER)
+    phone.fill("role=SecureTextField", WAGTAIL_PASSWORD)
+    phone.tap('role=Button label="Sign in"')
+    phone.wait('role=Button label="Toggle sidebar"')
 
 
 def ref_of(view_text: str, pattern: str, nth: int = 0) -> str:
