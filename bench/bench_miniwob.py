@@ -1255,7 +1255,8 @@ def summary(results: list[TaskResult], seconds: float) -> str:
     med_ai = f"{statistics.median(ai_ratios):.2f}" if ai_ratios else "–"
     return (
         f"summary: {pages} pages, {inventory} inventoried elements, {misses} coverage misses on {with_misses} pages; "
-        f"median `-i`/Playwright chars {med} (full view {medf}), `-i`/Playwright-for-agents {med_ai}; scripted success {rate} on "
+        f"median `-i`/Playwright chars {med} (full view {medf}), `-i`/Playwright-for-agents {med_ai}; "
+        f"scripted success {rate} on "
         f"{sum(1 for r in results if r.episodes)} tasks; wall {seconds:.0f} s"
     )
 
@@ -1281,7 +1282,8 @@ def run_benchmark(
                 res = TaskResult(task, note=f"harness error {type(exc).__name__}: {exc}")
             results.append(res)
             print(
-                f"{task}: inventory {res.inventory}, misses {len(res.misses)}, -i {res.chars_i} / PW {res.chars_pw} / PW-AI {res.chars_pw_ai}"
+                f"{task}: inventory {res.inventory}, misses {len(res.misses)}, -i {res.chars_i} / PW {res.chars_pw}"
+                f" / PW-AI {res.chars_pw_ai}"
                 f", solved {res.solved}/{len(res.episodes)}  ({time.monotonic() - t0:.1f} s)",
                 file=sys.stderr,
                 flush=True,
