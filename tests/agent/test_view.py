@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from agent_fakes import row, screen
 from phonewire.agent.view import diff, render
@@ -351,3 +352,14 @@ def test_a_checkbox_radio_or_switch_shows_checked_as_a_flag_and_nothing_when_off
         '@e4 Switch "Wi-Fi"',
         '@e5 Slider "Volume" value="1"',  # a slider's value is a value
     ]
+
+
+def test_the_doc_shows_the_closed_select_and_checkbox_lines_as_rendered() -> None:
+    doc = " ".join((Path(__file__).resolve().parents[2] / "docs" / "agent-view.md").read_text().split())
+    placeless = Rect(0, 0, 0, 0)
+    options = [RawNode("StaticText", label=f"c{k}", rect=placeless) for k in range(7)]
+    select = RawNode("ComboBox", label="Sort", value="id", rect=Rect(0, 0, 200, 40), children=options)
+    box = RawNode("CheckBox", label="Buy milk", value="0", name_from="row", rect=Rect(0, 50, 40, 40))
+    lines = [line.split(" ", 1)[1] for line in render(screen(select, box), interactive=True).text.splitlines()]
+    assert lines == ['ComboBox "Sort" value="id" (7 options, select one)', 'CheckBox "Buy milk"']
+    assert all(f"`{line}`" in doc for line in lines)
