@@ -855,7 +855,8 @@ def solve_social_media_many(a: Agent, view: Any, q: str) -> None:
 
 
 def solve_navigate_tree(a: Agent, view: Any, q: str) -> None:
-    """Open folders (their expander) until the named file or folder shows, then tap it."""
+    """Open folders (their expander: ``Button "expander" [collapsed]``) until the named file or folder shows, then
+    tap it."""
     name = quoted(q)[0]
     opened: set[str] = set()
     for _ in range(20):
@@ -868,7 +869,7 @@ def solve_navigate_tree(a: Agent, view: Any, q: str) -> None:
         closed = [
             f"@{r}"
             for r, n in now.refs.items()
-            if n.get("type") == "Button" and "expandable" in str(n.get("label") or "").split() and f"@{r}" not in opened
+            if n.get("type") == "Button" and n.get("expanded") is False and f"@{r}" not in opened
         ]
         if not closed:
             raise Unsolvable(f"no {name!r} in the tree and no closed folder left")

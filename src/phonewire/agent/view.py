@@ -21,7 +21,8 @@ Rules (docs/agent-view.md is the user-facing version):
 * a run of more than :data:`RUN_MAX` same-role non-interactive siblings (with nothing interactive inside) shows
   its first :data:`RUN_SHOWN` and one line ``… 248 more Image`` for the rest;
 * ``full=True`` (``snapshot --all``) drops the two rules above: every wrapper and every sibling gets its line;
-* a field that takes no typing (``readOnly``) is marked ``[read-only]``;
+* a field that takes no typing (``readOnly``) is marked ``[read-only]``; a node that opens and closes something
+  (``expanded``: a tree item, its expander, a disclosure button) ``[expanded]`` or ``[collapsed]``;
 * a covered node (``coveredBy``: something else is where a tap on it would land) is marked ``[covered]``;
 * a checkbox, radio button or switch shows its state as a flag, ``[checked]`` (``[mixed]``), nothing when off —
   not its value ``"1"``/``"0"``;
@@ -72,8 +73,9 @@ MAX_PROSE = 200
 #: A run of more than RUN_MAX same-role non-interactive siblings shows RUN_SHOWN of them and one summary line.
 RUN_MAX = 20
 RUN_SHOWN = 3
-#: Containers whose listed rows give them a line in ``-i``.
+#: Containers whose listed rows give them a line in ``-i``, and the roles of those rows.
 ROW_CONTAINERS = frozenset({"List", "Table"})
+ROW_ROLES = frozenset({"Cell", "TreeItem"})
 #: Roles whose value is an on/off state (web ``"1"``/``"0"``/``"2"``, Android/iOS ``"1"``/``"0"``): the view shows it
 #: as a flag, ``[checked]`` or ``[mixed]``, and nothing when off — as a person sees a tick, not a number.
 TOGGLE_ROLES = frozenset({"CheckBox", "RadioButton", "Switch"})
@@ -126,6 +128,8 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
         flags.append("selected")
     if node.get("readOnly"):
         flags.append("read-only")
+    if node.get("expanded") is not None:
+        flags.append("expanded" if node["expanded"] else "collapsed")
     if node.get("focused"):
         flags.append("focused")
     if node.get("coveredBy"):
@@ -267,7 +271,7 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
                 wrapped.update(a for a in _ancestors(i, parents) if a in chosen and _unlabeled_interactive(by_index[a]))
                 container = parents.get(i)
                 if (
-                    n.get("type") == "Cell"
+                    n.get("type") in ROW_ROLES
                     and not _unlabeled_interactive(n)
                     and container in keep
                     and by_index[container].get("type") in ROW_CONTAINERS
