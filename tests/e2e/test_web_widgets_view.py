@@ -259,7 +259,9 @@ def test_tree_expanders_show_their_state_and_a_tap_opens_them(phone: phonewire.P
     phone.tap(alan)
     assert toggles() == 1
     after = lines(phone.snapshot())
-    assert after[after.index('StaticText "Alan"') - 1] == 'Button "expander" [expanded]' and 'StaticText "Renda"' in after
+    assert (
+        after[after.index('StaticText "Alan"') - 1] == 'Button "expander" [expanded]' and 'StaticText "Renda"' in after
+    )
     assert after.count('Button "expander" [collapsed]') == 1  # Olin's, untouched
     guides = next(r for r, n in view.refs.items() if n.get("label") == "Guides")
     phone.tap("@" + guides)

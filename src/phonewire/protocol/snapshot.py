@@ -16,8 +16,8 @@ them:
 Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
-     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "readOnly"][, "nameFrom"][, "expanded"]
-     [, "serial"]}
+     "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "readOnly"][, "nameFrom"]
+     [, "expanded"][, "serial"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
