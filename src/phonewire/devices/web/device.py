@@ -471,6 +471,9 @@ class WebDevice(Device):
                     await page.session.send("Runtime.evaluate", {"expression": script})
         except (CdpError, ProtocolError):
             opener.opening = None
+            if session_id is not None:  # never left paused: a setup that failed half way lets it run, unadopted
+                self._by_session.pop(session_id, None)
+                await self._let_go(session_id)
             return  # the page closed at once, or the browser went: nothing to show
         top = self._apps.get(opener.app_id)
         if top is None or top.gone or self._closed:

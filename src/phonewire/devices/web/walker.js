@@ -41,8 +41,9 @@
     "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
     "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
-  const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio", "treeitem",
-    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
+  const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
+    "treeitem", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton",
+    "clickable"]);
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
     range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
@@ -313,7 +314,8 @@
     const title = clean(el.getAttribute("title") || "");
     if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
     // (an expander drawn without ARIA is named for what it is; its state is a flag, not a class word)
-    return iconName(el) || (el.ownerSVGElement ? shapeName(el) : expanderState(el) !== null ? "expander" : classWords(el));
+    if (el.ownerSVGElement) return iconName(el) || shapeName(el);
+    return iconName(el) || (expanderState(el) !== null ? "expander" : classWords(el));
   }
 
   // Class words of an expander drawn without ARIA (jQuery treeview's <div class="hitarea expandable-hitarea">, a
