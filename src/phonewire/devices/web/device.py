@@ -466,7 +466,9 @@ class WebDevice(Device):
         them, so they run in it too (each is idempotent); click listeners it added before are not known."""
         try:
             page = await self._new_page(target_id, session_id=session_id)
-            for script in (PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT):
+            # attached late: its document may have run without the hooks (an auto-attached one had them first, and
+            # is not evaluated into: a dialog its first script opened would hold the evaluation)
+            for script in (PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT) if session_id is None else ():
                 with contextlib.suppress(CdpProtocolError):
                     await page.session.send("Runtime.evaluate", {"expression": script})
         except (CdpError, ProtocolError):
