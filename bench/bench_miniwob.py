@@ -18,8 +18,11 @@
      Rule: element E is covered by ref R when the centre of R's rect lies in E's rect and the centre of E's rect
      lies in R's rect (both grown by 2 px), or when R's label equals E's text (case- and space-insensitive) and
      their rects intersect. Each element no ref covers is a miss.
-   * **observation cost** — characters of ``snapshot -i`` and of the full view, against Playwright's
-     ``aria_snapshot()`` of ``body`` of the same page (same seed, same viewport, after START), in the same run;
+   * **observation cost** — characters of ``snapshot -i`` and of the full view, against two Playwright baselines of
+     the same page (same seed, same viewport, after START), in the same run: ``aria_snapshot()`` of ``body`` (the
+     test-assertion snapshot, no refs) and ``page.aria_snapshot(mode="ai")`` — the snapshot *for agents* that
+     Playwright MCP sends (``snapshotForAI``: every line an agent may act on carries ``[ref=eN]``), the like-for-like
+     baseline of a view that carries refs;
    * **scripted solving** — for the families doable with today's operations, N episodes: the solver uses only
      the Python API (snapshot, refs, selectors, tap, fill, type, press, select, wait, scroll, find, swipe) —
      never the DOM — and reads the reward
@@ -852,7 +855,8 @@ def solve_social_media_many(a: Agent, view: Any, q: str) -> None:
 
 
 def solve_navigate_tree(a: Agent, view: Any, q: str) -> None:
-    """Open folders (their expander) until the named file or folder shows, then tap it."""
+    """Open folders (their expander: ``Button "expander" [collapsed]``) until the named file or folder shows, then
+    tap it."""
     name = quoted(q)[0]
     opened: set[str] = set()
     for _ in range(20):
@@ -865,7 +869,7 @@ def solve_navigate_tree(a: Agent, view: Any, q: str) -> None:
         closed = [
             f"@{r}"
             for r, n in now.refs.items()
-            if n.get("type") == "Button" and "expandable" in str(n.get("label") or "").split() and f"@{r}" not in opened
+            if n.get("type") == "Button" and n.get("expanded") is False and f"@{r}" not in opened
         ]
         if not closed:
             raise Unsolvable(f"no {name!r} in the tree and no closed folder left")
@@ -1089,6 +1093,7 @@ class TaskResult:
     chars_i: int = 0
     chars_full: int = 0
     chars_pw: int = 0
+    chars_pw_ai: int = 0
     episodes: list[Episode] = field(default_factory=list)
     note: str = ""
 
@@ -1142,7 +1147,7 @@ def run_task(
         res.misses = [describe(el) for el in coverage_misses(elements, list(view_i.refs.values()))]
         res.chars_i, res.chars_full = len(view_i.text), len(full.text)
         if pw_page is not None:
-            res.chars_pw = playwright_chars(pw_page, task_url(base, task, "pw", seed))
+            res.chars_pw, res.chars_pw_ai = playwright_chars(pw_page, task_url(base, task, "pw", seed))
         solver = SOLVERS.get(task)
         if solver is None:
             return res
@@ -1190,22 +1195,30 @@ def run_task(
             phone.close_app()
 
 
-def playwright_chars(page: Any, url: str) -> int:
+def playwright_snapshots(page: Any, url: str) -> tuple[str, str]:
+    """Playwright's two snapshots of the task after START: ``aria_snapshot()`` of ``body`` (for assertions, no refs)
+    and the page's snapshot for agents, ``mode="ai"`` (what Playwright MCP's ``browser_snapshot`` carries: refs)."""
     page.goto(url)
     page.click("#sync-task-cover")
     page.wait_for_timeout(300)
-    return len(page.locator("body").aria_snapshot())
+    return page.locator("body").aria_snapshot(), page.aria_snapshot(mode="ai")
+
+
+def playwright_chars(page: Any, url: str) -> tuple[int, int]:
+    plain, ai = playwright_snapshots(page, url)
+    return len(plain), len(ai)
 
 
 # ------------------------------------------------------------------------------------------------ report
 def table(results: list[TaskResult], episodes: int) -> str:
     lines = [
-        "| task | inventory | misses | `-i` chars | full chars | Playwright chars | `-i`/PW | solved | steps "
-        "| ms/episode | note |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| task | inventory | misses | `-i` chars | full chars | Playwright chars | `-i`/PW | PW for agents chars "
+        "| `-i`/PW-AI | solved | steps | ms/episode | note |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in results:
         ratio = f"{r.chars_i / r.chars_pw:.2f}" if r.chars_pw else "–"
+        ratio_ai = f"{r.chars_i / r.chars_pw_ai:.2f}" if r.chars_pw_ai else "–"
         misses = "; ".join(r.misses) if r.misses else "0"
         if len(misses) > 160:
             misses = misses[:157] + "…"
@@ -1222,7 +1235,7 @@ def table(results: list[TaskResult], episodes: int) -> str:
         misses = misses.replace("|", "/")
         lines.append(
             f"| {r.task} | {r.inventory} | {misses} | {r.chars_i} | {r.chars_full} | {r.chars_pw or '–'} | {ratio} "
-            f"| {solved} | {steps} | {ms} | {note} |"
+            f"| {r.chars_pw_ai or '–'} | {ratio_ai} | {solved} | {steps} | {ms} | {note} |"
         )
     return "\n".join(lines)
 
@@ -1234,14 +1247,17 @@ def summary(results: list[TaskResult], seconds: float) -> str:
     inventory = sum(r.inventory for r in results)
     ratios = [r.chars_i / r.chars_pw for r in results if r.chars_pw]
     full_ratios = [r.chars_full / r.chars_pw for r in results if r.chars_pw]
+    ai_ratios = [r.chars_i / r.chars_pw_ai for r in results if r.chars_pw_ai]
     eps = [e for r in results for e in r.episodes]
     ok = sum(1 for e in eps if e.reward is not None and e.reward > 0)
     rate = f"{ok}/{len(eps)} ({100 * ok / len(eps):.0f} %)" if eps else "0/0"
     med = f"{statistics.median(ratios):.2f}" if ratios else "–"
     medf = f"{statistics.median(full_ratios):.2f}" if full_ratios else "–"
+    med_ai = f"{statistics.median(ai_ratios):.2f}" if ai_ratios else "–"
     return (
         f"summary: {pages} pages, {inventory} inventoried elements, {misses} coverage misses on {with_misses} pages; "
-        f"median `-i`/Playwright chars {med} (full view {medf}); scripted success {rate} on "
+        f"median `-i`/Playwright chars {med} (full view {medf}), `-i`/Playwright-for-agents {med_ai}; "
+        f"scripted success {rate} on "
         f"{sum(1 for r in results if r.episodes)} tasks; wall {seconds:.0f} s"
     )
 
@@ -1268,6 +1284,7 @@ def run_benchmark(
             results.append(res)
             print(
                 f"{task}: inventory {res.inventory}, misses {len(res.misses)}, -i {res.chars_i} / PW {res.chars_pw}"
+                f" / PW-AI {res.chars_pw_ai}"
                 f", solved {res.solved}/{len(res.episodes)}  ({time.monotonic() - t0:.1f} s)",
                 file=sys.stderr,
                 flush=True,
@@ -1286,8 +1303,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--show-views",
         metavar="TASKS",
-        help="comma-separated tasks: print `snapshot -i` and Playwright's aria snapshot of each after START, with "
-        "character counts, and exit",
+        help="comma-separated tasks: print `snapshot -i` and Playwright's two aria snapshots (plain, for agents) of "
+        "each after START, with character counts, and exit",
     )
     args = ap.parse_args(argv)
     global VERBOSE
@@ -1340,12 +1357,10 @@ def show_views(html: Path, tasks: list[str], *, seed: str) -> None:
             store.wait_quiet("phone", task)
             mine = phone.snapshot(interactive=True).text
             phone.close_app()
-            pw_page.goto(task_url(base, task, "pw", seed))
-            pw_page.click("#sync-task-cover")
-            pw_page.wait_for_timeout(300)
-            theirs = pw_page.locator("body").aria_snapshot()
-            print(f"===== {task}: -i {len(mine)} chars, Playwright {len(theirs)} chars")
-            print(f"----- snapshot -i\n{mine}\n----- Playwright aria_snapshot(body)\n{theirs}\n")
+            theirs, ai = playwright_snapshots(pw_page, task_url(base, task, "pw", seed))
+            print(f"===== {task}: -i {len(mine)} chars, Playwright {len(theirs)} chars, for agents {len(ai)} chars")
+            print(f"----- snapshot -i\n{mine}\n----- Playwright aria_snapshot(body)\n{theirs}")
+            print(f"----- Playwright aria_snapshot(mode='ai')\n{ai}\n")
 
 
 @contextlib.contextmanager

@@ -65,7 +65,7 @@ def test_a_tap_on_an_option_sets_its_select_by_the_option_text_at_the_select_cen
 
 def test_a_tap_on_an_option_by_ref_chooses_it_too() -> None:
     agent, sender = session()
-    view = run(agent.snapshot(interactive=True))
+    view = run(agent.snapshot())  # the full view lists a closed select's options (-i shows the select alone)
     cherry = next(r for r, n in view.refs.items() if n.get("label") == "Cherry")
     assert run(agent.tap("@" + cherry)).data["selected"] == ["Cherry"]
     assert sender.commands("tap") == []
@@ -96,7 +96,21 @@ def test_wait_timed_out_summary_carries_no_refs_on_top_or_child_lines() -> None:
         run(agent.wait('"Durian"', timeout_ms=0))
     assert info.value.code == e.WAIT_TIMED_OUT
     assert "@e" not in info.value.message
-    assert 'ComboBox id=fruit value="Apple"; StaticText "Apple" [selected]; StaticText "Banana"' in info.value.message
+    # a closed select is one line there, its options counted (as in -i)
+    assert 'ComboBox id=fruit value="Apple" (3 options, select one); Button "Go"' in info.value.message
+
+
+def test_minus_i_shows_a_closed_select_as_one_line_with_its_value_and_option_count_and_the_full_view_lists_them() -> (
+    None
+):
+    agent, _ = session()
+    brief = run(agent.snapshot(interactive=True)).text.splitlines()
+    assert [line.split(" ", 1)[1] for line in brief] == [
+        'ComboBox id=fruit value="Apple" (3 options, select one)',
+        'Button "Go"',
+    ]
+    full = run(agent.snapshot()).text
+    assert 'StaticText "Apple" [selected]' in full and 'StaticText "Cherry"' in full and "select one" not in full
 
 
 def test_press_home_says_the_app_went_to_the_background_and_how_to_bring_it_back() -> None:

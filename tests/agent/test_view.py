@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from agent_fakes import row, screen
 from phonewire.agent.view import diff, render
@@ -21,7 +22,7 @@ def test_one_line_per_useful_node_with_refs_in_emission_order() -> None:
         '@e1 Heading "Settings"',
         '@e2 Button "Save" id=save-btn',
         '@e3 TextField "Email" value="a@b.c" [focused]',
-        '@e4 Switch "Wi-Fi" value="on" [disabled]',
+        '@e4 Switch "Wi-Fi" [checked,disabled]',  # a state, not a value,
     ]
     assert view.refs["e2"]["identifier"] == "save-btn"
 
@@ -180,7 +181,7 @@ def test_text_beside_a_control_that_borrowed_its_label_keeps_its_line_and_read_o
         RawNode("TextField", label="Date", rect=Rect(0, 60, 300, 40), read_only=True),
     )
     assert render(nodes).text.splitlines() == [
-        '@e1 CheckBox "B second" value="0"',
+        '@e1 CheckBox "B second"',
         '@e2 StaticText "B second"',
         '@e3 TextField "Date" [read-only]',
     ]
@@ -314,3 +315,51 @@ def test_a_list_box_gets_its_line_in_the_interactive_view_above_its_options() ->
         '  @e3 Cell "Dari" [selected]',
         '  @e4 StaticText "… 4 more options"',
     ]
+
+
+def test_a_closed_select_is_one_line_in_the_interactive_view_counting_its_options_the_full_view_lists_them() -> None:
+    placeless = Rect(0, 0, 0, 0)
+    select = RawNode("ComboBox", label="Sort", value="id", rect=Rect(0, 0, 200, 40), children=[
+        RawNode("StaticText", label="id", selected=True, rect=placeless),
+        RawNode("StaticText", label="name", rect=placeless),
+        RawNode("StaticText", label="… 51 more options", rect=placeless),
+    ])  # fmt: skip
+    nodes = screen(select, RawNode("Button", label="Apply", rect=Rect(0, 50, 80, 40)))
+    assert render(nodes, interactive=True).text.splitlines() == [
+        '@e1 ComboBox "Sort" value="id" (53 options, select one)',
+        '@e2 Button "Apply"',
+    ]
+    assert render(nodes).text.splitlines()[:4] == [
+        '@e1 ComboBox "Sort" value="id"',
+        '  @e2 StaticText "id" [selected]',
+        '  @e3 StaticText "name"',
+        '  @e4 StaticText "… 51 more options"',
+    ]
+
+
+def test_a_checkbox_radio_or_switch_shows_checked_as_a_flag_and_nothing_when_off() -> None:
+    nodes = screen(
+        RawNode("CheckBox", label="Gift wrap", value="0", rect=Rect(0, 0, 40, 40)),
+        RawNode("CheckBox", label="All", value="2", rect=Rect(0, 50, 40, 40)),
+        RawNode("RadioButton", label="Pickup", value="1", rect=Rect(0, 100, 40, 40)),
+        RawNode("Switch", label="Wi-Fi", value="off", rect=Rect(0, 150, 40, 40)),
+        RawNode("Slider", label="Volume", value="1", rect=Rect(0, 200, 200, 40)),
+    )
+    assert render(nodes, interactive=True).text.splitlines() == [
+        '@e1 CheckBox "Gift wrap"',
+        '@e2 CheckBox "All" [mixed]',
+        '@e3 RadioButton "Pickup" [checked]',
+        '@e4 Switch "Wi-Fi"',
+        '@e5 Slider "Volume" value="1"',  # a slider's value is a value
+    ]
+
+
+def test_the_doc_shows_the_closed_select_and_checkbox_lines_as_rendered() -> None:
+    doc = " ".join((Path(__file__).resolve().parents[2] / "docs" / "agent-view.md").read_text().split())
+    placeless = Rect(0, 0, 0, 0)
+    options = [RawNode("StaticText", label=f"c{k}", rect=placeless) for k in range(7)]
+    select = RawNode("ComboBox", label="Sort", value="id", rect=Rect(0, 0, 200, 40), children=options)
+    box = RawNode("CheckBox", label="Buy milk", value="0", name_from="row", rect=Rect(0, 50, 40, 40))
+    lines = [line.split(" ", 1)[1] for line in render(screen(select, box), interactive=True).text.splitlines()]
+    assert lines == ['ComboBox "Sort" value="id" (7 options, select one)', 'CheckBox "Buy milk"']
+    assert all(f"`{line}`" in doc for line in lines)

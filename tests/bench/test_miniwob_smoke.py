@@ -68,7 +68,7 @@ def test_five_tasks_one_episode(html: Path) -> None:
     for r in results:
         assert not r.note.startswith("harness error"), r.note
         assert r.inventory > 0, r.task  # the page's own inventory arrived
-        assert r.chars_full > 0 and r.chars_pw > 0, r.task  # both observations were taken
+        assert r.chars_full > 0 and r.chars_pw > 0 and r.chars_pw_ai > 0, r.task  # every observation was taken
     # every button of click-button is addressable by a ref of `snapshot -i`
     assert by_task["click-button"].misses == []
     # the episode was solved, and the reward came from the page's own display

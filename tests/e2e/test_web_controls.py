@@ -39,10 +39,17 @@ def summary(phone: phonewire.Phone) -> str:
 def test_a_select_lists_its_options_in_the_view_and_json_with_the_chosen_one_selected(phone: phonewire.Phone) -> None:
     view = phone.snapshot(interactive=True).text
     lines = [line.strip().split(" ", 1)[1] for line in view.splitlines()]
-    at = lines.index('ComboBox "Size" value="Medium"')  # -i: the label names it, no id beside it
-    assert lines[at + 1 : at + 5] == [
+    # -i: the closed select is one line (the label names it, no id beside it), its options counted, not listed
+    at = lines.index('ComboBox "Size" value="Medium" (4 options, select one)')
+    assert not any(line.startswith('StaticText "Small"') for line in lines)
+    full = [line.strip().split(" ", 1)[1] for line in phone.snapshot().text.splitlines()]
+    at = next(k for k, line in enumerate(full) if line.startswith('ComboBox "Size"'))
+    assert full[at + 1 : at + 5] == [
         'StaticText "Small"', 'StaticText "Medium" [selected]', 'StaticText "Large"', 'StaticText "Extra large"'
     ]  # fmt: skip
+    # the multi-select list box shows its options on the page: -i keeps their lines
+    box = next(k for k, line in enumerate(lines) if line.startswith('List "Toppings"'))
+    assert lines[box + 1].startswith('Cell "Ham"') and "more option" in " ".join(lines[box:])
     nodes = phone.snapshot().nodes
     size = next(n for n in nodes if n.get("identifier") == "size")
     options = [n for n in nodes if n.get("parentIndex") == size["index"]]
@@ -88,13 +95,17 @@ def test_a_multi_select_takes_the_given_options_and_add_adds(phone: phonewire.Ph
 
 
 def test_a_checkbox_and_radios_drawn_by_their_labels_have_their_role_and_state(phone: phonewire.Phone) -> None:
-    view = phone.snapshot(interactive=True).text
-    assert 'CheckBox "Gift wrap" value="0"' in view
-    assert 'RadioButton "Pickup" value="1"' in view and 'RadioButton "Courier" value="0"' in view
+    def shown_lines() -> list[str]:
+        return [line.strip().split(" ", 1)[1] for line in phone.snapshot(interactive=True).text.splitlines()]
+
+    view = shown_lines()  # the state is a flag, [checked], and nothing when off
+    assert 'CheckBox "Gift wrap"' in view
+    assert 'RadioButton "Pickup" [checked]' in view and 'RadioButton "Courier"' in view
     phone.tap('role=CheckBox label="Gift wrap"')
     phone.tap("role=RadioButton label=Courier")
-    view = phone.snapshot(interactive=True).text
-    assert 'CheckBox "Gift wrap" value="1"' in view and 'RadioButton "Courier" value="1"' in view
+    view = shown_lines()
+    assert 'CheckBox "Gift wrap" [checked]' in view and 'RadioButton "Courier" [checked]' in view
+    assert 'RadioButton "Pickup"' in view
     assert "gift=1 delivery=courier" in summary(phone)
 
 

@@ -149,6 +149,10 @@ def test_a_new_window_is_the_apps_new_screen_and_back_returns_to_the_opener(
         assert reply["changed"] is True
         shown = {n["identifier"]: n for n in nodes(runner, url)}
         assert "second" in shown and shown["via"]["label"] == f"via {via}"  # the phone shows the new screen
+        # the page hooks ran before the new screen's first script: the listener it added there makes a button
+        assert shown["early"]["type"] == "Button", shown["early"]
+        tap(runner, "early", url)
+        assert label(runner, "early-taps", url) == "1"
         assert {a for a, s in states(runner).items() if s != "notRunning"} == running  # no new app
         assert back(runner)["back"] == "screen"
         assert label(runner, "opened", url) == "1"  # the opener, as it was (one tap, one window)

@@ -216,7 +216,7 @@ def test_a_name_borrowed_from_the_row_gives_way_to_the_words_a_person_sees(phone
     box = next(n for n in view.nodes if n.get("type") == "CheckBox" and n.get("label") == "B second")
     assert box.get("nameFrom") == "row"
     assert "nameFrom" not in next(n for n in view.nodes if n.get("identifier") == "x")
-    assert 'CheckBox "B second" value="0"' in lines(view) and 'StaticText "B second" id=b' in lines(view), view.text
+    assert 'CheckBox "B second"' in lines(view) and 'StaticText "B second" id=b' in lines(view), view.text
     assert "nameFrom" not in view.text and '"row"' not in view.text
     assert counts() == ("0", "0")
     phone.tap('"B second"')
@@ -231,3 +231,45 @@ def test_a_name_borrowed_from_the_row_gives_way_to_the_words_a_person_sees(phone
     )
     phone.fill("Email", "a@b.c")
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "x")["value"] == "a@b.c"
+
+
+def test_tree_expanders_show_their_state_and_a_tap_opens_them(phone: phonewire.Phone, site: str) -> None:
+    """MiniWoB's navigate-tree (jQuery treeview: an expander <div class="hitarea expandable-hitarea">, its state in
+    classes), an expander whose nested list's display tells its state, an ARIA tree and a <details>: each shows as
+    what it is, with [expanded]/[collapsed]; a tap opens it, the state flips, and the page counted one toggle."""
+    phone.open(site + "tree.html")
+
+    def toggles() -> int:
+        return int(next(n for n in phone.snapshot().nodes if n.get("identifier") == "toggles")["label"])
+
+    view = phone.snapshot(interactive=True)
+    assert lines(view) == [
+        'Button "expander" [collapsed]',  # not its class words, "hitarea expandable"
+        'StaticText "Alan"',
+        "Cell",
+        'StaticText "Truman"',
+        'Button "expander" [collapsed]',
+        'StaticText "Olin"',
+        'List "Docs"',
+        'TreeItem "Guides" [collapsed]',
+        'Button "More" [collapsed]',
+    ], view.text
+    assert all("Renda" not in line and "Behind" not in line for line in lines(phone.snapshot()))
+    alan = view.text.splitlines()[0].split()[0]
+    phone.tap(alan)
+    assert toggles() == 1
+    after = lines(phone.snapshot())
+    assert (
+        after[after.index('StaticText "Alan"') - 1] == 'Button "expander" [expanded]' and 'StaticText "Renda"' in after
+    )
+    assert after.count('Button "expander" [collapsed]') == 1  # Olin's, untouched
+    guides = next(r for r, n in view.refs.items() if n.get("label") == "Guides")
+    phone.tap("@" + guides)
+    assert toggles() == 2
+    tree = phone.snapshot(interactive=True)
+    assert 'TreeItem "Guides" [expanded,focused]' in lines(tree) and 'TreeItem "Install"' in lines(tree)
+    # the item's name is its own text, not its nested items': the ref it had still names it
+    assert tree.refs[guides].get("identifier") == "guides"
+    phone.tap("More")
+    assert 'StaticText "Behind the summary"' in lines(phone.snapshot())
+    assert next(n for n in phone.snapshot().nodes if n.get("label") == "More").get("expanded") is True

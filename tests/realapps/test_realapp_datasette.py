@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from helpers_realapps import wait_for, wait_label
 from realapps_env import Datasette
 
@@ -74,7 +75,7 @@ def test_fill_replaces_the_sql_query_and_run_sql_shows_its_rows(phone: phonewire
 
 def test_a_tap_on_a_sort_option_chooses_it_and_apply_sorts_by_it(phone: phonewire.Phone, datasette: Datasette) -> None:
     open_table(phone, datasette)
-    view = phone.snapshot(interactive=True)
+    view = phone.snapshot()  # the full view lists a closed select's options (-i counts them)
     option = ref_of(view, type="StaticText", label="Sort by name")
     result = phone.tap(option).data
     assert result["selected"] == ["Sort by name"] and result["message"].startswith('selected "Sort by name" in @')
@@ -83,6 +84,24 @@ def test_a_tap_on_a_sort_option_chooses_it_and_apply_sorts_by_it(phone: phonewir
     wait_label(phone, "300 rows sorted by name")
     first_two = datasette.query("SELECT * FROM people ORDER BY name LIMIT 2")
     assert cards(phone.snapshot().nodes)[:2] == [card_of(r) for r in first_two]  # Person 1, Person 10
+
+
+def test_minus_i_shows_each_closed_select_as_one_line_and_lists_none_of_its_options(
+    phone: phonewire.Phone, datasette: Datasette
+) -> None:
+    """D10: the filter form's selects listed every column and operator as a line of its own in -i."""
+    open_table(phone, datasette)
+    lines = [line.split(" ", 1)[1] for line in phone.snapshot(interactive=True).text.splitlines()]
+    selects = [line for line in lines if line.startswith("ComboBox")]
+    assert selects == [
+        'ComboBox value="- column -" (7 options, select one)',
+        'ComboBox value="=" (21 options, select one)',
+        'ComboBox id=sort_by value="Sort by id" (7 options, select one)',
+    ]
+    assert not any(line.startswith(('StaticText "Sort by', 'StaticText "contains"')) for line in lines)
+    with pytest.raises(phonewire.ProtocolError) as info:  # where the agent asks: select's NOT_FOUND lists them
+        phone.select("id=sort_by", ["Sort by shoe size"])
+    assert info.value.code == "NOT_FOUND" and '"Sort by name"' in info.value.message
 
 
 def test_the_cards_show_their_css_drawn_column_names(phone: phonewire.Phone, datasette: Datasette) -> None:

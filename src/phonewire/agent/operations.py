@@ -91,7 +91,8 @@ OVERLAY_REFS: Final = Param("overlay_refs", "boolean", "Draw each ref's box and 
 INTERACTIVE: Final = Param(
     "interactive",
     "boolean",
-    "Only interactive elements and the text needed to choose among them.",
+    "Only interactive elements and the text needed to choose among them; a closed select is one line, its value "
+    "and option count (`select` chooses; the full view lists the options).",
     default=False,
     short="-i",
 )

@@ -21,8 +21,14 @@ Rules (docs/agent-view.md is the user-facing version):
 * a run of more than :data:`RUN_MAX` same-role non-interactive siblings (with nothing interactive inside) shows
   its first :data:`RUN_SHOWN` and one line ``… 248 more Image`` for the rest;
 * ``full=True`` (``snapshot --all``) drops the two rules above: every wrapper and every sibling gets its line;
-* a field that takes no typing (``readOnly``) is marked ``[read-only]``;
+* a field that takes no typing (``readOnly``) is marked ``[read-only]``; a node that opens and closes something
+  (``expanded``: a tree item, its expander, a disclosure button) ``[expanded]`` or ``[collapsed]``;
 * a covered node (``coveredBy``: something else is where a tap on it would land) is marked ``[covered]``;
+* a checkbox, radio button or switch shows its state as a flag, ``[checked]`` (``[mixed]``), nothing when off —
+  not its value ``"1"``/``"0"``;
+* ``interactive=True`` shows a closed select (a ComboBox whose options have no place on the screen) as one line,
+  its value and ``(12 options, select one)``, without its options (the full view and ``--json`` list them, and so
+  does ``select``'s NOT_FOUND); a list box's options (they show on the page) keep their lines;
 * ``interactive=True`` leaves covered nodes out and keeps interactive nodes, headings, alerts/dialogs, and the
   text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node,
   and text in the same row (same emitted parent, overlapping vertical band) as an interactive node, and the text
@@ -67,8 +73,16 @@ MAX_PROSE = 200
 #: A run of more than RUN_MAX same-role non-interactive siblings shows RUN_SHOWN of them and one summary line.
 RUN_MAX = 20
 RUN_SHOWN = 3
-#: Containers whose listed rows give them a line in ``-i``.
+#: Containers whose listed rows give them a line in ``-i``, and the roles of those rows.
 ROW_CONTAINERS = frozenset({"List", "Table"})
+ROW_ROLES = frozenset({"Cell", "TreeItem"})
+#: Roles whose value is an on/off state (web ``"1"``/``"0"``/``"2"``, Android/iOS ``"1"``/``"0"``): the view shows it
+#: as a flag, ``[checked]`` or ``[mixed]``, and nothing when off — as a person sees a tick, not a number.
+TOGGLE_ROLES = frozenset({"CheckBox", "RadioButton", "Switch"})
+_ON = frozenset({"1", "true", "on"})
+_OFF = frozenset({"0", "false", "off"})
+_MIXED = frozenset({"2", "mixed"})
+_MORE_OPTIONS = re.compile(r"^… (\d+) more options?$")
 
 
 def is_interactive(node: Node) -> bool:
@@ -90,10 +104,16 @@ def _quote(text: str, limit: int = MAX_TEXT) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def node_line(node: Node, *, named_ids: bool = True) -> str:
+def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
     """The line of one node, without ref and indentation: ``Button "Save" id=save value="x" [disabled]``.
-    ``named_ids=False`` (``-i``, where the label alone names the node): the identifier only when it has no label."""
+    ``named_ids=False`` (``-i``, where the label alone names the node): the identifier only when it has no label.
+    ``options``: a closed select whose options the line stands for (``-i``) — ``(12 options, select one)``."""
     label, identifier, value = _texts(node)
+    toggle = ""
+    if node.get("type") in TOGGLE_ROLES and value is not None and str(value).lower() in _ON | _OFF | _MIXED:
+        state = str(value).lower()
+        toggle = "checked" if state in _ON else "mixed" if state in _MIXED else ""
+        value = None
     parts = [str(node.get("type") or "Other")]
     if label:
         parts.append(_quote(label, MAX_PROSE if node.get("type") == "StaticText" else MAX_TEXT))
@@ -101,20 +121,44 @@ def node_line(node: Node, *, named_ids: bool = True) -> str:
         parts.append(f"id={_quote(identifier) if _needs_quotes(identifier) else identifier}")
     if value and value != label:
         parts.append(f"value={_quote(value)}")
-    flags = []
+    flags = [toggle] if toggle else []
     if node.get("enabled") is False:
         flags.append("disabled")
     if node.get("selected"):
         flags.append("selected")
     if node.get("readOnly"):
         flags.append("read-only")
+    if node.get("expanded") is not None:
+        flags.append("expanded" if node["expanded"] else "collapsed")
     if node.get("focused"):
         flags.append("focused")
     if node.get("coveredBy"):
         flags.append("covered")
     if flags:
         parts.append("[" + ",".join(flags) + "]")
+    if options:
+        parts.append(f"({options} option{'s' if options != 1 else ''}, select one)")
     return " ".join(parts)
+
+
+def _placeless(node: Node) -> bool:
+    rect = node.get("rect") or {}
+    return not (float(rect.get("width", 0)) > 0 and float(rect.get("height", 0)) > 0)
+
+
+def closed_select_options(nodes: Sequence[Node]) -> dict[int, int]:
+    """For each closed select (a ComboBox whose options are children without a place on the screen: they show only
+    when it opens): how many options it has.  ``-i`` shows such a select as one line, its value and this count."""
+    by_index = {int(n["index"]): n for n in nodes}
+    out: dict[int, int] = {}
+    for n in nodes:
+        parent = by_index.get(n.get("parentIndex"))  # type: ignore[arg-type]
+        if parent is None or parent.get("type") != "ComboBox" or n.get("type") != "StaticText" or not _placeless(n):
+            continue
+        more = _MORE_OPTIONS.match(str(n.get("label") or ""))
+        key = int(parent["index"])
+        out[key] = out.get(key, 0) + (int(more.group(1)) if more else 1)
+    return out
 
 
 def _needs_quotes(text: str) -> bool:
@@ -203,10 +247,13 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
     if interactive:
         chosen: set[int] = set()
         mates = row_mates(nodes)
+        closed = closed_select_options(nodes)
         for i in keep:
             n = by_index[i]
             if n.get("coveredBy"):
                 continue  # under something else (a drawer, a modal's backdrop): a tap cannot reach it
+            if parents.get(i) in closed and n.get("type") == "StaticText" and _placeless(n):
+                continue  # a closed select's option: its line says how many; `select` chooses, the full view lists
             if is_interactive(n) or n.get("type") in LANDMARK_ROLES:
                 chosen.add(i)
                 chosen.update(m for m in mates.get(i, ()) if m in keep)
@@ -224,7 +271,7 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
                 wrapped.update(a for a in _ancestors(i, parents) if a in chosen and _unlabeled_interactive(by_index[a]))
                 container = parents.get(i)
                 if (
-                    n.get("type") == "Cell"
+                    n.get("type") in ROW_ROLES
                     and not _unlabeled_interactive(n)
                     and container in keep
                     and by_index[container].get("type") in ROW_CONTAINERS
@@ -354,6 +401,7 @@ def render(
     lines = select_lines(nodes, interactive=interactive, full=full)
     hidden, summary = (set(), {}) if full else _summarised(lines, parents, by_index)
     labels = Counter(by_index[i].get("label") for i in lines if i not in hidden)
+    closed = closed_select_options(nodes) if interactive else {}
     pending: tuple[int, str] | None = None  # a summary line, printed after the last line under the run's last shown
     for i in lines:
         if i in hidden:
@@ -376,7 +424,9 @@ def render(
         # the key (what diffs compare and name an element by) always has the id, so an element whose label became
         # unique (its id no longer printed in -i) is the same element changed, not one gone and one new
         out.keys.append("  " * depth + node_line(by_index[i]))
-        shown = node_line(by_index[i], named_ids=not interactive or labels[by_index[i].get("label")] > 1)
+        shown = node_line(
+            by_index[i], named_ids=not interactive or labels[by_index[i].get("label")] > 1, options=closed.get(i, 0)
+        )
         out.lines.append("  " * depth + f"@{ref} " + shown)
     if pending is not None:
         out.keys.append(pending[1])

@@ -17,7 +17,7 @@ Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
      "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "readOnly"][, "nameFrom"]
-     [, "serial"]}
+     [, "expanded"][, "serial"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
@@ -32,6 +32,9 @@ the centre.  A node never carries both ``coveredBy`` and ``tapPoint``.
 ``nameFrom`` (``"row"``) is present only on a control whose label is borrowed, not its own: a checkbox, radio or
 switch without a name, labelled by the text of its list item / table row.  The words a person reads are the row's
 text, so a selector by text prefers that text to the control (agent/selectors.py).
+
+``expanded`` (``true``/``false``) is present only on a node that opens and closes something (a tree item, its
+expander, a disclosure button, a menu button): whether it is open now.
 
 ``serial`` is present only from a backend that can tell its elements apart for their lifetime (the web device):
 a string that names one element (DOM node) for as long as it exists and is never given to another one — not in
@@ -50,11 +53,11 @@ ROLES: Final = (
     "Application", "Window", "Other", "Group", "StaticText", "Heading", "Image", "Button", "Link",
     "TextField", "SecureTextField", "SearchField", "TextView", "Switch", "CheckBox", "RadioButton",
     "Slider", "Stepper", "ComboBox", "Cell", "Table", "List", "ScrollView", "TabBar", "Tab", "NavigationBar",
-    "Toolbar", "Alert", "Dialog", "Menu", "MenuItem", "ProgressIndicator", "WebView", "Keyboard",
+    "Toolbar", "Alert", "Dialog", "Menu", "MenuItem", "ProgressIndicator", "WebView", "Keyboard", "TreeItem",
 )  # fmt: skip
 INTERACTIVE_ROLES: Final = frozenset({
     "Button", "Link", "TextField", "SecureTextField", "SearchField", "TextView", "Switch", "CheckBox",
-    "RadioButton", "Slider", "Stepper", "ComboBox", "Cell", "Tab", "MenuItem",
+    "RadioButton", "Slider", "Stepper", "ComboBox", "Cell", "Tab", "MenuItem", "TreeItem",
 })  # fmt: skip
 SCROLL_ROLES: Final = frozenset({"ScrollView", "Table", "List"})
 TEXT_INPUT_ROLES: Final = frozenset({"TextField", "SecureTextField", "SearchField", "TextView", "ComboBox"})
@@ -142,6 +145,8 @@ class RawNode:
     read_only: bool = False
     #: Where a label not of the node's own came from (``"row"``: a checkbox named by its row's text).
     name_from: str | None = None
+    #: Opens and closes something (a tree item, its expander): whether it is open now; None when it is no such node.
+    expanded: bool | None = None
     #: Names this element for its life, never another one (see the module docstring), when the backend can.
     serial: str | None = None
     children: list[RawNode] = field(default_factory=list)
@@ -211,6 +216,8 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
                     nodes[-1]["readOnly"] = True
                 if node.name_from and label:
                     nodes[-1]["nameFrom"] = node.name_from
+                if node.expanded is not None:
+                    nodes[-1]["expanded"] = node.expanded
                 if node.serial:
                     nodes[-1]["serial"] = node.serial
         if depth < WALK_DEPTH_CAP:

@@ -14,10 +14,15 @@ Apps are page targets, one per app id (``dev.phonewire.demo`` or any http(s) URL
 A background page is frozen with ``Page.setWebLifecycleState`` (its timers really stop) and made active again
 when re-fronted.  The home screen is a launcher page of its own; it is not an app.
 
-Screens: a page an app opens (``target=_blank``, ``window.open``: ``Target.targetCreated`` with its ``openerId``)
-is that app's new screen, a stack whose top is the app's page (``_Page.below``); ``back`` on it, or the page
-closing itself, shows the screen below.  A deep link (``open_url``) into a running app's origin navigates that app.
-``back`` closes what the app would close first (Escape: a dialog, a drawer), then goes back in history, then
+Screens: a page an app opens (``target=_blank``, ``window.open``) is that app's new screen.  The browser attaches
+every new page before it runs (``Target.setAutoAttach`` on the browser, pages only, ``waitForDebuggerOnStart``):
+a page with an app page as its ``openerId`` arrives as ``Target.attachedToTarget``, paused; it gets the device
+profile and the page hooks, then runs (``Runtime.runIfWaitingForDebugger``) — so the listeners and mutations of
+its first script are seen.  Every other page attached that way is let run and left (the device attaches its own
+pages itself).  A page that arrives only as ``Target.targetCreated`` with an ``openerId`` is attached afterwards,
+its hooks run late.  Each new screen is a stack whose top is the app's page (``_Page.below``); ``back`` on it, or
+the page closing itself, shows the screen below.  A deep link (``open_url``) into a running app's origin navigates
+that app.  ``back`` closes what the app would close first (Escape: a dialog, a drawer), then goes back in history, then
 pops a screen, and only then shows home (:meth:`WebDevice._back`).
 
 Settled screens: every action on a page marks it unsettled, and the next snapshot first waits for the screen to
@@ -79,6 +84,16 @@ DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
 _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
+#: What the browser is asked: attach every new page, paused before its first script (pages only).
+AUTO_ATTACH: dict[str, Any] = {
+    "autoAttach": True,
+    "waitForDebuggerOnStart": True,
+    "flatten": True,
+    "filter": [{"type": "page", "exclude": False}],
+}
+#: How long a page that announced itself (Target.targetCreated with an opener) may take to arrive auto-attached
+#: before it is attached the late way.
+AUTO_ATTACH_GRACE_S = 0.5
 _LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
 
 
@@ -133,6 +148,9 @@ class WebDevice(Device):
         self._recording: Recording | None = None
         #: Pages that app pages opened (popups being adopted as the app's new screen), and other owned tasks.
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Targets adopted (or being adopted) as an app's new screen: from ``Target.attachedToTarget`` (paused before
+        #: their first script) or, failing that, ``Target.targetCreated`` — never both.
+        self._adopted: set[str] = set()
         try:
             self._scale = time_scale()
         except ValueError:
@@ -172,6 +190,8 @@ class WebDevice(Device):
         blank = next((t["targetId"] for t in targets["targetInfos"] if t.get("type") == "page"), None)
         # Target.targetCreated with its openerId: a page an app opened becomes that app's new screen.
         await self._cdp.send("Target.setDiscoverTargets", {"discover": True})
+        # and every new page attached before it runs: a page an app opens gets the hooks before its first script
+        await self._cdp.send("Target.setAutoAttach", AUTO_ATTACH)
         self._spare = await self._new_page(blank)
 
     async def _drop_browser(self) -> None:
@@ -276,6 +296,8 @@ class WebDevice(Device):
                 page.requested_at = asyncio.get_running_loop().time()
         elif method == "Page.windowOpen" and page is not None and page is not self._home:
             page.opening = asyncio.get_running_loop().time()
+        elif method == "Target.attachedToTarget" and session_id is None:
+            self._on_attached(params)
         elif method == "Target.targetCreated":
             self._on_target_created(params.get("targetInfo") or {})
         elif method == "Target.detachedFromTarget":
@@ -284,15 +306,54 @@ class WebDevice(Device):
                 gone.gone = "its page closed"
                 self._pop(gone)
 
+    def _on_attached(self, params: dict[str, Any]) -> None:
+        """A page auto-attached by the browser, paused before its first script: one that an app's page opened is
+        adopted as the app's new screen (hooks first, then it runs); any other is let run and left."""
+        info = params.get("targetInfo") or {}
+        session_id, target_id = str(params.get("sessionId") or ""), str(info.get("targetId") or "")
+        if not params.get("waitingForDebugger") or not session_id or not target_id:
+            return  # a session the device opened itself (Target.attachToTarget), or a page that was running already
+        opener_id = info.get("openerId")
+        opener = next((p for p in self._by_session.values() if p.target_id == opener_id), None) if opener_id else None
+        adoptable = (
+            info.get("type") == "page" and opener is not None and opener is not self._home and not opener.gone
+            and bool(opener.app_id) and not self._closed
+        )  # fmt: skip
+        if opener is not None and adoptable and target_id not in self._adopted:
+            self._adopted.add(target_id)
+            self._spawn(self._adopt(opener, target_id, str(info.get("url") or ""), session_id=session_id))
+        else:
+            self._spawn(self._let_go(session_id))
+
+    async def _let_go(self, session_id: str) -> None:
+        """Let an auto-attached target that is no new screen (or one adopted already) run, and leave its session
+        (the device attaches its own pages itself)."""
+        cdp = self._cdp
+        if cdp is None:
+            return
+        with contextlib.suppress(CdpError, CdpClosed):
+            await cdp.session(session_id).send("Runtime.runIfWaitingForDebugger")
+            await cdp.send("Target.detachFromTarget", {"sessionId": session_id})
+
     def _on_target_created(self, info: dict[str, Any]) -> None:
-        """A page that an app's page opened (``target=_blank``, ``window.open``) is adopted as its new screen."""
+        """A page that an app's page opened (``target=_blank``, ``window.open``) and that did not arrive auto-attached
+        is adopted as its new screen, once it is clear it will not (a short grace)."""
         opener_id = info.get("openerId")
         if info.get("type") != "page" or not opener_id or self._closed:
             return
         opener = next((p for p in self._by_session.values() if p.target_id == opener_id), None)
         if opener is None or opener is self._home or opener.gone or not opener.app_id:
             return
-        self._spawn(self._adopt(opener, str(info.get("targetId")), str(info.get("url") or "")))
+        self._spawn(self._adopt_unless_attached(opener, str(info.get("targetId")), str(info.get("url") or "")))
+
+    async def _adopt_unless_attached(self, opener: _Page, target_id: str, url: str) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + AUTO_ATTACH_GRACE_S * self._scale
+        while target_id not in self._adopted and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        if target_id not in self._adopted:
+            self._adopted.add(target_id)
+            await self._adopt(opener, target_id, url)
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -332,15 +393,21 @@ class WebDevice(Device):
         page.unsettled = True
         return page
 
-    async def _new_page(self, target_id: str | None) -> _Page:
-        """Create (or take) a blank page target, attach to it and apply the device profile."""
+    async def _new_page(self, target_id: str | None, *, session_id: str | None = None) -> _Page:
+        """Create (or take) a blank page target, attach to it (or take the session it was auto-attached with) and
+        apply the device profile."""
         cdp = self._cdp_live
         if target_id is None:
             target_id = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
-        session_id = (await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True}))["sessionId"]
+        resume = session_id is not None  # auto-attached, paused before its first script: it runs once set up
+        if session_id is None:
+            attached = await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
+            session_id = str(attached["sessionId"])
         page = _Page("", target_id, cdp.session(session_id), "about:blank")
         self._by_session[session_id] = page
-        await apply_profile(page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT))
+        await apply_profile(
+            page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT), resume=resume
+        )
         await self._follow_domains(page)
         return page
 
@@ -392,17 +459,23 @@ class WebDevice(Device):
                 page.frozen = True
 
     # -- screens of one app (pages it opened) -----------------------------------------------------------------------
-    async def _adopt(self, opener: _Page, target_id: str, url: str) -> None:
+    async def _adopt(self, opener: _Page, target_id: str, url: str, *, session_id: str | None = None) -> None:
         """Attach to a page that ``opener`` opened and make it the top screen of ``opener``'s app (the phone shows
-        it; ``back`` returns to the screen below).  Its first document may have started before the page hooks were
-        registered, so they run in it too (each is idempotent); click listeners it added before are not known."""
+        it; ``back`` returns to the screen below).  Auto-attached (``session_id``), it is paused before its first
+        script: it runs once the page hooks are registered.  Otherwise its first document may have started before
+        them, so they run in it too (each is idempotent); click listeners it added before are not known."""
         try:
-            page = await self._new_page(target_id)
-            for script in (PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT):
+            page = await self._new_page(target_id, session_id=session_id)
+            # attached late: its document may have run without the hooks (an auto-attached one had them first, and
+            # is not evaluated into: a dialog its first script opened would hold the evaluation)
+            for script in (PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT) if session_id is None else ():
                 with contextlib.suppress(CdpProtocolError):
                     await page.session.send("Runtime.evaluate", {"expression": script})
         except (CdpError, ProtocolError):
             opener.opening = None
+            if session_id is not None:  # never left paused: a setup that failed half way lets it run, unadopted
+                self._by_session.pop(session_id, None)
+                await self._let_go(session_id)
             return  # the page closed at once, or the browser went: nothing to show
         top = self._apps.get(opener.app_id)
         if top is None or top.gone or self._closed:

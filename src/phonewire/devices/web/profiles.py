@@ -78,9 +78,13 @@ def resolve_profile(name: str | None) -> Profile:
     return replace(base, name=f"{base.name}-landscape", width=base.height, height=base.width, landscape=True)
 
 
-async def apply_profile(session: CdpSession, profile: Profile, *, init_scripts: tuple[str, ...] = ()) -> None:
+async def apply_profile(
+    session: CdpSession, profile: Profile, *, init_scripts: tuple[str, ...] = (), resume: bool = False
+) -> None:
     """Make one page target this phone: metrics, touch, user agent and the events the device listens to, plus the
-    scripts every document of the page runs first."""
+    scripts every document of the page runs first.  ``resume``: the target is paused before its first script
+    (auto-attached); it is let run by a last command sent after all of these — a paused page in a renderer of its
+    own answers none of them before it runs, and the browser applies a session's commands in the order sent."""
     import asyncio  # here, not at the top: see TYPE_CHECKING above
 
     p = profile
@@ -104,4 +108,5 @@ async def apply_profile(session: CdpSession, profile: Profile, *, init_scripts: 
         ),
         session.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
         session.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
+        *((session.send("Runtime.runIfWaitingForDebugger"),) if resume else ()),
     )

@@ -36,7 +36,7 @@ AX_TO_ROLE: Final[dict[str, str]] = {
     "listitem": "Cell",
     "option": "Cell",
     "MenuListOption": "Cell",
-    "treeitem": "Cell",
+    "treeitem": "TreeItem",
     "row": "Cell",
     "list": "List",
     "listbox": "List",

@@ -21,7 +21,7 @@ from phonewire.protocol.snapshot import (
 
 _F_DISABLED, _F_FOCUSED, _F_SELECTED, _F_INTERACTIVE = 1, 2, 4, 8
 _F_SECURE, _F_MULTILINE, _F_SCROLLABLE, _F_EDITABLE = 16, 32, 64, 128
-_F_READ_ONLY, _F_NAME_FROM_ROW = 256, 512
+_F_READ_ONLY, _F_NAME_FROM_ROW, _F_EXPANDED, _F_COLLAPSED = 256, 512, 1024, 2048
 
 #: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
 WALK_MAX_NODES = 2 * NODE_CAP
@@ -186,6 +186,7 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
             tap_point=_point(tap),
             read_only=bool(flags & _F_READ_ONLY),
             name_from="row" if flags & _F_NAME_FROM_ROW and name else None,
+            expanded=True if flags & _F_EXPANDED else False if flags & _F_COLLAPSED else None,
             serial=f"{doc}:{number}" if number and isinstance(doc, str) and doc else None,
         )
         built.append(node)

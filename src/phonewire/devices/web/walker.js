@@ -9,7 +9,9 @@
 // flags: 1 disabled, 2 focused, 4 selected, 8 interactive (focusable / click handler), 16 secure (password),
 //        32 multiline, 64 scrollable, 128 editable, 256 read-only (a readonly text input/textarea, or
 //        aria-readonly="true"), 512 name from row (a checkbox/radio/switch without a name of its own, named by the
-//        text of its row: the name is borrowed, the row's text is what a person reads).
+//        text of its row: the name is borrowed, the row's text is what a person reads), 1024 expanded, 2048
+//        collapsed (aria-expanded; a <summary>'s <details>; a tree item's expander drawn without ARIA, by its
+//        classes or its item's nested list — see expanderState).
 // Only "candidate" nodes are returned (a role other than generic/none, a name, an identifier, a value, or
 // interactivity); pure wrappers are skipped and their children attach to the nearest candidate ancestor.
 // Occlusion: every interactive node is hit-tested (document.elementFromPoint) at the point a tap would use — the
@@ -40,7 +42,8 @@
     "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
-    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
+    "treeitem", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton",
+    "clickable"]);
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
     range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
@@ -166,8 +169,9 @@
     return (before ? before + " " : "") + text + (after ? " " + after : "");
   }
 
-  function textOf(node, depth) {
+  function textOf(node, depth, item) {
     // Name from content: text, alt of images, aria-label of descendants, CSS generated text; hidden parts skipped.
+    // item: the name of a tree or list item, which leaves out its nested list (its children are items of their own).
     if (depth > 20) return "";
     let s = "";
     for (let c = node.firstChild; c; c = c.nextSibling) {
@@ -176,6 +180,7 @@
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
       if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE") continue;
+      if (item && (tag === "UL" || tag === "OL" || /^(group|tree)$/.test(c.getAttribute("role") || ""))) continue;
       // not rendered (display: none; no boxes, and not a display: contents wrapper) or invisible: not heard
       // either — a label per theme of which one shows names the element once; a visually hidden one still does
       if (!c.getClientRects().length) {
@@ -193,7 +198,7 @@
       if (tag === "TEXTAREA") { s += " " + (c.value || "") + " "; continue; }
       if (tag === "SELECT") { const o = c.selectedOptions && c.selectedOptions[0]; s += " " + (o ? o.textContent : "") + " "; continue; }
       const inline = tag === "SPAN" || tag === "B" || tag === "I" || tag === "EM" || tag === "STRONG" || tag === "A";
-      const inner = withGenerated(c, textOf(c, depth + 1));
+      const inner = withGenerated(c, textOf(c, depth + 1, item));
       s += inline ? inner : " " + inner + " ";
     }
     return s;
@@ -303,12 +308,67 @@
     }
     if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el))) {
       // (a list item with a click handler of its own is a menu entry: named by its text, like a button)
-      const n = clean(withGenerated(el, textOf(el, 0)));
+      const n = clean(withGenerated(el, textOf(el, 0, role === "treeitem" || role === "listitem")));
       if (n) return n;
     }
     const title = clean(el.getAttribute("title") || "");
     if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
-    return iconName(el) || (el.ownerSVGElement ? shapeName(el) : classWords(el));
+    // (an expander drawn without ARIA is named for what it is; its state is a flag, not a class word)
+    if (el.ownerSVGElement) return iconName(el) || shapeName(el);
+    return iconName(el) || (expanderState(el) !== null ? "expander" : classWords(el));
+  }
+
+  // Class words of an expander drawn without ARIA (jQuery treeview's <div class="hitarea expandable-hitarea">, a
+  // twisty, a caret) and the words that tell its state, on it or on its tree item.
+  const EXPANDER_WORDS = new Set(["hitarea", "expander", "toggle", "toggler", "twisty", "twistie", "caret", "chevron",
+    "arrow", "disclosure", "expand", "collapse", "expandable", "collapsable", "collapsible", "collapsed", "expanded"]);
+  const CLOSED_WORDS = new Set(["expandable", "collapsed", "closed"]);
+  const OPEN_WORDS = new Set(["collapsable", "expanded", "open", "opened"]);
+
+  function classSet(el) {
+    const cls = typeof el.className === "string" ? el.className : (el.getAttribute && el.getAttribute("class")) || "";
+    return new Set(cls.toLowerCase().split(/[\s_-]+/).filter(Boolean));
+  }
+
+  function treeItemOf(el) {
+    // The tree item an element belongs to: the nearest list item or role=treeitem, up to 2 levels up.
+    for (let e = el.parentElement, i = 0; e && i < 2; e = e.parentElement, i++) {
+      const role = (e.getAttribute("role") || "").trim().toLowerCase();
+      if (e.tagName === "LI" || role === "treeitem") return e;
+    }
+    return null;
+  }
+
+  function expanderState(el) {
+    // An element without text that opens and closes its tree item: true (open) / false (closed) / null (not one).
+    // Its state from its classes or its item's (expandable → closed, collapsable/expanded/open → open), else the
+    // item's aria-expanded, else whether the item's nested list shows.
+    const own = classSet(el);
+    if (![...own].some((w) => EXPANDER_WORDS.has(w))) return null;
+    const item = treeItemOf(el);
+    if (!item) return null;
+    for (const words of [own, classSet(item)]) {
+      for (const w of words) {
+        if (CLOSED_WORDS.has(w)) return false;
+        if (OPEN_WORDS.has(w)) return true;
+      }
+    }
+    const a = item.getAttribute("aria-expanded");
+    if (a === "true" || a === "false") return a === "true";
+    const nested = item.querySelector(":scope > ul, :scope > ol, :scope > [role=group]");
+    return nested ? nested.getClientRects().length > 0 : null;
+  }
+
+  function expandedOf(el, tag, role) {
+    // Whether the element is open (true), closed (false) or neither (null): aria-expanded, a <summary>'s
+    // <details>, else an expander drawn without ARIA.
+    const a = el.getAttribute("aria-expanded");
+    if (a === "true" || a === "false") return a === "true";
+    if (tag === "SUMMARY" && el.parentElement && el.parentElement.tagName === "DETAILS") return el.parentElement.open;
+    if (role === "button" || role === "clickable" || role === "treeitem") {
+      if (!(el.textContent || "").trim()) return expanderState(el);
+    }
+    return null;
   }
 
   function clicked(el) {
@@ -606,6 +666,8 @@
         flags |= 8;
       }
     }
+    const open = expandedOf(el, tag, role);
+    if (open !== null) flags |= open ? 1024 : 2048;
 
     const ident = el.id || el.getAttribute("data-testid") || "";
     const interestingRole = role !== "generic" && role !== "none" && role !== "paragraph" &&
@@ -660,7 +722,10 @@
     if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
     if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") return;
     const mixed = !childInName;
+    // a closed <details> shows its <summary> only (the rest is laid out but never painted)
+    const shut = tag === "DETAILS" && !el.open;
     for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (shut && !(c.nodeType === 1 && c.tagName === "SUMMARY")) continue;
       if (c.nodeType === 1) {
         walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
