@@ -329,10 +329,7 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     data = json.loads(raw)["data"]
     by_index = {n["index"]: n for n in data["nodes"]}
     # a harmless, stable target: static text without digits (a counter's text changes when tapped), else a ref
-    refs = data["refs"]
-    stable = [r for r, i in refs.items() if by_index[i]["type"] == "StaticText" and not _digits(by_index[i])]
-    buttons = [r for r, i in refs.items() if by_index[i]["type"] == "Button"]
-    pick = (stable or buttons or list(refs) or [None])[0]
+    pick = stable_ref({r: by_index[i] for r, i in data["refs"].items()})
     if pick:
         rect = by_index[data["refs"][pick]]["rect"]
         cx, cy = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
@@ -379,6 +376,14 @@ def _digits(node: dict[str, Any]) -> bool:
     return any(ch.isdigit() for ch in str(node.get("label") or ""))
 
 
+def stable_ref(refs: dict[str, dict[str, Any]]) -> str | None:
+    """A harmless, stable ref to tap again and again: a static text without digits (a counter's text changes when
+    tapped), else a button, else any ref; None when the screen has none (the double's app has no such text)."""
+    stable = [r for r, node in refs.items() if node["type"] == "StaticText" and not _digits(node)]
+    buttons = [r for r, node in refs.items() if node["type"] == "Button"]
+    return (stable or buttons or list(refs) or [None])[0]
+
+
 def core_check_cost(runner: Runner, app: str, n: int) -> float:
     """``AgentSession.last_check_s`` over ``n`` ref taps on a stable text (in-process, attached host session).
 
@@ -394,7 +399,9 @@ def core_check_cost(runner: Runner, app: str, n: int) -> float:
         try:
             session = AgentSession(host, app_id=app)
             view = await session.snapshot()
-            ref = next(r for r, node in view.refs.items() if node["type"] == "StaticText" and not _digits(node))
+            ref = stable_ref(view.refs)
+            if ref is None:
+                return float("nan")
             samples = []
             for _ in range(n):
                 await asyncio.sleep(0.05)  # an agent's think time: the page settles between steps, as via the CLI

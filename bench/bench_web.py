@@ -329,19 +329,21 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
-def runner_from(baseline_src: str | None = None) -> Runner:
-    """A runner of this tree, or (``baseline_src``) one that imports phonewire from that src/ directory."""
-    saved = os.environ.get("PYTHONPATH")
-    if baseline_src is not None:
-        os.environ["PYTHONPATH"] = baseline_src
+def runner_from(baseline_src: str | None = None, browser: str | None = None) -> Runner:
+    """A runner of this tree, or (``baseline_src``) one that imports phonewire from that src/ directory;
+    ``browser``: the binary it starts (``PHONEWIRE_CHROMIUM``), else its default."""
+    overrides = {"PYTHONPATH": baseline_src, "PHONEWIRE_CHROMIUM": browser}
+    saved = {name: os.environ.get(name) for name, value in overrides.items() if value is not None}
+    for name in saved:
+        os.environ[name] = str(overrides[name])
     try:
         return Runner()
     finally:
-        if baseline_src is not None:
-            if saved is None:
-                del os.environ["PYTHONPATH"]
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
             else:
-                os.environ["PYTHONPATH"] = saved
+                os.environ[name] = value
 
 
 def paired_snapshots(baseline_src: str, rounds: int) -> tuple[list[float], list[float]]:
@@ -367,10 +369,10 @@ def paired_snapshots(baseline_src: str, rounds: int) -> tuple[list[float], list[
         base.stop()
 
 
-def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None) -> float:
-    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there.
-    ``cpu`` gets the CPU time the runner and its browser spent up to then."""
-    runner = runner_from(baseline_src)
+def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None, browser: str | None = None) -> float:
+    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there;
+    ``browser``: the binary it starts.  ``cpu`` gets the CPU time the runner and its browser spent up to then."""
+    runner = runner_from(baseline_src, browser)
     try:
         runner.send("launchApp", DEMO)
         runner.send("snapshot", DEMO)
