@@ -236,6 +236,7 @@ class WebDevice(Device):
         out: dict[str, Any] = {"kind": self.kind, **self.profile.describe()}
         if self._browser is not None:
             out["browserPid"] = self._browser.pid
+            out["browser"] = self._browser.binary
             out["sandbox"] = self._browser.sandbox
         if self._server.port:
             out["demoUrl"] = self._server.url(DEMO_PATH)
