@@ -399,7 +399,7 @@ def stable_ref(refs: dict[str, dict[str, Any]]) -> str | None:
     tapped), else a button, else any ref; None when the screen has none (the double's app has no such text)."""
     stable = [r for r, node in refs.items() if node["type"] == "StaticText" and not _digits(node)]
     buttons = [r for r, node in refs.items() if node["type"] == "Button"]
-    return (stable or buttons or list(refs) or [None])[0]
+    return next(iter(stable or buttons or list(refs)), None)
 
 
 def core_check_cost(runner: Runner, app: str, n: int) -> float:

@@ -11,7 +11,7 @@ Reuses the other benches' functions (the bench directory is not a package; it is
   chromium (``PHONEWIRE_CHROMIUM``), so the choice of binary is measured too; alternating, order rotated;
 * RSS and PSS per additional phone, 1 → ``--phones`` phones of a browser each (bench_phones);
 * JPEG at CSS scale (MCP's and the bridge's default) through the runner vs raw ``Page.captureScreenshot`` and
-  Playwright's ``page.screenshot(type="jpeg", scale="css")`` (bench_web);
+  Playwright's ``page.screenshot(type="jpeg", scale="css")`` (bench_web), and the browser's CPU per JPEG;
 * warm CLI overhead of the native client and of the Python client over a direct tap through the in-process
   Python API (bench_cli);
 * snapshot p50 of the demo's 300-row list through the runner vs raw ``Accessibility.getFullAXTree`` (bench_web).
@@ -92,6 +92,7 @@ def page_figures(rounds: int) -> tuple[Samples, Samples, Samples, int]:
 
     try:
         url, spot, nodes = bench_web.open_demo(runner)
+        ours["jpeg_cpu"] = [jpeg_cpu(runner, max(5, rounds // 2))]
         sides: list[Callable[[], None]] = [
             lambda: extend(ours, bench_web.runner_figures(runner, spot, rounds // 2)),
             lambda: extend(raw, asyncio.run(bench_web.raw_baselines(url, rounds // 2, spot))),
@@ -102,6 +103,16 @@ def page_figures(rounds: int) -> tuple[Samples, Samples, Samples, int]:
     finally:
         runner.stop()
     return ours, raw, pw, len(nodes)
+
+
+def jpeg_cpu(runner: bench_web.Runner, n: int) -> float:
+    """CPU seconds (user + system) the runner's browser spends per JPEG at CSS scale: the part of a screenshot that
+    waiting for a core on a loaded machine does not inflate."""
+    group = bench_web._group(int(runner.send("status")["data"]["device"]["browserPid"]))
+    before = bench_web._cpu_s(group)
+    for _ in range(n):
+        runner.send("screenshot", format="jpeg", scale="css")
+    return (bench_web._cpu_s(group) - before) / n
 
 
 # -- memory per phone ---------------------------------------------------------------------------------------------
@@ -166,6 +177,9 @@ def main() -> None:
          ms(raw["shot_jpeg"]), target="<= 25 ms")  # fmt: skip
     line("JPEG CSS screenshot (runner)", ms(ours["shot_jpeg"]), "ms", 'Playwright screenshot jpeg scale="css"',
          ms(pw["shot_jpeg"]))  # fmt: skip
+    print(
+        f"{'  browser CPU per JPEG CSS':<36} {ours['jpeg_cpu'][0] * 1000:8.2f} ms  (user + system of its process group)"
+    )
     if cli is None:
         print("warm CLI: the native client is not installed (bash scripts/setup.sh)")
     else:

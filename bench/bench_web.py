@@ -378,8 +378,8 @@ def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None, 
         runner.send("snapshot", DEMO)
         took = time.perf_counter() - runner.started
         if cpu is not None:
-            browser = int(runner.send("status")["data"]["device"]["browserPid"])
-            cpu.append(_cpu_s([runner.proc.pid, *_group(browser)]))
+            browser_pid = int(runner.send("status")["data"]["device"]["browserPid"])
+            cpu.append(_cpu_s([runner.proc.pid, *_group(browser_pid)]))
         return took
     finally:
         runner.stop()
