@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +39,13 @@ def test_without_the_headless_shell_the_full_browser_is_started(monkeypatch: pyt
     assert browser_binary({}) == DEBIAN_BINARY
     installed.clear()
     assert browser_binary({}) == DEBIAN_LAUNCHER  # nothing installed: the launch error names Debian's browser
+
+
+def test_the_docs_list_the_browsers_in_the_order_they_are_tried() -> None:
+    text = (Path(__file__).resolve().parents[3] / "docs" / "web.md").read_text()
+    table = text[text.index("**Which browser.**") :].split("\n\n")[1]
+    rows = [line.split("|")[2].strip().strip("`") for line in table.splitlines()[2:]]
+    assert tuple(rows) == DEFAULT_BINARIES
 
 
 def test_the_browser_starts_before_the_runner_imports_asyncio_sockets_or_json() -> None:
