@@ -120,11 +120,34 @@ def fast_client(env: dict[str, str], runner: Runner, app: str, rt: list[str], n:
     """Warm overhead of a CLI tap over the same tap through the in-process Python API (attached to the same runner):
     the native client, the Python client, a bare ``python -c pass`` and a bare native process start (``true``), all
     in each round, in a rotating order; medians of per-round differences (wall), and each process's own CPU."""
-    import phonewire
-
     if COMMAND == SCRIPT:
         print("\n(native client not installed: `phonewire` is the Python script; run scripts/setup.sh)")
         return
+    api, wall, cpu, over = fast_client_figures(env, runner, app, rt, n)
+    print("\n== warm CLI tap over a direct tap (in-process Python API), same runner, alternating rounds, p50 ==")
+    print(f"direct tap, Python API in-process      {ms(p50(api))}   (baseline)")
+    for name, label in (("native", "native client (C)"), ("python", "Python client (phonewire-py)")):
+        verdict = "PASS" if p50(over[name]) <= 0.015 else "FAIL"
+        print(f"{label:<38} {ms(p50(wall[name]))}   overhead {ms(p50(over[name])).strip()} (target <= 15 ms: "
+              f"{verdict}), CPU {ms(p50(cpu[name])).strip()}")  # fmt: skip
+    for name, what in (("bare python", "-c pass"), ("bare native", "/bin/true")):
+        print(f"{name + ' start':<38} {ms(p50(wall[name]))}   CPU {ms(p50(cpu[name])).strip()}   ({what})")
+    saved = [p - f for p, f in zip(wall["python"], wall["native"], strict=True)]
+    print(f"native saves per call                  {ms(p50(saved))}   wall (per round), CPU "
+          f"{ms(p50(cpu['python']) - p50(cpu['native'])).strip()}; ratio python/native wall "
+          f"{p50(wall['python']) / p50(wall['native']):.2f}x")  # fmt: skip
+
+
+Samples = dict[str, list[float]]
+
+
+def fast_client_figures(
+    env: dict[str, str], runner: Runner, app: str, rt: list[str], n: int
+) -> tuple[list[float], Samples, Samples, Samples]:
+    """(API tap walls, walls, CPU, overheads over the API tap of the same round) of the native client, the Python
+    client, a bare ``python -c pass`` and a bare ``/bin/true``, ``n`` rounds in a rotating order; seconds."""
+    import phonewire
+
     tap = [*rt, "tap", "2", "2"]
     runs = {
         "native": [str(COMMAND), *tap],
@@ -154,19 +177,7 @@ def fast_client(env: dict[str, str], runner: Runner, app: str, rt: list[str], n:
                 wall[name].append(w)
                 cpu[name].append(c)
                 over[name].append(w - direct)
-    print("\n== warm CLI tap over a direct tap (in-process Python API), same runner, alternating rounds, p50 ==")
-    print(f"direct tap, Python API in-process      {ms(p50(api))}   (baseline)")
-    for name, label in (("native", "native client (C)"), ("python", "Python client (phonewire-py)")):
-        verdict = "PASS" if p50(over[name]) <= 0.015 else "FAIL"
-        print(f"{label:<38} {ms(p50(wall[name]))}   overhead {ms(p50(over[name])).strip()} (target <= 15 ms: "
-              f"{verdict}), CPU {ms(p50(cpu[name])).strip()}")  # fmt: skip
-    for name in ("bare python", "bare native"):
-        print(f"{name + ' start':<38} {ms(p50(wall[name]))}   CPU {ms(p50(cpu[name])).strip()}"
-              f"   ({' '.join(runs[name][1:]) or runs[name][0]})")  # fmt: skip
-    saved = [p - f for p, f in zip(wall["python"], wall["native"], strict=True)]
-    print(f"native saves per call                  {ms(p50(saved))}   wall (per round), CPU "
-          f"{ms(p50(cpu['python']) - p50(cpu['native'])).strip()}; ratio python/native wall "
-          f"{p50(wall['python']) / p50(wall['native']):.2f}x")  # fmt: skip
+    return api, wall, cpu, over
 
 
 def find_ref(view: str, needle: str) -> str:
@@ -189,13 +200,9 @@ def screens(env: dict[str, str], app: str, rt: list[str]) -> list[tuple[str, lis
     ]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--device", default="web")
-    parser.add_argument("--app", default=None, help="app id (default: the demo app; app.bench on the double)")
-    parser.add_argument("--n", type=int, default=30)
-    opts = parser.parse_args(argv)
-    app = opts.app or ("app.bench" if opts.device == "double" else DEMO)
+def cli_env() -> dict[str, str]:
+    """The environment of a bench's runner, daemon and CLI calls: a private daemon and state directory, a fresh
+    runner token, no device or session defaults from the caller's shell."""
     tmp = Path(tempfile.mkdtemp(prefix="phonewire-bench-"))
     env = dict(os.environ)
     for name in ("PHONEWIRE_DEVICE", "PHONEWIRE_SESSION", "PHONEWIRE_RUNNER_ADDR"):
@@ -207,6 +214,17 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     env["PHONEWIRE_RUNNER_TOKEN"] = secrets.token_urlsafe(32)  # the runner's; the daemon attaches with it too
+    return env
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default="web")
+    parser.add_argument("--app", default=None, help="app id (default: the demo app; app.bench on the double)")
+    parser.add_argument("--n", type=int, default=30)
+    opts = parser.parse_args(argv)
+    app = opts.app or ("app.bench" if opts.device == "double" else DEMO)
+    env = cli_env()
     runner = Runner(opts.device, env)
     rt = ["--runner", f"127.0.0.1:{runner.port}"]
     try:
@@ -329,10 +347,7 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     data = json.loads(raw)["data"]
     by_index = {n["index"]: n for n in data["nodes"]}
     # a harmless, stable target: static text without digits (a counter's text changes when tapped), else a ref
-    refs = data["refs"]
-    stable = [r for r, i in refs.items() if by_index[i]["type"] == "StaticText" and not _digits(by_index[i])]
-    buttons = [r for r, i in refs.items() if by_index[i]["type"] == "Button"]
-    pick = (stable or buttons or list(refs) or [None])[0]
+    pick = stable_ref({r: by_index[i] for r, i in data["refs"].items()})
     if pick:
         rect = by_index[data["refs"][pick]]["rect"]
         cx, cy = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
@@ -379,6 +394,14 @@ def _digits(node: dict[str, Any]) -> bool:
     return any(ch.isdigit() for ch in str(node.get("label") or ""))
 
 
+def stable_ref(refs: dict[str, dict[str, Any]]) -> str | None:
+    """A harmless, stable ref to tap again and again: a static text without digits (a counter's text changes when
+    tapped), else a button, else any ref; None when the screen has none (the double's app has no such text)."""
+    stable = [r for r, node in refs.items() if node["type"] == "StaticText" and not _digits(node)]
+    buttons = [r for r, node in refs.items() if node["type"] == "Button"]
+    return next(iter(stable or buttons or list(refs)), None)
+
+
 def core_check_cost(runner: Runner, app: str, n: int) -> float:
     """``AgentSession.last_check_s`` over ``n`` ref taps on a stable text (in-process, attached host session).
 
@@ -394,7 +417,9 @@ def core_check_cost(runner: Runner, app: str, n: int) -> float:
         try:
             session = AgentSession(host, app_id=app)
             view = await session.snapshot()
-            ref = next(r for r, node in view.refs.items() if node["type"] == "StaticText" and not _digits(node))
+            ref = stable_ref(view.refs)
+            if ref is None:
+                return float("nan")
             samples = []
             for _ in range(n):
                 await asyncio.sleep(0.05)  # an agent's think time: the page settles between steps, as via the CLI

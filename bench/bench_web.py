@@ -329,19 +329,21 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
-def runner_from(baseline_src: str | None = None) -> Runner:
-    """A runner of this tree, or (``baseline_src``) one that imports phonewire from that src/ directory."""
-    saved = os.environ.get("PYTHONPATH")
-    if baseline_src is not None:
-        os.environ["PYTHONPATH"] = baseline_src
+def runner_from(baseline_src: str | None = None, browser: str | None = None) -> Runner:
+    """A runner of this tree, or (``baseline_src``) one that imports phonewire from that src/ directory;
+    ``browser``: the binary it starts (``PHONEWIRE_CHROMIUM``), else its default."""
+    overrides = {"PYTHONPATH": baseline_src, "PHONEWIRE_CHROMIUM": browser}
+    saved = {name: os.environ.get(name) for name, value in overrides.items() if value is not None}
+    for name in saved:
+        os.environ[name] = str(overrides[name])
     try:
         return Runner()
     finally:
-        if baseline_src is not None:
-            if saved is None:
-                del os.environ["PYTHONPATH"]
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
             else:
-                os.environ["PYTHONPATH"] = saved
+                os.environ[name] = value
 
 
 def paired_snapshots(baseline_src: str, rounds: int) -> tuple[list[float], list[float]]:
@@ -367,17 +369,17 @@ def paired_snapshots(baseline_src: str, rounds: int) -> tuple[list[float], list[
         base.stop()
 
 
-def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None) -> float:
-    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there.
-    ``cpu`` gets the CPU time the runner and its browser spent up to then."""
-    runner = runner_from(baseline_src)
+def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None, browser: str | None = None) -> float:
+    """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there;
+    ``browser``: the binary it starts.  ``cpu`` gets the CPU time the runner and its browser spent up to then."""
+    runner = runner_from(baseline_src, browser)
     try:
         runner.send("launchApp", DEMO)
         runner.send("snapshot", DEMO)
         took = time.perf_counter() - runner.started
         if cpu is not None:
-            browser = int(runner.send("status")["data"]["device"]["browserPid"])
-            cpu.append(_cpu_s([runner.proc.pid, *_group(browser)]))
+            browser_pid = int(runner.send("status")["data"]["device"]["browserPid"])
+            cpu.append(_cpu_s([runner.proc.pid, *_group(browser_pid)]))
         return took
     finally:
         runner.stop()
@@ -450,6 +452,30 @@ async def playwright_find(url: str, rounds: int) -> list[float]:
             await browser.close()
 
 
+def open_demo(runner: Runner) -> tuple[str, tuple[float, float], list[dict[str, Any]]]:
+    """Launch the demo on ``runner``: its URL, an inert spot to tap (left of the summary line: nothing re-renders,
+    every side taps the same place) and the list screen's snapshot nodes."""
+    runner.send("launchApp", DEMO)
+    demo_url = str(runner.send("status")["data"]["device"]["demoUrl"])
+    nodes: list[dict[str, Any]] = runner.send("snapshot", DEMO)["data"]["nodes"]
+    summary = next(n for n in nodes if n["identifier"] == "likes-total")["rect"]
+    for _ in range(3):
+        runner.send("snapshot", DEMO)
+    return demo_url, (summary["x"] - 20.0, summary["y"] + summary["height"] / 2), nodes
+
+
+def runner_figures(runner: Runner, spot: tuple[float, float], rounds: int) -> dict[str, list[float]]:
+    """Through the runner (HTTP + device): snapshot and tap ``rounds`` times, PNG at device scale and JPEG at CSS
+    scale (MCP's and the bridge's default) ``max(5, rounds // 4)`` times each; seconds."""
+    shots = max(5, rounds // 4)
+    return {
+        "snapshot": timed(lambda: runner.send("snapshot", DEMO), rounds),
+        "tap": timed(lambda: runner.send("tap", DEMO, x=spot[0], y=spot[1]), rounds),
+        "shot": timed(lambda: runner.send("screenshot"), shots),
+        "shot_jpeg": timed(lambda: runner.send("screenshot", format="jpeg", scale="css"), shots),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40)
@@ -490,18 +516,9 @@ def main() -> None:
 
     runner = Runner()
     try:
-        runner.send("launchApp", DEMO)
-        demo_url = runner.send("status")["data"]["device"]["demoUrl"]
-        nodes = runner.send("snapshot", DEMO)["data"]["nodes"]
-        summary = next(n for n in nodes if n["identifier"] == "likes-total")["rect"]
-        # an inert spot (the summary line): both sides tap the same place, nothing re-renders
-        spot = (summary["x"] - 20.0, summary["y"] + summary["height"] / 2)
-        for _ in range(3):
-            runner.send("snapshot", DEMO)
-        snap = timed(lambda: runner.send("snapshot", DEMO), args.rounds)
-        tap = timed(lambda: runner.send("tap", DEMO, x=spot[0], y=spot[1]), args.rounds)
-        shot = timed(lambda: runner.send("screenshot"), max(5, args.rounds // 4))
-        shot_jpeg = timed(lambda: runner.send("screenshot", format="jpeg", scale="css"), max(5, args.rounds // 4))
+        demo_url, spot, nodes = open_demo(runner)
+        ours = runner_figures(runner, spot, args.rounds)
+        snap, tap, shot, shot_jpeg = ours["snapshot"], ours["tap"], ours["shot"], ours["shot_jpeg"]
         status = timed(lambda: runner.send("status"), args.rounds)
         # a snapshot right after a tap waits for the screen to hold still (settle.QUIET_MS from the action)
         tap_snap = timed(

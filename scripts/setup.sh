@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what phonewire needs on a fresh Debian machine: Debian's chromium, a Python venv, the package.
-# Idempotent: a second run only checks.  Used by scripts/demo.sh and scripts/test.sh.
+# Installs what phonewire needs on a fresh Debian machine: Debian's chromium and chromium-headless-shell, a Python
+# venv, the package.  Idempotent: a second run only checks.  Used by scripts/demo.sh and scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +10,20 @@ if ! command -v /usr/bin/chromium >/dev/null 2>&1; then
     if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# The web phone starts chromium-headless-shell when it is installed (half the CPU of a cold start) and the full
+# chromium otherwise (docs/web.md): it is installed when root or a password-less sudo can, and may be missing.
+if [ ! -x /usr/lib/chromium/chromium-headless-shell ] && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; fi
+    if [ "$(id -u)" = "0" ] || [ -n "$SUDO" ]; then
+        echo "setup: installing Debian's chromium-headless-shell" >&2
+        { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium-headless-shell; } \
+            >/dev/null 2>&1 || echo "setup: chromium-headless-shell is not available; the web phone uses chromium" >&2
+    else
+        echo "setup: chromium-headless-shell is not installed (needs root or sudo); the web phone uses chromium" >&2
+    fi
 fi
 
 PY=${PYTHON:-python3}

@@ -5,9 +5,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import phonewire.protocol
-from phonewire.devices.web.browser import DEBIAN_BINARY, DEBIAN_LAUNCHER, browser_binary
+from phonewire.devices.web import browser
+from phonewire.devices.web.browser import (
+    DEBIAN_BINARY,
+    DEBIAN_LAUNCHER,
+    DEFAULT_BINARIES,
+    HEADLESS_SHELL,
+    browser_binary,
+)
 from phonewire.protocol.envelope import Envelope
 from phonewire.protocol.errors import ProtocolError
 
@@ -16,10 +26,26 @@ def test_phonewire_chromium_names_the_browser_whatever_is_installed() -> None:
     assert browser_binary({"PHONEWIRE_CHROMIUM": "/opt/chrome/chrome"}) == "/opt/chrome/chrome"
 
 
-def test_by_default_debians_browser_binary_is_started_without_its_shell_launcher() -> None:
-    expected = DEBIAN_BINARY if os.access(DEBIAN_BINARY, os.X_OK) else DEBIAN_LAUNCHER
+def test_by_default_the_headless_shell_else_debians_browser_binary_without_its_shell_launcher() -> None:
+    assert DEFAULT_BINARIES == (HEADLESS_SHELL, DEBIAN_BINARY, DEBIAN_LAUNCHER)
+    expected = next((p for p in DEFAULT_BINARIES if os.access(p, os.X_OK)), DEBIAN_LAUNCHER)
     assert browser_binary({}) == expected
     assert browser_binary({"PHONEWIRE_CHROMIUM": "  "}) == expected  # blank is unset
+
+
+def test_without_the_headless_shell_the_full_browser_is_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    installed = {DEBIAN_BINARY, DEBIAN_LAUNCHER}
+    monkeypatch.setattr(browser.os, "access", lambda path, mode: path in installed)
+    assert browser_binary({}) == DEBIAN_BINARY
+    installed.clear()
+    assert browser_binary({}) == DEBIAN_LAUNCHER  # nothing installed: the launch error names Debian's browser
+
+
+def test_the_docs_list_the_browsers_in_the_order_they_are_tried() -> None:
+    text = (Path(__file__).resolve().parents[3] / "docs" / "web.md").read_text()
+    table = text[text.index("**Which browser.**") :].split("\n\n")[1]
+    rows = [line.split("|")[2].strip().strip("`") for line in table.splitlines()[2:]]
+    assert tuple(rows) == DEFAULT_BINARIES
 
 
 def test_the_browser_starts_before_the_runner_imports_asyncio_sockets_or_json() -> None:

@@ -85,6 +85,7 @@ def test_the_browser_has_no_listening_socket_and_is_driven_over_its_pipe() -> No
             assert parent.st_uid == os.geteuid() and parent.st_mode & 0o077 == 0, path
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         assert b"--remote-debugging-pipe" in cmdline
+        assert cmdline[0].decode() == phone.device.describe()["browser"]  # status names the browser that runs
         assert not any(arg.startswith(b"--remote-debugging-port") for arg in cmdline)
         # and the pipe drives it: a real round trip through the device
         assert phone.device.describe()["screen"]["width"] > 0

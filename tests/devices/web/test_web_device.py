@@ -173,6 +173,25 @@ def test_home_backgrounds_and_freezes_the_app(phone: Phone) -> None:
     assert phone.eval("Number(document.getElementById('ticks').textContent)") > frozen_at  # running again
 
 
+def test_a_backgrounded_app_is_hidden_and_shown_again_when_fronted_so_taps_land(phone: Phone) -> None:
+    # chromium-headless-shell leaves a page hidden after it was frozen (Page.bringToFront shows nothing there), and a
+    # hidden page draws no frames: every touch then waited forever for its ack.  Both browsers must show it again.
+    phone.goto("list")
+    phone.eval("document.getElementById('screen-list').scrollTop = 0")  # the phone is shared: the top rows show
+    assert phone.eval("document.visibilityState") == "visible"
+    phone.run(phone.device.button("home"))
+    assert phone.eval("document.visibilityState") == "hidden"  # a background app is hidden, as on a phone
+    phone.run(phone.device.activate(DEMO))
+    assert phone.eval("document.visibilityState") == "visible"
+    before = int(label(phone, "like-3").split()[-1])
+    phone.run(asyncio.wait_for(phone.device.tap(DEMO, *centre(phone.node("like-3")["rect"])), 10))
+    assert label(phone, "like-3") == f"Like {before + 1}"
+
+
+def centre(rect: dict[str, float]) -> tuple[float, float]:
+    return rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+
+
 def test_back_button_goes_back_in_history(phone: Phone) -> None:
     phone.goto("list")
     phone.eval("document.getElementById('screen-list').scrollTop = 0")

@@ -26,20 +26,27 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+#: Debian's ``chromium-headless-shell`` package: the old headless mode as a browser of its own (same version as
+#: ``chromium``, no desktop browser UI at all).  A cold start of the web phone costs about half the CPU of the full
+#: browser's (docs/performance.md), so it is started whenever it is installed (``scripts/setup.sh`` installs it).
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 #: Debian's ``/usr/bin/chromium`` is a shell launcher: it greps /proc/cpuinfo, sources /etc/chromium.d (which runs
 #: findmnt, ls, tr), then execs the browser binary with desktop flags a headless phone does not use (extension
-#: loading, GPU rasterization).  That is 40-100 ms of every start (bench_web.py's cold start), so unless
-#: ``PHONEWIRE_CHROMIUM`` names a browser, the binary the launcher would exec is started directly.
+#: loading, GPU rasterization).  That is 40-100 ms of every start (bench_web.py's cold start), so the full browser
+#: is started as the binary the launcher would exec.
 DEBIAN_LAUNCHER = "/usr/bin/chromium"
 DEBIAN_BINARY = "/usr/lib/chromium/chromium"
+#: The binaries tried in order when ``PHONEWIRE_CHROMIUM`` names none: the first executable one is started.
+DEFAULT_BINARIES = (HEADLESS_SHELL, DEBIAN_BINARY, DEBIAN_LAUNCHER)
 
 
 def browser_binary(environ: Mapping[str, str] = os.environ) -> str:
-    """The browser to start: ``PHONEWIRE_CHROMIUM``, else Debian's binary behind its launcher, else the launcher."""
+    """The browser to start: ``PHONEWIRE_CHROMIUM``, else the first installed of :data:`DEFAULT_BINARIES` (the
+    launcher when none is, so the failure names the browser to install)."""
     configured = environ.get("PHONEWIRE_CHROMIUM", "").strip()
     if configured:
         return configured
-    return DEBIAN_BINARY if os.access(DEBIAN_BINARY, os.X_OK) else DEBIAN_LAUNCHER
+    return next((path for path in DEFAULT_BINARIES if os.access(path, os.X_OK)), DEBIAN_LAUNCHER)
 
 
 CHROMIUM = browser_binary()
@@ -192,6 +199,7 @@ class BrowserProcess:
         self.read_fd = read_fd
         self.write_fd = write_fd
         self.extra_flags: tuple[str, ...] = ()
+        self.binary = CHROMIUM  # which browser runs (status → device.browser)
         self._stopped = False
 
     @property
@@ -237,6 +245,7 @@ class BrowserProcess:
         os.close(replies_w)
         browser = cls(process, user_data_dir, replies_r, commands_w, state)
         browser.extra_flags = extra_flags
+        browser.binary = CHROMIUM
         return browser
 
     def exit_reason(self) -> str | None:

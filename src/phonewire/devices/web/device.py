@@ -97,6 +97,22 @@ AUTO_ATTACH_GRACE_S = 0.5
 _LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
 
 
+async def freeze(session: CdpSession) -> None:
+    """Put a background page to sleep: hidden, then frozen (its timers and tasks really stop)."""
+    await session.send("Emulation.setFocusEmulationEnabled", {"enabled": False})
+    await session.send("Page.setWebLifecycleState", {"state": "frozen"})
+
+
+async def thaw(session: CdpSession) -> None:
+    """Wake a frozen page and make it visible again.  Freezing hides the page (``WasHidden``) and ``active`` only
+    unfreezes it; the full browser shows it again on ``Page.bringToFront``, but ``chromium-headless-shell`` (no
+    tabs, no windows to activate) leaves it hidden for good, and a hidden page draws no frames, so every later
+    ``Input.dispatchTouchEvent`` waits forever for its ack.  Focus emulation counts the page as captured, which
+    shows it in both browsers; :func:`freeze` turns it off again first, so a background page is hidden."""
+    await session.send("Page.setWebLifecycleState", {"state": "active"})
+    await session.send("Emulation.setFocusEmulationEnabled", {"enabled": True})
+
+
 @dataclass(slots=True)
 class _Page:
     """One attached page target (an app, or the home screen)."""
@@ -240,6 +256,7 @@ class WebDevice(Device):
         out: dict[str, Any] = {"kind": self.kind, **self.profile.describe()}
         if self._browser is not None:
             out["browserPid"] = self._browser.pid
+            out["browser"] = self._browser.binary
             out["sandbox"] = self._browser.sandbox
         if self._server.port:
             out["demoUrl"] = self._server.url(DEMO_PATH)
@@ -455,7 +472,7 @@ class WebDevice(Device):
     async def _freeze(self, top: _Page) -> None:
         for page in top.stack():  # the app's every screen
             if not page.frozen and not page.gone:
-                await page.session.send("Page.setWebLifecycleState", {"state": "frozen"})
+                await freeze(page.session)
                 page.frozen = True
 
     # -- screens of one app (pages it opened) -----------------------------------------------------------------------
@@ -518,7 +535,7 @@ class WebDevice(Device):
     async def _show(self, page: _Page) -> None:
         with contextlib.suppress(CdpError):
             if page.frozen:
-                await page.session.send("Page.setWebLifecycleState", {"state": "active"})
+                await thaw(page.session)
                 page.frozen = False
             await page.session.send("Page.bringToFront")
 
@@ -542,7 +559,7 @@ class WebDevice(Device):
         shown = page if page is not None else await self._ensure_home()
         for screen in shown.stack():  # the app's every screen runs again; its top is shown
             if screen.frozen and not screen.gone:
-                await screen.session.send("Page.setWebLifecycleState", {"state": "active"})
+                await thaw(screen.session)
                 screen.frozen = False
         await shown.session.send("Page.bringToFront")
         if self._recording is not None:
