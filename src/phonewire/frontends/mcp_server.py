@@ -172,6 +172,47 @@ def error_result(exc: ProtocolError) -> mt.CallToolResult:
     return mt.CallToolResult(content=[_text(text)], structured_content=structured, is_error=True)
 
 
+_LONE_SURROGATE: Final = "[\ud800-\udfff]"
+
+
+def _replace_surrogates(value: Any) -> Any:
+    import re
+
+    if isinstance(value, str):
+        return re.sub(_LONE_SURROGATE, "\ufffd", value)
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    return value
+
+
+def utf8_safe(result: mt.CallToolResult) -> mt.CallToolResult:
+    """``result`` with every lone surrogate (a web page's text can hold one) as U+FFFD: the SDK writes replies as
+    UTF-8 and drops one it cannot encode (the client never gets an answer).  Text blocks and structured content only:
+    images are base64."""
+    import mcp.types as mt
+
+    if not any(isinstance(b, mt.TextContent) and _has_surrogate(b.text) for b in result.content) and not (
+        result.structured_content is not None and _has_surrogate(json.dumps(result.structured_content))
+    ):
+        return result
+    content = [
+        b.model_copy(update={"text": _replace_surrogates(b.text)}) if isinstance(b, mt.TextContent) else b
+        for b in result.content
+    ]
+    return result.model_copy(
+        update={"content": content, "structured_content": _replace_surrogates(result.structured_content)}
+    )
+
+
+def _has_surrogate(text: str) -> bool:
+    """Also true of ``json.dumps`` output, which escapes a surrogate as ``\\udXXX``."""
+    import re
+
+    return re.search(_LONE_SURROGATE, text) is not None or re.search(r"\\ud[89a-f]", text, re.IGNORECASE) is not None
+
+
 class ToolRunner:
     """Validates arguments and runs one tool at a time; every failure becomes an ``isError`` result."""
 
@@ -229,7 +270,7 @@ def build_server(session: AgentAPI) -> Any:
         return mt.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: mt.CallToolRequestParams) -> mt.CallToolResult:
-        return await runner.call(params.name, params.arguments)
+        return utf8_safe(await runner.call(params.name, params.arguments))
 
     from phonewire import __version__
 

@@ -37,6 +37,9 @@
 #endif
 
 #define MAX_TOKEN 512
+#define OUTPUT_FAILED_HINT                                                                                     \
+    "The command ran, but its answer was lost: stdout was closed or full. Check with `phonewire snapshot` before " \
+    "repeating it."
 #define OUT_FIRST_BYTES 8192 /* Python's stdout buffer: a longer stdout is written before stderr */
 
 static const char *const FORWARDED_ENV[] = {"PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_RUNNER_TOKEN",
@@ -294,8 +297,9 @@ static int parse_int(const char *s, size_t n, long *value) {
     char *end;
     errno = 0;
     long v = strtol(tmp, &end, 10);
-    while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r') end++;
-    if (errno != 0 || end == tmp || *end != '\0' || strchr(tmp, '_') != NULL) return -1;
+    if (errno != 0 || end == tmp) return -1; /* no digits (a field of blanks only is no number to Python either) */
+    while (*end != '\0' && strchr(" \t\n\r\v\f", *end) != NULL) end++; /* strtol skipped the same ones before */
+    if (*end != '\0' || strchr(tmp, '_') != NULL) return -1;
     *value = v;
     return 0;
 }
@@ -361,6 +365,7 @@ static int write_all(int fd, const char *s, size_t n) {
     while (n > 0) {
         ssize_t w = write(fd, s, n);
         if (w < 0 && errno == EINTR) continue;
+        if (w == 0) errno = EIO;
         if (w <= 0) return -1;
         s += w;
         n -= (size_t)w;
@@ -451,14 +456,20 @@ int main(int argc, char **argv) {
         return 4;
     }
     /* Python's order: stdout is buffered unless it is a terminal (or the text fills the buffer), stderr is not */
-    int failed;
-    if (isatty(1) || out.len >= OUT_FIRST_BYTES)
-        failed = write_all(1, out.data, out.len) | write_all(2, err.data, err.len);
-    else
-        failed = write_all(2, err.data, err.len) | write_all(1, out.data, out.len);
+    int out_errno = 0, err_failed;
+    if (isatty(1) || out.len >= OUT_FIRST_BYTES) {
+        if (write_all(1, out.data, out.len) != 0) out_errno = errno;
+        err_failed = write_all(2, err.data, err.len);
+    } else {
+        err_failed = write_all(2, err.data, err.len);
+        if (write_all(1, out.data, out.len) != 0) out_errno = errno;
+    }
+    if (out_errno != 0) /* main.py's report_output_failure, word for word (a test compares them) */
+        fprintf(stderr, "error OUTPUT_FAILED: cannot write the answer to stdout: %s\nhint: %s\n", strerror(out_errno),
+                OUTPUT_FAILED_HINT);
     free(req.data);
     free(reply.data);
     free(out.data);
     free(err.data);
-    return failed ? 120 : (int)code; /* 120: Python's exit status when flushing its output fails */
+    return (out_errno != 0 || err_failed) ? 120 : (int)code; /* 120: main.py's EXIT_OUTPUT_FAILED */
 }
