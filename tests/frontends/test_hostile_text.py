@@ -83,3 +83,16 @@ def test_a_webdriver_file_name_with_a_lone_surrogate_is_refused_as_invalid_argum
     with pytest.raises(WebDriverError, match="is not a file name") as refused:
         confined(tmp_path / "files", "\ud800.mp4", new_file=True)
     assert refused.value.status == 400
+
+
+def test_the_native_client_and_docs_say_what_main_says_when_stdout_fails() -> None:
+    """One message in two languages: fastclient.c's OUTPUT_FAILED_HINT is main.py's, and docs/cli.md lists the code."""
+    from phonewire.frontends.cli import fastclient, main
+
+    source = fastclient.SOURCE.read_text()
+    hint = source.split("#define OUTPUT_FAILED_HINT", 1)[1].split("#define", 1)[0]
+    c_text = "".join(part for part in hint.split('"')[1::2])
+    assert c_text == main.OUTPUT_FAILED_HINT
+    assert f'"error {main.OUTPUT_FAILED}: cannot write the answer to stdout: %s' in source
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text()
+    assert f"| {main.EXIT_OUTPUT_FAILED} | " in docs and f"`{main.OUTPUT_FAILED}`" in docs
