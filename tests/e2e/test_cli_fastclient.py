@@ -370,3 +370,33 @@ def test_an_answer_that_cannot_be_written_is_one_error_line_from_both_clients_no
     assert closed.returncode == 120 and closed.stderr.startswith(
         "error OUTPUT_FAILED: cannot write the answer to stdout"
     )
+
+
+def test_ctrl_c_while_the_daemon_works_is_one_error_line_from_both_clients_and_the_daemon_keeps_serving(
+    cli: Cli, native: Path
+) -> None:
+    """SIGINT during a long `wait`: exit 130 with INTERRUPTED and its hint (the Python client printed a
+    KeyboardInterrupt traceback, the native one died silently); the daemon answers the next command."""
+    assert cli(*D, "open", "app.ctrlc").code == 0
+    fallbacks(cli)
+    answers = []
+    for command in ((str(native),), PYTHON_CLI):
+        proc = subprocess.Popen([*command, *D, "wait", "text=never", "--timeout", "6000"], env=cli.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not _has_socket(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.02)
+            time.sleep(0.5)  # the request is sent right after the connection
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        answers.append((proc.returncode, out, err))
+    assert answers[0] == answers[1]
+    code, out, err = answers[0]
+    assert (code, out) == (130, "") and err.startswith("error INTERRUPTED: interrupted before the answer came\nhint: ")
+    assert fallbacks(cli) == []
+    assert cli(*D, "snapshot").code == 0

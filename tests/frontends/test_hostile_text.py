@@ -96,3 +96,15 @@ def test_the_native_client_and_docs_say_what_main_says_when_stdout_fails() -> No
     assert f'"error {main.OUTPUT_FAILED}: cannot write the answer to stdout: %s' in source
     docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text()
     assert f"| {main.EXIT_OUTPUT_FAILED} | " in docs and f"`{main.OUTPUT_FAILED}`" in docs
+
+
+def test_the_native_client_and_docs_say_what_main_says_on_ctrl_c() -> None:
+    from phonewire.frontends.cli import fastclient, main
+
+    source = fastclient.SOURCE.read_text()
+    hint = source.split("#define INTERRUPTED_HINT", 1)[1].split("#define", 1)[0]
+    assert "".join(hint.split('"')[1::2]) == main.INTERRUPTED_HINT
+    assert f'"error {main.INTERRUPTED}: interrupted before the answer came\\nhint: " INTERRUPTED_HINT' in source
+    assert "_exit(130)" in source and main.EXIT_INTERRUPTED == 130
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text()
+    assert f"| {main.EXIT_INTERRUPTED} | " in docs and f"`{main.INTERRUPTED}`" in docs

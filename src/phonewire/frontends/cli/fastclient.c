@@ -40,6 +40,8 @@
 #define OUTPUT_FAILED_HINT                                                                                     \
     "The command ran, but its answer was lost: stdout was closed or full. Check with `phonewire snapshot` before " \
     "repeating it."
+#define INTERRUPTED_HINT                                                                                       \
+    "The daemon may still run the command or have run it: check with `phonewire snapshot` before repeating it."
 #define OUT_FIRST_BYTES 8192 /* Python's stdout buffer: a longer stdout is written before stderr */
 
 static const char *const FORWARDED_ENV[] = {"PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_RUNNER_TOKEN",
@@ -50,6 +52,21 @@ static const char *const LOCAL_VERBS[] = {"bridge", "webdriver", "mcp", "help", 
 
 static int g_argc;
 static char **g_argv;
+static volatile sig_atomic_t g_interrupted;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    g_interrupted = 1;
+}
+
+/* Ctrl-C after the request was sent: main.py's report_interrupted, word for word (a test compares them). */
+static void interrupted(void) __attribute__((noreturn));
+static void interrupted(void) {
+    static const char text[] = "error INTERRUPTED: interrupted before the answer came\nhint: " INTERRUPTED_HINT "\n";
+    ssize_t ignored = write(2, text, sizeof text - 1);
+    (void)ignored;
+    _exit(130);
+}
 
 /* -- growable buffer ------------------------------------------------------------------------------------------ */
 typedef struct {
@@ -406,9 +423,16 @@ int main(int argc, char **argv) {
     bad |= buf_field(&req, "0", 0);
     if (bad) fallback();
 
-    /* from here on the daemon may run the command: no more falling back, except on its refusal */
+    /* from here on the daemon may run the command: no more falling back, except on its refusal.  SIGINT interrupts
+     * the wait (no SA_RESTART) and is reported like the Python client's KeyboardInterrupt. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0) fallback();
     for (size_t sent = 0; sent < req.len;) {
         ssize_t w = send(fd, req.data + sent, req.len - sent, MSG_NOSIGNAL);
+        if (g_interrupted) interrupted();
         if (w < 0 && errno == EINTR) continue;
         if (w < 0) lost(dir, strerror(errno));
         sent += (size_t)w;
@@ -418,6 +442,7 @@ int main(int argc, char **argv) {
     for (;;) {
         char chunk[65536];
         ssize_t got = recv(fd, chunk, sizeof chunk, 0);
+        if (g_interrupted) interrupted();
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) lost(dir, strerror(errno));
         if (got == 0) break;

@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
             stdin = sys.stdin.read()
     try:
         code, out, err = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
+    except KeyboardInterrupt:
+        return report_interrupted()
     except DaemonError as exc:
         if exc.code == DAEMON_NOT_RUNNING:  # asked only by `daemon stop` / `daemon status`
             as_json = "--json" in args
@@ -106,6 +108,24 @@ OUTPUT_FAILED_HINT = (
     "The command ran, but its answer was lost: stdout was closed or full. Check with `phonewire snapshot` before "
     "repeating it."
 )
+
+
+#: Ctrl-C (SIGINT) while the daemon works on the command: the daemon may finish it.  fastclient.c writes the same.
+EXIT_INTERRUPTED = 130
+INTERRUPTED = "INTERRUPTED"
+INTERRUPTED_HINT = (
+    "The daemon may still run the command or have run it: check with `phonewire snapshot` before repeating it."
+)
+
+
+def report_interrupted() -> int:
+    """One error line and its hint on stderr, never a KeyboardInterrupt traceback; :data:`EXIT_INTERRUPTED`."""
+    try:
+        sys.stderr.write(f"error {INTERRUPTED}: interrupted before the answer came\nhint: {INTERRUPTED_HINT}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    return EXIT_INTERRUPTED
 
 
 def report_output_failure(exc: Exception) -> int:
