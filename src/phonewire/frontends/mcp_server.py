@@ -285,11 +285,69 @@ def build_server(session: AgentAPI) -> Any:
 
 async def serve_stdio(session: AgentAPI) -> None:
     """Serve MCP on this process's stdin/stdout until the client closes stdin."""
+    import anyio
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     server = build_server(session)
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        # The SDK hands a line it cannot read (not JSON, nested deeper than it parses, not a JSON-RPC message) to the
+        # server as an exception and answers nothing: the client would wait for ever.  Those lines are answered here.
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def pump() -> None:
+            async with send, read_stream:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        reply = unreadable_reply(item)
+                        if reply is not None:
+                            await write_stream.send(SessionMessage(reply))
+                        continue
+                    await send.send(item)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(pump)
+            async with receive:
+                await server.run(receive, write_stream, server.create_initialization_options())
+            tasks.cancel_scope.cancel()
+
+
+def unreadable_reply(exc: Exception) -> mt.JSONRPCMessage | None:
+    """The JSON-RPC error for a line the SDK could not read (``exc``, its validation error): Parse error (-32700)
+    for text that is not JSON, Invalid Request (-32600) for JSON nested too deep or not shaped like a message.  Its id
+    when one can be found at the top level (else null, as JSON-RPC wants); ``None`` for a notification (no reply)."""
+    import mcp.types as mt
+    from pydantic import ValidationError
+
+    from phonewire.protocol.jsonlimits import json_depth, top_level_id
+
+    if not isinstance(exc, ValidationError):
+        return None
+    errors = exc.errors()
+    line = next((err.get("input") for err in errors if err.get("type") == "json_invalid"), None)
+    if isinstance(line, str):
+        if "recursion limit" in str(exc):  # the SDK's JSON parser stops at 200 levels
+            depth = json_depth(line)
+            code, message = mt.INVALID_REQUEST, f"the request nests JSON {depth} levels deep; at most 200 are read"
+        else:
+            code, message = mt.PARSE_ERROR, "the line is not JSON"
+        req_id = top_level_id(line)
+    else:
+        whole = next((err.get("input") for err in errors if isinstance(err.get("input"), dict)), None)
+        if isinstance(whole, dict) and "method" in whole and "id" not in whole:
+            return None  # a malformed notification: JSON-RPC answers none
+        raw_id = whole.get("id") if isinstance(whole, dict) else None
+        req_id = (
+            raw_id if isinstance(raw_id, str) or (isinstance(raw_id, int) and not isinstance(raw_id, bool)) else None
+        )
+        code, message = mt.INVALID_REQUEST, "the message is not a JSON-RPC request (jsonrpc, id, method, params)"
+    error = mt.ErrorData(code=code, message=message, data={"hint": UNREADABLE_HINT})
+    return mt.JSONRPCError(jsonrpc="2.0", id=req_id, error=error)
+
+
+UNREADABLE_HINT: Final = (
+    "Send one JSON-RPC 2.0 message per line, UTF-8 JSON nested no more than a few levels (tool arguments are flat)."
+)
 
 
 async def _run(args: argparse.Namespace) -> int:
