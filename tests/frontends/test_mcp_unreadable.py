@@ -53,3 +53,10 @@ def test_json_that_is_no_message_is_invalid_request_but_a_malformed_notification
     reply = unreadable_reply(sdk_error('{"jsonrpc":"2.0","id":"x","method":5}'))
     assert isinstance(reply, mt.JSONRPCError) and (reply.id, reply.error.code) == ("x", mt.INVALID_REQUEST)
     assert unreadable_reply(sdk_error('{"jsonrpc":"2.0","method":5}')) is None
+
+
+def test_json_with_a_lone_surrogate_escape_is_invalid_request_by_its_id_not_a_parse_error() -> None:
+    reply = unreadable_reply(sdk_error('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"type",'
+                                       '"arguments":{"text":"\\ud800x"}}}'))  # fmt: skip
+    assert isinstance(reply, mt.JSONRPCError) and (reply.id, reply.error.code) == (4, mt.INVALID_REQUEST)
+    assert reply.error.message.startswith("the request is JSON this server cannot read (Invalid JSON:")

@@ -329,6 +329,9 @@ def unreadable_reply(exc: Exception) -> mt.JSONRPCMessage | None:
         if "recursion limit" in str(exc):  # the SDK's JSON parser stops at 200 levels
             depth = json_depth(line)
             code, message = mt.INVALID_REQUEST, f"the request nests JSON {depth} levels deep; at most 200 are read"
+        elif _is_json(line):  # JSON the SDK's parser refuses: a lone surrogate escape ("\\ud800") is one
+            detail = next((str(err.get("msg")) for err in errors if err.get("type") == "json_invalid"), "")
+            code, message = mt.INVALID_REQUEST, f"the request is JSON this server cannot read ({detail})"
         else:
             code, message = mt.PARSE_ERROR, "the line is not JSON"
         req_id = top_level_id(line)
@@ -346,8 +349,21 @@ def unreadable_reply(exc: Exception) -> mt.JSONRPCMessage | None:
 
 
 UNREADABLE_HINT: Final = (
-    "Send one JSON-RPC 2.0 message per line, UTF-8 JSON nested no more than a few levels (tool arguments are flat)."
+    "Send one JSON-RPC 2.0 message per line, UTF-8 JSON nested no more than a few levels (tool arguments are flat), "
+    "with no lone UTF-16 surrogate escape such as \\ud800 in its strings."
 )
+
+
+def _is_json(line: str) -> bool:
+    from phonewire.protocol.jsonlimits import MAX_JSON_DEPTH, json_depth
+
+    if json_depth(line) > MAX_JSON_DEPTH:
+        return True  # deep, and the SDK said so already; never parsed here
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
 
 
 async def _run(args: argparse.Namespace) -> int:
