@@ -108,3 +108,22 @@ def test_the_native_client_and_docs_say_what_main_says_on_ctrl_c() -> None:
     assert "_exit(130)" in source and main.EXIT_INTERRUPTED == 130
     docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text()
     assert f"| {main.EXIT_INTERRUPTED} | " in docs and f"`{main.INTERRUPTED}`" in docs
+
+
+def test_a_daemon_directory_too_long_for_a_unix_socket_is_refused_at_once_without_starting_a_daemon(
+    tmp_path: Path,
+) -> None:
+    """It waited the 20 s start budget for a daemon that died on bind (traceback in daemon.log)."""
+    import os
+    import subprocess
+    import sys
+
+    directory = tmp_path / ("d" * (120 - len(str(tmp_path))))
+    directory.mkdir(mode=0o700)
+    env = {**os.environ, "PHONEWIRE_DAEMON_DIR": str(directory), "PHONEWIRE_NO_FAST_CLIENT": "1"}
+    done = subprocess.run([sys.executable, "-m", "phonewire", "--device", "double", "apps"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 4
+    assert done.stderr.startswith("error DAEMON_UNAVAILABLE: the daemon socket path ")
+    assert "a Unix socket path holds at most 107\nhint: Set PHONEWIRE_DAEMON_DIR to a shorter directory" in done.stderr
+    assert list(directory.iterdir()) == []  # no daemon was started: no lock, log, token

@@ -162,9 +162,27 @@ def start_daemon(directory: str) -> int:
         ) from exc
 
 
+#: Longest path a Unix socket can be bound to on Linux (``sun_path`` holds 108 bytes with the final NUL).
+MAX_SOCKET_PATH = 107
+
+
+def socket_path(directory: str) -> str:
+    """``directory``'s ``daemon.sock``; DAEMON_UNAVAILABLE when that path is too long for a Unix socket (no daemon
+    could ever serve it: refused before one is started, not after the start budget)."""
+    path = os.path.join(directory, "daemon.sock")
+    size = len(os.fsencode(path))
+    if size > MAX_SOCKET_PATH:
+        raise DaemonError(
+            DAEMON_UNAVAILABLE,
+            f"the daemon socket path {path} is {size} bytes; a Unix socket path holds at most {MAX_SOCKET_PATH}",
+            "Set PHONEWIRE_DAEMON_DIR to a shorter directory of yours (e.g. under /tmp or $XDG_RUNTIME_DIR).",
+        )
+    return path
+
+
 def connect(directory: str, *, start: bool = True) -> _socket.socket:
     """A connection to the daemon of ``directory``, starting one when none answers."""
-    sock_path = os.path.join(directory, "daemon.sock")
+    sock_path = socket_path(directory)
     sock = _connect(sock_path)
     if sock is not None or not start:
         if sock is None:
