@@ -127,3 +127,13 @@ def test_a_daemon_directory_too_long_for_a_unix_socket_is_refused_at_once_withou
     assert done.stderr.startswith("error DAEMON_UNAVAILABLE: the daemon socket path ")
     assert "a Unix socket path holds at most 107\nhint: Set PHONEWIRE_DAEMON_DIR to a shorter directory" in done.stderr
     assert list(directory.iterdir()) == []  # no daemon was started: no lock, log, token
+
+
+def test_a_bridge_request_nested_too_deep_is_refused_by_its_id() -> None:
+    deep = b"[" * 50_000 + b"]" * 50_000
+    with pytest.raises(BadCall) as bad:
+        parse_call(b'{"id": "d1", "method": "tap", "params": {"x": %s}}' % deep)
+    assert bad.value.req_id == "d1" and bad.value.error.code == e.INVALID_REQUEST
+    with pytest.raises(BadCall) as malformed:
+        parse_call(b'{"id": "d2", "method": ')  # not JSON: JSON-RPC wants a null id
+    assert malformed.value.req_id is None

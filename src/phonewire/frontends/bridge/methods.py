@@ -41,7 +41,7 @@ from phonewire.frontends.serving import (
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.jsonlimits import loads_limited
+from phonewire.protocol.jsonlimits import MAX_JSON_DEPTH, json_depth, loads_limited, top_level_id
 
 log = logging.getLogger("phonewire.bridge")
 
@@ -466,8 +466,9 @@ def parse_call(line: bytes) -> Call:
     """Decode and validate one request line.  Raises :class:`BadCall` carrying the id (when one was readable)."""
     try:
         obj = loads_limited(line, what="request line", hint=REQUEST_SHAPE)
-    except ProtocolError as exc:
-        raise BadCall(None, exc) from exc
+    except ProtocolError as exc:  # too deep to parse: answered by its id all the same, when it has one up front
+        text = line.decode("utf-8", "replace")
+        raise BadCall(top_level_id(text) if json_depth(text) > MAX_JSON_DEPTH else None, exc) from exc
     if not isinstance(obj, dict):
         raise BadCall(None, ProtocolError(e.INVALID_REQUEST, "request is not a JSON object", REQUEST_SHAPE))
     req_id = obj.get("id")
