@@ -88,13 +88,22 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
             _write(sys.stdout, '{"ok":true,"data":{"running":false}}' if as_json else "ok no daemon running")
             return 0
         return report_daemon_error(exc, args)
+    failure: Exception | None = None
     try:
         _write(sys.stdout, out)
-        _write(sys.stderr, err)
-        if sys.stdout is not None:
-            sys.stdout.flush()
     except (OSError, ValueError, AttributeError) as exc:  # closed or full (sys.stdout is None when fd 1 was closed)
-        return report_output_failure(exc)
+        failure = exc
+    try:
+        _write(sys.stderr, err)  # written either way, as the native client does
+    except (OSError, ValueError, AttributeError):
+        return EXIT_OUTPUT_FAILED  # nowhere to say so
+    if failure is None and sys.stdout is not None:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError) as exc:
+            failure = exc
+    if failure is not None:
+        return report_output_failure(failure)
     if exit_when_done:
         _exit_now(code)
     return code
