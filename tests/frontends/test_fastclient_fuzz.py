@@ -8,6 +8,7 @@ with a fallback and a "Python" that are tiny scripts saying which path was taken
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from phonewire.frontends.cli import fastclient
-from phonewire.frontends.cli.client import decode_reply
+from phonewire.frontends.cli.client import decode_reply, encode_request
 
 LOST, FALLBACK = 94, 95  # the exit codes of the stand-in scripts
 SANITIZER_EXIT = 77
@@ -49,6 +50,7 @@ class Native:
     exe: Path
     directory: Path
     replies: list[bytes]
+    requests: list[bytes]
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +79,7 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Native]:
     listener.bind(str(directory / "daemon.sock"))
     listener.listen(4)
     replies: list[bytes] = []
+    requests: list[bytes] = []
 
     def serve() -> None:
         while True:
@@ -85,32 +88,45 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Native]:
             except OSError:
                 return
             with conn:
-                while conn.recv(65536):  # the whole request, up to the client's shutdown
-                    pass
-                with __import__("contextlib").suppress(OSError):
+                request = b""
+                while chunk := conn.recv(65536):  # the whole request, up to the client's shutdown
+                    request += chunk
+                requests.append(request)
+                with contextlib.suppress(OSError):
                     conn.sendall(replies.pop(0))
 
     thread = threading.Thread(target=serve, name="fake-daemon", daemon=True)
     thread.start()
     try:
-        yield Native(exe, directory, replies)
+        yield Native(exe, directory, replies, requests)
     finally:
         listener.shutdown(socket.SHUT_RDWR)
         listener.close()
         thread.join(5)
 
 
-def run(native: Native, reply: bytes, *, stdout: int | None = subprocess.PIPE) -> subprocess.CompletedProcess[bytes]:
-    native.replies[:] = [reply]
-    env = {
+def _env(native: Native) -> dict[str, str]:
+    return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
         "PHONEWIRE_DAEMON_DIR": str(native.directory),
         "ASAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:detect_leaks=1",
         "UBSAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:print_stacktrace=1",
     }
-    argv = [str(native.exe), "--device", "double", "snapshot"]
-    return subprocess.run(argv, env=env, stdout=stdout, stderr=subprocess.PIPE, timeout=60, check=False)
+
+
+def run(
+    native: Native,
+    reply: bytes,
+    *,
+    stdout: int | None = subprocess.PIPE,
+    argv: tuple[bytes, ...] = (b"--device", b"double", b"snapshot"),
+    env: dict[bytes, bytes] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    native.replies[:] = [reply]
+    environ = {k.encode(): v.encode() for k, v in _env(native).items()} | (env or {})
+    return subprocess.run([os.fsencode(native.exe), *argv], env=environ, stdout=stdout, stderr=subprocess.PIPE,
+                          timeout=60, check=False)  # fmt: skip
 
 
 def _written(text: str) -> bytes:
@@ -201,3 +217,22 @@ def test_the_fake_daemon_stands_in_for_a_private_directory(native: Native) -> No
     assert (native.directory.stat().st_mode & 0o777) == 0o700
     assert run(native, SEEDS[0]).stdout == b"hello\n"
     assert shutil.which(str(native.exe))
+
+
+def test_argv_and_environment_of_any_bytes_travel_exactly_as_the_python_client_sends_them(
+    native: Native, tmp_path: Path
+) -> None:
+    """The request side: random words (any byte but NUL, invalid UTF-8 included) and forwarded variables; the bytes
+    on the wire are :func:`client.encode_request`'s for the same invocation (argv decoded as Python decodes it)."""
+    rng = random.Random(7)
+    for _ in range(60):
+        words = [bytes(rng.randrange(1, 256) for _ in range(rng.randint(1, 40))).lstrip(b"-") or b"x" for _ in range(3)]
+        argv = (b"--device", b"double", b"fill", *words)
+        env = {b"PHONEWIRE_SESSION": bytes(rng.randrange(1, 256) for _ in range(rng.randint(0, 20))).replace(b"=", b"")}
+        native.requests.clear()
+        proc = run(native, SEEDS[0], argv=argv, env=env)
+        assert (proc.returncode, proc.stdout) == (0, b"hello\n"), proc.stderr
+        decode = os.fsdecode
+        expected = encode_request("fuzz-token", [decode(a) for a in argv], str(Path.cwd()),
+                                  {"PHONEWIRE_SESSION": decode(env[b"PHONEWIRE_SESSION"])}, None)  # fmt: skip
+        assert native.requests == [expected], argv
