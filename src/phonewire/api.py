@@ -25,6 +25,7 @@ The class runs one private asyncio event loop in a daemon thread; it may be used
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
@@ -216,12 +217,23 @@ class Phone:
     ) -> bytes:
         """The screen as PNG/JPEG bytes, also written to ``path`` when given.  ``format``: ``png`` or ``jpeg``; when
         left out, the extension of ``path`` chooses it (``.png``, ``.jpg``, ``.jpeg``), else PNG.  A ``format`` that
-        disagrees with the extension is ``ProtocolError(INVALID_REQUEST)``."""
+        disagrees with the extension is ``ProtocolError(INVALID_REQUEST)``, and so is a ``path`` that is a symlink or
+        another user's file (the file is written 0600)."""
         self._check("screenshot", format=format, scale=scale, overlay_refs=overlay_refs)
         format = format_for_path(path, format) if path is not None else format or DEFAULT_FORMAT
         image = self._call(self.session.screenshot(format=format, scale=scale, overlay_refs=overlay_refs))
-        if path is not None:
-            Path(path).write_bytes(image)
+        if path is not None:  # 0600, never through a symlink or into another user's file
+            from phonewire.runtime import open_private_output
+
+            try:
+                with os.fdopen(open_private_output(path), "wb") as out:
+                    out.write(image)
+            except OSError as exc:
+                raise ProtocolError(
+                    e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}",
+                    "Pass a path of your own that is not a symlink (e.g. under your home, not a name others could "
+                    "create in /tmp).",
+                ) from exc  # fmt: skip
         return image
 
     def trace_start(self, dir: str) -> ActionResult:

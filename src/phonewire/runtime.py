@@ -64,6 +64,25 @@ def make_private_dir(path: str, *, narrow: bool = False) -> str:
     return path
 
 
+def open_private_output(path: str | os.PathLike[str]) -> int:
+    """A file descriptor to write ``path`` (a screenshot, a report, an export) from the start: 0600, never through a
+    symlink (someone else's ``/tmp/shot.png`` → your ``~/.bashrc``), never into another user's file (they could
+    read what is written: ``PermissionError``).  Other ``OSError`` as ``os.open`` raises them."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid() or not stat.S_ISREG(st.st_mode):
+            import errno
+
+            raise PermissionError(errno.EPERM, "it is another user's file or not a regular file", str(path))
+        os.fchmod(fd, 0o600)
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def runner_token_path(port: int, environ: dict[str, str] | None = None) -> str:
     return os.path.join(user_runtime_dir(environ), f"runner-{port}.token")
 

@@ -226,7 +226,18 @@ def test_mcp_process_keeps_serving_after_a_malformed_line_an_unknown_method_and_
             return {"jsonrpc": "2.0", "id": req_id, "method": "tools/call", "params": params}
 
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        send(b"{ this is not json")  # the SDK drops it; the next request is still answered
+        send(b"{ this is not json")  # answered as JSON-RPC wants: Parse error, id null (the SDK alone answered nothing)
+        parse_error = reply()
+        assert (parse_error["id"], parse_error["error"]["code"]) == (None, -32700)
+        assert parse_error["error"]["data"]["hint"]
+        deep = b"[" * 50_000 + b"]" * 50_000  # deeper than the SDK parses: Invalid Request, by its id
+        send(
+            b'{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"tap","arguments":{"target":%s}}}'
+            % deep
+        )
+        too_deep = reply()
+        assert (too_deep["id"], too_deep["error"]["code"]) == ("deep", -32600)
+        assert "50003 levels deep" in too_deep["error"]["message"]
         send({"jsonrpc": "2.0", "id": 2, "method": "tools/teleport", "params": {}})
         assert reply()["error"]["code"] == -32601  # method not found: a protocol error
         send(tools_call(3, {"name": 5}))

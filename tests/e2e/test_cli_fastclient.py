@@ -333,3 +333,70 @@ def test_the_documented_fallback_verbs_are_the_native_clients() -> None:
     assert set(verbs) <= documented, set(verbs) - documented
     for also in ('"--help"', '"--version"', '"view"', '"export"', '"batch"'):  # the other rules, in the C source
         assert also in source and also.strip('"') in bullet
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_an_answer_that_cannot_be_written_is_one_error_line_from_both_clients_not_a_traceback(
+    cli: Cli, native: Path
+) -> None:
+    """stdout full, a broken pipe, stdout closed: the command ran, and both clients say so the same way (exit 120)."""
+    assert cli(*D, "open", "app.full").code == 0
+    fallbacks(cli)
+    before = taps_shown(cli)
+
+    def tap(command: tuple[str, ...], stdout: object) -> tuple[int, str]:
+        proc = subprocess.run([*command, *D, "tap", "id=counter"], env=cli.env, stdout=stdout, stderr=subprocess.PIPE,
+                              text=True, timeout=90, check=False)  # fmt: skip
+        return proc.returncode, proc.stderr
+
+    with Path("/dev/full").open("w") as full:
+        fast, slow = tap((str(native),), full), tap(PYTHON_CLI, full)
+    assert fast == slow
+    assert fast[0] == 120 and fast[1].startswith("error OUTPUT_FAILED: cannot write the answer to stdout: No space")
+    assert "\nhint: The command ran" in fast[1] and "Traceback" not in fast[1]
+    assert fallbacks(cli) == []  # the native client wrote that itself
+    assert int(taps_shown(cli).split("=")[1]) == int(before.split("=")[1]) + 2  # each ran exactly once
+    reader, writer = os.pipe()
+    os.close(reader)  # a broken pipe
+    try:
+        piped = tap(PYTHON_CLI, writer)
+    finally:
+        os.close(writer)
+    assert piped[0] == 120 and piped[1].startswith(
+        "error OUTPUT_FAILED: cannot write the answer to stdout: Broken pipe"
+    )
+    shell = ["/bin/sh", "-c", 'exec "$0" "$@" >&-', str(native), *D, "snapshot"]  # stdout closed
+    closed = subprocess.run(shell, env=cli.env, stderr=subprocess.PIPE, text=True, timeout=90, check=False)
+    assert closed.returncode == 120 and closed.stderr.startswith(
+        "error OUTPUT_FAILED: cannot write the answer to stdout"
+    )
+
+
+def test_ctrl_c_while_the_daemon_works_is_one_error_line_from_both_clients_and_the_daemon_keeps_serving(
+    cli: Cli, native: Path
+) -> None:
+    """SIGINT during a long `wait`: exit 130 with INTERRUPTED and its hint (the Python client printed a
+    KeyboardInterrupt traceback, the native one died silently); the daemon answers the next command."""
+    assert cli(*D, "open", "app.ctrlc").code == 0
+    fallbacks(cli)
+    answers = []
+    for command in ((str(native),), PYTHON_CLI):
+        proc = subprocess.Popen([*command, *D, "wait", "text=never", "--timeout", "6000"], env=cli.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not _has_socket(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.02)
+            time.sleep(0.5)  # the request is sent right after the connection
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        answers.append((proc.returncode, out, err))
+    assert answers[0] == answers[1]
+    code, out, err = answers[0]
+    assert (code, out) == (130, "") and err.startswith("error INTERRUPTED: interrupted before the answer came\nhint: ")
+    assert fallbacks(cli) == []
+    assert cli(*D, "snapshot").code == 0

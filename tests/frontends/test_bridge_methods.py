@@ -279,7 +279,7 @@ def test_every_method_is_documented_in_docs_bridge_md() -> None:
         (b"{not json", None, "request line is not JSON"),
         (b"\xff\xfe", None, "request line is not UTF-8"),
         (b"[" * 100_000 + b"]" * 100_000, None, "at most 64 are accepted"),
-        (b'{"id": 1, "method": "tap", "params": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", None,
+        (b'{"id": 1, "method": "tap", "params": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", 1,  # its id, read up front
          "at most 64 are accepted"),
         (b"[1, 2]", None, "not a JSON object"),
         (b'{"id": {"a": 1}, "method": "get_tree"}', None, "id must be a string or a number"),

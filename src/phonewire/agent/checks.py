@@ -4,6 +4,8 @@ cannot be acted on, a field that would not clear.  Each is INVALID_REQUEST (or i
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from typing import Any
 
 from phonewire.agent.view import node_line
@@ -20,6 +22,24 @@ MAX_CLEAR = 500
 
 def invalid(message: str, hint: str) -> ProtocolError:
     return ProtocolError(e.INVALID_REQUEST, message, hint)
+
+
+def checked_path(text: str, what: str, hint: str) -> Path:
+    """``text`` (a file or directory an agent named) made absolute: ``~`` expanded, the directories on the way
+    resolved -- but not the last part: a symlink planted there (``/tmp/clip.mp4`` → ``~/talk.mp4``) must reach the
+    writer's no-symlink check as the symlink it is.  A name no file can have (a NUL byte), a ``~user`` that does
+    not exist or a path that cannot be resolved is INVALID_REQUEST naming ``what``, with ``hint``: never a raw
+    ``ValueError``/``RuntimeError`` from the path library."""
+    if "\0" in text:
+        raise invalid(f"{what} contains a NUL byte, which no file name can hold", hint)
+    try:
+        os.fsencode(text)  # a lone surrogate: no file name (UnicodeEncodeError, a ValueError)
+        path = Path(text).expanduser()
+        if path.name in ("", ".", ".."):
+            return path.resolve()
+        return path.parent.resolve() / path.name
+    except (RuntimeError, ValueError, OSError) as exc:
+        raise invalid(f"cannot use {what} {text!r}: {exc}", hint) from exc
 
 
 # Options the runner would refuse (protocol.request) are refused here first, with a hint, before anything is sent.

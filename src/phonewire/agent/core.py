@@ -29,7 +29,6 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import selectors
@@ -41,6 +40,7 @@ from phonewire.agent.checks import (
     check_points,
     check_reachable,
     check_wait,
+    checked_path,
     invalid,
     is_text_input,
     uncleared,
@@ -794,7 +794,7 @@ def _reveal_text(parsed: selectors.Selector) -> str | None:
 
 
 def _absolute(file: str) -> str:
-    return str(Path(file).expanduser().resolve())
+    return str(checked_path(file, "the video file", "Name a .mp4 or .webm file in a directory of yours."))
 
 
 def _dropped(data: Mapping[str, Any]) -> str:

@@ -55,6 +55,7 @@ from urllib.parse import quote, quote_plus
 from weakref import WeakKeyDictionary
 
 from phonewire.agent import selectors
+from phonewire.agent.checks import checked_path
 from phonewire.agent.operations import OPERATIONS, Operation
 from phonewire.agent.results import ActionResult, View
 from phonewire.agent.view import render
@@ -120,7 +121,7 @@ async def start(session: AgentSession, directory: str) -> ActionResult:
 
 
 def _resolved(directory: str) -> Path:
-    return Path(directory).expanduser().resolve()
+    return checked_path(directory, "the trace directory", "Pass a directory of your own, e.g. under your home.")
 
 
 def stop(session: AgentSession) -> ActionResult:
@@ -355,7 +356,8 @@ class Recorder:
 
     def _line(self, entry: Mapping[str, Any]) -> None:
         if self._fd >= 0:
-            os.write(self._fd, json.dumps(entry, ensure_ascii=False, default=str).encode() + b"\n")
+            line = json.dumps(entry, ensure_ascii=False, default=str)  # a page's lone surrogate: its \uXXXX escape
+            os.write(self._fd, line.encode("utf-8", "backslashreplace") + b"\n")
 
 
 # -- what a step says ------------------------------------------------------------------------------------------------

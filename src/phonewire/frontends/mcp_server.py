@@ -172,6 +172,43 @@ def error_result(exc: ProtocolError) -> mt.CallToolResult:
     return mt.CallToolResult(content=[_text(text)], structured_content=structured, is_error=True)
 
 
+_LONE_SURROGATE: Final = "[\ud800-\udfff]"
+
+
+def _replace_surrogates(value: Any) -> Any:
+    import re
+
+    if isinstance(value, str):
+        return re.sub(_LONE_SURROGATE, "\ufffd", value)
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    return value
+
+
+def utf8_safe(result: mt.CallToolResult) -> mt.CallToolResult:
+    """``result`` with every lone surrogate (a web page's text can hold one) as U+FFFD: the SDK writes replies as
+    UTF-8 and drops one it cannot encode (the client never gets an answer).  Text blocks and structured content only:
+    images are base64."""
+    import mcp.types as mt
+    from pydantic_core import PydanticSerializationError
+
+    try:
+        result.model_dump_json(by_alias=True, exclude_unset=True)  # as the SDK will: ~1 ms for 1500 nodes
+    except PydanticSerializationError:
+        pass
+    else:
+        return result
+    content = [
+        b.model_copy(update={"text": _replace_surrogates(b.text)}) if isinstance(b, mt.TextContent) else b
+        for b in result.content
+    ]
+    return result.model_copy(
+        update={"content": content, "structured_content": _replace_surrogates(result.structured_content)}
+    )
+
+
 class ToolRunner:
     """Validates arguments and runs one tool at a time; every failure becomes an ``isError`` result."""
 
@@ -229,7 +266,7 @@ def build_server(session: AgentAPI) -> Any:
         return mt.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: mt.CallToolRequestParams) -> mt.CallToolResult:
-        return await runner.call(params.name, params.arguments)
+        return utf8_safe(await runner.call(params.name, params.arguments))
 
     from phonewire import __version__
 
@@ -244,11 +281,85 @@ def build_server(session: AgentAPI) -> Any:
 
 async def serve_stdio(session: AgentAPI) -> None:
     """Serve MCP on this process's stdin/stdout until the client closes stdin."""
+    import anyio
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     server = build_server(session)
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        # The SDK hands a line it cannot read (not JSON, nested deeper than it parses, not a JSON-RPC message) to the
+        # server as an exception and answers nothing: the client would wait for ever.  Those lines are answered here.
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def pump() -> None:
+            async with send, read_stream:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        reply = unreadable_reply(item)
+                        if reply is not None:
+                            await write_stream.send(SessionMessage(reply))
+                        continue
+                    await send.send(item)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(pump)
+            async with receive:
+                await server.run(receive, write_stream, server.create_initialization_options())
+            tasks.cancel_scope.cancel()
+
+
+def unreadable_reply(exc: Exception) -> mt.JSONRPCMessage | None:
+    """The JSON-RPC error for a line the SDK could not read (``exc``, its validation error): Parse error (-32700)
+    for text that is not JSON, Invalid Request (-32600) for JSON nested too deep or not shaped like a message.  Its id
+    when one can be found at the top level (else null, as JSON-RPC wants); ``None`` for a notification (no reply)."""
+    import mcp.types as mt
+    from pydantic import ValidationError
+
+    from phonewire.protocol.jsonlimits import json_depth, top_level_id
+
+    if not isinstance(exc, ValidationError):
+        return None
+    errors = exc.errors()
+    line = next((err.get("input") for err in errors if err.get("type") == "json_invalid"), None)
+    if isinstance(line, str):
+        if "recursion limit" in str(exc):  # the SDK's JSON parser stops at 200 levels
+            depth = json_depth(line)
+            code, message = mt.INVALID_REQUEST, f"the request nests JSON {depth} levels deep; at most 200 are read"
+        elif _is_json(line):  # JSON the SDK's parser refuses: a lone surrogate escape ("\\ud800") is one
+            detail = next((str(err.get("msg")) for err in errors if err.get("type") == "json_invalid"), "")
+            code, message = mt.INVALID_REQUEST, f"the request is JSON this server cannot read ({detail})"
+        else:
+            code, message = mt.PARSE_ERROR, "the line is not JSON"
+        req_id = top_level_id(line)
+    else:
+        whole = next((err.get("input") for err in errors if isinstance(err.get("input"), dict)), None)
+        if isinstance(whole, dict) and "method" in whole and "id" not in whole:
+            return None  # a malformed notification: JSON-RPC answers none
+        raw_id = whole.get("id") if isinstance(whole, dict) else None
+        req_id = (
+            raw_id if isinstance(raw_id, str) or (isinstance(raw_id, int) and not isinstance(raw_id, bool)) else None
+        )
+        code, message = mt.INVALID_REQUEST, "the message is not a JSON-RPC request (jsonrpc, id, method, params)"
+    error = mt.ErrorData(code=code, message=message, data={"hint": UNREADABLE_HINT})
+    return mt.JSONRPCError(jsonrpc="2.0", id=req_id, error=error)
+
+
+UNREADABLE_HINT: Final = (
+    "Send one JSON-RPC 2.0 message per line, UTF-8 JSON nested no more than a few levels (tool arguments are flat), "
+    "with no lone UTF-16 surrogate escape such as \\ud800 in its strings."
+)
+
+
+def _is_json(line: str) -> bool:
+    from phonewire.protocol.jsonlimits import MAX_JSON_DEPTH, json_depth
+
+    if json_depth(line) > MAX_JSON_DEPTH:
+        return True  # deep, and the SDK said so already; never parsed here
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
 
 
 async def _run(args: argparse.Namespace) -> int:

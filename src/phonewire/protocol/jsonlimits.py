@@ -55,3 +55,26 @@ def loads_limited(text: str | bytes, *, what: str = "request", hint: str) -> Any
         return json.loads(decoded)
     except ValueError as exc:
         raise ProtocolError(INVALID_REQUEST, f"{what} is not JSON: {exc}", hint) from exc
+
+
+def top_level_id(text: str) -> str | int | None:
+    """The ``"id"`` member of the JSON object ``text`` when it is a string or an integer (a JSON-RPC id), found
+    without parsing the rest: a request too deep (or otherwise unreadable) past its id can still be answered by id.
+    ``None`` when there is none at the top level, or it is not a plain id."""
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+        elif depth == 1 and token == '"id"':
+            after = text[match.end() :].lstrip()
+            if not after.startswith(":"):
+                continue  # a value "id", not the key
+            try:
+                value, _ = json.JSONDecoder().raw_decode(after[1:].lstrip())
+            except (ValueError, RecursionError):
+                return None
+            return value if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)) else None
+    return None

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -40,8 +39,9 @@ from phonewire.frontends.serving import (
     with_app_error_hint,
 )
 from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.jsonlimits import loads_limited
+from phonewire.protocol.jsonlimits import MAX_JSON_DEPTH, json_depth, loads_limited, top_level_id
 
 log = logging.getLogger("phonewire.bridge")
 
@@ -466,8 +466,9 @@ def parse_call(line: bytes) -> Call:
     """Decode and validate one request line.  Raises :class:`BadCall` carrying the id (when one was readable)."""
     try:
         obj = loads_limited(line, what="request line", hint=REQUEST_SHAPE)
-    except ProtocolError as exc:
-        raise BadCall(None, exc) from exc
+    except ProtocolError as exc:  # too deep to parse: answered by its id all the same, when it has one up front
+        text = line.decode("utf-8", "replace")
+        raise BadCall(top_level_id(text) if json_depth(text) > MAX_JSON_DEPTH else None, exc) from exc
     if not isinstance(obj, dict):
         raise BadCall(None, ProtocolError(e.INVALID_REQUEST, "request is not a JSON object", REQUEST_SHAPE))
     req_id = obj.get("id")
@@ -526,11 +527,14 @@ class Dispatcher:
 
 
 def encode_reply(reply: JSONObject) -> bytes:
-    """One reply line.  A result that cannot be JSON (a non-finite number upstream) becomes COMMAND_FAILED."""
+    """One reply line.  A result that cannot be JSON (a non-finite number upstream) becomes COMMAND_FAILED; text
+    that UTF-8 cannot carry (a page's lone surrogate) goes out as its ``\\uXXXX`` escape (:func:`encode_json`)."""
     try:
-        text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return encode_json(reply) + b"\n"
     except (TypeError, ValueError) as exc:
         log.error("bridge reply not encodable: %s", exc)
         failure = ProtocolError(e.COMMAND_FAILED, f"the reply could not be encoded as JSON: {exc}")
-        text = json.dumps(error_reply(reply.get("id"), failure), separators=(",", ":"), ensure_ascii=False)
-    return text.encode() + b"\n"
+        try:
+            return encode_json(error_reply(reply.get("id"), failure)) + b"\n"
+        except ValueError:  # the id itself is not JSON (NaN): the reply goes without it
+            return encode_json(error_reply(None, failure)) + b"\n"

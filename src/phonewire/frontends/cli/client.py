@@ -162,9 +162,27 @@ def start_daemon(directory: str) -> int:
         ) from exc
 
 
+#: Longest path a Unix socket can be bound to on Linux (``sun_path`` holds 108 bytes with the final NUL).
+MAX_SOCKET_PATH = 107
+
+
+def socket_path(directory: str) -> str:
+    """``directory``'s ``daemon.sock``; DAEMON_UNAVAILABLE when that path is too long for a Unix socket (no daemon
+    could ever serve it: refused before one is started, not after the start budget)."""
+    path = os.path.join(directory, "daemon.sock")
+    size = len(os.fsencode(path))
+    if size > MAX_SOCKET_PATH:
+        raise DaemonError(
+            DAEMON_UNAVAILABLE,
+            f"the daemon socket path {path} is {size} bytes; a Unix socket path holds at most {MAX_SOCKET_PATH}",
+            "Set PHONEWIRE_DAEMON_DIR to a shorter directory of yours (e.g. under /tmp or $XDG_RUNTIME_DIR).",
+        )
+    return path
+
+
 def connect(directory: str, *, start: bool = True) -> _socket.socket:
     """A connection to the daemon of ``directory``, starting one when none answers."""
-    sock_path = os.path.join(directory, "daemon.sock")
+    sock_path = socket_path(directory)
     sock = _connect(sock_path)
     if sock is not None or not start:
         if sock is None:
@@ -251,10 +269,21 @@ def decode_request(data: bytes) -> Request:
     return Request(version=version, protocol=protocol, token=token, argv=argv, cwd=cwd, env=env, stdin=stdin)
 
 
+def _utf8(text: str) -> bytes:
+    """``text`` as bytes: argv's undecodable bytes (surrogateescape) as they came; any other lone surrogate (a web
+    page's text can hold one; no byte stands for it) as U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        import re  # off the warm path: only text with a lone surrogate gets here
+
+        return re.sub("[\ud800-\udc7f\udd00-\udfff]", "\ufffd", text).encode("utf-8", "surrogateescape")
+
+
 def encode_reply(code: int, stdout: str, stderr: str, *, daemon_code: str = "") -> bytes:
-    out = stdout.encode("utf-8", "surrogateescape")
+    out = _utf8(stdout)
     head = f"{WIRE_VERSION}\0{code}\0{daemon_code}\0{len(out)}\0".encode()
-    return head + out + stderr.encode("utf-8", "surrogateescape")
+    return head + out + _utf8(stderr)
 
 
 def decode_reply(data: bytes) -> tuple[int, str, str, str]:
@@ -269,7 +298,7 @@ def decode_reply(data: bytes) -> tuple[int, str, str, str]:
     daemon_code, _, rest = rest.partition(b"\0")
     size, _, rest = rest.partition(b"\0")
     n = int(size)
-    if n > len(rest):
+    if not 0 <= n <= len(rest):  # a negative length would slice from the end (the native client refuses it too)
         raise ValueError("truncated reply")
     text = rest[:n].decode("utf-8", "replace"), rest[n:].decode("utf-8", "replace")
     return int(code), daemon_code.decode("ascii", "replace"), *text

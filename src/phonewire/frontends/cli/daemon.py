@@ -37,7 +37,14 @@ from phonewire.agent.core import AgentSession
 from phonewire.devices.registry import check_spec
 from phonewire.frontends.cli import client as cl
 from phonewire.frontends.cli import verbs as v
-from phonewire.frontends.cli.client import daemon_dir, decode_request, encode_reply, ensure_private_dir
+from phonewire.frontends.cli.client import (
+    DaemonError,
+    daemon_dir,
+    decode_request,
+    encode_reply,
+    ensure_private_dir,
+    socket_path,
+)
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
@@ -400,7 +407,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", default=None, help="daemon directory (default: as the CLI computes it)")
     parser.add_argument("--idle", type=float, default=None, help="idle timeout in seconds")
     opts = parser.parse_args(argv)
-    directory = ensure_private_dir(opts.dir or daemon_dir())
+    try:
+        directory = ensure_private_dir(opts.dir or daemon_dir())
+        socket_path(directory)
+    except DaemonError as exc:  # one line in daemon.log, not a traceback
+        print(f"phonewire daemon: error {exc.code}: {exc.message}\nhint: {exc.hint}", file=sys.stderr)
+        return 1
     lock_fd = os.open(Path(directory) / "daemon.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = time.monotonic() + 30.0

@@ -37,6 +37,11 @@
 #endif
 
 #define MAX_TOKEN 512
+#define OUTPUT_FAILED_HINT                                                                                     \
+    "The command ran, but its answer was lost: stdout was closed or full. Check with `phonewire snapshot` before " \
+    "repeating it."
+#define INTERRUPTED_HINT                                                                                       \
+    "The daemon may still run the command or have run it: check with `phonewire snapshot` before repeating it."
 #define OUT_FIRST_BYTES 8192 /* Python's stdout buffer: a longer stdout is written before stderr */
 
 static const char *const FORWARDED_ENV[] = {"PHONEWIRE_DEVICE", "PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_RUNNER_TOKEN",
@@ -47,6 +52,21 @@ static const char *const LOCAL_VERBS[] = {"bridge", "webdriver", "mcp", "help", 
 
 static int g_argc;
 static char **g_argv;
+static volatile sig_atomic_t g_interrupted;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    g_interrupted = 1;
+}
+
+/* Ctrl-C after the request was sent: main.py's report_interrupted, word for word (a test compares them). */
+static void interrupted(void) __attribute__((noreturn));
+static void interrupted(void) {
+    static const char text[] = "error INTERRUPTED: interrupted before the answer came\nhint: " INTERRUPTED_HINT "\n";
+    ssize_t ignored = write(2, text, sizeof text - 1);
+    (void)ignored;
+    _exit(130);
+}
 
 /* -- growable buffer ------------------------------------------------------------------------------------------ */
 typedef struct {
@@ -294,8 +314,9 @@ static int parse_int(const char *s, size_t n, long *value) {
     char *end;
     errno = 0;
     long v = strtol(tmp, &end, 10);
-    while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r') end++;
-    if (errno != 0 || end == tmp || *end != '\0' || strchr(tmp, '_') != NULL) return -1;
+    if (errno != 0 || end == tmp) return -1; /* no digits (a field of blanks only is no number to Python either) */
+    while (*end != '\0' && strchr(" \t\n\r\v\f", *end) != NULL) end++; /* strtol skipped the same ones before */
+    if (*end != '\0' || strchr(tmp, '_') != NULL) return -1;
     *value = v;
     return 0;
 }
@@ -361,6 +382,7 @@ static int write_all(int fd, const char *s, size_t n) {
     while (n > 0) {
         ssize_t w = write(fd, s, n);
         if (w < 0 && errno == EINTR) continue;
+        if (w == 0) errno = EIO;
         if (w <= 0) return -1;
         s += w;
         n -= (size_t)w;
@@ -401,9 +423,16 @@ int main(int argc, char **argv) {
     bad |= buf_field(&req, "0", 0);
     if (bad) fallback();
 
-    /* from here on the daemon may run the command: no more falling back, except on its refusal */
+    /* from here on the daemon may run the command: no more falling back, except on its refusal.  SIGINT interrupts
+     * the wait (no SA_RESTART) and is reported like the Python client's KeyboardInterrupt. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0) fallback();
     for (size_t sent = 0; sent < req.len;) {
         ssize_t w = send(fd, req.data + sent, req.len - sent, MSG_NOSIGNAL);
+        if (g_interrupted) interrupted();
         if (w < 0 && errno == EINTR) continue;
         if (w < 0) lost(dir, strerror(errno));
         sent += (size_t)w;
@@ -413,6 +442,7 @@ int main(int argc, char **argv) {
     for (;;) {
         char chunk[65536];
         ssize_t got = recv(fd, chunk, sizeof chunk, 0);
+        if (g_interrupted) interrupted();
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) lost(dir, strerror(errno));
         if (got == 0) break;
@@ -451,14 +481,20 @@ int main(int argc, char **argv) {
         return 4;
     }
     /* Python's order: stdout is buffered unless it is a terminal (or the text fills the buffer), stderr is not */
-    int failed;
-    if (isatty(1) || out.len >= OUT_FIRST_BYTES)
-        failed = write_all(1, out.data, out.len) | write_all(2, err.data, err.len);
-    else
-        failed = write_all(2, err.data, err.len) | write_all(1, out.data, out.len);
+    int out_errno = 0, err_failed;
+    if (isatty(1) || out.len >= OUT_FIRST_BYTES) {
+        if (write_all(1, out.data, out.len) != 0) out_errno = errno;
+        err_failed = write_all(2, err.data, err.len);
+    } else {
+        err_failed = write_all(2, err.data, err.len);
+        if (write_all(1, out.data, out.len) != 0) out_errno = errno;
+    }
+    if (out_errno != 0) /* main.py's report_output_failure, word for word (a test compares them) */
+        fprintf(stderr, "error OUTPUT_FAILED: cannot write the answer to stdout: %s\nhint: %s\n", strerror(out_errno),
+                OUTPUT_FAILED_HINT);
     free(req.data);
     free(reply.data);
     free(out.data);
     free(err.data);
-    return failed ? 120 : (int)code; /* 120: Python's exit status when flushing its output fails */
+    return (out_errno != 0 || err_failed) ? 120 : (int)code; /* 120: main.py's EXIT_OUTPUT_FAILED */
 }

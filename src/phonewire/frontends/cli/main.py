@@ -80,17 +80,84 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
             stdin = sys.stdin.read()
     try:
         code, out, err = request(args, start=not (verb == "daemon" and rest[:1] in (["stop"], ["status"])), stdin=stdin)
+    except KeyboardInterrupt:
+        return report_interrupted()
     except DaemonError as exc:
         if exc.code == DAEMON_NOT_RUNNING:  # asked only by `daemon stop` / `daemon status`
             as_json = "--json" in args
             _write(sys.stdout, '{"ok":true,"data":{"running":false}}' if as_json else "ok no daemon running")
             return 0
         return report_daemon_error(exc, args)
-    _write(sys.stdout, out)
-    _write(sys.stderr, err)
+    failure: Exception | None = None
+    try:
+        _write(sys.stdout, out)
+    except (OSError, ValueError, AttributeError) as exc:  # closed or full (sys.stdout is None when fd 1 was closed)
+        failure = exc
+    try:
+        _write(sys.stderr, err)  # written either way, as the native client does
+    except (OSError, ValueError, AttributeError):
+        return EXIT_OUTPUT_FAILED  # nowhere to say so
+    if failure is None and sys.stdout is not None:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError) as exc:
+            failure = exc
+    if failure is not None:
+        return report_output_failure(failure)
     if exit_when_done:
         _exit_now(code)
     return code
+
+
+#: The answer came but could not be written to stdout (closed, full): the command ran.  The native client writes
+#: the same words (fastclient.c's OUTPUT_FAILED_HINT).
+EXIT_OUTPUT_FAILED = 120
+OUTPUT_FAILED = "OUTPUT_FAILED"
+OUTPUT_FAILED_HINT = (
+    "The command ran, but its answer was lost: stdout was closed or full. Check with `phonewire snapshot` before "
+    "repeating it."
+)
+
+
+#: Ctrl-C (SIGINT) while the daemon works on the command: the daemon may finish it.  fastclient.c writes the same.
+EXIT_INTERRUPTED = 130
+INTERRUPTED = "INTERRUPTED"
+INTERRUPTED_HINT = (
+    "The daemon may still run the command or have run it: check with `phonewire snapshot` before repeating it."
+)
+
+
+def report_interrupted() -> int:
+    """One error line and its hint on stderr, never a KeyboardInterrupt traceback; :data:`EXIT_INTERRUPTED`."""
+    try:
+        sys.stderr.write(f"error {INTERRUPTED}: interrupted before the answer came\nhint: {INTERRUPTED_HINT}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    return EXIT_INTERRUPTED
+
+
+def report_output_failure(exc: Exception) -> int:
+    """One error line and its hint on stderr (never a traceback); stdout is pointed at /dev/null so that the
+    interpreter's own final flush cannot fail again.  The exit code: :data:`EXIT_OUTPUT_FAILED`."""
+    import errno
+    import os
+
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else os.strerror(errno.EBADF)  # no stdout at all
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+    try:
+        sys.stderr.write(
+            f"error {OUTPUT_FAILED}: cannot write the answer to stdout: {why}\nhint: {OUTPUT_FAILED_HINT}\n"
+        )
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    return EXIT_OUTPUT_FAILED
 
 
 def report_daemon_error(exc: DaemonError, args: list[str]) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 import sys
 
 from phonewire.protocol.errors import ProtocolError
@@ -14,19 +13,12 @@ USAGE = "usage: phonewire trace view DIR [-o FILE] | phonewire trace export DIR 
 
 
 def open_output(path: str | os.PathLike[str]) -> int:
-    """A file descriptor to write a report or an export into: 0600, never through a symlink (a trace directory
-    someone else shared may hold ``report.html`` → your ``~/.bashrc``), never another user's file (OSError)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.geteuid() or not stat.S_ISREG(st.st_mode):
-            raise PermissionError(errno.EPERM, "it is another user's file or not a regular file", str(path))
-        os.fchmod(fd, 0o600)
-        os.ftruncate(fd, 0)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    """A file descriptor to write a report or an export into (:func:`phonewire.runtime.open_private_output`: 0600,
+    never through a symlink -- a trace directory someone else shared may hold ``report.html`` → your ``~/.bashrc``
+    -- never another user's file)."""
+    from phonewire.runtime import open_private_output
+
+    return open_private_output(path)
 
 
 def _options(words: list[str], known: dict[str, str]) -> tuple[list[str], dict[str, str]]:

@@ -428,17 +428,34 @@ async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> O
 
 
 def _save(image: bytes, inv: Invocation, ctx: Context, fmt: str) -> Path:
+    """Write the screenshot 0600, never through a symlink or into another user's file; the default folder is
+    private (0700) or refused: another user may create ``/tmp/phonewire-UID-screenshots`` first, to read them."""
+    from phonewire.runtime import NotPrivateError, make_private_dir, open_private_output
+
     if inv.args:
         path = Path(ctx.cwd) / Path(inv.args[0]).expanduser()
     else:
         folder = Path(ctx.screenshot_dir or Path(tempfile.gettempdir()) / f"phonewire-{os.getuid()}-screenshots")
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            make_private_dir(str(folder), narrow=True)
+        except OSError as exc:
+            why = "it is another user's or open to others" if isinstance(exc, NotPrivateError) else exc.strerror
+            raise ProtocolError(
+                e.INVALID_REQUEST, f"cannot keep screenshots in {folder}: {why}",
+                f"Pass a PATH (e.g. `screenshot shot.png`), or remove {folder}.",
+            ) from exc  # fmt: skip
         stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
         path = folder / f"{inv.session}-{stamp}.{'jpg' if fmt == 'jpeg' else 'png'}"
     try:
-        path.write_bytes(image)
+        fd = open_private_output(path)
+        with os.fdopen(fd, "wb") as out:
+            out.write(image)
     except OSError as exc:
-        raise ProtocolError(e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror}", "Pass a writable PATH.") from exc
+        raise ProtocolError(
+            e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}",
+            "Pass a PATH of your own that is not a symlink (e.g. under your home, not a name others could create "
+            "in /tmp).",
+        ) from exc  # fmt: skip
     return path.resolve()
 
 

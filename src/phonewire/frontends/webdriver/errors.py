@@ -109,7 +109,7 @@ class WebDriverError(Exception):
 
 def error_body(error: str, message: str, stacktrace: str = "") -> bytes:
     value: dict[str, Any] = {"error": error, "message": message, "stacktrace": stacktrace}
-    return json.dumps({"value": value}, ensure_ascii=False).encode()
+    return json.dumps({"value": value}, ensure_ascii=False).encode("utf-8", "backslashreplace")  # lone surrogates
 
 
 def to_w3c(exc: Exception) -> tuple[int, bytes]:

@@ -156,10 +156,19 @@ def _refuse_name(name: str, why: str) -> WebDriverError:
     )
 
 
+def _encodable(name: str) -> bool:
+    """A name the file system can take (a lone surrogate cannot be encoded: the OS call would raise, not refuse)."""
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def confined(files_dir: Path, name: str, *, new_file: bool) -> Path:
     """``name`` inside ``files_dir`` (created 0700 when missing): a relative name without ``..``, no symlink on
     the way, and (``new_file``) nothing there yet.  The client never picks a path outside the directory."""
-    if "\0" in name or len(name) > 255:
+    if "\0" in name or len(name) > 255 or not _encodable(name):
         raise _refuse_name(name[:80], "is not a file name")
     relative = Path(name)
     if relative.is_absolute() or name.startswith("~"):

@@ -203,7 +203,8 @@ class WebDriverServer:
                 if not isinstance(decoded, dict):
                     raise WebDriverError(INVALID_ARGUMENT, "the request body must be a JSON object")
             value = await self.service.handle(method, path.rstrip("/") or "/", decoded)
-            return 200, json.dumps({"value": value}, ensure_ascii=False).encode()
+            # a page's lone surrogate cannot be UTF-8: it goes out as its JSON \uXXXX escape (envelope.encode_json)
+            return 200, json.dumps({"value": value}, ensure_ascii=False).encode("utf-8", "backslashreplace")
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # THE boundary: every failure becomes a W3C error (errors.to_w3c)

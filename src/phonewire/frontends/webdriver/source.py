@@ -48,9 +48,15 @@ _CSS_SIMPLE: Final = re.compile(r"^([#.]?)([A-Za-z_][\w-]*)$")
 _ROLE_NAMES: Final = frozenset(ROLES)
 
 
+#: What XML 1.0 cannot hold (C0 controls but tab and newlines, lone surrogates, U+FFFE/U+FFFF): lxml refuses the
+#: whole document for one of them, and a web page's text can carry any.
+_NOT_XML: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def _text(node: Node, key: str) -> str | None:
+    """A node's text as an attribute value: what XML cannot hold becomes U+FFFD."""
     value = node.get(key)
-    return str(value) if value not in (None, "") else None
+    return _NOT_XML.sub("\ufffd", str(value)) if value not in (None, "") else None
 
 
 def _number(value: object) -> int:
