@@ -48,3 +48,25 @@ def test_e2_type_into_a_rewritten_field_fails_too_and_a_plain_field_reads_back_o
     assert "typed 11 character(s)" in result["message"]
     phone.type("!")  # typed at the caret (the end): read back as expected
     assert node_of(phone, "note")["value"] == "hello world!"
+
+
+def test_e6_a_box_drawn_for_a_hidden_select_is_a_combobox_named_by_its_label_showing_its_text(
+    phone: phonewire.Phone,
+) -> None:
+    view = phone.snapshot()
+    author = [n for n in view.nodes if n.get("identifier") == "author"]
+    assert len(author) == 1  # the box stands for the hidden select: one element, not two
+    assert author[0]["type"] == "ComboBox" and author[0]["label"] == "Author"
+    assert author[0]["value"] == "Choose an author"
+    assert 'ComboBox "Author" id=author value="Choose an author"' in view.text
+    assert not any(n.get("type") == "Link" and n.get("label") == "Choose an author" for n in view.nodes)
+
+
+def test_e6_select_on_the_drawn_box_sets_the_hidden_select_once_and_reads_the_box_back(phone: phonewire.Phone) -> None:
+    result = phone.select("id=author", ["Ursula Le Guin"]).data
+    assert result["selected"] == ["Ursula Le Guin"] and result["shown"] == "Ursula Le Guin"
+    assert node_of(phone, "author")["value"] == "Ursula Le Guin"
+    assert node_of(phone, "author-changes")["label"] == "1"  # one change event, which the library redrew on
+    ref = next(r for r, n in phone.snapshot(interactive=True).refs.items() if n.get("identifier") == "author")
+    assert phone.select("@" + ref, ["Jorge Borges"]).data["shown"] == "Jorge Borges"
+    assert node_of(phone, "author-changes")["label"] == "2"
