@@ -78,6 +78,14 @@ def test_e6_select_on_the_drawn_box_sets_the_hidden_select_once_and_reads_the_bo
     assert node_of(phone, "author-changes")["label"] == "2"
 
 
+def test_e6_not_found_for_an_element_the_page_hides_does_not_send_the_agent_scrolling(phone: phonewire.Phone) -> None:
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.fill("id=hidden-field", "x")
+    assert info.value.code == e.NOT_FOUND
+    hint = info.value.hint or ""
+    assert "scroll to reveal" not in hint and "the page hides" in hint and "act on what shows in its place" in hint
+
+
 class _SlowSearch(http.server.BaseHTTPRequestHandler):
     """``/search?q=…``: the names that contain q, answered after 200 ms (any origin may ask)."""
 
