@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC from its npm package,
-# pinned by tests/realapps/node/package-lock.json, and Datasette (DATASETTE_VERSION) from the Python package index
+# Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC and Swagger UI
+# (swagger-ui-dist, a static build) from their npm packages, pinned by tests/realapps/node/package-lock.json (one
+# `npm ci`, ~15 s, skipped while node_modules matches the lock), and Datasette (DATASETTE_VERSION) from the Python package index
 # into its own venv, tests/realapps/pyenv (its dependencies never meet phonewire's).  Django comes with the `dev`
 # extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
 # says so and leaves those tests to skip (CI fails them instead).
@@ -39,14 +40,14 @@ install_todomvc() {
         if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
         if ! { $SUDO apt-get update -qq &&
                DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null; }; then
-            echo "realapps: npm could not be installed; the TodoMVC tests will be skipped (CI fails them)" >&2
+            echo "realapps: npm could not be installed; the TodoMVC and Swagger UI tests will be skipped (CI fails them)" >&2
             return 0
         fi
     fi
     if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
         return 0
     fi
-    echo "realapps: installing TodoMVC into tests/realapps/node" >&2
+    echo "realapps: installing TodoMVC and Swagger UI into tests/realapps/node" >&2
     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 }
 

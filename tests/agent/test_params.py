@@ -66,14 +66,21 @@ def test_malformed_frame_strings_are_invalid_request_with_the_expected_form_in_t
 @given(
     st.floats(-5000, 5000, allow_nan=False),
     st.floats(-5000, 5000, allow_nan=False),
-    st.floats(0, 5000, allow_nan=False),
-    st.floats(0, 5000, allow_nan=False),
+    st.floats(0.1, 5000, allow_nan=False),
+    st.floats(0.1, 5000, allow_nan=False),
 )
 def test_a_printed_frame_string_parses_back_to_the_same_rectangle_at_print_precision(
     x: float, y: float, w: float, h: float
 ) -> None:
     frame = parse_frame(format_frame(x, y, w, h))
     assert (frame.x, frame.y, frame.width, frame.height) == tuple(float(f"{v:.1f}") for v in (x, y, w, h))
+
+
+@pytest.mark.parametrize("text", ["{{0.0, 0.0}, {0.0, 0.0}}", "{{10, 20}, {0, 40}}", "{{10, 20}, {30, 0.0}}"])
+def test_a_frame_with_no_size_is_refused_naming_the_ref_and_select_since_its_centre_is_not_on_it(text: str) -> None:
+    error = _error(parse_frame, text)
+    assert "no size" in error.message and "nothing was tapped" in error.message
+    assert '`tap {"target": "@eN"}`' in (error.hint or "") and "`select" in (error.hint or "")
 
 
 def test_frame_centre_is_the_middle_of_the_rectangle() -> None:

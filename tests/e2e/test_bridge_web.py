@@ -31,9 +31,9 @@ REF = re.compile(r"@e\d+ ")
 class Bridge:
     """A ``phonewire bridge`` process on the web device, and one client connection to it."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: str = DEMO) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_TIME_SCALE")}
-        argv = [sys.executable, "-m", "phonewire", "bridge", "--port", "0", "--device", "web", "--app", DEMO]
+        argv = [sys.executable, "-m", "phonewire", "bridge", "--port", "0", "--device", "web", "--app", app]
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

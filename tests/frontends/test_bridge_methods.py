@@ -364,6 +364,23 @@ def test_render_tree_appends_frames_only_to_lines_with_known_refs() -> None:
     assert render_tree(view) == "# snapshot degraded\n@e1 Button frame={{1.0, 2.0}, {3.0, 4.0}}\n  @e9 Other"
 
 
+def test_render_tree_marks_an_element_without_a_size_frame_none_instead_of_a_frame_of_zeros() -> None:
+    option = {"index": 1, "type": "StaticText", "rect": {"x": 0, "y": 0, "width": 0, "height": 0}}
+    view = View('@e1 ComboBox "Status"\n  @e2 StaticText "sold"', [option], {"e2": option}, {})
+    assert render_tree(view) == '@e1 ComboBox "Status"\n  @e2 StaticText "sold" frame=none'
+
+
+def test_every_action_field_is_documented_in_docs_bridge_md() -> None:
+    from pathlib import Path
+
+    from phonewire.frontends.bridge.methods import ACTION_FIELDS, NO_FRAME
+
+    doc = (Path(__file__).parents[2] / "docs" / "bridge.md").read_text()
+    for name in ACTION_FIELDS:
+        assert f"`{name}`" in doc, name
+    assert f"`{NO_FRAME}`" in doc
+
+
 def test_image_size_reads_png_and_jpeg_headers() -> None:
     import io
 

@@ -8,6 +8,8 @@ re-exports the fixtures; the tests import their helpers from here).
   300-row sqlite database made for the session, on a free loopback port, stopped by its pid at teardown.
 * ``todomvc``: TodoMVC's vanilla-JS example from the npm package ``todomvc`` (installed by scripts/realapps.sh into
   tests/realapps/node), served by an http.server thread.
+* ``swagger``: Swagger UI's static build from the npm package ``swagger-ui-dist`` (same place), served by an
+  http.server thread with a one-operation OpenAPI spec and the tiny API it describes (``/api/pets/ID``).
 
 Every test here drives them through phonewire's public front ends only: the Python API and the CLI as a subprocess.
 """
@@ -266,6 +268,86 @@ def todomvc() -> Iterator[StaticSite]:
     finally:
         site.server.shutdown()
         site.server.server_close()
+        thread.join(10)
+
+
+# ------------------------------------------------------------------------------------------------------- Swagger UI
+
+SWAGGER_DIST = HERE / "node" / "node_modules" / "swagger-ui-dist"
+PETS = {"1": {"id": 1, "name": "Rex", "status": "available"}, "2": {"id": 2, "name": "Tom", "status": "sold"}}
+SWAGGER_INIT = """window.onload = function () {
+  window.ui = SwaggerUIBundle({url: "./openapi.json", dom_id: "#swagger-ui", deepLinking: false,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout"});
+};
+"""
+
+
+def swagger_spec(base: str) -> dict[str, Any]:
+    """One operation, GET /api/pets/{petId}, against the tiny API the same server answers."""
+    pet = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Loopback Pets", "version": "1.0.0"},
+        "servers": [{"url": base}],
+        "paths": {
+            "/api/pets/{petId}": {
+                "get": {
+                    "tags": ["pets"],
+                    "summary": "Find a pet by id",
+                    "operationId": "getPet",
+                    "parameters": [{"name": "petId", "in": "path", "required": True, "schema": {"type": "string"}}],
+                    "responses": {
+                        "200": {"description": "the pet", "content": {"application/json": {"schema": pet}}},
+                        "404": {"description": "no such pet"},
+                    },
+                }
+            }
+        },
+    }
+
+
+class SwaggerHandler(QuietHandler):
+    """swagger-ui-dist's files, our initializer and spec, and the API: ``/api/pets/ID`` answers the pet as JSON."""
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        body: bytes | None = None
+        status = 200
+        if path == "/swagger-initializer.js":
+            body, kind = SWAGGER_INIT.encode(), "text/javascript"
+        elif path == "/openapi.json":
+            body, kind = json.dumps(swagger_spec(f"http://{self.headers['Host']}")).encode(), "application/json"
+        elif path.startswith("/api/pets/"):
+            pet = PETS.get(path.rsplit("/", 1)[1])
+            status = 200 if pet else 404
+            body, kind = json.dumps(pet or {"error": "no such pet"}).encode(), "application/json"
+        if body is None:
+            super().do_GET()
+            return
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(scope="session")
+def swagger() -> Iterator[StaticSite]:
+    if not (SWAGGER_DIST / "swagger-ui-bundle.js").is_file():
+        message = "Swagger UI is not installed: run bash scripts/realapps.sh (needs npm)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    handler = functools.partial(SwaggerHandler, directory=str(SWAGGER_DIST))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="realapps-swagger", daemon=True)
+    thread.start()
+    try:
+        yield StaticSite(f"http://127.0.0.1:{server.server_address[1]}", server)
+    finally:
+        server.shutdown()
+        server.server_close()
         thread.join(10)
 
 

@@ -339,7 +339,9 @@ class AgentSession:
             raise ProtocolError(
                 e.NOT_FOUND,
                 f"nothing on screen matches {target!r}",
-                "Run `snapshot` to see what is on screen (scroll to reveal more), then use a ref or a selector.",
+                "Run `snapshot` to see what is on screen, then use a ref or a selector. An element further along the "
+                "page: `find SELECTOR` scrolls to it. One the page hides (drawn over by a widget of its own, inside "
+                "a closed menu) is not listed: act on what shows in its place.",
             )
         fresh = Index(nodes)
         reachable = [n for n in found if not n.get("coveredBy")]

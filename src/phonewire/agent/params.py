@@ -68,6 +68,16 @@ def parse_frame(text: str, *, name: str = "coordinate") -> Frame:
         raise ProtocolError(INVALID_REQUEST, f"parameter {name!r} has a non-finite number", hint)
     if w < 0 or h < 0:
         raise ProtocolError(INVALID_REQUEST, f"parameter {name!r} has a negative width or height", hint)
+    if w == 0 or h == 0:
+        # an element with no place on the screen (an option of a closed select): its "centre" is a point that is
+        # not on it (the screen's origin, for a frame of zeros), so nothing is tapped
+        raise ProtocolError(
+            INVALID_REQUEST,
+            f"parameter {name!r} is a frame with no size ({text.strip()[:80]}): the element has no place on the "
+            "screen to tap, so nothing was tapped",
+            'Act on the element by its ref instead: `tap {"target": "@eN"}` (a tap on an option chooses it), or '
+            '`select {"target": "@eN", "options": ["…"]}` on its select. The tree marks such elements frame=none.',
+        )
     return Frame(x, y, w, h)
 
 

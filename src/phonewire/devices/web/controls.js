@@ -8,8 +8,10 @@
 // An input of one of `kinds` (the types whose value must read back as given) that does not hold values[0] after
 // the setter is set back to the value it had, with `input` and `change` again: a failed fill leaves the field as
 // it was; the reply says what it would have held (`value`) and what it holds again (`previous`, `restored`).
-// Returns {selected, options, type, value} or {unmatched, options} (nothing changed) or {error, …}.
-(function (point, values, add, kinds) {
+// A box a library draws for a hidden select (drawnSelect, drawn_select.js) names that select; the reply adds `shown`,
+// the text the box shows after the change (the library redraws it on `change`).
+// Returns {selected, options, type, value, shown?} or {unmatched, options} (nothing changed) or {error, …}.
+(function (point, values, add, kinds, drawnSelect) {
   "use strict";
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
   let el = point ? document.elementFromPoint(point[0], point[1]) : document.activeElement;
@@ -17,7 +19,8 @@
     el = el.shadowRoot.activeElement;
   }
   if (!el) return {error: "nothing", what: "nothing"};
-  let ctl = el.closest ? el.closest("select, input, textarea") : null;
+  const stand = drawnSelect(el, false);
+  let ctl = stand ? stand.select : (el.closest ? el.closest("select, input, textarea") : null);
   if (!ctl) {
     const label = el.closest ? el.closest("label") : null;
     if (label && label.control) ctl = label.control;
@@ -48,8 +51,10 @@
       ctl.selectedIndex = chosen[0];
     }
     fire();
-    return {selected: Array.from(ctl.selectedOptions).map((o) => clean(o.text)), options: texts,
-            type: ctl.multiple ? "select-multiple" : "select"};
+    const reply = {selected: Array.from(ctl.selectedOptions).map((o) => clean(o.text)), options: texts,
+                   type: ctl.multiple ? "select-multiple" : "select"};
+    if (stand) reply.shown = clean(stand.box.textContent);
+    return reply;
   }
   const type = ctl.tagName === "TEXTAREA" ? "textarea" : (ctl.getAttribute("type") || "text").toLowerCase();
   if (ctl.tagName !== "INPUT" || ["checkbox", "radio", "file", "button", "submit", "reset", "image", "hidden"].includes(type)) {

@@ -9,6 +9,7 @@ import json
 from importlib import resources
 from typing import Any, Final
 
+from phonewire.devices.web.walk import DRAWN_SELECT_JS
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -31,7 +32,7 @@ VALUE_KINDS: Final = frozenset(f"input:{t}" for t in FORMATS)
 
 def expression(point: tuple[float, float] | None, values: list[str], *, add: bool = False) -> str:
     point_json, kinds = json.dumps(list(point) if point else None), json.dumps(sorted(FORMATS))
-    return f"({_CONTROLS})({point_json}, {json.dumps(values)}, {json.dumps(add)}, {kinds})"
+    return f"({_CONTROLS})({point_json}, {json.dumps(values)}, {json.dumps(add)}, {kinds}, {DRAWN_SELECT_JS})"
 
 
 def checked(result: object, values: list[str]) -> dict[str, Any]:
@@ -64,6 +65,15 @@ def checked(result: object, values: list[str]) -> dict[str, Any]:
         )
     if "unmatched" in result:
         return result
+    shown, selected = result.get("shown"), result.get("selected") or []
+    if shown is not None and selected and str(shown) != str(selected[0]):
+        # a box a library draws for a hidden select: the select took the option, the box must show it too
+        raise ProtocolError(
+            e.COMMAND_FAILED,
+            f"the select took {selected[0]!r}, but the box drawn for it shows {shown!r}: the page's drop-down did "
+            "not follow the change",
+            "Tap the box to open its list, then tap the option there; `snapshot` shows what it holds.",
+        )
     kind = str(result.get("type") or "")
     if kind in FORMATS and str(result.get("value")) != values[0]:
         held = repr(str(result.get("value")))

@@ -58,7 +58,7 @@ from phonewire.devices.base import (
     Screenshot,
 )
 from phonewire.devices.video import VideoWriter, codec_for
-from phonewire.devices.web import capture, controls, gestures, scrolling, settle
+from phonewire.devices.web import capture, controls, gestures, readback, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
@@ -800,7 +800,19 @@ class WebDevice(Device):
                 value = str(current or "") + text
                 controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
             else:
+                # read back once the keys' handlers ran: a picker or mask may have rewritten the field (readback)
+                before = await self._eval(page, readback.MARK_JS)
                 await gestures.type_text(page.session, text)
+                await self._settle(page)
+                if before is not None:
+                    try:
+                        after = await self._eval(page, readback.READ_JS, await_promise=True)
+                    except CdpProtocolError:  # the document went away under the read (typing navigated)
+                        after = None
+                    failed = readback.mismatch(before, after, text)
+                    if failed is not None:
+                        raise failed
+                return
             await self._settle(page)
 
     async def keyboard_return(self, app_id: str) -> None:

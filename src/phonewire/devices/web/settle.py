@@ -1,6 +1,8 @@
 """Settled screens: after an action, the next snapshot waits (bounded) until the page shows a screen that holds
-still — no main-frame navigation under way, the document complete, its DOM structure quiet for QUIET_MS.  Text
-changing in place (a ticking clock) does not count as movement.
+still — no main-frame navigation under way, the document complete, its DOM structure quiet for QUIET_MS, and no
+reaction of the page still on its way: no fetch or XHR unanswered, no short timer (at most PENDING_TIMER_MS) that
+an event handler set and that has not fired yet (a search box's debounce).  Text changing in place (a ticking
+clock) does not count as movement.  All of it is bounded by SETTLE_MAX_S: a page that polls never holds still.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ NAVIGATION_WAIT_S = 10.0
 #: A navigation the page asked for counts as under way this long, until the browser starts loading it.
 NAVIGATION_REQUEST_GRACE_S = 1.0
 SETTLE_POLL_S = 0.05
+#: A timer an event handler sets with at most this delay is the page's reaction on its way (a debounce).
+PENDING_TIMER_MS = 1000
 
 # Resolves once the document is complete and no element was added or removed and no attribute changed for
 # QUIET_MS, or after %(max)d ms; true when it became quiet.
 # Installed in every document from its start (Page.addScriptToEvaluateOnNewDocument): the time of the last
 # structural DOM change, and of the last action (ACTION_MARK), so a snapshot taken long after the screen came to
-# rest need not watch it for QUIET_MS again.
+# rest need not watch it for QUIET_MS again.  It also counts the page's reactions on their way (``requests``: fetch
+# and XHR calls not answered yet; ``timers``: timers of at most PENDING_TIMER_MS set while an event was dispatched,
+# not fired or cleared yet); one ending counts as a change.
 OBSERVER_SCRIPT = """(() => {
   if (window.__phonewireQuiet) return;
-  const state = window.__phonewireQuiet = {last: performance.now()};
+  const state = window.__phonewireQuiet = {last: performance.now(), requests: 0, timers: new Set()};
   const element = (n) => n.nodeType === 1;
   new MutationObserver((records) => {
     for (const r of records) {
@@ -36,7 +42,43 @@ OBSERVER_SCRIPT = """(() => {
           Array.prototype.some.call(r.removedNodes, element)) { state.last = performance.now(); return; }
     }
   }).observe(document, {subtree: true, childList: true, attributes: true});
-})()"""
+  const ended = () => { state.requests = Math.max(0, state.requests - 1); state.last = performance.now(); };
+  const fetch = window.fetch;
+  if (typeof fetch === "function") {
+    window.fetch = function () {
+      const p = fetch.apply(this, arguments);
+      state.requests++;
+      p.then(ended, ended);
+      return p;
+    };
+  }
+  const XHR = window.XMLHttpRequest && window.XMLHttpRequest.prototype, send = XHR && XHR.send;
+  if (send) {
+    XHR.send = function () {
+      this.addEventListener("loadend", ended, {once: true});
+      const r = send.apply(this, arguments);
+      state.requests++;
+      return r;
+    };
+  }
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  window.setTimeout = function (fn, delay) {
+    if (!window.event || typeof fn !== "function" || !(Number(delay || 0) <= PENDING_TIMER_MS)) {
+      return setT.apply(this, arguments);
+    }
+    const args = Array.prototype.slice.call(arguments);
+    let id = 0;
+    args[0] = function () {
+      state.timers.delete(id);
+      state.last = performance.now();
+      return fn.apply(this, arguments);
+    };
+    id = setT.apply(this, args);
+    state.timers.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { state.timers.delete(id); return clearT.apply(this, arguments); };
+})()""".replace("PENDING_TIMER_MS", str(PENDING_TIMER_MS))
 
 # After an action: the action itself counts as a change (its effect may start a moment later).
 ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"
@@ -56,6 +98,7 @@ QUIET_SCRIPT = """new Promise(resolve => {
   const check = () => {
     const now = performance.now(), ready = document.readyState === "complete";
     if (known && known.last > last) last = known.last;
+    if (known && (known.requests > 0 || (known.timers && known.timers.size > 0))) last = now;  // on its way
     if ((ready && now - last >= QUIET) || now - t0 >= MAX) { obs.disconnect(); resolve(ready && now - last >= QUIET); }
     else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), MAX - (now - t0))));
   };

@@ -26,6 +26,8 @@ _F_READ_ONLY, _F_NAME_FROM_ROW, _F_EXPANDED, _F_COLLAPSED = 256, 512, 1024, 2048
 #: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
 WALK_MAX_NODES = 2 * NODE_CAP
 _WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
+#: The one rule for a select a library draws a box for (drawn_select.js): the walk and controls.js both take it.
+DRAWN_SELECT_JS: Final = resources.files("phonewire.devices.web").joinpath("drawn_select.js").read_text().strip()
 #: What the walk needs from the role table (roles.py) to hit-test the nodes a tap may aim at and to clip their tap
 #: point the way agent/core.py's ``_visible_box`` does: ax roles that are interactive, ax roles of lists and tables,
 #: and ax roles that a scrollable element turns into a ScrollView.
@@ -37,7 +39,9 @@ _WALK_CONFIG: Final = {
 _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 #: The walk runs after the tasks already queued (a hashchange, a click's follow-up) have run: a snapshot taken
 #: right after a tap sees that tap's effects.
-WALK_EXPRESSION = f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}, {_CONFIG_JSON}))"
+WALK_EXPRESSION = (
+    f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}, {_CONFIG_JSON}, {DRAWN_SELECT_JS}))"
+)
 
 
 #: Run in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): remembers, in a WeakSet the
@@ -89,7 +93,7 @@ PAGE_HOOKS_JS: Final = CLICKERS_JS + ";\n" + CHANGES_JS
 def probe_expression(x: float, y: float) -> str:
     """The walker's probe: the description (:func:`describe`'s input) of the element a tap at (x, y) reaches."""
     cfg = {**_WALK_CONFIG, "probe": [x, y]}
-    return f"({_WALKER})(0, {json.dumps(cfg)})"
+    return f"({_WALKER})(0, {json.dumps(cfg)}, {DRAWN_SELECT_JS})"
 
 
 def describe(raw: object) -> str | None:

@@ -26,7 +26,7 @@
 // returned instead (what a tap there hits), or null.
 // Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
 // unless they overflow their own box.
-(function (maxNodes, cfg) {
+(function (maxNodes, cfg, drawnSelect) {
   "use strict";
   const VW = window.innerWidth, VH = window.innerHeight;
   const out = [];
@@ -598,6 +598,11 @@
     const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;
     if (drawn) role = (drawn.getAttribute("type") || "").toLowerCase();
     else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
+    // A select a library hides and draws a box for (drawn_select.js): the box is the select, the select is left out.
+    const stand = drawnSelect(el, true);
+    if (stand && tag === "SELECT") return;
+    const standsFor = stand ? stand.select : null;
+    if (standsFor) role = "combobox";
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
         (tag === "INPUT"))) return;
     // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
@@ -649,6 +654,7 @@
     if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
     if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
     if (drawn) { flags |= 8; if (drawn.disabled) flags |= 1; }
+    if (standsFor) { flags |= 8; if (standsFor.disabled) flags |= 1; }
     // A clickable element without a role (a click listener, onclick, or where cursor:pointer starts) that holds no
     // control of its own: a button to a person.  One that holds controls delegates their clicks: it stays generic.
     if ((role === "generic" || role === "none") && sliderHandle(el)) {
@@ -669,7 +675,7 @@
     const open = expandedOf(el, tag, role);
     if (open !== null) flags |= open ? 1024 : 2048;
 
-    const ident = el.id || el.getAttribute("data-testid") || "";
+    const ident = (standsFor && standsFor.id) || el.id || el.getAttribute("data-testid") || "";
     const interestingRole = role !== "generic" && role !== "none" && role !== "paragraph" &&
       role !== "LabelText" && role !== "main" && role !== "form" && role !== "group" && role !== "region";
     let name = "";
@@ -678,6 +684,9 @@
     if (drawn) {
       name = clean(textOf(el, 0));
       value = drawn.checked ? "1" : "0";
+    } else if (standsFor) {
+      name = nameOf(standsFor, "SELECT", "combobox");
+      value = clean(textOf(el, 0));  // what the box shows
     } else if (!inName || LEAFISH.has(role) || ident) {
       name = nameOf(el, tag, role);
       if (borrowedName) flags |= 512;
@@ -720,7 +729,8 @@
     }
     const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox";
     if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
-    if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") return;
+    if (standsFor && self !== parent) options(standsFor, self, r, false);
+    if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
     const mixed = !childInName;
     // a closed <details> shows its <summary> only (the rest is laid out but never painted)
     const shut = tag === "DETAILS" && !el.open;

@@ -63,8 +63,14 @@ def _rect_of(node: Mapping[str, Any]) -> tuple[float, float, float, float] | Non
         return None
 
 
+#: What a line of an element with no place on the screen (no size: an option of a closed select) carries instead
+#: of a frame: there is no point to copy, a tap at its "centre" would land on whatever is at the screen's origin.
+NO_FRAME: Final = "frame=none"
+
+
 def render_tree(view: ViewLike) -> str:
-    """The agent view with ``frame={{x, y}, {w, h}}`` appended to every line that carries a ref."""
+    """The agent view with ``frame={{x, y}, {w, h}}`` appended to every line that carries a ref (:data:`NO_FRAME`
+    for an element without a size)."""
     out = []
     for line in view.text.splitlines():
         match = _REF_AT_LINE_START.match(line)
@@ -73,7 +79,12 @@ def render_tree(view: ViewLike) -> str:
             ref = match.group(2)
             node = view.refs.get(ref) or view.refs.get("@" + ref)
         rect = _rect_of(node) if node is not None else None
-        out.append(f"{line} frame={format_frame(*rect)}" if rect is not None else line)
+        if rect is None:
+            out.append(line)
+        elif rect[2] > 0 and rect[3] > 0:
+            out.append(f"{line} frame={format_frame(*rect)}")
+        else:
+            out.append(f"{line} {NO_FRAME}")
     return "\n".join(out)
 
 
@@ -126,12 +137,31 @@ SWIPE_MS: Final[float] = _default("swipe", "duration_ms")
 SCROLL_AMOUNT: Final[float] = _default("scroll", "amount")
 
 
+#: The fields of an operation's result that every action's reply carries beside the tree (as MCP's do): what
+#: happened (``message``), whether the screen changed by the reply (``changed``), and what ``press back`` did
+#: (``back``: closed, history, screen, stayed, home).  docs/bridge.md lists them (a test checks it).
+ACTION_FIELDS: Final = ("message", "changed", "back")
+
+
+def _action_fields(results: list[ActionLike]) -> JSONObject:
+    """:data:`ACTION_FIELDS` of an action's steps: the last step's message and back; changed if any step changed
+    the screen (enter_text's tap, then its typing)."""
+    last = results[-1].data
+    out: JSONObject = {k: last[k] for k in ACTION_FIELDS if k in last and k != "changed"}
+    changes = [r.data["changed"] for r in results if isinstance(r.data.get("changed"), bool)]
+    if changes:
+        out["changed"] = any(changes)
+    return out
+
+
 async def _finish(
     ctx: Context, params: JSONObject, results: list[ActionLike], extra: JSONObject, settle: Settle = TAP_SETTLE
 ) -> JSONObject:
-    """An action's reply: extra fields, the warning / reactivated flags of its steps, then the fresh tree."""
+    """An action's reply: its :data:`ACTION_FIELDS`, extra fields, the warning / reactivated flags of its steps,
+    then the fresh tree."""
     warning = " ".join(r.warning for r in results if r.warning) or None
     out = {
+        **_action_fields(results),
         **extra,
         **stamp_fields(warning, any(r.reactivated for r in results), any(r.state_reset for r in results)),
     }

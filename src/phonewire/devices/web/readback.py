@@ -1,0 +1,96 @@
+"""Typing read back: after keys went into a text field, the field must hold what was typed.
+
+A page may rewrite a field while it is typed into — a date picker re-parsing the value on every keyup, an input
+mask — and then the keys "went in" but the field holds something else.  Before typing, :data:`MARK_JS` keeps the
+focused ``<input>`` / ``<textarea>`` and returns its value and selection; after the keys and their handlers
+(:data:`READ_JS` first lets the page's queued tasks run), the field's value is compared with the one the keys
+should have made (:func:`mismatch`).  Not checked: a contenteditable region (no value to compare), a field that
+lost focus while it was typed into (the page moved the typing on, as a one-time-code row does) or left the page.
+Pure apart from the two scripts the device evaluates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+_DEEP_FOCUS = """let el = document.activeElement;
+  for (let i = 0; i < 20 && el; i++) {
+    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
+      el = el.contentDocument.activeElement; continue;
+    }
+    break;
+  }"""
+
+#: Keep the focused text field and answer {value, start, end, multiline, secret}, or null (nothing to check).
+MARK_JS = f"""(() => {{
+  {_DEEP_FOCUS}
+  window.__phonewireTyped = null;
+  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA')) return null;
+  window.__phonewireTyped = el;
+  let start = null, end = null;
+  try {{ start = el.selectionStart; end = el.selectionEnd; }} catch (err) {{}}
+  return {{value: el.value, start, end, multiline: el.tagName === 'TEXTAREA',
+           secret: (el.getAttribute('type') || '').toLowerCase() === 'password'}};
+}})()"""
+
+#: After the page's queued tasks ran: the kept field's value, or null when it left the page or lost focus.
+READ_JS = f"""new Promise(resolve => setTimeout(resolve, 0)).then(() => {{
+  const kept = window.__phonewireTyped;
+  window.__phonewireTyped = null;
+  {_DEEP_FOCUS}
+  if (!kept || !kept.isConnected || kept !== el) return null;
+  return {{value: kept.value}};
+}})"""
+
+
+def _as_typed(text: str, multiline: bool) -> str:
+    """``text`` as a field keeps it: a textarea's line breaks as ``\\n``; a one-line input drops them."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if multiline else text.replace("\n", "")
+
+
+def expected(before: dict[str, Any], text: str) -> str | None:
+    """The value typing ``text`` into the field ``before`` (MARK_JS's answer) makes: the text put in place of the
+    selection; None when the field has no selection to read (an email field) and held text already."""
+    value = str(before.get("value") or "")
+    typed = _as_typed(text, bool(before.get("multiline")))
+    start, end = before.get("start"), before.get("end")
+    if isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(value):
+        return value[:start] + typed + value[end:]
+    return typed if not value else None
+
+
+def _shown(value: str, secret: bool) -> str:
+    if secret:
+        return f"{len(value)} character(s)"
+    return repr(value if len(value) <= 80 else value[:79] + "…")
+
+
+def mismatch(before: object, after: object, text: str) -> ProtocolError | None:
+    """COMMAND_FAILED naming the value the field holds when it does not hold what typing ``text`` should have
+    made, else None (also when there was nothing to check)."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return None
+    held = str(after.get("value") or "")
+    want = expected(before, text)
+    secret = bool(before.get("secret"))
+    if want is None:  # the caret's place is unknown: the text must be there, and nothing else added
+        old = str(before.get("value") or "")
+        typed = _as_typed(text, bool(before.get("multiline")))
+        if typed in held and len(held) == len(old) + len(typed):
+            return None
+        want = old + typed
+    if held == want:
+        return None
+    return ProtocolError(
+        e.COMMAND_FAILED,
+        f"the keys went in, but the field holds {_shown(held, secret)}, not {_shown(want, secret)}: the page "
+        "rewrote it while it was typed (a date picker or an input mask does)",
+        "Check it with `snapshot`. Set such a field through the page's own widget (tap it, then tap the value in "
+        "what opens), or type the value in the form the page keeps; `fill` the field again to replace what it "
+        "holds.",
+    )
