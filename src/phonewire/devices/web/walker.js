@@ -451,10 +451,21 @@
   }
 
   function reaches(hit, el) {
-    // A tap that hits `hit` reaches el: it is el, inside it, an ancestor of it, or a <label> of it.
-    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return true;
+    // A tap that hits `hit` reaches el: it is el, inside it, or a <label> of it.  An ancestor hit there (el lets
+    // taps through, or the ancestor's ::before / ::after lies over it) takes the tap itself: it reaches el only
+    // when it is a control that holds el (a button or link around it, a clickable row), not a plain container.
+    if (!hit || hit === el || el.contains(hit)) return true;
     const label = hit.closest ? hit.closest("label") : null;
-    return !!(label && label.control === el);
+    if (label && label.control === el) return true;
+    return hit.contains(el) && forwards(hit);
+  }
+
+  function forwards(a) {
+    // An ancestor that a tap on its content means: a native control, a tap role, or a click handler of its own.
+    const tag = a.tagName;
+    if (tag === "BODY" || tag === "HTML") return false;
+    if (tag === "BUTTON" || tag === "SUMMARY" || tag === "LABEL" || (tag === "A" && a.hasAttribute("href"))) return true;
+    return TAP_ROLES.has(roleOf(a, tag)) || clicked(a);
   }
 
   function tiny(el) {
@@ -545,6 +556,8 @@
     if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
       return;
     }
+    // inert: neither seen by assistive technology nor tapped (a page's hidden off-canvas drawer)
+    if (el.hasAttribute("inert")) return;
     const r = el.getBoundingClientRect();
     let geometryless = false;
     if (r.width === 0 && r.height === 0 && r.x === 0 && r.y === 0) {
@@ -594,6 +607,21 @@
     if ((role === "generic" || role === "none") && sliderHandle(el)) {
       role = "slider";
       flags |= 8;
+    }
+    if (tag !== "BODY" && tag !== "HTML") {
+      // Not drawn, so not seen: content-visibility: hidden (its content), a transparent wrapper (opacity: 0, a
+      // page's hidden footer; not a control drawn over by its own styling).  visibility: hidden / collapse hides
+      // the element and its text, but a child may show again (visibility: visible): only the children are walked.
+      const cs = getComputedStyle(el);
+      if (cs.contentVisibility === "hidden") return;
+      if (cs.opacity === "0" && tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA") return;
+      if (cs.visibility !== "visible") {
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          walk(c, parent, childClip, tclip, depth + 1, inName, parentPointer);
+          if (out.length >= maxNodes) return;
+        }
+        return;
+      }
     }
     let pointer = parentPointer;
     if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {

@@ -1,0 +1,69 @@
+"""Fixes of docs/realapps-findings-3.md (what the view shows is what a person sees) on the real web phone, on pages
+of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
+wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from web_runner import HostileSite
+
+import phonewire
+from phonewire.protocol import errors as e
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+    mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+    try:
+        with phonewire.Phone(device="web") as p:
+            yield p
+    finally:
+        mp.undo()
+
+
+def label_of(phone: phonewire.Phone, ident: str) -> str:
+    return str(next(n for n in phone.snapshot().nodes if n.get("identifier") == ident).get("label"))
+
+
+def test_e3_hidden_parts_are_not_in_the_view_and_a_child_shown_again_is(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_hidden.html"))
+    full = phone.snapshot().text
+    for hidden in ("Hidden words", "Collapsed", "Skipped", "Faded link", "Inert button", "Bulk actions",
+                   "Select all", "Move selected pages"):  # fmt: skip
+        assert hidden not in full, hidden
+    assert 'StaticText "Peek"' in full and 'Button "Shown"' in full
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.tap('"Move selected pages"')
+    assert info.value.code == e.NOT_FOUND
+    assert label_of(phone, "taps") == "0"
+
+
+def test_e3_a_control_under_its_containers_overlay_is_covered_and_nothing_is_tapped(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_hidden.html"))
+    save = next(n for n in phone.snapshot().nodes if n.get("identifier") == "save")
+    assert save["coveredBy"] == "Other id=busy"
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.tap("id=save")
+    assert info.value.code == e.ELEMENT_COVERED and "id=busy" in info.value.message
+    assert label_of(phone, "taps") == "0"
+
+
+def test_e3_a_control_whose_tap_its_clickable_row_takes_is_still_tapped(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_hidden.html"))
+    pick = next(n for n in phone.snapshot().nodes if n.get("identifier") == "pick")
+    assert "coveredBy" not in pick and pick["value"] == "0"
+    phone.tap("id=pick")
+    assert label_of(phone, "rows") == "1"  # the row's handler ran once and checked the box
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "pick")["value"] == "1"
