@@ -1,6 +1,7 @@
 """Fixes of docs/realapps-findings-3.md (what the view shows is what a person sees) on the real web phone, on pages
 of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
-wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED."""
+wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
+is not in the view."""
 
 from __future__ import annotations
 
@@ -67,3 +68,12 @@ def test_e3_a_control_whose_tap_its_clickable_row_takes_is_still_tapped(
     phone.tap("id=pick")
     assert label_of(phone, "rows") == "1"  # the row's handler ran once and checked the box
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "pick")["value"] == "1"
+
+
+def test_e5_noscript_content_never_appears_while_javascript_is_on(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_text.html"))
+    view = phone.snapshot()
+    assert "JavaScript is required" not in view.text and "instructions" not in view.text
+    assert 'Heading "Pets"' in view.text

@@ -175,7 +175,7 @@
       if (c.nodeType !== 1) continue;
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
-      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE") continue;
+      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT") continue;
       // not rendered (display: none; no boxes, and not a display: contents wrapper) or invisible: not heard
       // either — a label per theme of which one shows names the element once; a visually hidden one still does
       if (!c.getClientRects().length) {
@@ -550,7 +550,7 @@
     if (drawn) role = (drawn.getAttribute("type") || "").toLowerCase();
     else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
-        (tag === "INPUT"))) return;
+        tag === "NOSCRIPT" || (tag === "INPUT"))) return;  // (JavaScript is on: <noscript> is text never drawn)
     // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
     // with role=button, or a click handler of their own): such a control itself stays.
     if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
