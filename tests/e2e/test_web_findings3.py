@@ -1,10 +1,11 @@
 """Fixes of docs/realapps-findings-3.md (what the view shows is what a person sees) on the real web phone, on pages
 of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
 wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
-is not in the view."""
+is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -77,3 +78,18 @@ def test_e5_noscript_content_never_appears_while_javascript_is_on(
     view = phone.snapshot()
     assert "JavaScript is required" not in view.text and "instructions" not in view.text
     assert 'Heading "Pets"' in view.text
+
+
+def test_e13_an_inline_svgs_style_sheet_and_zero_width_characters_are_not_in_the_view(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_text.html"))
+    view = phone.snapshot()
+    assert "logo__cls" not in view.text and "fill:" not in view.text
+    for zero_width in ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"):
+        assert zero_width not in view.text and zero_width not in json.dumps(view.nodes, ensure_ascii=False)
+    nodes = {n.get("identifier"): n for n in view.nodes}
+    assert nodes["op"]["type"] == "Button" and nodes["op"]["label"] == "get /pets/item1.json"
+    assert nodes["zw-para"]["label"] == "Onetwothreefour"
+    assert not any(n.get("type") == "StaticText" and not n.get("label") for n in view.nodes)
+    assert phone.tap('"get /pets/item1.json"').data["changed"] is True  # the name a person reads finds it

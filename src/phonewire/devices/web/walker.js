@@ -80,7 +80,8 @@
 
   function clean(s) {
     if (!s) return "";
-    s = s.replace(/\s+/g, " ").trim();
+    // zero-width characters (spaces, joiners, byte-order marks) that break up a name but draw nothing
+    s = s.replace(/[\u200b-\u200d\u2060\ufeff]/g, "").replace(/\s+/g, " ").trim();
     return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
   }
 
@@ -175,7 +176,8 @@
       if (c.nodeType !== 1) continue;
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
-      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT") continue;
+      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "style" ||
+          tag === "script") continue;  // (lower-case: an inline SVG's own)
       // not rendered (display: none; no boxes, and not a display: contents wrapper) or invisible: not heard
       // either — a label per theme of which one shows names the element once; a visually hidden one still does
       if (!c.getClientRects().length) {
@@ -249,7 +251,7 @@
       if (c.nodeType !== 1 || c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON" || tag === "SCRIPT" ||
-          tag === "STYLE" || tag === "TEMPLATE" || c.getClientRects().length === 0) continue;
+          tag === "STYLE" || tag === "TEMPLATE" || tag === "style" || c.getClientRects().length === 0) continue;
       s += " " + rowText(c, depth + 1) + " ";
     }
     return s;
@@ -551,6 +553,7 @@
     else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
         tag === "NOSCRIPT" || (tag === "INPUT"))) return;  // (JavaScript is on: <noscript> is text never drawn)
+    if (tag === "style" || tag === "script") return;  // an inline SVG's style sheet or script (SVG tags keep their case)
     // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
     // with role=button, or a click handler of their own): such a control itself stays.
     if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
@@ -693,8 +696,9 @@
         walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
         if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
-          // a text-only element: its box is the text's box (no Range needed)
-          push(self, "StaticText", clean(c.data), "", "", r, 0, c);
+          // a text-only element: its box is the text's box (no Range needed); no line for zero-width text
+          const t = clean(c.data);
+          if (t) push(self, "StaticText", t, "", "", r, 0, c);
         } else {
           textRun(self, c, childClip);
         }
