@@ -1,7 +1,8 @@
 """Fixes of docs/realapps-findings-3.md (what the view shows is what a person sees) on the real web phone, on pages
 of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
 wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
-is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either."""
+is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either; E14 a text area's value keeps its line
+breaks."""
 
 from __future__ import annotations
 
@@ -93,3 +94,12 @@ def test_e13_an_inline_svgs_style_sheet_and_zero_width_characters_are_not_in_the
     assert nodes["zw-para"]["label"] == "Onetwothreefour"
     assert not any(n.get("type") == "StaticText" and not n.get("label") for n in view.nodes)
     assert phone.tap('"get /pets/item1.json"').data["changed"] is True  # the name a person reads finds it
+
+
+def test_e14_a_text_areas_value_keeps_its_line_breaks(phone: phonewire.Phone, hostile_site: HostileSite) -> None:
+    phone.open(hostile_site.url("findings3_text.html"))
+    phone.fill("id=notes", "Line one\nLine two")
+    view = phone.snapshot(interactive=True)
+    notes = next(n for n in view.refs.values() if n.get("identifier") == "notes")
+    assert notes["type"] == "TextView" and notes["value"] == "Line one\nLine two"  # a real line break in JSON
+    assert 'TextView "Notes" value="Line one\\nLine two"' in view.text  # escaped on its one line of the text view
