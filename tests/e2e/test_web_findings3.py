@@ -2,7 +2,7 @@
 of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
 wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
 is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either; E14 a text area's value keeps its line
-breaks."""
+breaks; E4 a date picker's days are cells of their own, a tap on one picks that day."""
 
 from __future__ import annotations
 
@@ -103,3 +103,21 @@ def test_e14_a_text_areas_value_keeps_its_line_breaks(phone: phonewire.Phone, ho
     notes = next(n for n in view.refs.values() if n.get("identifier") == "notes")
     assert notes["type"] == "TextView" and notes["value"] == "Line one\nLine two"  # a real line break in JSON
     assert 'TextView "Notes" value="Line one\\nLine two"' in view.text  # escaped on its one line of the text view
+
+
+def test_e4_a_calendars_days_are_cells_named_by_their_day_and_a_tap_picks_that_day(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_calendar.html"))
+    view = phone.snapshot(interactive=True)
+    cells = [(r, n) for r, n in view.refs.items() if n.get("type") == "Cell"]
+    assert len(cells) == 84 and all(str(n.get("label")).isdigit() for _, n in cells)  # 2 × 42 days, no week rows
+    # daterangepicker-like (mousedown delegated from the calendar): Feb 29, the later of the two "29"s
+    feb29 = max((n["rect"]["y"], r) for r, n in cells if n.get("label") == "29" and n["rect"]["y"] < 250)[1]
+    phone.tap("@" + feb29)
+    nodes = {n.get("identifier"): n for n in phone.snapshot().nodes}
+    assert nodes["published"]["value"] == "2024-02-29" and nodes["picks"]["label"] == "1"
+    # xdsoft-like (click delegated from the calendar's container, the day's text in a <div>)
+    nov14 = next(r for r, n in cells if n.get("label") == "14" and n["rect"]["y"] > 250)
+    phone.tap("@" + nov14)
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "date")["value"] == "2026/11/14"

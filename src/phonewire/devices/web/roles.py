@@ -38,6 +38,7 @@ AX_TO_ROLE: Final[dict[str, str]] = {
     "MenuListOption": "Cell",
     "treeitem": "Cell",
     "row": "Cell",
+    "gridcell": "Cell",
     "list": "List",
     "listbox": "List",
     "tree": "List",

@@ -40,7 +40,7 @@
     "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
-    "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
+    "gridcell", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
     range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
@@ -59,6 +59,10 @@
     "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x"]);
   const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
     "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
+  // A calendar's day: a table cell that a date picker serves through a handler on the calendar (daterangepicker's
+  // td.available, bootstrap-datepicker's td.day, xdsoft's td.xdsoft_date, a data-date).
+  // (daterangepicker's month arrows are th.available too)
+  const SERVED_CELL = "td.available,td.day,td[data-date],td[data-day],td.xdsoft_date,th.available";
   // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
   const MAX_OPTIONS = 50;
   const SERIALS_KEY = Symbol.for("phonewire.serials");
@@ -324,6 +328,14 @@
     const all = el.getElementsByTagName("*");
     for (let i = 0; i < all.length && i < 200; i++) if (clicked(all[i])) return true;
     return false;
+  }
+
+  function servedCell(td) {
+    // A calendar day a person taps (SERVED_CELL, no control inside) whose click handler is its own, on the calendar
+    // around it (delegated, up to 8 levels up), or that the page marks with a pointer.
+    if (!td.matches(SERVED_CELL) || td.querySelector(INTERACTIVE_SELECTOR)) return false;
+    for (let a = td, i = 0; a && i < 9 && a.tagName !== "BODY"; a = a.parentElement, i++) if (clicked(a)) return true;
+    return getComputedStyle(td).cursor === "pointer";
   }
 
   function shapeName(el) {
@@ -611,6 +623,15 @@
       role = "slider";
       flags |= 8;
     }
+    // A calendar's days are cells of their own (named by their day), and their week row stands for none of them.
+    if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
+      role = clean(el.textContent) ? "gridcell" : "clickable";  // (an arrow drawn by CSS: named by its class)
+      flags |= 8;
+      if (/(^|[\s_-])disabled(\s|$)/.test(typeof el.className === "string" ? el.className : "")) flags |= 1;
+    } else if (tag === "TR" && role === "row" && !el.hasAttribute("role") && !clicked(el)) {
+      const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
+      if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
+    }
     if (tag !== "BODY" && tag !== "HTML") {
       // Not drawn, so not seen: content-visibility: hidden (its content), a transparent wrapper (opacity: 0, a
       // page's hidden footer; not a control drawn over by its own styling).  visibility: hidden / collapse hides
@@ -632,7 +653,7 @@
       if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el)) {
+          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL)) {
         role = "clickable";
         flags |= 8;
       }
