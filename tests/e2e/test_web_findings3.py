@@ -2,7 +2,8 @@
 of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
 wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
 is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either; E14 a text area's value keeps its line
-breaks; E4 a date picker's days are cells of their own, a tap on one picks that day."""
+breaks; E4 a date picker's days are cells of their own, a tap on one picks that day; E11 a flash message and a live
+status are in ``-i``, and the flash's aria-hidden close button has a ref."""
 
 from __future__ import annotations
 
@@ -121,3 +122,18 @@ def test_e4_a_calendars_days_are_cells_named_by_their_day_and_a_tap_picks_that_d
     nov14 = next(r for r, n in cells if n.get("label") == "14" and n["rect"]["y"] > 250)
     phone.tap("@" + nov14)
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "date")["value"] == "2026/11/14"
+
+
+def test_e11_a_flash_message_and_a_live_status_are_in_the_interactive_view_and_its_close_button_has_a_ref(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_flash.html"))
+    view = phone.snapshot(interactive=True)
+    assert 'Alert "Record was successfully created."' in view.text
+    assert "A long paragraph" not in view.text
+    close = next(r for r, n in view.refs.items() if n.get("type") == "Button" and n.get("label") == "×")
+    phone.tap("id=save")
+    assert 'Alert "Saved 3 books"' in phone.snapshot(interactive=True).text
+    phone.tap("@" + close)
+    after = phone.snapshot()
+    assert "Record was successfully created." not in after.text and 'Button "Save"' in after.text

@@ -37,7 +37,7 @@
   const NAME_FROM_CONTENT = new Set([
     "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
     "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
-    "PopUpButton", "DisclosureTriangle", "clickable",
+    "PopUpButton", "DisclosureTriangle", "clickable", "alert", "status",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
     "gridcell", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
@@ -567,8 +567,10 @@
         tag === "NOSCRIPT" || (tag === "INPUT"))) return;  // (JavaScript is on: <noscript> is text never drawn)
     if (tag === "style" || tag === "script") return;  // an inline SVG's style sheet or script (SVG tags keep their case)
     // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
-    // with role=button, or a click handler of their own): such a control itself stays.
-    if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
+    // with role=button, or a click handler of their own; Bootstrap's close "×", a <button> whose handler sits on
+    // the document): such a control itself stays.
+    if (el.getAttribute("aria-hidden") === "true" &&
+        !(clicked(el) || tag === "BUTTON" || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
       return;
     }
     // inert: neither seen by assistive technology nor tapped (a page's hidden off-canvas drawer)
@@ -622,6 +624,12 @@
     if ((role === "generic" || role === "none") && sliderHandle(el)) {
       role = "slider";
       flags |= 8;
+    }
+    // A message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a status, named by
+    // its text, that the interactive view keeps.
+    if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
+        /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4) {
+      role = "status";
     }
     // A calendar's days are cells of their own (named by their day), and their week row stands for none of them.
     if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
