@@ -131,6 +131,8 @@ def test_e11_a_flash_message_and_a_live_status_are_in_the_interactive_view_and_i
     view = phone.snapshot(interactive=True)
     assert 'Alert "Record was successfully created."' in view.text
     assert "A long paragraph" not in view.text
+    full = phone.snapshot().text  # a live region around a list is no message: its rows keep their lines
+    assert 'StaticText "Dune"' in full and 'StaticText "Emma"' in full and "Alert \"Dune" not in full
     close = next(r for r, n in view.refs.items() if n.get("type") == "Button" and n.get("label") == "×")
     phone.tap("id=save")
     assert 'Alert "Saved 3 books"' in phone.snapshot(interactive=True).text

@@ -37,7 +37,7 @@
   const NAME_FROM_CONTENT = new Set([
     "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
     "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
-    "PopUpButton", "DisclosureTriangle", "clickable", "alert", "status",
+    "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
     "gridcell", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton", "clickable"]);
@@ -307,7 +307,7 @@
     if (tag === "DIALOG" || role === "dialog" || role === "alertdialog") {
       return clean(el.getAttribute("title") || "");
     }
-    if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el))) {
+    if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el)) || messageBox(el, role)) {
       // (a list item with a click handler of its own is a menu entry: named by its text, like a button)
       const n = clean(withGenerated(el, textOf(el, 0)));
       if (n) return n;
@@ -315,6 +315,13 @@
     const title = clean(el.getAttribute("title") || "");
     if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
     return iconName(el) || (el.ownerSVGElement ? shapeName(el) : classWords(el));
+  }
+
+  function messageBox(el, role) {
+    // An alert or status that is one message (short, no list, table, heading or field inside): named by its text.
+    // A live region around a whole list of results is no message: its content keeps its own lines.
+    return (role === "alert" || role === "status") && (el.textContent || "").length <= 300 &&
+      !el.querySelector("li,tr,h1,h2,h3,h4,h5,h6,input,select,textarea");
   }
 
   function clicked(el) {
@@ -628,7 +635,8 @@
     // A message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a status, named by
     // its text, that the interactive view keeps.
     if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
-        /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4) {
+        /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4 &&
+        messageBox(el, "status")) {
       role = "status";
     }
     // A calendar's days are cells of their own (named by their day), and their week row stands for none of them.
@@ -716,7 +724,8 @@
     } else if (candidate && outside) {
       self = parent;
     }
-    const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox";
+    const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox" ||
+      (!!name && messageBox(el, role));
     if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
     if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") return;
     const mixed = !childInName;
