@@ -3,7 +3,8 @@ of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, co
 wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
 is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either; E14 a text area's value keeps its line
 breaks; E4 a date picker's days are cells of their own, a tap on one picks that day; E11 a flash message and a live
-status are in ``-i``, and the flash's aria-hidden close button has a ref."""
+status are in ``-i``, and the flash's aria-hidden close button has a ref; E12 icon-only controls are named by their
+icon's meaning, and a modal's backdrop is no button but what covers the page."""
 
 from __future__ import annotations
 
@@ -139,3 +140,27 @@ def test_e11_a_flash_message_and_a_live_status_are_in_the_interactive_view_and_i
     phone.tap("@" + close)
     after = phone.snapshot()
     assert "Record was successfully created." not in after.text and 'Button "Save"' in after.text
+
+
+def test_e12_icon_only_controls_are_named_by_their_icons_meaning_not_by_layout_or_library_words(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_icons.html"))
+    view = phone.snapshot(interactive=True)
+    names = [(n.get("type"), n.get("label")) for n in view.refs.values()]
+    assert names[:4] == [("Link", "close"), ("Button", "prev"), ("Button", "today"), ("Button", "search")]
+    phone.tap('role=Link label=close')
+    assert label_of(phone, "clears") == "1"
+
+
+def test_e12_a_modal_backdrop_is_no_button_it_covers_what_is_under_it(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_icons.html"))
+    phone.tap('"Authorize"')
+    view = phone.snapshot(interactive=True)
+    assert [n.get("label") for n in view.refs.values() if n.get("type") == "Button"] == ["Done"]
+    assert "backdrop" not in view.text
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.tap('"Authorize"')
+    assert info.value.code == e.ELEMENT_COVERED and "covered by Other id=backdrop" in info.value.message

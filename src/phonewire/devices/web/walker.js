@@ -56,7 +56,14 @@
   const NOISE = new Set(["icon", "icons", "fa", "fas", "far", "fab", "fal", "glyphicon", "material", "symbols",
     "outlined", "btn", "button", "bi", "ion", "svg", "ui", "js", "is", "has", "lg", "sm", "md", "xs", "xl", "fw",
     "inline", "block", "flex", "hidden", "active", "selected", "pull", "left", "right", "img", "image", "wrapper",
-    "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x"]);
+    "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x",
+    // layout and spacing words, and the prefixes of widget libraries (xdsoft_prev, backdrop-ux)
+    "align", "middle", "center", "float", "text", "nowrap", "me", "ms", "mx", "my", "mt",
+    "mb", "px", "py", "pt", "pb", "xdsoft", "ux", "available", "mdi", "ti"]);
+  // An icon font's class (fa-times, bi-trash, glyphicon-search): its word says what the icon shows.
+  const ICON_CLASS = /^(?:fa|fas|far|fab|fal|bi|glyphicon|icon|ion|mdi|ti)-([a-z][a-z-]*)$/;
+  // Icons whose word is the shape, not the meaning (a "×").
+  const ICON_MEANING = {times: "close", xmark: "close", remove: "close", multiply: "close"};
   const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
     "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
   // A calendar's day: a table cell that a date picker serves through a handler on the calendar (daterangepicker's
@@ -206,7 +213,15 @@
   }
 
   function classWords(el) {
-    // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">).
+    // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">), and before the
+    // element's own layout classes (<a class="align-middle"><span class="fa fa-times"> → "close").
+    for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
+      const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
+      for (const part of cls.toLowerCase().split(/\s+/)) {
+        const m = ICON_CLASS.exec(part);
+        if (m && !NOISE.has(m[1])) return ICON_MEANING[m[1]] || m[1].replace(/-/g, " ");
+      }
+    }
     const words = [];
     for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
       const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
@@ -315,6 +330,13 @@
     const title = clean(el.getAttribute("title") || "");
     if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
     return iconName(el) || (el.ownerSVGElement ? shapeName(el) : classWords(el));
+  }
+
+  function backdrop(el) {
+    // A modal's backdrop or a widget's mask (backdrop-ux, select2-drop-mask, modal-backdrop): what covers the
+    // page while something is open, no button of its own.
+    const cls = typeof el.className === "string" ? el.className.toLowerCase() : "";
+    return /backdrop|(^|[\s_-])(mask|scrim|overlay)([\s_-]|$)/.test(cls) && !clean(el.textContent);
   }
 
   function messageBox(el, role) {
@@ -669,7 +691,8 @@
       if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL)) {
+          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
+          !backdrop(el)) {
         role = "clickable";
         flags |= 8;
       }
