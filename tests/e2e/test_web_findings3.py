@@ -1,10 +1,10 @@
 """Fixes of docs/realapps-findings-3.md (what the view shows is what a person sees) on the real web phone, on pages
 of our own (tests/e2e/hostile/findings3_*.html): E3 hidden parts (visibility, content-visibility, an opacity-0
 wrapper, inert) are not listed and a control under its container's overlay is ELEMENT_COVERED; E5 <noscript> text
-is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either; E14 a text area's value keeps its line
-breaks; E4 a date picker's days are cells of their own, a tap on one picks that day; E11 a flash message and a live
-status are in ``-i``, and the flash's aria-hidden close button has a ref; E12 icon-only controls are named by their
-icon's meaning, and a modal's backdrop is no button but what covers the page."""
+is not in the view; E13 an inline SVG's style sheet and zero-width characters are not either; E14 a text area's
+value keeps its line breaks; E4 a date picker's days are cells of their own, a tap on one picks that day; E11 a
+flash message and a live status are in ``-i``, and the flash's aria-hidden close button has a ref; E12 icon-only
+controls are named by their icon's meaning, and a modal's backdrop is no button but what covers the page."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_e11_a_flash_message_and_a_live_status_are_in_the_interactive_view_and_i
     assert 'Alert "Record was successfully created."' in view.text
     assert "A long paragraph" not in view.text
     full = phone.snapshot().text  # a live region around a list is no message: its rows keep their lines
-    assert 'StaticText "Dune"' in full and 'StaticText "Emma"' in full and "Alert \"Dune" not in full
+    assert 'StaticText "Dune"' in full and 'StaticText "Emma"' in full and 'Alert "Dune' not in full
     close = next(r for r, n in view.refs.items() if n.get("type") == "Button" and n.get("label") == "×")
     phone.tap("id=save")
     assert 'Alert "Saved 3 books"' in phone.snapshot(interactive=True).text
@@ -149,7 +149,7 @@ def test_e12_icon_only_controls_are_named_by_their_icons_meaning_not_by_layout_o
     view = phone.snapshot(interactive=True)
     names = [(n.get("type"), n.get("label")) for n in view.refs.values()]
     assert names[:4] == [("Link", "close"), ("Button", "prev"), ("Button", "today"), ("Button", "search")]
-    phone.tap('role=Link label=close')
+    phone.tap("role=Link label=close")
     assert label_of(phone, "clears") == "1"
 
 
