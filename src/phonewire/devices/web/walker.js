@@ -504,11 +504,12 @@
   }
 
   function forwards(a) {
-    // An ancestor that a tap on its content means: a native control, a tap role, or a click handler of its own.
+    // An ancestor that a tap on its content means: a native control, an explicit tap role, or a click handler of
+    // its own (a list item or table row is no control by its implicit role alone).
     const tag = a.tagName;
     if (tag === "BODY" || tag === "HTML") return false;
     if (tag === "BUTTON" || tag === "SUMMARY" || tag === "LABEL" || (tag === "A" && a.hasAttribute("href"))) return true;
-    return TAP_ROLES.has(roleOf(a, tag)) || clicked(a);
+    return (a.hasAttribute("role") && TAP_ROLES.has(roleOf(a, tag))) || clicked(a);
   }
 
   function tiny(el) {
@@ -670,11 +671,12 @@
       const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
       if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
     }
+    let cs = null;
     if (tag !== "BODY" && tag !== "HTML") {
       // Not drawn, so not seen: content-visibility: hidden (its content), a transparent wrapper (opacity: 0, a
       // page's hidden footer; not a control drawn over by its own styling).  visibility: hidden / collapse hides
       // the element and its text, but a child may show again (visibility: visible): only the children are walked.
-      const cs = getComputedStyle(el);
+      cs = getComputedStyle(el);
       if (cs.contentVisibility === "hidden") return;
       if (cs.opacity === "0" && tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA") return;
       if (cs.visibility !== "visible") {
@@ -687,7 +689,7 @@
     }
     let pointer = parentPointer;
     if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
-      pointer = getComputedStyle(el).cursor === "pointer";
+      pointer = (cs || getComputedStyle(el)).cursor === "pointer";
       if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
