@@ -145,3 +145,11 @@ def test_non_finite_geometry_encodes_as_zero_and_never_raises() -> None:
 def test_texts_are_whitespace_normalised() -> None:
     nodes = build(RawNode("StaticText", label="  two\n  words ", rect=box()))
     assert nodes[0]["label"] == "two words"
+
+
+def test_a_text_views_value_keeps_its_line_breaks_and_other_values_do_not() -> None:
+    nodes = build(
+        RawNode("TextView", label="Notes", value="\n Line  one \r\nLine two\n\n", rect=box()),
+        RawNode("TextField", label="Title", value="Line one\nLine two", rect=box(40)),
+    )
+    assert nodes[0]["value"] == "Line one\nLine two" and nodes[1]["value"] == "Line one Line two"

@@ -166,6 +166,13 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
+def _clean_lines(text: str | None) -> str | None:
+    """A multi-line field's value: whitespace collapsed within each line, its line breaks kept."""
+    if text is None:
+        return None
+    return "\n".join(" ".join(line.split()) for line in text.splitlines()).strip("\n") or None
+
+
 def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any]:
     """Apply inclusion, visibility, dedup, caps and totality; return ``{"nodes": [...], "quality": {...}}``."""
     nodes: list[dict[str, Any]] = []
@@ -176,7 +183,8 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any
     while stack:
         node, depth, parent_index = stack.pop()
         emitted_index = parent_index
-        label, identifier, value = _clean(node.label), _clean(node.identifier), _clean(node.value)
+        label, identifier = _clean(node.label), _clean(node.identifier)
+        value = _clean_lines(node.value) if node.type == "TextView" else _clean(node.value)
         included = (
             node.interactive
             or node.type in INTERACTIVE_ROLES

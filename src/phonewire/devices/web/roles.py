@@ -38,6 +38,7 @@ AX_TO_ROLE: Final[dict[str, str]] = {
     "MenuListOption": "Cell",
     "treeitem": "TreeItem",
     "row": "Cell",
+    "gridcell": "Cell",
     "list": "List",
     "listbox": "List",
     "tree": "List",
@@ -51,6 +52,8 @@ AX_TO_ROLE: Final[dict[str, str]] = {
     "dialog": "Dialog",
     "alertdialog": "Alert",
     "alert": "Alert",
+    # a live region: role=status, and a message box without a role (the walk's: .alert, .flash, aria-live)
+    "status": "Alert",
     "menu": "Menu",
     "menubar": "Menu",
     "progressbar": "ProgressIndicator",

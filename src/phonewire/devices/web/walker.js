@@ -42,8 +42,8 @@
     "PopUpButton", "DisclosureTriangle", "clickable",
   ]);
   const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
-    "treeitem", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton", "PopUpButton",
-    "clickable"]);
+    "treeitem", "gridcell", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton",
+    "PopUpButton", "clickable"]);
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
     range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
@@ -59,9 +59,20 @@
   const NOISE = new Set(["icon", "icons", "fa", "fas", "far", "fab", "fal", "glyphicon", "material", "symbols",
     "outlined", "btn", "button", "bi", "ion", "svg", "ui", "js", "is", "has", "lg", "sm", "md", "xs", "xl", "fw",
     "inline", "block", "flex", "hidden", "active", "selected", "pull", "left", "right", "img", "image", "wrapper",
-    "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x"]);
+    "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x",
+    // layout and spacing words, and the prefixes of widget libraries (xdsoft_prev, backdrop-ux)
+    "align", "middle", "center", "float", "text", "nowrap", "me", "ms", "mx", "my", "mt",
+    "mb", "px", "py", "pt", "pb", "xdsoft", "ux", "available", "mdi", "ti"]);
+  // An icon font's class (fa-times, bi-trash, glyphicon-search): its word says what the icon shows.
+  const ICON_CLASS = /^(?:fa|fas|far|fab|fal|bi|glyphicon|icon|ion|mdi|ti)-([a-z][a-z-]*)$/;
+  // Icons whose word is the shape, not the meaning (a "×").
+  const ICON_MEANING = {times: "close", xmark: "close", remove: "close", multiply: "close"};
   const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
     "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
+  // A calendar's day: a table cell that a date picker serves through a handler on the calendar (daterangepicker's
+  // td.available, bootstrap-datepicker's td.day, xdsoft's td.xdsoft_date, a data-date).
+  // (daterangepicker's month arrows are th.available too)
+  const SERVED_CELL = "td.available,td.day,td[data-date],td[data-day],td.xdsoft_date,th.available";
   // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
   const MAX_OPTIONS = 50;
   const SERIALS_KEY = Symbol.for("phonewire.serials");
@@ -83,7 +94,8 @@
 
   function clean(s) {
     if (!s) return "";
-    s = s.replace(/\s+/g, " ").trim();
+    // zero-width characters (spaces, joiners, byte-order marks) that break up a name but draw nothing
+    s = s.replace(/[\u200b-\u200d\u2060\ufeff]/g, "").replace(/\s+/g, " ").trim();
     return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
   }
 
@@ -179,7 +191,8 @@
       if (c.nodeType !== 1) continue;
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
-      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE") continue;
+      if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "style" ||
+          tag === "script") continue;  // (lower-case: an inline SVG's own)
       if (item && (tag === "UL" || tag === "OL" || /^(group|tree)$/.test(c.getAttribute("role") || ""))) continue;
       // not rendered (display: none; no boxes, and not a display: contents wrapper) or invisible: not heard
       // either — a label per theme of which one shows names the element once; a visually hidden one still does
@@ -205,7 +218,15 @@
   }
 
   function classWords(el) {
-    // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">).
+    // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">), and before the
+    // element's own layout classes (<a class="align-middle"><span class="fa fa-times"> → "close").
+    for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
+      const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
+      for (const part of cls.toLowerCase().split(/\s+/)) {
+        const m = ICON_CLASS.exec(part);
+        if (m && !NOISE.has(m[1])) return ICON_MEANING[m[1]] || m[1].replace(/-/g, " ");
+      }
+    }
     const words = [];
     for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
       const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
@@ -254,7 +275,7 @@
       if (c.nodeType !== 1 || c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON" || tag === "SCRIPT" ||
-          tag === "STYLE" || tag === "TEMPLATE" || c.getClientRects().length === 0) continue;
+          tag === "STYLE" || tag === "TEMPLATE" || tag === "style" || c.getClientRects().length === 0) continue;
       s += " " + rowText(c, depth + 1) + " ";
     }
     return s;
@@ -306,7 +327,7 @@
     if (tag === "DIALOG" || role === "dialog" || role === "alertdialog") {
       return clean(el.getAttribute("title") || "");
     }
-    if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el))) {
+    if (NAME_FROM_CONTENT.has(role) || (role === "listitem" && clicked(el)) || messageBox(el, role)) {
       // (a list item with a click handler of its own is a menu entry: named by its text, like a button)
       const n = clean(withGenerated(el, textOf(el, 0, role === "treeitem" || role === "listitem")));
       if (n) return n;
@@ -371,6 +392,20 @@
     return null;
   }
 
+  function backdrop(el) {
+    // A modal's backdrop or a widget's mask (backdrop-ux, select2-drop-mask, modal-backdrop): what covers the
+    // page while something is open, no button of its own.
+    const cls = typeof el.className === "string" ? el.className.toLowerCase() : "";
+    return /backdrop|(^|[\s_-])(mask|scrim|overlay)([\s_-]|$)/.test(cls) && !clean(el.textContent);
+  }
+
+  function messageBox(el, role) {
+    // An alert or status that is one message (short, no list, table, heading or field inside): named by its text.
+    // A live region around a whole list of results is no message: its content keeps its own lines.
+    return (role === "alert" || role === "status") && (el.textContent || "").length <= 300 &&
+      !el.querySelector("li,tr,h1,h2,h3,h4,h5,h6,input,select,textarea");
+  }
+
   function clicked(el) {
     return (CLICKERS !== null && CLICKERS.has(el)) || el.onclick !== null;
   }
@@ -382,6 +417,14 @@
     const all = el.getElementsByTagName("*");
     for (let i = 0; i < all.length && i < 200; i++) if (clicked(all[i])) return true;
     return false;
+  }
+
+  function servedCell(td) {
+    // A calendar day a person taps (SERVED_CELL, no control inside) whose click handler is its own, on the calendar
+    // around it (delegated, up to 8 levels up), or that the page marks with a pointer.
+    if (!td.matches(SERVED_CELL) || td.querySelector(INTERACTIVE_SELECTOR)) return false;
+    for (let a = td, i = 0; a && i < 9 && a.tagName !== "BODY"; a = a.parentElement, i++) if (clicked(a)) return true;
+    return getComputedStyle(td).cursor === "pointer";
   }
 
   function shapeName(el) {
@@ -511,10 +554,22 @@
   }
 
   function reaches(hit, el) {
-    // A tap that hits `hit` reaches el: it is el, inside it, an ancestor of it, or a <label> of it.
-    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return true;
+    // A tap that hits `hit` reaches el: it is el, inside it, or a <label> of it.  An ancestor hit there (el lets
+    // taps through, or the ancestor's ::before / ::after lies over it) takes the tap itself: it reaches el only
+    // when it is a control that holds el (a button or link around it, a clickable row), not a plain container.
+    if (!hit || hit === el || el.contains(hit)) return true;
     const label = hit.closest ? hit.closest("label") : null;
-    return !!(label && label.control === el);
+    if (label && label.control === el) return true;
+    return hit.contains(el) && forwards(hit);
+  }
+
+  function forwards(a) {
+    // An ancestor that a tap on its content means: a native control, an explicit tap role, or a click handler of
+    // its own (a list item or table row is no control by its implicit role alone).
+    const tag = a.tagName;
+    if (tag === "BODY" || tag === "HTML") return false;
+    if (tag === "BUTTON" || tag === "SUMMARY" || tag === "LABEL" || (tag === "A" && a.hasAttribute("href"))) return true;
+    return (a.hasAttribute("role") && TAP_ROLES.has(roleOf(a, tag))) || clicked(a);
   }
 
   function tiny(el) {
@@ -604,12 +659,17 @@
     const standsFor = stand ? stand.select : null;
     if (standsFor) role = "combobox";
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
-        (tag === "INPUT"))) return;
+        tag === "NOSCRIPT" || (tag === "INPUT"))) return;  // (JavaScript is on: <noscript> is text never drawn)
+    if (tag === "style" || tag === "script") return;  // an inline SVG's style sheet or script (SVG tags keep their case)
     // Hidden from assistive technology, but a person still taps it (jQuery UI's spinner arrows: aria-hidden links
-    // with role=button, or a click handler of their own): such a control itself stays.
-    if (el.getAttribute("aria-hidden") === "true" && !(clicked(el) || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
+    // with role=button, or a click handler of their own; Bootstrap's close "×", a <button> whose handler sits on
+    // the document): such a control itself stays.
+    if (el.getAttribute("aria-hidden") === "true" &&
+        !(clicked(el) || tag === "BUTTON" || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
       return;
     }
+    // inert: neither seen by assistive technology nor tapped (a page's hidden off-canvas drawer)
+    if (el.hasAttribute("inert")) return;
     const r = el.getBoundingClientRect();
     let geometryless = false;
     if (r.width === 0 && r.height === 0 && r.x === 0 && r.y === 0) {
@@ -661,13 +721,46 @@
       role = "slider";
       flags |= 8;
     }
+    // A message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a status, named by
+    // its text, that the interactive view keeps.
+    if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
+        /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4 &&
+        messageBox(el, "status")) {
+      role = "status";
+    }
+    // A calendar's days are cells of their own (named by their day), and their week row stands for none of them.
+    if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
+      role = clean(el.textContent) ? "gridcell" : "clickable";  // (an arrow drawn by CSS: named by its class)
+      flags |= 8;
+      if (/(^|[\s_-])disabled(\s|$)/.test(typeof el.className === "string" ? el.className : "")) flags |= 1;
+    } else if (tag === "TR" && role === "row" && !el.hasAttribute("role") && !clicked(el)) {
+      const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
+      if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
+    }
+    let cs = null;
+    if (tag !== "BODY" && tag !== "HTML") {
+      // Not drawn, so not seen: content-visibility: hidden (its content), a transparent wrapper (opacity: 0, a
+      // page's hidden footer; not a control drawn over by its own styling).  visibility: hidden / collapse hides
+      // the element and its text, but a child may show again (visibility: visible): only the children are walked.
+      cs = getComputedStyle(el);
+      if (cs.contentVisibility === "hidden") return;
+      if (cs.opacity === "0" && tag !== "INPUT" && tag !== "SELECT" && tag !== "TEXTAREA") return;
+      if (cs.visibility !== "visible") {
+        for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+          walk(c, parent, childClip, tclip, depth + 1, inName, parentPointer);
+          if (out.length >= maxNodes) return;
+        }
+        return;
+      }
+    }
     let pointer = parentPointer;
     if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
-      pointer = getComputedStyle(el).cursor === "pointer";
+      pointer = (cs || getComputedStyle(el)).cursor === "pointer";
       if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el)) {
+          !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
+          !backdrop(el)) {
         role = "clickable";
         flags |= 8;
       }
@@ -727,7 +820,8 @@
     } else if (candidate && outside) {
       self = parent;
     }
-    const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox";
+    const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox" ||
+      (!!name && messageBox(el, role));
     if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
     if (standsFor && self !== parent) options(standsFor, self, r, false);
     if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
@@ -740,8 +834,9 @@
         walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
       } else if (c.nodeType === 3 && mixed && c.data.trim()) {
         if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
-          // a text-only element: its box is the text's box (no Range needed)
-          push(self, "StaticText", clean(c.data), "", "", r, 0, c);
+          // a text-only element: its box is the text's box (no Range needed); no line for zero-width text
+          const t = clean(c.data);
+          if (t) push(self, "StaticText", t, "", "", r, 0, c);
         } else {
           textRun(self, c, childClip);
         }
