@@ -317,16 +317,10 @@ class AgentSession:
         ref_match = _REF.match(target)
         if ref_match:
             ref = ref_match.group(1)
-            if ref not in self._refs.refs:
-                raise ProtocolError(
-                    e.STALE_REF,
-                    f"@{ref} was not issued by this session's last snapshot",
-                    "Run `snapshot` and use a ref from its output.",
-                )
-            old, issued = self._refs.refs[ref]
+            self._refs.check(ref)
             raw = await self._raw_snapshot(refront=True)
             now = Index(raw["nodes"])
-            node = refind(ref, old, issued, now)
+            node = self._refs.refind(ref, now)
             self.last_check_s = time.perf_counter() - start
             check_reachable(node, f"@{ref}")
             return node, ref, now
@@ -600,7 +594,7 @@ class AgentSession:
 
     def _ref_for(self, node: Node, fresh: Index) -> str:
         """The ref ``node`` carries over from the last snapshot, or a new one."""
-        return self._refs.carried_over(fresh).get(int(node["index"])) or self._refs.add(node, fresh)
+        return self._refs.claim(node, fresh)
 
     # -- trace (phonewire.agent.trace wraps this session's operations) -----------------------------------------
     async def trace_start(self, dir: str) -> ActionResult:
