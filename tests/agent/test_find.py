@@ -62,7 +62,7 @@ def test_find_scrolls_until_the_row_shows_and_its_ref_can_be_tapped() -> None:
     result = run(s.find("text=Person 150"))
     assert len(sender.commands("scroll")) == 14  # rows 141-157 show after the 14th
     assert sender.commands("scroll")[0] == {
-        "direction": "down", "amount": 0.8, "reveal": "Person 150", "appBundleId": "dev.phonewire.demo"
+        "direction": "down", "amount": 0.8, "revealTerms": ["text=Person 150"], "appBundleId": "dev.phonewire.demo"
     }  # fmt: skip
     assert result.data["scrolls"] == 14 and result.data["distance"] == 7000
     assert result.data["message"] == f'@{result.data["ref"]} Cell "Person 150" after 14 scroll(s), 7000 pt'

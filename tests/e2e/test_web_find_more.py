@@ -3,7 +3,8 @@
 (hostile/virtual.html: 10,000 rows, 30 nodes), a snapshot after a tap that starts a smooth scroll
 (hostile/smooth.html), and refs that survive a row scrolling out of view and back.
 
-How long ``find`` takes on the virtual list is in bench/bench_web.py (``find_virtual``); here the number of scrolls."""
+How long ``find`` takes on the virtual list, against an earlier tree, is in bench/bench_find.py; here the number of
+scrolls."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from web_runner import HostileSite
 
 import phonewire
+from phonewire.protocol import errors as e
 
 pytestmark = pytest.mark.e2e
 
@@ -52,3 +54,71 @@ def test_a_snapshot_after_a_tap_that_starts_a_smooth_scroll_shows_where_it_came_
     spot = "Middle spot" if button == "id=smooth" else "Bottom spot"
     assert f'"{spot}"' in view and '"Top spot"' not in view
     assert page_offset(phone) > 5000
+
+
+# -- find by any selector ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def rows(phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    phone.open(hostile_site.url("rows.html"))  # relaunched: at the top, nothing deleted
+    return phone
+
+
+@pytest.mark.parametrize(
+    ("selector", "line"),
+    [
+        ('role=Button label="Delete person 150"', 'Button "Delete person 150" id=del-150'),
+        ("id=del-180", 'Button "Delete person 180" id=del-180'),
+        ("text=Person 120", 'StaticText "Person 120"'),
+        ('role=button "delete person 90" enabled', 'Button "Delete person 90" id=del-90'),
+        ("id=no-such || id=far", 'Button "All done" id=far'),
+    ],
+)
+def test_find_reaches_an_element_off_screen_by_any_selector_in_a_few_scrolls(
+    rows: phonewire.Phone, selector: str, line: str
+) -> None:
+    found = rows.find(selector)
+    assert found.data["line"].endswith(line), found.data
+    assert 1 <= found.data["scrolls"] <= 3, found.data  # a jump and a drag or two, not a drag per screen
+    assert found.data["distance"] == page_offset(rows) > 2000
+    rows.tap("@" + found.data["ref"])
+    if "del-" in line:
+        assert status(rows, "page=").endswith("deleted=" + line.split("del-")[1])
+
+
+def test_find_answers_at_once_what_already_shows_and_scrolls_nothing(rows: phonewire.Phone) -> None:
+    found = rows.find('role=Button label="Delete person 2"')
+    assert found.data["scrolls"] == 0 and found.data["distance"] == 0
+    assert found.data["message"] == found.data["line"] and page_offset(rows) == 0
+
+
+def test_find_a_selector_that_matches_nothing_is_not_found_after_the_limit_saying_how_far(
+    rows: phonewire.Phone,
+) -> None:
+    with pytest.raises(phonewire.ProtocolError) as limited:
+        rows.find('role=Button label="Delete person 999"', max_scrolls=3)
+    assert limited.value.code == e.NOT_FOUND and limited.value.hint
+    moved = re.search(r"after 3 scroll\(s\) down \((\d+) pt\): stopped after max_scrolls=3", limited.value.message)
+    assert moved and int(moved[1]) == page_offset(rows) > 0
+    with pytest.raises(phonewire.ProtocolError) as ended:
+        rows.find("id=nowhere", max_scrolls=200)
+    assert ended.value.code == e.NOT_FOUND and "reached the end" in ended.value.message
+
+
+# -- a virtual list ---------------------------------------------------------------------------------------------
+
+
+def test_find_reaches_row_7500_of_a_virtual_list_of_10000_in_a_few_scrolls_and_its_ref_taps_it(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("virtual.html"))
+    assert sum(1 for n in phone.snapshot().nodes if str(n.get("label") or "").startswith("Row ")) < 30
+    found = phone.find("Row 7,500")
+    assert found.data["line"].endswith('StaticText "Row 7,500"') and found.data["scrolls"] <= 3, found.data
+    opened = phone.find('role=Button label="Open Row 7,498"')
+    assert opened.data["scrolls"] == 0  # on screen already
+    phone.tap("@" + opened.data["ref"])
+    assert status(phone, "picked") == "picked open Row 7,498"
+    back = phone.find("Row 120", direction="up")
+    assert back.data["line"].endswith('StaticText "Row 120"') and back.data["scrolls"] <= 3, back.data

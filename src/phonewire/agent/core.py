@@ -713,8 +713,10 @@ class AgentSession:
         """Scroll until an element that ``selector`` matches shows, and answer its line as ``snapshot`` prints it
         (``@eN Cell "Person 150"``), ready to act on.  Already on screen: no scroll at all.  Else it scrolls
         ``direction``, up to ``max_scrolls`` times, looking after each; a device that can search off screen (the web
-        phone) scrolls the container that holds the text of the selector towards it instead.  NOT_FOUND at the end
-        of the content or after ``max_scrolls``, saying how far it scrolled."""
+        phone) is sent the selector's terms (``revealTerms``) and scrolls the container that holds the first element
+        off screen they match towards it instead (or, in a virtual list, jumps to where a numbered row would be).
+        Whatever the device did, the match is decided here, on the snapshot, by the same rules as ``tap``.  NOT_FOUND
+        at the end of the content or after ``max_scrolls``, saying how far it scrolled."""
         d = _direction(direction)
         if (
             isinstance(max_scrolls, bool)
@@ -726,7 +728,7 @@ class AgentSession:
                 f"Leave it out (default {DEFAULT_FIND_SCROLLS}) or give a whole number.",
             )
         parsed = selectors.parse(selector)  # before any I/O: a bad selector costs nothing
-        reveal = _reveal_text(parsed)
+        reveal = _reveal_terms(parsed)
 
         async def run() -> ActionResult:
             scrolls, moved, at_end, went, measured = 0, 0.0, False, d, False
@@ -756,7 +758,7 @@ class AgentSession:
                     )
                 fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
                 if reveal:
-                    fields["reveal"] = reveal
+                    fields["revealTerms"] = reveal
                 env = await self._send(c.SCROLL, fields, app=True)
                 envs.append(env)
                 data = env.data or {}
@@ -778,13 +780,15 @@ def _direction(direction: str) -> str:
     return d
 
 
-def _reveal_text(parsed: selectors.Selector) -> str | None:
-    """The text ``find`` asks the device to search off screen: the first label/text/value term of the selector's
-    first alternative (a selector of roles or ids alone has none: plain scrolling then)."""
-    for term in parsed.alternatives[0] if parsed.alternatives else ():
-        if term.key in ("label", "text", "value") and isinstance(term.value, str) and term.value:
-            return term.value
-    return None
+def _reveal_terms(parsed: selectors.Selector) -> list[str] | None:
+    """What ``find`` asks the device to search off screen (the wire field ``revealTerms``): the selector's string
+    terms as ``key=value``, ``||`` between alternatives (its booleans — ``enabled`` … — are checked here only)."""
+    out: list[str] = []
+    for alternative in parsed.alternatives:
+        terms = [f"{t.key}={t.value}" for t in alternative if isinstance(t.value, str) and t.value]
+        if terms:
+            out.extend(["||", *terms] if out else terms)
+    return out or None
 
 
 def _absolute(file: str) -> str:

@@ -27,7 +27,7 @@ import io
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, TypeVar, cast
 
 from phonewire.devices.android import errors as android_errors
@@ -518,7 +518,7 @@ class AndroidDevice(Device):
         *,
         amount: float,
         at: tuple[float, float] | None = None,
-        reveal: str | None = None,
+        reveal: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         """A drag through the scroll container (``hierarchy.choose_scroller``: the innermost ``scrollable`` element
         around ``at`` that scrolls that way, else the largest one, else the screen), measured by comparing the

@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -674,7 +674,7 @@ class WebDevice(Device):
         *,
         amount: float,
         at: tuple[float, float] | None = None,
-        reveal: str | None = None,
+        reveal: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
