@@ -122,3 +122,51 @@ def test_find_reaches_row_7500_of_a_virtual_list_of_10000_in_a_few_scrolls_and_i
     assert status(phone, "picked") == "picked open Row 7,498"
     back = phone.find("Row 120", direction="up")
     assert back.data["line"].endswith('StaticText "Row 120"') and back.data["scrolls"] <= 3, back.data
+
+
+# -- refs that survive scrolling out and back -------------------------------------------------------------------
+
+
+def ref_of(view: phonewire.View, label: str) -> str:
+    return next(ref for ref, n in view.refs.items() if n.get("label") == label)
+
+
+def test_a_row_that_scrolls_out_of_view_and_back_gets_its_old_ref_and_the_ref_still_taps_it(
+    rows: phonewire.Phone,
+) -> None:
+    first = rows.snapshot(interactive=True)
+    two, three = ref_of(first, "Delete person 2"), ref_of(first, "Delete person 3")
+    for _ in range(3):
+        rows.scroll("down", amount=1)
+        away = rows.snapshot(interactive=True)
+        assert '"Delete person 2"' not in away.text and f"@{two} " not in away.text
+    # acted on while it is off screen: it does not show, so it is not tapped
+    with pytest.raises(phonewire.ProtocolError) as gone:
+        rows.tap("@" + two)
+    assert gone.value.code == e.STALE_REF and "no longer on screen" in gone.value.message
+    rows.find('role=Button label="Delete person 2"', direction="up")
+    back = rows.snapshot(interactive=True)
+    assert ref_of(back, "Delete person 2") == two and ref_of(back, "Delete person 3") == three
+    rows.tap("@" + three)
+    assert status(rows, "page=").endswith("deleted=3")
+    # and without a snapshot in between: scrolled away (a snapshot there), back, tapped by the old ref
+    rows.scroll("down", amount=1)
+    assert '"Delete person 2"' not in rows.snapshot().text
+    rows.scroll("up", amount=1)
+    rows.tap("@" + two)
+    assert status(rows, "page=").endswith("deleted=2")
+
+
+def test_a_virtual_list_row_node_recycled_for_another_row_never_carries_the_old_ref(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("virtual.html"))
+    first = phone.snapshot(interactive=True)
+    open3 = ref_of(first, "Open Row 3")
+    phone.find("Row 2,000")  # the 30 row nodes show rows near 2,000 now
+    far = phone.snapshot(interactive=True)
+    assert f"@{open3} " not in far.text  # its node shows another row now: a new ref there
+    with pytest.raises(phonewire.ProtocolError) as stale:
+        phone.tap("@" + open3)
+    assert stale.value.code == e.STALE_REF
+    assert status(phone, "picked") == "picked nothing"  # nothing was tapped
