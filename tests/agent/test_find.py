@@ -101,3 +101,42 @@ def test_bad_find_arguments_are_refused_before_anything_is_sent(args: dict[str, 
         run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 1", **args))
     assert info.value.code == e.INVALID_REQUEST and fragment in info.value.message
     assert not sender.sent
+
+
+@pytest.mark.parametrize(
+    ("selector", "terms"),
+    [
+        ('role=Button label="Delete person 150"', ["role=Button", "label=Delete person 150"]),
+        ("id=del-180 enabled", ["id=del-180"]),
+        ("id=nope || text=Far away", ["id=nope", "||", "text=Far away"]),
+        ("focused || id=x", ["id=x"]),
+    ],
+)
+def test_find_sends_the_device_every_string_term_of_the_selector(selector: str, terms: list[str]) -> None:
+    sender = Scrolling()
+    with pytest.raises(ProtocolError):
+        run(AgentSession(sender, app_id="dev.phonewire.demo").find(selector, max_scrolls=1))
+    assert sender.commands("scroll")[0]["revealTerms"] == terms
+
+
+class CannotSearch(Scrolling):
+    """A device that cannot search off screen: with ``revealOnly`` it does not move and says ``located: false``."""
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if command == "scroll" and (fields or {}).get("revealOnly"):
+            self.sent.append((command, dict(fields or {})))
+            return ok({"direction": "down", "distance": 0.0, "atEnd": None, "located": False})
+        return await super().send(command, fields)
+
+
+def test_located_only_is_not_found_at_once_when_the_device_locates_nothing_and_moves_nothing() -> None:
+    sender = CannotSearch()
+    s = AgentSession(sender, app_id="dev.phonewire.demo")
+    with pytest.raises(ProtocolError) as info:
+        run(s.find("Person 150", located_only=True))
+    assert info.value.code == e.NOT_FOUND and "located none off screen" in info.value.message and info.value.hint
+    assert [f.get("revealOnly") for f in sender.commands("scroll")] == [True] and sender.top == 1
+    with pytest.raises(ProtocolError):  # a selector without a term the device can look for: nothing is sent
+        run(s.find("focused", located_only=True))
+    assert len(sender.commands("scroll")) == 1
+    assert run(s.find("Person 5", located_only=True)).data["scrolls"] == 0  # on screen: answered at once

@@ -708,7 +708,12 @@ class AgentSession:
         return await self._locked(run)
 
     async def find(
-        self, selector: str, *, direction: str = "down", max_scrolls: int = DEFAULT_FIND_SCROLLS
+        self,
+        selector: str,
+        *,
+        direction: str = "down",
+        max_scrolls: int = DEFAULT_FIND_SCROLLS,
+        located_only: bool = False,
     ) -> ActionResult:
         """Scroll until an element that ``selector`` matches shows, and answer its line as ``snapshot`` prints it
         (``@eN Cell "Person 150"``), ready to act on.  Already on screen: no scroll at all.  Else it scrolls
@@ -716,7 +721,11 @@ class AgentSession:
         phone) is sent the selector's terms (``revealTerms``) and scrolls the container that holds the first element
         off screen they match towards it instead (or, in a virtual list, jumps to where a numbered row would be).
         Whatever the device did, the match is decided here, on the snapshot, by the same rules as ``tap``.  NOT_FOUND
-        at the end of the content or after ``max_scrolls``, saying how far it scrolled."""
+        at the end of the content or after ``max_scrolls``, saying how far it scrolled.
+
+        ``located_only`` (WebDriver's find of an element off screen; not an operation parameter): scroll only
+        towards what the device locates off screen (``revealOnly``); NOT_FOUND, having moved nothing, when it
+        locates nothing or cannot search (Android, iOS)."""
         d = _direction(direction)
         if (
             isinstance(max_scrolls, bool)
@@ -732,6 +741,7 @@ class AgentSession:
 
         async def run() -> ActionResult:
             scrolls, moved, at_end, went, measured = 0, 0.0, False, d, False
+            located: bool | None = None
             envs: list[Reply] = []
             while True:
                 nodes: list[Node] = (await self._raw_snapshot(refront=True))["nodes"]
@@ -746,6 +756,13 @@ class AgentSession:
                                                                   "label": node.get("label")}}  # fmt: skip
                     warning = "; ".join(env.warning for env in envs if env.warning) or None
                     return ActionResult(data, warning, any(env.reactivated for env in envs))
+                if located_only and (reveal is None or located is False):
+                    raise ProtocolError(
+                        e.NOT_FOUND,
+                        f"nothing on screen matches {selector!r}, and the device located none off screen",
+                        "Check the locator against the page source; where the device cannot search off screen "
+                        "(Android, iOS), scroll first (`mobile: scroll`) or use `mobile: find`.",
+                    )
                 if at_end or scrolls >= max_scrolls:
                     why = "reached the end" if at_end else f"stopped after max_scrolls={max_scrolls}"
                     raise ProtocolError(
@@ -759,11 +776,14 @@ class AgentSession:
                 fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
                 if reveal:
                     fields["revealTerms"] = reveal
+                if located_only:
+                    fields["revealOnly"] = True
                 env = await self._send(c.SCROLL, fields, app=True)
                 envs.append(env)
                 data = env.data or {}
                 scrolls += 1
                 went = str(data.get("direction") or went)
+                located = False if data.get("located") is False else None
                 distance = data.get("distance")
                 measured = measured or isinstance(distance, int | float)
                 moved += float(distance) if isinstance(distance, int | float) else 0.0

@@ -47,6 +47,7 @@ FIELD_TYPES: dict[str, str] = {
     "amount": _NUMBER,
     "reveal": _STRING,
     "revealTerms": _STRINGS,
+    "revealOnly": _BOOL,
     # screenshot options (extension)
     "format": _STRING,
     "scale": _STRING,

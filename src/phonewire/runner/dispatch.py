@@ -153,7 +153,12 @@ async def _scroll(d: Device, r: Request) -> JSONObject:
     text = r.args.get("reveal")
     reveal = [str(t) for t in terms] if terms else ([f"text={text}"] if text else None)
     data = await d.scroll(
-        _app(r), direction, amount=float(r.args.get("amount", DEFAULT_SCROLL_AMOUNT)), at=at, reveal=reveal
+        _app(r),
+        direction,
+        amount=float(r.args.get("amount", DEFAULT_SCROLL_AMOUNT)),
+        at=at,
+        reveal=reveal,
+        reveal_only=bool(r.args.get("revealOnly", False)) and reveal is not None,
     )
     went = str(data.get("direction") or direction)
     distance = data.get("distance")

@@ -58,7 +58,7 @@ _TAG_ROLES: Final = {
 
 # Shared by the scripts: window.__phonewireScroll holds the chosen container between the evaluations of one scroll.
 PLAN_JS = (
-    r"""((x, y, dir, amount, reach, reveal) => {
+    r"""((x, y, dir, amount, reach, reveal, only) => {
   const vertical = dir === "up" || dir === "down", sign = (dir === "down" || dir === "right") ? 1 : -1;
   const W = innerWidth, H = innerHeight, root = document.scrollingElement || document.documentElement;
   const SCROLLING = new Set(["auto", "scroll", "overlay"]);
@@ -287,6 +287,7 @@ PLAN_JS = (
   window.__phonewireScroll = {el: container, pos, size, client};
   const box = container === root ? {x: 0, y: 0, width: W, height: H} : clip(container);
   const out = {dir, before, max, atEnd, box, container: describe(container), revealed, found, jumped};
+  if (reveal && only && !found && !jumped) { out.located = false; return out; }  // nothing located: no move
   if (revealed || jumped || atEnd || box.width < 1 || box.height < 1) return out;
   // the drag: at most `reach` of the box, inside its inner part, through a point whose element belongs to it
   const f = Math.min(amount, reach, want === null ? amount : Math.max(want, %(min)s));
@@ -368,9 +369,13 @@ def ax_roles(role: str) -> list[str]:
     return found
 
 
-def plan_expression(direction: str, amount: float, at: tuple[float, float] | None, reveal: Sequence[str] | None) -> str:
+def plan_expression(
+    direction: str, amount: float, at: tuple[float, float] | None, reveal: Sequence[str] | None, *, only: bool = False
+) -> str:
+    """The scroll plan's evaluation.  ``only`` (WebDriver's find off screen): move only towards what ``reveal``
+    locates (or a virtual list's jump); else no move, ``located: false``."""
     x, y = at if at is not None else (None, None)
-    args = [x, y, direction, amount, SCROLL_MAX_REACH, reveal_terms(reveal)]
+    args = [x, y, direction, amount, SCROLL_MAX_REACH, reveal_terms(reveal), only]
     return f"({PLAN_JS})({', '.join(json.dumps(a) for a in args)})"
 
 
@@ -381,6 +386,8 @@ def outcome(plan: dict[str, Any], after: object) -> dict[str, Any]:
     out: dict[str, Any] = {"direction": direction, "container": plan.get("container")}
     if plan.get("found") is not None and plan.get("found"):
         out["revealed"] = bool(plan.get("revealed"))
+    if plan.get("located") is False:
+        out["located"] = False
     if isinstance(after, list) and len(after) == 2:
         position, limit = float(after[0]), float(after[1])
         out["distance"] = round(max(0.0, (position - float(plan["before"])) * sign), 1)
