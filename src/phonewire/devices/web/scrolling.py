@@ -201,11 +201,15 @@ PLAN_JS = (
         for (const [key, want] of terms) { q = Math.min(q, test(el, key, want)); if (!q) break; }
         if (q) matches.set(el, q);
       }
+      const outer = new Set();  // elements that hold a match (marked once each: their ancestors are marked too)
+      for (const el of matches.keys()) {
+        for (let n = el.parentElement; n && !outer.has(n); n = n.parentElement) outer.add(n);
+      }
       const best = [[], []];
       for (const [el, q] of matches) {
+        if (outer.has(el)) continue;
         const r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;
-        if (el.querySelector && Array.from(matches.keys()).some((m) => m !== el && el.contains(m))) continue;
         if (shows(el)) continue;  // on screen: the agent has looked there already
         best[2 - q].push(el);
         if (q === 2) break;
