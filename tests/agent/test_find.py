@@ -129,14 +129,14 @@ class CannotSearch(Scrolling):
         return await super().send(command, fields)
 
 
-def test_located_only_is_not_found_at_once_when_the_device_locates_nothing_and_moves_nothing() -> None:
+def test_find_located_is_not_found_at_once_when_the_device_locates_nothing_and_moves_nothing() -> None:
     sender = CannotSearch()
     s = AgentSession(sender, app_id="dev.phonewire.demo")
     with pytest.raises(ProtocolError) as info:
-        run(s.find("Person 150", located_only=True))
+        run(s.find_located("Person 150"))
     assert info.value.code == e.NOT_FOUND and "located none off screen" in info.value.message and info.value.hint
     assert [f.get("revealOnly") for f in sender.commands("scroll")] == [True] and sender.top == 1
     with pytest.raises(ProtocolError):  # a selector without a term the device can look for: nothing is sent
-        run(s.find("focused", located_only=True))
+        run(s.find_located("focused"))
     assert len(sender.commands("scroll")) == 1
-    assert run(s.find("Person 5", located_only=True)).data["scrolls"] == 0  # on screen: answered at once
+    assert run(s.find_located("Person 5")).data["scrolls"] == 0  # on screen: answered at once

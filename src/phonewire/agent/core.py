@@ -708,12 +708,7 @@ class AgentSession:
         return await self._locked(run)
 
     async def find(
-        self,
-        selector: str,
-        *,
-        direction: str = "down",
-        max_scrolls: int = DEFAULT_FIND_SCROLLS,
-        located_only: bool = False,
+        self, selector: str, *, direction: str = "down", max_scrolls: int = DEFAULT_FIND_SCROLLS
     ) -> ActionResult:
         """Scroll until an element that ``selector`` matches shows, and answer its line as ``snapshot`` prints it
         (``@eN Cell "Person 150"``), ready to act on.  Already on screen: no scroll at all.  Else it scrolls
@@ -721,11 +716,16 @@ class AgentSession:
         phone) is sent the selector's terms (``revealTerms``) and scrolls the container that holds the first element
         off screen they match towards it instead (or, in a virtual list, jumps to where a numbered row would be).
         Whatever the device did, the match is decided here, on the snapshot, by the same rules as ``tap``.  NOT_FOUND
-        at the end of the content or after ``max_scrolls``, saying how far it scrolled.
+        at the end of the content or after ``max_scrolls``, saying how far it scrolled."""
+        return await self._scroll_to(selector, direction=direction, max_scrolls=max_scrolls, located_only=False)
 
-        ``located_only`` (WebDriver's find of an element off screen; not an operation parameter): scroll only
-        towards what the device locates off screen (``revealOnly``); NOT_FOUND, having moved nothing, when it
-        locates nothing or cannot search (Android, iOS)."""
+    async def find_located(self, selector: str) -> ActionResult:
+        """``find`` that scrolls only towards what the device locates off screen (``revealOnly``; WebDriver's Find
+        Element of an element below the screen — not an agent operation): NOT_FOUND, having moved nothing, when
+        the device locates nothing or cannot search (Android, iOS)."""
+        return await self._scroll_to(selector, direction="down", max_scrolls=DEFAULT_FIND_SCROLLS, located_only=True)
+
+    async def _scroll_to(self, selector: str, *, direction: str, max_scrolls: int, located_only: bool) -> ActionResult:
         d = _direction(direction)
         if (
             isinstance(max_scrolls, bool)

@@ -174,10 +174,10 @@ class WebDriverSession:
 
     async def _reveal(self, selector: str) -> bool:
         """Scroll an element that ``selector`` matches off screen into view, where the device can locate it (the
-        web phone; ``find`` with ``located_only``).  False when nothing moved towards one."""
+        web phone; :meth:`AgentSession.find_located`).  False when nothing moved towards one."""
         await prepare_app(self.agent, "scroll")
         try:
-            await self.agent.find(selector, located_only=True)
+            await self.agent.find_located(selector)
         except ProtocolError as exc:
             if exc.code != e.NOT_FOUND:
                 raise
