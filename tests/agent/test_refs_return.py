@@ -156,3 +156,22 @@ def test_the_retired_refs_are_bounded_oldest_first() -> None:
         issued.extend(look(table, draw(titles, first, recycle=False, likes=False)[0]))
     assert len(table.retired) == RETIRED_MAX
     assert list(table.retired) == [r for r in issued if r not in table.refs][-RETIRED_MAX:]
+
+
+def test_a_text_that_appears_beside_the_row_title_does_not_make_the_row_another_one() -> None:
+    def shot(badge: str | None, likes: int) -> list[dict[str, Any]]:
+        kids = [RawNode("StaticText", label="Milk 1", rect=Rect(40, 72, 90, 20)),
+                RawNode("Button", label="Open", rect=Rect(140, 64, 60, 36)),
+                RawNode("StaticText", label=f"{likes} likes", rect=Rect(220, 72, 60, 20))]  # fmt: skip
+        if badge:
+            kids.insert(0, RawNode("StaticText", label=badge, rect=Rect(4, 72, 30, 20)))
+        for i, kid in enumerate(kids):
+            kid.serial = f"doc:{kid.label}" if kid.label in ("Milk 1", "Open") else f"doc:x{i}"
+        return screen(RawNode("Other", rect=Rect(0, 60, 390, 44), children=kids))
+
+    table = RefTable()
+    refs = look(table, shot(None, 0))
+    open_ref = next(r for r, n in refs.items() if n.get("label") == "Open")
+    now = shot("New", 1)  # a badge left of the title, the counter changed
+    assert table.refind(open_ref, Index(now))["label"] == "Open"
+    assert open_ref in look(table, now)

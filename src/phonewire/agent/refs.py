@@ -148,21 +148,24 @@ class Index:
             known = self._contexts[key] = self._context(node)
         return known
 
-    def anchor(self, node: Node) -> str | None:
-        """The text that tells ``node``'s row from the others: the first text inside it (when its context starts
-        with its content), else the first label, left to right, of it and its row mates — its own label when it is
-        the row's leftmost text (a row's title), else the title beside it."""
+    def row_texts(self, node: Node) -> list[str]:
+        """The texts of ``node``'s row, the one that tells it from other rows first: the first text inside it (when
+        its context starts with its content), then the labels of it and its row mates, left to right — its own
+        label first when it is the row's leftmost text (a row's title)."""
         if self._mates is None:
             self._mates = row_mates(self.nodes, controls=True)
+        out: list[str] = []
         if not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES:
-            inner = self._inner_texts(node)
-            if inner:
-                return inner[0]
+            out.extend(self._inner_texts(node)[:1])
         row = [node, *(self.by_index[m] for m in self._mates.get(int(node["index"]), ()))]
-        labelled = [n for n in row if n.get("label")]
-        if not labelled:
-            return None
-        return str(min(labelled, key=lambda n: float((n.get("rect") or {}).get("x", 0))).get("label"))
+        row.sort(key=lambda n: float((n.get("rect") or {}).get("x", 0)))
+        out.extend(str(n["label"]) for n in row if n.get("label"))
+        return out
+
+    def anchor(self, node: Node) -> str | None:
+        """The text that tells ``node``'s row from the others (the first of :meth:`row_texts`: the row's title)."""
+        texts = self.row_texts(node)
+        return texts[0] if texts else None
 
     def _context(self, node: Node) -> tuple[str, ...]:
         if self._mates is None:
@@ -259,16 +262,15 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index, *
 
 
 def _same_place(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
-    """The same DOM element still stands where it stood: its whole context is the same, or the text that anchors
-    its row (:meth:`Index.anchor`: the row's title) is still its anchor, exactly — a counter that changed beside it
-    and texts that appeared (an editor's cursor, a hint, a validation message) do not make it another row's; a
-    recycled row node has lost its anchor, also when only a number in it changed (a virtual list's node that showed
-    ``Row 1`` shows ``Row 13``: numbers are what tell such rows apart, so they are not blanked here)."""
-    old = issued.context(node)
-    if old == fresh.context(now):
+    """The same DOM element still stands where it stood: its whole context is the same, or the text that anchored
+    its row (:meth:`Index.anchor`: the row's title) is still in its row, exactly — a counter that changed beside it
+    and texts that appeared (an icon's name, a hint, a validation message) do not make it another row's; a recycled
+    row node has lost its anchor, also when only a number in it changed (a virtual list's node that showed ``Row 1``
+    shows ``Row 13``: numbers are what tell such rows apart, so they are not blanked here)."""
+    if issued.context(node) == fresh.context(now):
         return True
     anchor = issued.anchor(node)
-    return anchor is None or anchor == fresh.anchor(now)
+    return anchor is None or anchor in fresh.row_texts(now)
 
 
 def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
