@@ -361,8 +361,10 @@ def _describe(node: Node) -> str:
     return f'{node.get("type")} "{label}"' if label else str(node.get("type"))
 
 
-#: How many refs of elements that left the screen a session keeps for their return (oldest dropped first).
-RETIRED_MAX = 2000
+#: How many refs of elements that left the screen a session keeps for their return (oldest dropped first).  Each
+#: keeps the snapshot that issued it (its context is read there): about 15 refs leave per screen scrolled, so this
+#: holds some 70 snapshots.
+RETIRED_MAX = 1000
 
 
 class RefTable:
