@@ -124,6 +124,15 @@ def test_find_reaches_row_7500_of_a_virtual_list_of_10000_in_a_few_scrolls_and_i
     assert back.data["line"].endswith('StaticText "Row 120"') and back.data["scrolls"] <= 3, back.data
 
 
+def test_find_reaches_a_row_of_a_virtual_list_numbered_downwards(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("virtual.html?desc"))
+    assert '"Row 10,000"' in phone.snapshot().text
+    found = phone.find("Row 2,500")
+    assert found.data["line"].endswith('StaticText "Row 2,500"') and found.data["scrolls"] <= 3, found.data
+
+
 # -- refs that survive scrolling out and back -------------------------------------------------------------------
 
 

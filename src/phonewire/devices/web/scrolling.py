@@ -221,8 +221,9 @@ PLAN_JS = (
   }
 
   // A virtual list renders only the rows near its view: the row sought is in no element.  When what is sought has
-  // a number (`Row 7,500`) and a scroll container shows rows of the same shape with other numbers, the container
-  // jumps to where that number's row would be, as the rows shown place it (rows of equal height, or nearly).
+  // a number (`Row 7,500`) and a scroll container shows, in its view, three rows or more of the same shape whose
+  // numbers go up (or down) along it, the container jumps to where that number's row would be, as the rows shown
+  // place it (rows of equal height, or nearly; else the next look corrects it).
   function interpolate(alternatives) {
     const NUM = /\d{1,3}(?:,\d{3})+(?!\d)|\d+/g;
     const shape = (t) => t.toLowerCase().replace(NUM, "#");
@@ -254,11 +255,16 @@ PLAN_JS = (
       groups.get(c).rows.push([number(text), at]);
     }
     for (const [c, {v, box, rows}] of groups) {
+      // numbered in order (up or down) along the list, three rows at least: a list of prices is not an index
+      rows.sort((a, b) => a[1] - b[1]);
+      const up = rows.every((r, i) => i === 0 || r[0] > rows[i - 1][0]);
+      const down = rows.every((r, i) => i === 0 || r[0] < rows[i - 1][0]);
+      if (rows.length < 3 || !(up || down)) continue;
       rows.sort((a, b) => a[0] - b[0]);
       const [lo, hi] = [rows[0], rows[rows.length - 1]];
-      if (hi[0] === lo[0] || (goal >= lo[0] && goal <= hi[0])) continue;  // shown already, or nothing to scale
+      if (goal >= lo[0] && goal <= hi[0]) continue;  // it would show: not a row of this list
       const pitch = (hi[1] - lo[1]) / (hi[0] - lo[0]);
-      if (!(pitch > 0)) continue;
+      if (!Number.isFinite(pitch) || pitch === 0) continue;
       const [p, size, client] = axisOf(v), extent = v ? box.height : box.width;
       const near = goal < lo[0] ? lo : hi;
       const target = near[1] + (goal - near[0]) * pitch - extent / 2;
