@@ -372,7 +372,7 @@ def ax_roles(role: str) -> list[str]:
     """The Chromium roles (and the walk's own ``clickable`` / ``StaticText``) that show as ``role``."""
     want = role.strip().lower()
     found = sorted(ax for ax, mapped in AX_TO_ROLE.items() if mapped.lower() == want)
-    if want in ("textfield", "securetextfield", "textview"):
+    if want in ("securetextfield", "textview"):  # a password input, a textarea: textboxes to the page
         found.append("textbox")
     if want in ("other", "group", "scrollview", "application", "window", "webview"):
         return []  # any element may be one
