@@ -62,7 +62,7 @@ def test_find_scrolls_until_the_row_shows_and_its_ref_can_be_tapped() -> None:
     result = run(s.find("text=Person 150"))
     assert len(sender.commands("scroll")) == 14  # rows 141-157 show after the 14th
     assert sender.commands("scroll")[0] == {
-        "direction": "down", "amount": 0.8, "reveal": "Person 150", "appBundleId": "dev.phonewire.demo"
+        "direction": "down", "amount": 0.8, "revealTerms": ["text=Person 150"], "appBundleId": "dev.phonewire.demo"
     }  # fmt: skip
     assert result.data["scrolls"] == 14 and result.data["distance"] == 7000
     assert result.data["message"] == f'@{result.data["ref"]} Cell "Person 150" after 14 scroll(s), 7000 pt'
@@ -101,3 +101,42 @@ def test_bad_find_arguments_are_refused_before_anything_is_sent(args: dict[str, 
         run(AgentSession(sender, app_id="dev.phonewire.demo").find("Person 1", **args))
     assert info.value.code == e.INVALID_REQUEST and fragment in info.value.message
     assert not sender.sent
+
+
+@pytest.mark.parametrize(
+    ("selector", "terms"),
+    [
+        ('role=Button label="Delete person 150"', ["role=Button", "label=Delete person 150"]),
+        ("id=del-180 enabled", ["id=del-180"]),
+        ("id=nope || text=Far away", ["id=nope", "||", "text=Far away"]),
+        ("focused || id=x", ["id=x"]),
+    ],
+)
+def test_find_sends_the_device_every_string_term_of_the_selector(selector: str, terms: list[str]) -> None:
+    sender = Scrolling()
+    with pytest.raises(ProtocolError):
+        run(AgentSession(sender, app_id="dev.phonewire.demo").find(selector, max_scrolls=1))
+    assert sender.commands("scroll")[0]["revealTerms"] == terms
+
+
+class CannotSearch(Scrolling):
+    """A device that cannot search off screen: with ``revealOnly`` it does not move and says ``located: false``."""
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if command == "scroll" and (fields or {}).get("revealOnly"):
+            self.sent.append((command, dict(fields or {})))
+            return ok({"direction": "down", "distance": 0.0, "atEnd": None, "located": False})
+        return await super().send(command, fields)
+
+
+def test_find_located_is_not_found_at_once_when_the_device_locates_nothing_and_moves_nothing() -> None:
+    sender = CannotSearch()
+    s = AgentSession(sender, app_id="dev.phonewire.demo")
+    with pytest.raises(ProtocolError) as info:
+        run(s.find_located("Person 150"))
+    assert info.value.code == e.NOT_FOUND and "located none off screen" in info.value.message and info.value.hint
+    assert [f.get("revealOnly") for f in sender.commands("scroll")] == [True] and sender.top == 1
+    with pytest.raises(ProtocolError):  # a selector without a term the device can look for: nothing is sent
+        run(s.find_located("focused"))
+    assert len(sender.commands("scroll")) == 1
+    assert run(s.find_located("Person 5")).data["scrolls"] == 0  # on screen: answered at once

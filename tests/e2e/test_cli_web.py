@@ -166,8 +166,10 @@ def test_find_reaches_row_150_of_300_in_two_calls_after_open_and_under_300_chara
         still.code != 0 and "NOT_FOUND" in still.err and "after 1 scroll(s) down (0 pt): reached the end" in still.err
     )
     s.ok("press", "back")
-    missing = s("find", "Item 999", "--max-scrolls", "1")
+    missing = s("find", "Nobody here", "--max-scrolls", "1")
     assert missing.code != 0 and "NOT_FOUND" in missing.err and "max_scrolls=1" in missing.err
+    past = s("find", "Item 999")  # a numbered row past the last: one jump to where it would be, the end
+    assert past.code != 0 and "after 1 scroll(s) down" in past.err and "reached the end" in past.err
 
 
 def test_interactive_view_is_smaller_and_keeps_every_control(s: Session) -> None:

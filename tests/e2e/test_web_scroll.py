@@ -143,7 +143,7 @@ def test_find_scrolls_the_grid_sideways_to_a_cell_off_screen(phone: phonewire.Ph
 
 def test_find_that_never_shows_is_not_found_with_the_distance_scrolled(phone: phonewire.Phone) -> None:
     with pytest.raises(phonewire.ProtocolError) as limited:
-        phone.find("Person 999", max_scrolls=2)
+        phone.find("Nobody here", max_scrolls=2)
     assert limited.value.code == e.NOT_FOUND
     assert re.search(r"after 2 scroll\(s\) down \((\d+) pt\): stopped after max_scrolls=2", limited.value.message)
     moved = int(re.search(r"\((\d+) pt\)", limited.value.message).group(1))  # type: ignore[union-attr]
@@ -152,6 +152,11 @@ def test_find_that_never_shows_is_not_found_with_the_distance_scrolled(phone: ph
         phone.find("Nobody", direction="up")
     assert ended.value.code == e.NOT_FOUND and "reached the end" in ended.value.message
     assert offsets(phone)["page"] <= 1  # the device's end tolerance: at 3x a page may rest at a fraction of a point
+    # a numbered row past the last: the page jumps to where it would be (the rows in view place it), the end
+    with pytest.raises(phonewire.ProtocolError) as past:
+        phone.find("Person 999")
+    assert past.value.code == e.NOT_FOUND
+    assert re.search(r"after 1 scroll\(s\) down \(\d+ pt\): reached the end", past.value.message), past.value.message
 
 
 def test_scroll_and_find_refuse_bad_arguments_with_a_hint(phone: phonewire.Phone, tmp_path: Path) -> None:

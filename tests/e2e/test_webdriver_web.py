@@ -167,6 +167,24 @@ def test_long_press_and_double_tap_by_w3c_actions(driver: appium_webdriver.Remot
     assert driver.find_element(AppiumBy.ID, "double-taps").text == "1"
 
 
+def test_find_element_scrolls_to_an_element_below_the_screen_and_find_elements_lists_what_shows(
+    driver: appium_webdriver.Remote,
+) -> None:
+    before = likes(driver)
+    assert driver.find_elements(AppiumBy.ACCESSIBILITY_ID, "like-150") == []  # a listing: what shows, nothing moves
+    assert len(driver.find_elements(AppiumBy.ID, "likes-total")) == 1
+    button = driver.find_element(AppiumBy.ACCESSIBILITY_ID, "like-150")  # below the screen: scrolled into view
+    assert button.is_displayed() and button.text.startswith("Like ")
+    count = int(button.text.split()[1])
+    button.click()
+    assert driver.find_element(AppiumBy.ID, "like-150").text == f"Like {count + 1}"
+    assert driver.find_elements(AppiumBy.ID, "likes-total") == []  # scrolled away from the top
+    assert likes(driver) == before + 1  # found above the screen: scrolled back to it, exactly one more like
+    with pytest.raises(NoSuchElementException):
+        driver.find_element(AppiumBy.ID, "like-999")  # nowhere: nothing moves
+    assert len(driver.find_elements(AppiumBy.ID, "likes-total")) == 1
+
+
 def test_no_such_element_and_no_such_device(server: Server, driver: appium_webdriver.Remote) -> None:
     with pytest.raises(NoSuchElementException):
         driver.find_element(AppiumBy.ACCESSIBILITY_ID, "nothing-like-this")

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from agent_fakes import FakeSender, row, screen
+from phonewire.agent import selectors
 from phonewire.agent.core import AgentSession
 from phonewire.agent.operations import OPERATIONS
 from phonewire.frontends.webdriver import actions as a
@@ -389,3 +390,26 @@ def test_the_docs_list_every_route_and_every_mobile_command() -> None:
         assert f"`mobile: {name}`" in doc, name
     for strategy in source.STRATEGIES:
         assert f"| `{strategy}` |" in doc, strategy
+
+
+@pytest.mark.parametrize(
+    ("strategy", "value", "selector"),
+    [
+        ("accessibility id", "like-150", 'id="like-150" || label="like-150"'),
+        ("name", 'say "hi"', 'id="say \\"hi\\"" || label="say \\"hi\\""'),
+        ("id", "likes-total", 'id="likes-total"'),
+        ("css selector", '[id="a b"]', 'id="a b"'),
+        ("class name", "Button", "role=Button"),
+        ("class name", "NoSuchRole", None),
+        ("xpath", "//Button", None),
+        ("-ios predicate string", "name == 'x'", None),
+    ],
+)
+def test_a_locator_the_view_can_match_becomes_the_selector_a_find_off_screen_looks_for(
+    strategy: str, value: str, selector: str | None
+) -> None:
+    assert source.as_selector(strategy, value) == selector
+    if selector is not None:  # and it parses, and names what the locator names
+        named = "a b" if strategy == "css selector" else value
+        node = {"index": 0, "type": "Button", "label": named, "identifier": named, "rect": {}}
+        assert selectors.match(selectors.parse(selector), [node]) == [node]

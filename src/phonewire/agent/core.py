@@ -317,16 +317,10 @@ class AgentSession:
         ref_match = _REF.match(target)
         if ref_match:
             ref = ref_match.group(1)
-            if ref not in self._refs.refs:
-                raise ProtocolError(
-                    e.STALE_REF,
-                    f"@{ref} was not issued by this session's last snapshot",
-                    "Run `snapshot` and use a ref from its output.",
-                )
-            old, issued = self._refs.refs[ref]
+            self._refs.check(ref)
             raw = await self._raw_snapshot(refront=True)
             now = Index(raw["nodes"])
-            node = refind(ref, old, issued, now)
+            node = self._refs.refind(ref, now)
             self.last_check_s = time.perf_counter() - start
             check_reachable(node, f"@{ref}")
             return node, ref, now
@@ -602,7 +596,7 @@ class AgentSession:
 
     def _ref_for(self, node: Node, fresh: Index) -> str:
         """The ref ``node`` carries over from the last snapshot, or a new one."""
-        return self._refs.carried_over(fresh).get(int(node["index"])) or self._refs.add(node, fresh)
+        return self._refs.claim(node, fresh)
 
     # -- trace (phonewire.agent.trace wraps this session's operations) -----------------------------------------
     async def trace_start(self, dir: str) -> ActionResult:
@@ -721,8 +715,19 @@ class AgentSession:
         """Scroll until an element that ``selector`` matches shows, and answer its line as ``snapshot`` prints it
         (``@eN Cell "Person 150"``), ready to act on.  Already on screen: no scroll at all.  Else it scrolls
         ``direction``, up to ``max_scrolls`` times, looking after each; a device that can search off screen (the web
-        phone) scrolls the container that holds the text of the selector towards it instead.  NOT_FOUND at the end
-        of the content or after ``max_scrolls``, saying how far it scrolled."""
+        phone) is sent the selector's terms (``revealTerms``) and scrolls the container that holds the first element
+        off screen they match towards it instead (or, in a virtual list, jumps to where a numbered row would be).
+        Whatever the device did, the match is decided here, on the snapshot, by the same rules as ``tap``.  NOT_FOUND
+        at the end of the content or after ``max_scrolls``, saying how far it scrolled."""
+        return await self._scroll_to(selector, direction=direction, max_scrolls=max_scrolls, located_only=False)
+
+    async def find_located(self, selector: str) -> ActionResult:
+        """``find`` that scrolls only towards what the device locates off screen (``revealOnly``; WebDriver's Find
+        Element of an element below the screen — not an agent operation): NOT_FOUND, having moved nothing, when
+        the device locates nothing or cannot search (Android, iOS)."""
+        return await self._scroll_to(selector, direction="down", max_scrolls=DEFAULT_FIND_SCROLLS, located_only=True)
+
+    async def _scroll_to(self, selector: str, *, direction: str, max_scrolls: int, located_only: bool) -> ActionResult:
         d = _direction(direction)
         if (
             isinstance(max_scrolls, bool)
@@ -734,10 +739,11 @@ class AgentSession:
                 f"Leave it out (default {DEFAULT_FIND_SCROLLS}) or give a whole number.",
             )
         parsed = selectors.parse(selector)  # before any I/O: a bad selector costs nothing
-        reveal = _reveal_text(parsed)
+        reveal = _reveal_terms(parsed)
 
         async def run() -> ActionResult:
             scrolls, moved, at_end, went, measured = 0, 0.0, False, d, False
+            located: bool | None = None
             envs: list[Reply] = []
             while True:
                 nodes: list[Node] = (await self._raw_snapshot(refront=True))["nodes"]
@@ -752,6 +758,13 @@ class AgentSession:
                                                                   "label": node.get("label")}}  # fmt: skip
                     warning = "; ".join(env.warning for env in envs if env.warning) or None
                     return ActionResult(data, warning, any(env.reactivated for env in envs))
+                if located_only and (reveal is None or located is False):
+                    raise ProtocolError(
+                        e.NOT_FOUND,
+                        f"nothing on screen matches {selector!r}, and the device located none off screen",
+                        "Check the locator against the page source; where the device cannot search off screen "
+                        "(Android, iOS), scroll first (`mobile: scroll`) or use `mobile: find`.",
+                    )
                 if at_end or scrolls >= max_scrolls:
                     why = "reached the end" if at_end else f"stopped after max_scrolls={max_scrolls}"
                     raise ProtocolError(
@@ -764,12 +777,15 @@ class AgentSession:
                     )
                 fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
                 if reveal:
-                    fields["reveal"] = reveal
+                    fields["revealTerms"] = reveal
+                if located_only:
+                    fields["revealOnly"] = True
                 env = await self._send(c.SCROLL, fields, app=True)
                 envs.append(env)
                 data = env.data or {}
                 scrolls += 1
                 went = str(data.get("direction") or went)
+                located = False if data.get("located") is False else None
                 distance = data.get("distance")
                 measured = measured or isinstance(distance, int | float)
                 moved += float(distance) if isinstance(distance, int | float) else 0.0
@@ -786,13 +802,15 @@ def _direction(direction: str) -> str:
     return d
 
 
-def _reveal_text(parsed: selectors.Selector) -> str | None:
-    """The text ``find`` asks the device to search off screen: the first label/text/value term of the selector's
-    first alternative (a selector of roles or ids alone has none: plain scrolling then)."""
-    for term in parsed.alternatives[0] if parsed.alternatives else ():
-        if term.key in ("label", "text", "value") and isinstance(term.value, str) and term.value:
-            return term.value
-    return None
+def _reveal_terms(parsed: selectors.Selector) -> list[str] | None:
+    """What ``find`` asks the device to search off screen (the wire field ``revealTerms``): the selector's string
+    terms as ``key=value``, ``||`` between alternatives (its booleans — ``enabled`` … — are checked here only)."""
+    out: list[str] = []
+    for alternative in parsed.alternatives:
+        terms = [f"{t.key}={t.value}" for t in alternative if isinstance(t.value, str) and t.value]
+        if terms:
+            out.extend(["||", *terms] if out else terms)
+    return out or None
 
 
 def _absolute(file: str) -> str:

@@ -9,8 +9,10 @@ that is proven — otherwise STALE_REF, never a guess:
   node and the fresh snapshot carry serials, only the node with the same serial can be the element, and only
   while it still shows the same identity (below; an element with an identifier may have changed only the
   numbers in its identifier, label and value: ``Like 0`` → ``Like 1``, ``row-3`` → ``row-2``) in the same
-  context (one of the proofs 2–4 below holds between its old and its new context, when it had one).  A
-  recycled element (a virtual list's row showing another item) or a vanished one is STALE_REF.
+  place (its whole context, or its row's anchor — :meth:`Index.anchor`, the row's title — is exactly the same).
+  A recycled element (a virtual list's row node showing another item, ``Row 1`` → ``Row 13``) or a vanished one
+  is STALE_REF.  A ref whose element left the screen is kept (:class:`RefTable`'s retired refs) and re-finds it
+  on its return by the serial alone, with its identity unchanged.
 * **identity** (backends without serials) — role + label + identifier, plus the value for roles whose value is
   not user state (a text field's contents, a switch's position or a slider's level change while it stays the
   same element).  Identifiers are often positions (``row-3-delete``, ``grid-cell-1-0``) and numbers in texts
@@ -44,7 +46,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from phonewire.agent.view import STATEFUL_ROLES, Rendered, row_mates
@@ -146,6 +148,25 @@ class Index:
             known = self._contexts[key] = self._context(node)
         return known
 
+    def row_texts(self, node: Node) -> list[str]:
+        """The texts of ``node``'s row, the one that tells it from other rows first: the first text inside it (when
+        its context starts with its content), then the labels of it and its row mates, left to right — its own
+        label first when it is the row's leftmost text (a row's title)."""
+        if self._mates is None:
+            self._mates = row_mates(self.nodes, controls=True)
+        out: list[str] = []
+        if not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES:
+            out.extend(self._inner_texts(node)[:1])
+        row = [node, *(self.by_index[m] for m in self._mates.get(int(node["index"]), ()))]
+        row.sort(key=lambda n: float((n.get("rect") or {}).get("x", 0)))
+        out.extend(str(n["label"]) for n in row if n.get("label"))
+        return out
+
+    def anchor(self, node: Node) -> str | None:
+        """The text that tells ``node``'s row from the others (the first of :meth:`row_texts`: the row's title)."""
+        texts = self.row_texts(node)
+        return texts[0] if texts else None
+
     def _context(self, node: Node) -> tuple[str, ...]:
         if self._mates is None:
             self._mates = row_mates(self.nodes, controls=True)
@@ -169,27 +190,60 @@ class Index:
         return tuple(out)
 
 
+def _claims(refs: Iterable[tuple[str, tuple[Node, Index]]], index: Index, *, returning: bool = False) -> dict[int, str]:
+    """Node index (in ``index``) -> the one of ``refs`` that re-finds to it; two that re-find one element: neither."""
+    found: dict[int, str] = {}
+    taken: set[int] = set()
+    for ref, (node, issued) in refs:
+        try:
+            now = refind(ref, node, issued, index, returning=returning)
+        except ProtocolError:
+            continue
+        key = int(now["index"])
+        if key in taken:  # two old refs re-find one element: neither may claim it
+            found.pop(key, None)
+            continue
+        taken.add(key)
+        found[key] = ref
+    return found
+
+
 def _rect_key(node: Node) -> tuple[int, int, int, int]:
     r = node.get("rect") or {}
     return (round(float(r.get("x", 0))), round(float(r.get("y", 0))),
             round(float(r.get("width", 0))), round(float(r.get("height", 0))))  # fmt: skip
 
 
-def refind(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
-    """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone, ambiguous or not proven."""
+def refind(ref: str, node: Node, issued: Index, fresh: Index, *, returning: bool = False) -> Node:
+    """The element of ``fresh`` that is ``node`` of ``issued``; STALE_REF when gone, ambiguous or not proven.
+
+    ``returning``: ``node`` left the screen since (a retired ref, :class:`RefTable`): only its serial can find it,
+    and only showing exactly what it showed, in a row whose first text (or whole context) is exactly the one it
+    stood in — a recycled row node that shows another item (``Row 1`` → ``Row 35``) never passes, even where the
+    numbers alone differ."""
     if issued.same_screen(fresh):
         return fresh.nodes[issued.position(node)]
     serial = node.get("serial")
     if serial is not None and fresh.by_serial:
-        return _by_serial(ref, node, str(serial), issued, fresh)
+        return _by_serial(ref, node, str(serial), issued, fresh, returning=returning)
+    if returning:
+        raise _gone(ref, node)
     return _by_context(ref, node, issued, fresh)
 
 
-def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -> Node:
+def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index, *, returning: bool = False) -> Node:
     found = fresh.by_serial.get(serial, [])
     if len(found) != 1:
         raise _gone(ref, node) if not found else _ambiguous(ref, node, len(found))
     now = found[0]
+    if returning:
+        if identity(now) != identity(node) or not _same_place(node, issued, now, fresh):
+            raise ProtocolError(
+                e.STALE_REF,
+                f"@{ref} ({_describe(node)}) left the screen, and what shows now is not provably that element",
+                STALE_HINT,
+            )
+        return now
     # only the numbers in its identifier or texts may have changed (``Like 0`` -> ``Like 1``; ``row-3`` -> ``row-2``)
     same = identity(now) == identity(node) or (bool(node.get("identifier")) and shape(now) == shape(node))
     if not same:
@@ -198,7 +252,7 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -
             f"@{ref} ({_describe(node)}) is now {_describe(now)}: the element shows something else",
             STALE_HINT,
         )
-    if not _same_place(issued.context(node), fresh.context(now)):
+    if not _same_place(node, issued, now, fresh):
         raise ProtocolError(  # a recycled element: a virtual list's row that shows another item
             e.STALE_REF,
             f"@{ref} ({_describe(node)}) now stands in another row (the texts around it changed)",
@@ -207,14 +261,16 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index) -
     return now
 
 
-def _same_place(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
-    """The same DOM element still stands where it stood: its context agrees by a proof, or the text that anchored
-    it (its row's first text) is still around it — texts that appeared beside it (an editor's cursor, a hint, a
-    validation message) do not make it another row's; a recycled row has lost its anchor."""
-    if not old or any(proof(old) == proof(new) for proof, _ in _PROOFS):
+def _same_place(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
+    """The same DOM element still stands where it stood: its whole context is the same, or the text that anchored
+    its row (:meth:`Index.anchor`: the row's title) is still in its row, exactly — a counter that changed beside it
+    and texts that appeared (an icon's name, a hint, a validation message) do not make it another row's; a recycled
+    row node has lost its anchor, also when only a number in it changed (a virtual list's node that showed ``Row 1``
+    shows ``Row 13``: numbers are what tell such rows apart, so they are not blanked here)."""
+    if issued.context(node) == fresh.context(now):
         return True
-    anchor = _blank(old[0])
-    return any(_blank(text) == anchor for text in new)
+    anchor = issued.anchor(node)
+    return anchor is None or anchor in fresh.row_texts(now)
 
 
 def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
@@ -305,6 +361,12 @@ def _describe(node: Node) -> str:
     return f'{node.get("type")} "{label}"' if label else str(node.get("type"))
 
 
+#: How many refs of elements that left the screen a session keeps for their return (oldest dropped first).  Each
+#: keeps the snapshot that issued it (its context is read there): about 15 refs leave per screen scrolled, so this
+#: holds some 70 snapshots.
+RETIRED_MAX = 1000
+
+
 class RefTable:
     """The refs a session has issued.  Each names a node *of the snapshot that issued it* (kept with that
     snapshot's :class:`Index`), so refs issued at different times never get mixed up: a new ``snapshot``
@@ -314,31 +376,53 @@ class RefTable:
     Numbers are never reused for another element within a session: a new snapshot gives an element the ref it
     had in the previous table when that ref re-finds to it (:func:`refind`, the same rule a tap applies), and a
     new number otherwise.  So a ref kept from any earlier snapshot either still names its element or answers
-    STALE_REF; it can never come to mean a different element."""
+    STALE_REF; it can never come to mean a different element.
+
+    **Retired refs** (backends with serials: the web device).  A ref whose element a new snapshot no longer shows
+    (a row scrolled out of view) leaves the table but is kept, with the snapshot that issued it, among the
+    ``retired`` (the newest :data:`RETIRED_MAX`).  When a later snapshot shows the node of that serial again, the
+    ref re-finds it by the same rule (the serial, then the same identity and place — a recycled row node showing
+    another item does not get it) and the element gets its old ref back; acting on a retired ref re-finds it the
+    same way (or STALE_REF).  Without serials (Android, iOS) nothing is retired: an element that comes back gets a
+    new number, because a context proof cannot tell it from an element of its shape that took its place."""
 
     def __init__(self) -> None:
         self.refs: dict[str, tuple[Node, Index]] = {}
+        #: ref -> (node, the snapshot that issued it), oldest first; only nodes that carry a serial.
+        self.retired: dict[str, tuple[Node, Index]] = {}
         self.next = 1
 
+    def refind(self, ref: str, fresh: Index) -> Node:
+        """The element of ``fresh`` that ``ref`` names (:func:`refind`; a retired ref by its serial alone), or
+        STALE_REF — also for a ref this session never issued."""
+        if ref in self.refs:
+            node, issued = self.refs[ref]
+            return refind(ref, node, issued, fresh)
+        self.check(ref)
+        node, issued = self.retired[ref]
+        return refind(ref, node, issued, fresh, returning=True)
+
+    def check(self, ref: str) -> None:
+        """STALE_REF for a ref this session never issued (or one that left long ago), before any I/O."""
+        if ref not in self.refs and ref not in self.retired:
+            raise ProtocolError(
+                e.STALE_REF,
+                f"@{ref} was not issued by this session's last snapshot",
+                "Run `snapshot` and use a ref from its output.",
+            )
+
     def carried_over(self, index: Index) -> dict[int, str]:
-        """Node index (in ``index``) -> the ref that named the same element in the current table."""
-        found: dict[int, str] = {}
-        taken: set[int] = set()
-        for ref, (node, issued) in self.refs.items():
-            try:
-                now = refind(ref, node, issued, index)
-            except ProtocolError:
-                continue
-            key = int(now["index"])
-            if key in taken:  # two old refs re-find one element: neither may claim it
-                found.pop(key, None)
-                continue
-            taken.add(key)
-            found[key] = ref
+        """Node index (in ``index``) -> the ref that named the same element in the current table (or, for an
+        element the table does not re-find, a retired ref whose serial ``index`` shows)."""
+        found = _claims(self.refs.items(), index)
+        if self.retired and index.by_serial:
+            back = ((ref, held) for ref, held in self.retired.items() if str(held[0].get("serial")) in index.by_serial)
+            for key, ref in _claims(back, index, returning=True).items():
+                found.setdefault(key, ref)
         return found
 
     def namer(self, index: Index) -> Callable[[Node], str]:
-        carried = self.carried_over(index) if self.refs else {}
+        carried = self.carried_over(index) if self.refs or self.retired else {}
 
         def name(node: Node) -> str:
             ref = carried.get(int(node["index"]))
@@ -350,10 +434,30 @@ class RefTable:
         return name
 
     def reset(self, index: Index, rendered: Rendered) -> None:
-        self.refs = {ref: (node, index) for ref, node in rendered.refs.items()}
+        old, self.refs = self.refs, {ref: (node, index) for ref, node in rendered.refs.items()}
+        for ref in self.refs:
+            self.retired.pop(ref, None)
+        for ref, held in old.items():
+            if ref not in self.refs and held[0].get("serial") is not None:
+                self.retired.pop(ref, None)
+                self.retired[ref] = held  # the newest last
+        while len(self.retired) > RETIRED_MAX:
+            del self.retired[next(iter(self.retired))]
 
     def clear(self) -> None:
         self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
+        self.retired = {}
+
+    def claim(self, node: Node, index: Index) -> str:
+        """The ref ``node`` (of snapshot ``index``) carries over, or a new one; a retired ref that re-finds it
+        is in the table again."""
+        ref = self.carried_over(index).get(int(node["index"]))
+        if ref is None:
+            return self.add(node, index)
+        held = self.retired.pop(ref, None)
+        if held is not None:
+            self.refs[ref] = (node, index)
+        return ref
 
     def existing(self, node: Node, index: Index) -> str | None:
         for ref, (known, known_index) in self.refs.items():

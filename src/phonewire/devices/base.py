@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import abc
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,7 +179,8 @@ class Device(abc.ABC):
         *,
         amount: float,
         at: tuple[float, float] | None = None,
-        reveal: str | None = None,
+        reveal: Sequence[str] | None = None,
+        reveal_only: bool = False,
     ) -> dict[str, Any]:
         """Scroll the scroll container under ``at`` (the nearest one that scrolls along ``direction``'s axis; the
         screen's main scroller without ``at``) so that its content moves ``direction`` by ``amount`` of its visible
@@ -186,11 +188,17 @@ class Device(abc.ABC):
         "distance"}`` (points the content moved that way, ``None`` when the device cannot measure) and ``"atEnd"``
         (no further content that way; ``None`` when unknown), optionally ``"container"`` (what was scrolled).
 
-        ``reveal`` (the agent operation ``find``): text the agent looks for.  A device that can search its content
-        off screen scrolls the container that holds the first element with that text, towards it (``direction``
-        says which way it went), and adds ``"revealed": true`` once the element shows; one that cannot ignores it.
+        ``reveal`` (the agent operation ``find``): the selector the agent looks for, as terms ``key=value`` (keys
+        ``id``, ``role``, ``label``, ``text``, ``value``; ``||`` between alternatives).  A device that can search its
+        content off screen scrolls the container that holds the first element off screen that matches, towards it
+        (``direction`` says which way it went), and adds ``"revealed": true`` once the element shows; one that
+        cannot ignores it.  ``reveal_only`` (WebDriver's find of an element off screen): move only towards what
+        ``reveal`` locates; when the device locates nothing (or cannot search), it does not move and answers
+        ``"located": false``.
 
         This default drags through ``at`` (or the screen's centre) and cannot measure."""
+        if reveal_only:
+            return {"direction": direction, "distance": 0.0, "atEnd": None, "located": False}
         box = await self.viewport(app_id)
         start, end = scroll_drag(box, direction, amount, at)
         await self.drag(

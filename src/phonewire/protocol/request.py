@@ -46,6 +46,8 @@ FIELD_TYPES: dict[str, str] = {
     "direction": _STRING,
     "amount": _NUMBER,
     "reveal": _STRING,
+    "revealTerms": _STRINGS,
+    "revealOnly": _BOOL,
     # screenshot options (extension)
     "format": _STRING,
     "scale": _STRING,
@@ -153,7 +155,10 @@ def _check_type(name: str, value: object) -> None:
     elif kind == _STRINGS:
         good = isinstance(value, list) and all(isinstance(v, str) for v in value)
         if good and not 1 <= len(value) <= c.MAX_VALUES:  # type: ignore[arg-type]
-            raise _invalid(f"field {name!r} must hold 1 to {c.MAX_VALUES} strings", "Name at least one option.")
+            raise _invalid(
+                f"field {name!r} must hold 1 to {c.MAX_VALUES} strings",
+                "Name at least one option." if name == "values" else f"Send 1 to {c.MAX_VALUES} strings.",
+            )
     elif kind == _INT:
         good = isinstance(value, int) and not isinstance(value, bool)
     else:

@@ -148,9 +148,17 @@ async def _set_value(d: Device, r: Request) -> JSONObject:
 async def _scroll(d: Device, r: Request) -> JSONObject:
     direction = str(r.args["direction"])
     at = (float(r.args["x"]), float(r.args["y"])) if "x" in r.args and "y" in r.args else None
-    reveal = r.args.get("reveal")
+    # what ``find`` looks for: selector terms (``key=value``, ``||`` between alternatives), or a plain text
+    terms = r.args.get("revealTerms")
+    text = r.args.get("reveal")
+    reveal = [str(t) for t in terms] if terms else ([f"text={text}"] if text else None)
     data = await d.scroll(
-        _app(r), direction, amount=float(r.args.get("amount", DEFAULT_SCROLL_AMOUNT)), at=at, reveal=reveal or None
+        _app(r),
+        direction,
+        amount=float(r.args.get("amount", DEFAULT_SCROLL_AMOUNT)),
+        at=at,
+        reveal=reveal,
+        reveal_only=bool(r.args.get("revealOnly", False)) and reveal is not None,
     )
     went = str(data.get("direction") or direction)
     distance = data.get("distance")

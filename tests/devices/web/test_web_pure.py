@@ -8,6 +8,7 @@ import pytest
 
 from phonewire.agent.geometry import centre
 from phonewire.agent.refs import Index
+from phonewire.devices.web import scrolling
 from phonewire.devices.web.cdp import CdpClosed, CdpProtocolError, CdpSession
 from phonewire.devices.web.device import WebDevice, _Page
 from phonewire.devices.web.profiles import resolve_profile
@@ -182,3 +183,16 @@ def test_a_walk_of_a_document_still_loading_or_a_navigation_under_way_says_so_in
     moving = snapshot_from_walk({**_walk([]), "ready": "complete"}, "web", loading="a navigation was under way")
     assert moving["quality"]["reasonCode"] == "loading" and "navigation" in moving["quality"]["reason"]
     assert snapshot_from_walk({**_walk([]), "ready": "interactive"}, "web")["quality"]["state"] == "healthy"
+
+
+def test_finds_selector_terms_become_what_the_page_checks() -> None:
+    """scrolling.reveal_terms: alternatives of [key, value]; a role as the Chromium roles that show as it; what the
+    page cannot check (booleans, roles any element may have) left out — the agent checks it on the snapshot."""
+    terms = scrolling.reveal_terms(["role=Button", "label=Delete  person 150", "||", "role=Other", "||", "id=a  b"])
+    assert terms is not None and len(terms) == 2  # the alternative of role=Other alone says nothing the page checks
+    (role, roles), label = terms[0]
+    assert role == "role" and {"button", "clickable", "togglebutton"} <= set(roles) and "link" not in roles
+    assert label == ["label", "Delete person 150"]  # spaces collapsed as the view collapses them
+    assert terms[1] == [["id", "a  b"]]  # an identifier is exact
+    assert scrolling.ax_roles("textfield") == ["textbox"] and scrolling.ax_roles("Cell")
+    assert scrolling.reveal_terms(None) is None and scrolling.reveal_terms(["role=Group"]) is None

@@ -27,7 +27,7 @@ import io
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, TypeVar, cast
 
 from phonewire.devices.android import errors as android_errors
@@ -518,14 +518,18 @@ class AndroidDevice(Device):
         *,
         amount: float,
         at: tuple[float, float] | None = None,
-        reveal: str | None = None,
+        reveal: Sequence[str] | None = None,
+        reveal_only: bool = False,
     ) -> dict[str, Any]:
         """A drag through the scroll container (``hierarchy.choose_scroller``: the innermost ``scrollable`` element
         around ``at`` that scrolls that way, else the largest one, else the screen), measured by comparing the
         dumps before and after (``hierarchy.content_shift``).  The content counts as at its end when it moved
         less than half the drag (a list that stops short) or not at all.  ``reveal`` is ignored: ``find`` scrolls
-        and looks.  Tested on recorded dumps only; on a real phone the axis of a RecyclerView is a guess from
-        its shape, and the dump after the drag is taken when uiautomator reports the screen idle."""
+        and looks (with ``reveal_only`` nothing moves: ``"located": false``, as UiAutomator2 finds only what shows).
+        Tested on recorded dumps only; on a real phone the axis of a RecyclerView is a guess from its shape, and the
+        dump after the drag is taken when uiautomator reports the screen idle."""
+        if reveal_only:
+            return {"direction": direction, "distance": 0.0, "atEnd": None, "located": False}
         sideways = direction in ("left", "right")
 
         def plan(agent: Agent) -> tuple[str, Rect, bool]:

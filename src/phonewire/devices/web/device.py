@@ -41,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -764,11 +764,12 @@ class WebDevice(Device):
         *,
         amount: float,
         at: tuple[float, float] | None = None,
-        reveal: str | None = None,
+        reveal: Sequence[str] | None = None,
+        reveal_only: bool = False,
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
-            plan = await self._eval(page, scrolling.plan_expression(direction, amount, at, reveal))
+            plan = await self._eval(page, scrolling.plan_expression(direction, amount, at, reveal, only=reveal_only))
             if not isinstance(plan, dict):
                 raise ProtocolError(e.COMMAND_FAILED, "the page gave no scroll plan", "Take a snapshot.")
             if "from" not in plan:  # at the end already, or (find) the element shows: nothing to drag

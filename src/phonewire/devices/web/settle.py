@@ -1,8 +1,11 @@
 """Settled screens: after an action, the next snapshot waits (bounded) until the page shows a screen that holds
-still — no main-frame navigation under way, the document complete, its DOM structure quiet for QUIET_MS, and no
-reaction of the page still on its way: no fetch or XHR unanswered, no short timer (at most PENDING_TIMER_MS) that
-an event handler set and that has not fired yet (a search box's debounce).  Text changing in place (a ticking
-clock) does not count as movement.  All of it is bounded by SETTLE_MAX_S: a page that polls never holds still.
+still — no main-frame navigation under way, the document complete, its DOM structure quiet and nothing scrolling
+for QUIET_MS, and no reaction of the page still on its way: no fetch or XHR unanswered, no short timer (at most
+PENDING_TIMER_MS) that an event handler set and that has not fired yet (a search box's debounce).  Text changing in
+place (a ticking clock) does not count as movement; a scroll does (a smooth scroll a tap started —
+``scroll-behavior: smooth``, ``scrollIntoView({behavior: "smooth"})``, an anchor link — moves the whole screen for a
+few hundred ms while the DOM stays still).  All of it is bounded by SETTLE_MAX_S (SCROLL_SETTLE_MAX_S while the
+content still scrolls): a page that polls never holds still.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from phonewire.protocol.errors import ProtocolError
 #: Settling before a snapshot that follows an action (unscaled; the time scale multiplies the bounds).
 QUIET_MS = 100
 SETTLE_MAX_S = 1.0
+#: While the content is still scrolling at SETTLE_MAX_S, the wait goes on until it rests, up to this long: a smooth
+#: scroll across a long page eases out over more than a second (Chromium: ~1.5 s for 5,700 px).
+SCROLL_SETTLE_MAX_S = 3.0
 NAVIGATION_WAIT_S = 10.0
 #: A navigation the page asked for counts as under way this long, until the browser starts loading it.
 NAVIGATION_REQUEST_GRACE_S = 1.0
@@ -25,8 +31,9 @@ SETTLE_POLL_S = 0.05
 #: A timer an event handler sets with at most this delay is the page's reaction on its way (a debounce).
 PENDING_TIMER_MS = 1000
 
-# Resolves once the document is complete and no element was added or removed and no attribute changed for
-# QUIET_MS, or after %(max)d ms; true when it became quiet.
+# Resolves once the document is complete and no element was added or removed, no attribute changed and nothing
+# scrolled (any element: a capturing listener sees every scroll event) for QUIET_MS, or after %(max)d ms — after
+# %(scroll_max)d ms while the content is still scrolling then; true when it became quiet.
 # Installed in every document from its start (Page.addScriptToEvaluateOnNewDocument): the time of the last
 # structural DOM change, and of the last action (ACTION_MARK), so a snapshot taken long after the screen came to
 # rest need not watch it for QUIET_MS again.  It also counts the page's reactions on their way (``requests``: fetch
@@ -34,7 +41,8 @@ PENDING_TIMER_MS = 1000
 # not fired or cleared yet); one ending counts as a change.
 OBSERVER_SCRIPT = """(() => {
   if (window.__phonewireQuiet) return;
-  const state = window.__phonewireQuiet = {last: performance.now(), requests: 0, timers: new Set()};
+  const state = window.__phonewireQuiet = {
+    last: performance.now(), requests: 0, timers: new Set(), scrolled: -Infinity};
   const element = (n) => n.nodeType === 1;
   new MutationObserver((records) => {
     for (const r of records) {
@@ -78,15 +86,17 @@ OBSERVER_SCRIPT = """(() => {
     return id;
   };
   window.clearTimeout = function (id) { state.timers.delete(id); return clearT.apply(this, arguments); };
+  const moved = () => { state.last = state.scrolled = performance.now(); };
+  addEventListener("scroll", moved, {capture: true, passive: true});
 })()""".replace("PENDING_TIMER_MS", str(PENDING_TIMER_MS))
 
 # After an action: the action itself counts as a change (its effect may start a moment later).
 ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"
 
 QUIET_SCRIPT = """new Promise(resolve => {
-  const QUIET = %(quiet)d, MAX = %(max)d, t0 = performance.now();
+  const QUIET = %(quiet)d, MAX = %(max)d, SCROLL_MAX = %(scroll_max)d, t0 = performance.now();
   const known = window.__phonewireQuiet;
-  let last = known ? Math.min(known.last, t0) : t0;
+  let last = known ? Math.min(known.last, t0) : t0, scrolled = known ? known.scrolled : -Infinity;
   const element = (n) => n.nodeType === 1;
   const obs = new MutationObserver((records) => {
     for (const r of records) {
@@ -95,12 +105,18 @@ QUIET_SCRIPT = """new Promise(resolve => {
     }
   });
   obs.observe(document, {subtree: true, childList: true, attributes: true});
+  const moved = () => { last = scrolled = performance.now(); };
+  addEventListener("scroll", moved, {capture: true, passive: true});
   const check = () => {
     const now = performance.now(), ready = document.readyState === "complete";
     if (known && known.last > last) last = known.last;
     if (known && (known.requests > 0 || (known.timers && known.timers.size > 0))) last = now;  // on its way
-    if ((ready && now - last >= QUIET) || now - t0 >= MAX) { obs.disconnect(); resolve(ready && now - last >= QUIET); }
-    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), MAX - (now - t0))));
+    const scrolling = now - scrolled < QUIET;
+    if ((ready && now - last >= QUIET) || (now - t0 >= MAX && !scrolling) || now - t0 >= SCROLL_MAX) {
+      obs.disconnect(); removeEventListener("scroll", moved, {capture: true});
+      resolve(ready && now - last >= QUIET);
+    }
+    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), (scrolling ? SCROLL_MAX : MAX) - (now - t0))));
   };
   check();
 })"""
@@ -128,14 +144,18 @@ async def settle_screen(page: Navigation, evaluate: Callable[[str], Awaitable[An
     page and awaits its promise."""
     loop = asyncio.get_running_loop()
     nav_end = loop.time() + NAVIGATION_WAIT_S * scale
-    quiet = QUIET_SCRIPT % {"quiet": QUIET_MS, "max": round(SETTLE_MAX_S * scale * 1000)}
+    quiet = QUIET_SCRIPT % {
+        "quiet": QUIET_MS,
+        "max": round(SETTLE_MAX_S * scale * 1000),
+        "scroll_max": round(SCROLL_SETTLE_MAX_S * scale * 1000),
+    }
     for _ in range(4):
         while navigating(page) and loop.time() < nav_end:
             await asyncio.sleep(SETTLE_POLL_S)
         if navigating(page):
             return "a navigation was still under way"
         try:
-            await asyncio.wait_for(evaluate(quiet), SETTLE_MAX_S * scale + 1)
+            await asyncio.wait_for(evaluate(quiet), SCROLL_SETTLE_MAX_S * scale + 1)
         except (CdpProtocolError, TimeoutError):
             continue  # the document went away under the quiet window (a navigation): settle the new one
         except ProtocolError as exc:

@@ -5,7 +5,10 @@ found as and the snapshot it was found in; every command on it takes a fresh sna
 element* there (:func:`phonewire.agent.refs.refind`), or answers ``stale element reference`` — never an action on
 another element, never old coordinates.  Finding an element that is already known answers its id again.
 
-The snapshot holds what shows in the viewport: an element scrolled out of view is stale until it shows again.
+The snapshot holds what shows in the viewport: an element scrolled out of view is stale until it shows again.  Find
+Element of a locator that nothing on screen matches looks for it off screen once, where the device can locate it
+(the web phone scrolls it into view, as a browser's WebDriver finds any element of the document); Find Elements
+lists what shows and never moves the screen (docs/webdriver.md, "Elements below the screen").
 """
 
 from __future__ import annotations
@@ -145,6 +148,10 @@ class WebDriverSession:
             raise WebDriverError(INVALID_ARGUMENT, 'a locator is {"using": STRATEGY, "value": STRING}')
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeouts["implicit"] / 1000
+        # Find Element (one) of nothing on screen: a locator the view can match is looked for off screen once (the
+        # web phone scrolls it into view, as a browser's WebDriver finds it anywhere in the document; where the
+        # device cannot search, nothing moves).  Find Elements lists what shows (an existence check moves nothing).
+        offscreen = source.as_selector(using, value) if within is None and not many else None
         while True:
             nodes = await self.nodes()
             index = Index(nodes)
@@ -152,6 +159,10 @@ class WebDriverSession:
             if within is not None:
                 scope, index = await self._current(within, nodes)
             found = source.find(using, value, nodes, within=scope)
+            if not found and offscreen is not None:
+                selector, offscreen = offscreen, None
+                if await self._reveal(selector):
+                    continue  # look again, at once
             if found or loop.time() >= deadline:
                 break
             await asyncio.sleep(FIND_POLL_S)
@@ -160,6 +171,18 @@ class WebDriverSession:
         if not found:
             raise WebDriverError(NO_SUCH_ELEMENT, f"no element matches {using} {value!r} on the screen")
         return element_json(self._remember(found[0], index))
+
+    async def _reveal(self, selector: str) -> bool:
+        """Scroll an element that ``selector`` matches off screen into view, where the device can locate it (the
+        web phone; :meth:`AgentSession.find_located`).  False when nothing moved towards one."""
+        await prepare_app(self.agent, "scroll")
+        try:
+            await self.agent.find_located(selector)
+        except ProtocolError as exc:
+            if exc.code != e.NOT_FOUND:
+                raise
+            return False
+        return True
 
     async def _current(self, element_id: str, nodes: list[Node] | None = None) -> tuple[Node, Index]:
         """The element ``element_id`` names, re-found in a fresh snapshot (or ``nodes``, already fresh)."""

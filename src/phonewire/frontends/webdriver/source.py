@@ -156,6 +156,27 @@ def find(strategy: str, selector: str, nodes: Sequence[Node], *, within: Node | 
     return [n for n in pool if _tag(n) == selector]  # class name: the role
 
 
+def as_selector(strategy: str, value: str) -> str | None:
+    """The phonewire selector that matches what ``strategy``/``value`` names, where the view can say it (what a
+    find off screen looks for): accessibility id and name → the identifier, else the label; id → the identifier;
+    class name → the role; css in the forms :func:`_css` takes.  None for xpath and the platforms' predicates."""
+    if not isinstance(value, str) or not value or len(value) > MAX_LOCATOR_CHARS:
+        return None
+    if strategy == CSS:
+        try:
+            strategy, value = _css(value)
+        except WebDriverError:
+            return None
+    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if strategy in (ACCESSIBILITY_ID, NAME):
+        return f"id={quoted} || label={quoted}"
+    if strategy == ID:
+        return f"id={quoted}"
+    if strategy == CLASS_NAME and value in _ROLE_NAMES:
+        return f"role={value}"
+    return None
+
+
 def _css(selector: str) -> tuple[str, str]:
     text = selector.strip()
     attr = _CSS_ATTR.match(text)
