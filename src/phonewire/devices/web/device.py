@@ -53,9 +53,17 @@ from phonewire.devices.base import (
     Screenshot,
 )
 from phonewire.devices.video import VideoWriter, codec_for
-from phonewire.devices.web import capture, controls, gestures, scrolling, settle
+from phonewire.devices.web import capture, controls, dialogs, gestures, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
-from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
+from phonewire.devices.web.cdp import (
+    CdpClosed,
+    CdpConnection,
+    CdpDialogOpen,
+    CdpError,
+    CdpProtocolError,
+    CdpSession,
+)
+from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
 from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE, Observer
 from phonewire.devices.web.page_script import evaluate, require_focus
@@ -69,11 +77,12 @@ from phonewire.devices.web.walk import (
     describe,
     probe_expression,
     snapshot_from_walk,
+    tree_from_walk,
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect
+from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
 
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
@@ -104,6 +113,9 @@ class _Page:
     below: _Page | None = None
     #: The page asked for a new window (``Page.windowOpen``) that is not adopted yet (loop time).
     opening: float | None = None
+    #: The JavaScript dialog the page shows now (dialogs.py), and the last view walked (shown under it).
+    dialog: Dialog | None = None
+    last_walk: dict[str, Any] | None = None
 
     def stack(self) -> Iterator[_Page]:
         """This screen and the ones below it, top first."""
@@ -238,6 +250,13 @@ class WebDevice(Device):
             raise
         except CdpClosed as exc:
             raise ProtocolError(e.DEVICE_UNAVAILABLE, self.health() or str(exc), _RESTART_HINT) from exc
+        except CdpDialogOpen as exc:
+            # a dialog opened (by a timer, by the page loading) while a command that cannot run under it ran
+            page = self._apps.get(app_id) if app_id else self._foreground()
+            dialog = page.dialog if page is not None else None
+            if dialog is None:
+                dialog = Dialog("alert", "")
+            raise dialogs.refused(dialog, "the page opened a dialog") from exc
         except CdpProtocolError as exc:
             page = self._apps.get(app_id) if app_id else None
             if page is not None and (page.gone or _target_gone(exc)):
@@ -274,6 +293,10 @@ class WebDevice(Device):
                 page.loading, page.requested_at = False, None
             elif method == "Page.frameRequestedNavigation" and params.get("disposition", "currentTab") == "currentTab":
                 page.requested_at = asyncio.get_running_loop().time()
+        elif method == "Page.javascriptDialogOpening" and page is not None:
+            page.dialog = Dialog.opening(params)
+        elif method == "Page.javascriptDialogClosed" and page is not None:
+            page.dialog, page.unsettled = None, True
         elif method == "Page.windowOpen" and page is not None and page is not self._home:
             page.opening = asyncio.get_running_loop().time()
         elif method == "Target.targetCreated":
@@ -357,14 +380,18 @@ class WebDevice(Device):
 
     async def _navigate(self, page: _Page, url: str) -> None:
         """Navigate and wait (bounded) for the load event; Page.navigate itself answers at commit."""
-        result = await page.session.send("Page.navigate", {"url": url})
+        try:
+            result = await page.session.send("Page.navigate", {"url": url})
+        except CdpDialogOpen:
+            return  # beforeunload asked: the navigation goes on once it is answered OK
         if result.get("errorText"):
             raise ProtocolError(
                 e.COMMAND_FAILED,
                 f"could not load {url}: {result['errorText']}",
                 "Check that the URL is reachable from this machine.",
             )
-        with contextlib.suppress(TimeoutError, CdpProtocolError):  # a page that never loads is still usable
+        # a page that never loads is still usable; one that opened a dialog while loading shows it
+        with contextlib.suppress(TimeoutError, CdpProtocolError, CdpDialogOpen):
             await asyncio.wait_for(
                 page.session.send("Runtime.evaluate", {"expression": _LOADED, "awaitPromise": True}), LOAD_TIMEOUT_S
             )
@@ -387,6 +414,8 @@ class WebDevice(Device):
 
     async def _freeze(self, top: _Page) -> None:
         for page in top.stack():  # the app's every screen
+            if page.dialog is not None and not page.gone:
+                await self._answer(page, accept=False)  # a phone dismisses a dialog whose app leaves the screen
             if not page.frozen and not page.gone:
                 await page.session.send("Page.setWebLifecycleState", {"state": "frozen"})
                 page.frozen = True
@@ -455,6 +484,9 @@ class WebDevice(Device):
             await self._close_target(page, "terminated")
 
     async def _close_target(self, page: _Page, why: str) -> None:
+        if page.dialog is not None and not page.gone:
+            with contextlib.suppress(CdpError):
+                await self._answer(page, accept=False)
         self._by_session.pop(page.session.session_id, None)
         page.gone = page.gone or why
         with contextlib.suppress(CdpProtocolError):
@@ -591,6 +623,8 @@ class WebDevice(Device):
         handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
         around the command sees them.  It also marks the action's time in the page (``settle.ACTION_MARK``), from
         which the next snapshot's quiet window counts.  Costs well under a millisecond."""
+        if page.dialog is not None:
+            return  # the page runs nothing until the dialog is answered
         with self._may_close(page):
             await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
             await self._await_screens(page)
@@ -607,6 +641,80 @@ class WebDevice(Device):
             page.gone = page.gone or "its page closed"
             self._pop(page)
 
+    # -- JavaScript dialogs (dialogs.py) ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _may_open_dialog(self, page: _Page) -> Iterator[None]:
+        """An action whose effect is a dialog (a click handler calling ``confirm()``) ends there: the page answers
+        nothing more until the dialog is answered, and the reply says it opened (the runner reads ``dialog()``)."""
+        try:
+            yield
+        except CdpDialogOpen:
+            if page.dialog is None:
+                raise
+
+    def dialog(self, app_id: str | None) -> dict[str, Any] | None:
+        page = self._apps.get(app_id) if app_id else self._foreground()
+        if page is None or page.gone or page.dialog is None:
+            return None
+        return page.dialog.wire
+
+    async def _answer(self, page: _Page, *, accept: bool) -> Dialog:
+        """Answer the page's dialog: OK (a prompt with its field's text) or Cancel."""
+        dialog = page.dialog
+        assert dialog is not None
+        params: dict[str, Any] = {"accept": accept}
+        if accept and dialog.kind == "prompt":
+            params["promptText"] = dialog.text
+        try:
+            await page.session.send("Page.handleJavaScriptDialog", params)
+        except CdpProtocolError as exc:
+            if _target_gone(exc):
+                raise
+            # "No dialog is showing": it closed by itself (the page navigated) — nothing left to answer
+        dialog.wire["answer"] = "accepted" if accept else "dismissed"
+        if page.dialog is dialog:
+            page.dialog = None
+        page.unsettled = True
+        return dialog
+
+    def _dialog_viewport(self, page: _Page) -> Rect:
+        walk = page.last_walk
+        if walk is not None:
+            return Rect.of(0, 0, walk.get("w"), walk.get("h"))
+        return Rect.of(0, 0, self.profile.width, self.profile.height)
+
+    def _dialog_snapshot(self, page: _Page, dialog: Dialog) -> dict[str, Any]:
+        """The dialog over the page's last walked view (the page answers no walk while the dialog is open)."""
+        viewport = self._dialog_viewport(page)
+        root = tree_from_walk(page.last_walk) if page.last_walk is not None else RawNode("Application", rect=viewport)
+        dialogs.cover(root, dialogs.node(dialog, viewport))
+        return build_snapshot(root, viewport, self.kind)
+
+    async def _tap_dialog(self, page: _Page, dialog: Dialog, x: float, y: float, taps: int) -> str:
+        target = dialogs.hit(dialog, self._dialog_viewport(page), x, y)
+        if target == "field":
+            dialog.focused = True
+            return f"TextField of the {dialog.title()}"
+        if taps != 1:
+            raise ProtocolError(e.INVALID_REQUEST, f"a dialog button takes one tap, not {taps}", dialogs.hint(dialog))
+        await self._answer(page, accept=target == dialogs.OK)
+        return f"Button {json.dumps(target)} of the {dialog.title()}"
+
+    def _no_dialog(self, page: _Page, what: str) -> None:
+        if page.dialog is not None:
+            raise dialogs.refused(page.dialog, f"{what} cannot run")
+
+    def _dialog_field(self, dialog: Dialog) -> Dialog:
+        """The prompt whose field takes typing; TEXT_INPUT_NOT_FOCUSED for any other dialog or an untapped field."""
+        if dialog.kind != "prompt" or not dialog.focused:
+            raise ProtocolError(
+                e.TEXT_INPUT_NOT_FOCUSED,
+                f"no editable element has focus: a {dialog.title()} is open"
+                + (" (tap its TextField first)" if dialog.kind == "prompt" else ""),
+                dialogs.hint(dialog),
+            )
+        return dialog
+
     async def _require_focus(self, page: _Page) -> str:
         return await require_focus(page.session)
 
@@ -619,21 +727,26 @@ class WebDevice(Device):
     # -- app-scoped ------------------------------------------------------------------------------------------------
     async def viewport(self, app_id: str) -> Rect:
         with self._mapped(app_id):
-            w, h = await self._eval(self._live(app_id), "[window.innerWidth, window.innerHeight]")
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return self._dialog_viewport(page)
+            w, h = await self._eval(page, "[window.innerWidth, window.innerHeight]")
             return Rect.of(0, 0, w, h)
 
     async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:
+                return await self._tap_dialog(page, page.dialog, x, y, taps)
             page.unsettled = True
             if taps == 1:
                 # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
                 hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
-                with self._may_close(page):
+                with self._may_close(page), self._may_open_dialog(page):
                     await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
             else:
                 hit = describe(await self._eval(page, probe_expression(x, y)))
-                with self._may_close(page):
+                with self._may_close(page), self._may_open_dialog(page):
                     await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
             return hit
@@ -641,8 +754,10 @@ class WebDevice(Device):
     async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "long press")
             page.unsettled = True
-            await gestures.long_press(page.session, x, y, duration_ms)
+            with self._may_open_dialog(page):
+                await gestures.long_press(page.session, x, y, duration_ms)
             await self._settle(page)
 
     async def drag(
@@ -657,15 +772,20 @@ class WebDevice(Device):
     ) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "drag")
             page.unsettled = True
-            await gestures.drag(page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms)
+            with self._may_open_dialog(page):
+                await gestures.drag(
+                    page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms
+                )
             await self._rest(page)
             await self._settle(page)
 
     async def _rest(self, page: _Page) -> None:
         """After a drag: wait (bounded) until nothing scrolls any more — a fling decelerating, smooth scrolling,
         snapping — so the reply, its ``changed`` and the next snapshot show where the content came to rest."""
-        await self._eval(page, scrolling.REST_JS, await_promise=True)
+        if page.dialog is None:
+            await self._eval(page, scrolling.REST_JS, await_promise=True)
 
     async def scroll(
         self,
@@ -678,6 +798,7 @@ class WebDevice(Device):
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "scroll")
             plan = await self._eval(page, scrolling.plan_expression(direction, amount, at, reveal))
             if not isinstance(plan, dict):
                 raise ProtocolError(e.COMMAND_FAILED, "the page gave no scroll plan", "Take a snapshot.")
@@ -689,9 +810,13 @@ class WebDevice(Device):
                 return result
             page.unsettled = True
             start, end = (float(plan["from"][0]), float(plan["from"][1])), (float(plan["to"][0]), float(plan["to"][1]))
-            await gestures.drag(
-                page.session, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS, settle_ms=SCROLL_REST_MS
-            )
+            with self._may_open_dialog(page):
+                await gestures.drag(
+                    page.session, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS,
+                    settle_ms=SCROLL_REST_MS,
+                )  # fmt: skip
+            if page.dialog is not None:
+                return {"direction": direction}
             await self._rest(page)
             result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
             await self._settle(page)
@@ -700,6 +825,9 @@ class WebDevice(Device):
     async def type_text(self, app_id: str, text: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:
+                self._dialog_field(page.dialog).text += text
+                return
             kind = await self._require_focus(page)
             if not text:
                 return
@@ -710,18 +838,26 @@ class WebDevice(Device):
                 value = str(current or "") + text
                 controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
             else:
-                await gestures.type_text(page.session, text)
+                with self._may_open_dialog(page):
+                    await gestures.type_text(page.session, text)
             await self._settle(page)
 
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:  # return in a dialog is its OK
+                await self._answer(page, accept=True)
+                return
             await self._require_focus(page)
             await self._key(page, gestures.ENTER, "\r")
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:
+                field = self._dialog_field(page.dialog)
+                field.text = field.text[:-1]
+                return
             kind = await self._require_focus(page)
             if kind in controls.VALUE_KINDS:
                 # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
@@ -737,6 +873,8 @@ class WebDevice(Device):
         page = self._live(app_id) if app_id else self._foreground()
         if page is None:
             return "home"
+        if page.dialog is not None:
+            return f"{page.target_id}:dialog:{id(page.dialog)}"  # a dialog opening (or another one) is a change
         if settle.navigating(page):
             return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
         return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
@@ -744,19 +882,48 @@ class WebDevice(Device):
     async def key(self, app_id: str, key: str) -> None:
         spec, text = gestures.KEYS[key]
         with self._mapped(app_id):
-            await self._key(self._live(app_id), spec, text)
+            page = self._live(app_id)
+            if page.dialog is not None:
+                if key == "escape":  # Escape is a dialog's Cancel
+                    await self._answer(page, accept=False)
+                    return
+                if key == "space":
+                    self._dialog_field(page.dialog).text += " "
+                    return
+                raise dialogs.refused(page.dialog, f"the {key} key cannot be pressed")
+            await self._key(page, spec, text)
 
     async def set_value(
         self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "a value cannot be set")
             page.unsettled = True
-            result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            try:
+                result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            except CdpDialogOpen:
+                if page.dialog is None:
+                    raise
+                # the page's change handler opened a dialog: the value was set, its read-back waits on the dialog
+                return {"selected": list(values)}
             await self._settle(page)
             return result
 
     async def snapshot(self, app_id: str) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return self._dialog_snapshot(page, page.dialog)
+        try:
+            return await self._walked(app_id)
+        except ProtocolError:
+            top = self._apps.get(app_id)
+            if top is None or top.dialog is None:
+                raise
+            return self._dialog_snapshot(top, top.dialog)  # a timer opened one while the page settled
+
+    async def _walked(self, app_id: str) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
             loading = None
@@ -776,6 +943,7 @@ class WebDevice(Device):
                 ) from exc
             if not isinstance(walk, dict):
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            page.last_walk = walk
             return snapshot_from_walk(walk, self.kind, loading=loading)
 
     # -- device-scoped ---------------------------------------------------------------------------------------------
@@ -800,6 +968,10 @@ class WebDevice(Device):
         state, not history: the page gets Escape, the key its dialogs and drawers close on), then the page's
         history, then the screen this one was opened from, and only then the app leaves for the home screen."""
         page.unsettled = True
+        if page.dialog is not None:  # the dialog first: back is its Cancel
+            dialog = await self._answer(page, accept=False)
+            title = dialog.title()
+            return {"message": f"dismissed the {title} (Cancel)", "back": "closed", "closed": title}
         before = await self._eval(page, f"({LAYERS_JS})(null)", await_promise=True)
         await gestures.key(page.session, gestures.KEYS["escape"][0])
         after = await self._eval(page, f"({LAYERS_JS})({float(before['at'])!r})", await_promise=True)
@@ -843,7 +1015,7 @@ class WebDevice(Device):
 
     async def _enable(self, method: str, params: dict[str, Any]) -> None:
         for page in self._app_pages():
-            with contextlib.suppress(CdpProtocolError):  # a page closing under us
+            with contextlib.suppress(CdpProtocolError, CdpDialogOpen):  # a page closing under us, or in a dialog
                 await page.session.send(method, params)
 
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
