@@ -116,6 +116,8 @@ class _Page:
     #: The JavaScript dialog the page shows now (dialogs.py), and the last view walked (shown under it).
     dialog: Dialog | None = None
     last_walk: dict[str, Any] | None = None
+    #: Main-frame navigations committed (``Page.frameNavigated``, ``Page.navigatedWithinDocument``).
+    commits: int = 0
 
     def stack(self) -> Iterator[_Page]:
         """This screen and the ones below it, top first."""
@@ -293,6 +295,10 @@ class WebDevice(Device):
                 page.loading, page.requested_at = False, None
             elif method == "Page.frameRequestedNavigation" and params.get("disposition", "currentTab") == "currentTab":
                 page.requested_at = asyncio.get_running_loop().time()
+        elif method in ("Page.frameNavigated", "Page.navigatedWithinDocument") and page is not None:
+            frame = params.get("frame") or {}
+            if (frame.get("id") or params.get("frameId")) == page.target_id:
+                page.commits += 1
         elif method == "Page.javascriptDialogOpening" and page is not None:
             page.dialog = Dialog.opening(params)
         elif method == "Page.javascriptDialogClosed" and page is not None:
@@ -677,6 +683,16 @@ class WebDevice(Device):
         page.unsettled = True
         return dialog
 
+    async def _asked_to_leave(self, page: _Page, commits: int) -> bool:
+        """After a step away was asked for (``commits`` counted before): wait (bounded) until a navigation commits
+        or the page's ``beforeunload`` dialog opens instead; True for the dialog (the page stays until it is
+        answered OK)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LEAVE_WAIT_S * self._scale
+        while page.dialog is None and page.commits == commits and not page.gone and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        return page.dialog is not None and page.dialog.kind == "beforeunload"
+
     def _dialog_viewport(self, page: _Page) -> Rect:
         walk = page.last_walk
         if walk is not None:
@@ -987,7 +1003,11 @@ class WebDevice(Device):
         entries = history.get("entries") or []
         if 0 < index < len(entries) + 1 and entries[index - 1].get("url") != "about:blank":
             previous = entries[index - 1]
+            commits = page.commits
             await page.session.send("Page.navigateToHistoryEntry", {"entryId": previous["id"]})
+            if await self._asked_to_leave(page, commits):
+                return {"message": f"asked to go back to {previous.get('url')}", "back": "history",
+                        "url": previous.get("url")}  # fmt: skip
             return {"message": f"went back to {previous.get('url')}", "back": "history", "url": previous.get("url")}
         if after["layers"]:
             return {
@@ -1094,6 +1114,8 @@ LAYERS_JS = """(at) => new Promise(done => {
 })})"""
 
 
+#: How long back waits for its history step to be taken, or for the page's beforeunload dialog (scaled).
+LEAVE_WAIT_S = 1.0
 #: How long an action waits for a window its page opened to become the app's new screen (scaled).
 POPUP_WAIT_S = 1.0
 
