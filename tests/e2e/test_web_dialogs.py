@@ -158,3 +158,19 @@ def test_beforeunload_on_back_is_shown_and_ok_leaves(phone: phonewire.Phone, hos
     phone.tap('"OK"')  # leave: the first page shows, its checkbox unticked
     phone.wait('"Step 2"', gone=True)
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "guard").get("value") in (None, "0")
+
+
+def test_e15_back_right_after_a_modal_opened_closes_it_and_does_nothing_more(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """Findings 3, E15: the key that changed the DOM ends the back even when the page was not still before it
+    (the tap that opened the modal had just run); back waits for the page to be still first."""
+    phone.open(hostile_site.url("back_modal.html"))
+    phone.tap("id=deep")
+    assert text_of(phone, "section") == "#/pets/item1"
+    phone.tap("id=authorize")
+    pressed = phone.press("back").data  # at once: no snapshot between the tap and the back
+    assert pressed["back"] == "closed", pressed
+    view = phone.snapshot()
+    assert not [n for n in view.nodes if n.get("label") == "Available authorizations"]  # the modal closed
+    assert text_of(phone, "section") == "#/pets/item1"  # and the history step was not taken
