@@ -1090,14 +1090,15 @@ class WebDevice(Device):
 #: and popovers that show; ``at``/``quiet``: when the DOM last changed structurally and whether it held still for
 #: 100 ms before back (a page that keeps moving cannot tell that it answered Escape).  Called with ``at`` = null
 #: before the Escape: read once the page has been still for 100 ms (an action just ran, a modal is still
-#: mounting: findings 3, E15), or after 600 ms of a page that keeps moving; then with the first call's ``at``: read two frames later, when the page's
-#: answer to the key has rendered, with ``changed`` = the DOM changed structurally since.
+#: mounting: findings 3, E15), or after 600 ms of a page that keeps moving; then with the first call's ``at``: read
+#: two frames later, when the page's answer to the key has rendered, with ``changed`` = the DOM changed
+#: structurally since.
 LAYERS_JS = """(at) => new Promise(done => {
   const frames = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
   const start = performance.now();
   const still = (f) => {
     const q = window.__phonewireQuiet, now = performance.now();
-    if (!q || now - q.last >= 100 || now - start >= %(wait)d) f(); else setTimeout(() => still(f), 20);
+    if (!q || now - q.last >= 100 || now - start >= 600) f(); else setTimeout(() => still(f), 20);
   };
   (at === null ? still : frames)(() => {
   const layers = [];
@@ -1117,7 +1118,7 @@ LAYERS_JS = """(at) => new Promise(done => {
   }
   const q = window.__phonewireQuiet, now = performance.now();
   done({layers, at: now, quiet: !q || now - q.last >= 100, changed: at !== null && !!q && q.last > at});
-})})""" % {"wait": 600}
+})})"""
 
 
 #: How long back waits for its history step to be taken, or for the page's beforeunload dialog (scaled).
