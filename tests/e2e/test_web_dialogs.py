@@ -119,11 +119,30 @@ def test_a_dialog_a_timer_opens_is_shown_and_answered(phone: phonewire.Phone) ->
 
 
 def test_a_dialog_the_page_opens_while_loading_is_shown(phone: phonewire.Phone, hostile_site: HostileSite) -> None:
-    opened = phone.open_url(hostile_site.url("dialogs.html?welcome=1")).data
+    opened = phone.open_url(hostile_site.url("dialogs.html?welcome=1")).data  # the running app navigates
     assert opened["dialog"] == {"type": "alert", "message": "Welcome back"}
     assert alert_of(phone.snapshot())["label"] == "Welcome back"
     phone.press("return")
     assert text_of(phone, "alerts") == "1"
+
+
+def test_an_app_launched_into_a_dialog_opens_and_shows_it(phone: phonewire.Phone, hostile_site: HostileSite) -> None:
+    app = hostile_site.url("dialogs.html?welcome=1").replace("127.0.0.1", "localhost")  # an app of its own
+    opened = phone.open(app).data
+    assert opened["dialog"] == {"type": "alert", "message": "Welcome back"} and opened["state"] == "foreground"
+    assert alert_of(phone.snapshot())["label"] == "Welcome back"
+    phone.tap('"OK"')
+    assert text_of(phone, "alerts") == "1"
+
+
+def test_a_screenshot_under_a_dialog_is_refused_at_once_saying_how_to_answer(phone: phonewire.Phone) -> None:
+    phone.tap("id=delete")
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.screenshot()
+    assert info.value.code == e.ELEMENT_COVERED and "press back" in (info.value.hint or "")
+    phone.tap('"Cancel"')
+    assert phone.screenshot()  # and once answered, the page draws again
+    assert text_of(phone, "kept") == "1"
 
 
 def test_going_home_dismisses_an_open_dialog_and_the_app_comes_back_answered(

@@ -63,8 +63,9 @@ class CdpDialogOpen(CdpError):
 
 
 #: Calls on a page's session that the browser answers while a JavaScript dialog is open on it.
+#: (Not Page.captureScreenshot: it waits for a frame the renderer does not draw while the dialog is open.)
 DIALOG_SAFE = frozenset(
-    {"Page.handleJavaScriptDialog", "Page.bringToFront", "Page.getNavigationHistory", "Page.captureScreenshot"}
+    {"Page.handleJavaScriptDialog", "Page.bringToFront", "Page.getNavigationHistory", "Page.resetNavigationHistory"}
 )
 
 

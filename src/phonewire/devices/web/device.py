@@ -256,8 +256,8 @@ class WebDevice(Device):
             # a dialog opened (by a timer, by the page loading) while a command that cannot run under it ran
             page = self._apps.get(app_id) if app_id else self._foreground()
             dialog = page.dialog if page is not None else None
-            if dialog is None:
-                dialog = Dialog("alert", "")
+            if dialog is None:  # a page not adopted yet
+                dialog = next((p.dialog for p in self._by_session.values() if p.dialog), None) or Dialog("alert", "")
             raise dialogs.refused(dialog, "the page opened a dialog") from exc
         except CdpProtocolError as exc:
             page = self._apps.get(app_id) if app_id else None
@@ -1027,6 +1027,8 @@ class WebDevice(Device):
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():
             page = self._foreground() or await self._ensure_home()
+            if page.dialog is not None:  # the renderer draws no frame until the dialog is answered
+                raise dialogs.refused(page.dialog, "no screenshot can be taken (the page draws nothing under it)")
             return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
 
     # -- logs, requests, video (observe.py, screencast.py) ---------------------------------------------------------
