@@ -389,3 +389,20 @@ def test_the_docs_list_every_route_and_every_mobile_command() -> None:
         assert f"`mobile: {name}`" in doc, name
     for strategy in source.STRATEGIES:
         assert f"| `{strategy}` |" in doc, strategy
+
+
+def test_unhandled_prompt_behavior_defaults_to_dismiss_and_notify_is_answered_and_checked() -> None:
+    assert wanted(_caps({})).prompt_behavior == "dismiss and notify"
+    w = wanted(_caps({"unhandledPromptBehavior": "accept"}))
+    assert w.prompt_behavior == "accept" and w.answered["unhandledPromptBehavior"] == "accept"
+    with pytest.raises(WebDriverError) as info:
+        wanted(_caps({"unhandledPromptBehavior": "shrug"}))
+    assert info.value.error == "invalid argument" and "dismiss and notify" in info.value.message
+
+
+def test_unexpected_alert_open_carries_the_dialogs_text_as_selenium_reads_it() -> None:
+    status, body = to_w3c(WebDriverError("unexpected alert open", "a dialog was open", data={"text": "Sure?"}))
+    assert status == 500
+    assert json.loads(body)["value"]["data"] == {"text": "Sure?"}
+    status, body = to_w3c(WebDriverError("no such alert", "no dialog is open"))
+    assert status == 404 and "data" not in json.loads(body)["value"]

@@ -250,8 +250,9 @@ def noted_dialog(data: JSONObject, before: JSONObject | None, after: JSONObject 
     if after is not None:
         data = {**data, "dialog": after}
         answers = "OK" if after.get("type") == "alert" else "OK or Cancel"
+        kind = str(after.get("type"))
         notes.append(
-            f"a {after.get('type')} dialog opened: {json.dumps(str(after.get('message') or ''), ensure_ascii=False)} "
+            f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} dialog opened: {json.dumps(str(after.get('message') or ''), ensure_ascii=False)} "
             f"(answer it: tap {answers}, "
             "or press back to dismiss it)"
         )

@@ -725,7 +725,7 @@ class WebDevice(Device):
         if dialog.kind != "prompt" or not dialog.focused:
             raise ProtocolError(
                 e.TEXT_INPUT_NOT_FOCUSED,
-                f"no editable element has focus: a {dialog.title()} is open"
+                f"no editable element has focus: {dialog.a_title()} is open"
                 + (" (tap its TextField first)" if dialog.kind == "prompt" else ""),
                 dialogs.hint(dialog),
             )

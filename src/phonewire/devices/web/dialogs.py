@@ -63,7 +63,11 @@ class Dialog:
         return cls(kind, message, default, default, wire=wire)
 
     def title(self) -> str:
+        """``confirm dialog "Delete?"`` (messages name it after "the" or "a"/"an": see :func:`refused`)."""
         return f"{self.kind} dialog {json.dumps(self.message[:80], ensure_ascii=False)}"
+
+    def a_title(self) -> str:
+        return ("an " if self.kind[:1] in "aeiou" else "a ") + self.title()
 
     def buttons(self) -> tuple[str, ...]:
         return (OK,) if self.kind == "alert" else (CANCEL, OK)
@@ -98,7 +102,7 @@ def hit(dialog: Dialog, viewport: Rect, x: float, y: float) -> str:
     if field_rect is not None and _inside(field_rect, x, y):
         return "field"
     where = "outside its buttons" if _inside(box, x, y) else "on the page under it"
-    raise ProtocolError(e.ELEMENT_COVERED, f"a {dialog.title()} is open and the tap landed {where}", hint(dialog))
+    raise ProtocolError(e.ELEMENT_COVERED, f"{dialog.a_title()} is open and the tap landed {where}", hint(dialog))
 
 
 def hint(dialog: Dialog) -> str:
@@ -109,7 +113,7 @@ def hint(dialog: Dialog) -> str:
 
 def refused(dialog: Dialog, what: str) -> ProtocolError:
     """The refusal of a command that cannot run while the dialog is open (nothing was sent to the page)."""
-    return ProtocolError(e.ELEMENT_COVERED, f"{what}: a {dialog.title()} covers the page", hint(dialog))
+    return ProtocolError(e.ELEMENT_COVERED, f"{what}: {dialog.a_title()} covers the page", hint(dialog))
 
 
 def node(dialog: Dialog, viewport: Rect) -> RawNode:
