@@ -249,13 +249,11 @@ def noted_dialog(data: JSONObject, before: JSONObject | None, after: JSONObject 
         notes.append(f"the {before.get('type')} dialog was {before['answer']}")
     if after is not None:
         data = {**data, "dialog": after}
-        answers = "OK" if after.get("type") == "alert" else "OK or Cancel"
         kind = str(after.get("type"))
-        notes.append(
-            f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} dialog opened: {json.dumps(str(after.get('message') or ''), ensure_ascii=False)} "
-            f"(answer it: tap {answers}, "
-            "or press back to dismiss it)"
-        )
+        answers = "OK" if kind == "alert" else "OK or Cancel"
+        text = json.dumps(str(after.get("message") or ""), ensure_ascii=False)
+        article = "an" if kind[:1] in "aeiou" else "a"
+        notes.append(f"{article} {kind} dialog opened: {text} (answer it: tap {answers}, or press back to dismiss it)")
     message = data.get("message")
     if notes and isinstance(message, str):
         data = {**data, "message": "; ".join([message, *notes])}
