@@ -193,3 +193,14 @@ def test_e15_back_right_after_a_modal_opened_closes_it_and_does_nothing_more(
     view = phone.snapshot()
     assert not [n for n in view.nodes if n.get("label") == "Available authorizations"]  # the modal closed
     assert text_of(phone, "section") == "#/pets/item1"  # and the history step was not taken
+
+
+def test_beforeunload_on_a_deep_link_is_shown_and_ok_goes_there(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.tap("id=guard")
+    opened = phone.open_url(hostile_site.url("dialogs.html?step=2")).data
+    assert opened["dialog"]["type"] == "beforeunload"
+    phone.tap('"OK"')
+    phone.wait('"Step 2"')
+    assert not [n for n in phone.snapshot().nodes if n.get("type") == "Alert"]

@@ -511,7 +511,8 @@ class WebDevice(Device):
                 screen.frozen = False
         await shown.session.send("Page.bringToFront")
         if self._recording is not None:
-            await self._recording.follow(shown.session)
+            with contextlib.suppress(CdpDialogOpen):  # a page in a dialog draws no frames until it is answered
+                await self._recording.follow(shown.session)
         if page is not None:
             page.state = AppState.FOREGROUND
         else:
