@@ -915,7 +915,7 @@ class WebDevice(Device):
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
-            self._no_dialog(page, "a value cannot be set")
+            self._no_dialog(page, "setting a value")
             page.unsettled = True
             try:
                 result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
