@@ -413,3 +413,20 @@ def test_a_locator_the_view_can_match_becomes_the_selector_a_find_off_screen_loo
         named = "a b" if strategy == "css selector" else value
         node = {"index": 0, "type": "Button", "label": named, "identifier": named, "rect": {}}
         assert selectors.match(selectors.parse(selector), [node]) == [node]
+
+
+def test_unhandled_prompt_behavior_defaults_to_dismiss_and_notify_is_answered_and_checked() -> None:
+    assert wanted(_caps({})).prompt_behavior == "dismiss and notify"
+    w = wanted(_caps({"unhandledPromptBehavior": "accept"}))
+    assert w.prompt_behavior == "accept" and w.answered["unhandledPromptBehavior"] == "accept"
+    with pytest.raises(WebDriverError) as info:
+        wanted(_caps({"unhandledPromptBehavior": "shrug"}))
+    assert info.value.error == "invalid argument" and "dismiss and notify" in info.value.message
+
+
+def test_unexpected_alert_open_carries_the_dialogs_text_as_selenium_reads_it() -> None:
+    status, body = to_w3c(WebDriverError("unexpected alert open", "a dialog was open", data={"text": "Sure?"}))
+    assert status == 500
+    assert json.loads(body)["value"]["data"] == {"text": "Sure?"}
+    status, body = to_w3c(WebDriverError("no such alert", "no dialog is open"))
+    assert status == 404 and "data" not in json.loads(body)["value"]

@@ -222,6 +222,13 @@ class Device(abc.ABC):
         around an action to answer ``changed``; ``None`` (the default) means the device cannot tell."""
         return None
 
+    def dialog(self, app_id: str | None) -> dict[str, Any] | None:
+        """The dialog of the page's own (JavaScript ``alert``/``confirm``/``prompt``, ``beforeunload``) that
+        ``app_id`` (None: the foreground app) shows now, as replies carry it (``{"type", "message"}``): the same
+        object while the same dialog stays open, given ``"answer"`` when the device answers it.  No I/O.  ``None``
+        (the default): none, or the device shows such dialogs in its snapshot only."""
+        return None
+
     async def key(self, app_id: str, key: str) -> None:
         """Press one of :data:`phonewire.protocol.commands.KEYS` (escape, tab, arrows…) on the focused element (or
         the page); a device without a keyboard answers UNSUPPORTED_OPERATION."""

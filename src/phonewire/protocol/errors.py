@@ -50,8 +50,9 @@ STALE_REF: Final = "STALE_REF"
 AMBIGUOUS_MATCH: Final = "AMBIGUOUS_MATCH"
 #: Agent side: a selector matched nothing.
 NOT_FOUND: Final = "NOT_FOUND"
-#: Agent side: the target is on screen but something else (a drawer, a modal's backdrop) is where a tap on it
-#: would land; nothing was sent.
+#: The target is on screen but something else (a drawer, a modal's backdrop) is where a tap on it would land;
+#: nothing was sent.  The agent checks it against the snapshot; the web phone's runner also answers it for a
+#: command that cannot run while a page's own JavaScript dialog covers the page.
 ELEMENT_COVERED: Final = "ELEMENT_COVERED"
 #: Agent side: ``wait`` ran out of time before the screen showed (or stopped showing) what it waited for.
 WAIT_TIMED_OUT: Final = "WAIT_TIMED_OUT"
@@ -74,6 +75,7 @@ RUNNER_CODES: Final = (
     APP_UNKNOWN,
     COMMAND_ALREADY_COMPLETED,
     UNAUTHORIZED,
+    ELEMENT_COVERED,
 )
 
 #: Codes produced above the runner (host session and agent layer).
@@ -84,7 +86,6 @@ CLIENT_CODES: Final = (
     STALE_REF,
     AMBIGUOUS_MATCH,
     NOT_FOUND,
-    ELEMENT_COVERED,
     WAIT_TIMED_OUT,
 )
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -241,6 +242,32 @@ CHANGE_TRACKED: Final = frozenset(
     {c.TAP, c.LONG_PRESS, c.DRAG, c.TYPE, c.KEYBOARD_RETURN, c.KEYBOARD_DELETE, c.KEY, c.SET_VALUE, c.BUTTON, c.SCROLL}
 )
 
+#: Commands whose ok reply says when a page's own dialog opened during them (``dialog``) or that they answered it.
+DIALOG_NOTED: Final = CHANGE_TRACKED | {c.LAUNCH_APP, c.OPEN_URL}
+
+
+def noted_dialog(data: JSONObject, before: JSONObject | None, after: JSONObject | None) -> JSONObject:
+    """The reply of a command that ran with dialog ``before`` open and left dialog ``after`` open (each None when
+    there was none; the same object while the same dialog stays open): ``dialog`` and a message that say a new
+    one opened, and the message says when the command answered the one that was open.  Pure."""
+    if after is before:
+        return data
+    notes: list[str] = []
+    if before is not None and before.get("answer"):
+        notes.append(f"the {before.get('type')} dialog was {before['answer']}")
+    if after is not None:
+        data = {**data, "dialog": after}
+        kind = str(after.get("type"))
+        answers = "OK" if kind == "alert" else "OK or Cancel"
+        text = json.dumps(str(after.get("message") or ""), ensure_ascii=False)
+        article = "an" if kind[:1] in "aeiou" else "a"
+        notes.append(f"{article} {kind} dialog opened: {text} (answer it: tap {answers}, or press back to dismiss it)")
+    message = data.get("message")
+    if notes and isinstance(message, str):
+        data = {**data, "message": "; ".join([message, *notes])}
+    return data
+
+
 #: Every command that reaches the device (status, uptime and shutdown are the runner's own).
 HANDLERS: Final[dict[str, Handler]] = {
     c.VIEWPORT: _viewport,
@@ -399,6 +426,19 @@ class Dispatcher:
             return None  # a mark is a courtesy: it never fails the command
 
     async def _execute(self, request: Request) -> JSONObject:
+        if request.command in DIALOG_NOTED:
+            shown = self._dialog(request.app_id)
+            data = await self._run_handler(request)
+            return noted_dialog(data, shown, self._dialog(request.app_id))
+        return await self._run_handler(request)
+
+    def _dialog(self, app_id: str | None) -> JSONObject | None:
+        try:
+            return self.device.dialog(app_id)
+        except Exception:
+            return None  # like the change mark, a courtesy
+
+    async def _run_handler(self, request: Request) -> JSONObject:
         handler = HANDLERS[request.command]
         if request.command in CHANGE_TRACKED:
             before = await self._mark(request.app_id)

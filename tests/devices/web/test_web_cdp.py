@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpProtocolError
+from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpDialogOpen, CdpProtocolError
 
 
 class PeerPipe:
@@ -174,3 +174,48 @@ def test_the_reader_splits_messages_at_nul_however_the_chunks_fall() -> None:
         for i in range(0, len(stream), size):
             reader.data_received(stream[i : i + size])
         assert sink.messages == [b"x" * 200_000, b'{"a":1}', b"", b'{"b":2}' * 1000], size
+
+
+def test_a_dialog_fails_the_pages_pending_and_later_calls_at_once_but_not_its_answer_or_other_sessions() -> None:
+    """A JavaScript dialog: the renderer answers nothing on that page until it is answered, so its pending call
+    (the touch that opened it) and any later one fail at once with CdpDialogOpen; the answer goes through, other
+    sessions are untouched, and once the dialog closes the page's calls go through again."""
+    sent: list[str] = []
+
+    async def peer(pipe: PeerPipe) -> None:
+        while True:
+            msg = await pipe.recv()
+            sent.append(msg["method"])
+            if msg["method"] == "Input.dispatchTouchEvent":  # opens a dialog; its reply never comes
+                pipe.send({"method": "Page.javascriptDialogOpening", "params": {"type": "confirm"}, "sessionId": "S"})
+            elif msg["method"] == "Page.handleJavaScriptDialog":
+                pipe.send({"id": msg["id"], "result": {}})
+                pipe.send({"method": "Page.javascriptDialogClosed", "params": {"result": True}, "sessionId": "S"})
+            else:
+                pipe.send({"id": msg["id"], "result": {"ok": msg["method"]}})
+
+    async def body(cdp: CdpConnection) -> list[Any]:
+        page, other = cdp.session("S"), cdp.session("T")
+        out: list[Any] = []
+        for call in (
+            page.send("Input.dispatchTouchEvent"),
+            page.send("Runtime.evaluate"),
+            other.send("Runtime.evaluate"),
+            page.send("Page.handleJavaScriptDialog", {"accept": True}),
+            page.send("Runtime.evaluate"),
+        ):
+            try:
+                out.append(await asyncio.wait_for(call, 5))
+            except CdpDialogOpen as exc:
+                out.append(exc.method)
+        return out
+
+    result = asyncio.run(with_peer(peer, body))
+    assert result == [
+        "Input.dispatchTouchEvent",  # failed when the dialog opened
+        "Runtime.evaluate",  # refused without being sent
+        {"ok": "Runtime.evaluate"},  # another page
+        {},  # the answer
+        {"ok": "Runtime.evaluate"},  # the dialog closed: the page answers again
+    ]
+    assert sent.count("Runtime.evaluate") == 2  # the refused one never reached the browser

@@ -13,7 +13,14 @@ Failure tree::
 
     CdpError                 base; never crosses the device boundary (device.py maps it)
      ├── CdpProtocolError    the browser answered {"error": {...}} to one call
+     ├── CdpDialogOpen       a JavaScript dialog (alert, confirm, prompt, beforeunload) is open on the call's page
      └── CdpClosed           the pipe is closed: every pending and later call fails with it
+
+JavaScript dialogs: while one is open (``Page.javascriptDialogOpening`` … ``Page.javascriptDialogClosed``) the
+page's renderer answers nothing that runs in it (input events, evaluations) until the dialog is answered.  So the
+connection fails those calls on that session at once with :class:`CdpDialogOpen` — the ones pending when it opens
+and any sent while it stays open — except the calls that the browser answers itself (:data:`DIALOG_SAFE`).  Their
+late replies, if any, are dropped.
 
 Lifecycle: ``open_pipe()`` → open → (pipe closes or ``close()``) → closed, for good.  A closed connection is
 never reused; the device makes a new browser and a new connection.
@@ -45,6 +52,21 @@ class CdpProtocolError(CdpError):
         self.method = method
         self.code = code
         self.message = message
+
+
+class CdpDialogOpen(CdpError):
+    """A JavaScript dialog is open on the call's page: the call would wait until it is answered."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(f"{method}: a JavaScript dialog is open on the page")
+        self.method = method
+
+
+#: Calls on a page's session that the browser answers while a JavaScript dialog is open on it.
+#: (Not Page.captureScreenshot: it waits for a frame the renderer does not draw while the dialog is open.)
+DIALOG_SAFE = frozenset(
+    {"Page.handleJavaScriptDialog", "Page.bringToFront", "Page.getNavigationHistory", "Page.resetNavigationHistory"}
+)
 
 
 class CdpClosed(CdpError):
@@ -99,6 +121,8 @@ class CdpConnection:
         self._call_sessions: dict[int, str] = {}
         self._handlers: list[EventHandler] = []
         self._closed_reason: str | None = None
+        #: Sessions whose page shows a JavaScript dialog now.
+        self._dialogs: set[str] = set()
 
     @classmethod
     async def open_pipe(cls, read_fd: int, write_fd: int) -> CdpConnection:
@@ -131,6 +155,8 @@ class CdpConnection:
     ) -> dict[str, Any]:
         if self._closed_reason is not None:
             raise CdpClosed(self._closed_reason)
+        if session_id in self._dialogs and method not in DIALOG_SAFE:
+            raise CdpDialogOpen(method)
         self._next_id += 1
         msg_id = self._next_id
         message: dict[str, Any] = {"id": msg_id, "method": method, "params": params or {}}
@@ -187,7 +213,13 @@ class CdpConnection:
         params = message.get("params") or {}
         session_id = message.get("sessionId")
         if method == "Target.detachedFromTarget":
+            self._dialogs.discard(str(params.get("sessionId", "")))
             self._fail_session(str(params.get("sessionId", "")))
+        elif method == "Page.javascriptDialogOpening" and session_id:
+            self._dialogs.add(session_id)
+            self._fail_dialog(session_id)
+        elif method == "Page.javascriptDialogClosed" and session_id:
+            self._dialogs.discard(session_id)
         for handler in list(self._handlers):
             handler(method, params, session_id)
 
@@ -198,6 +230,13 @@ class CdpConnection:
             entry = self._pending.get(msg_id)
             if sid == session_id and entry is not None and not entry[1].done():
                 entry[1].set_exception(CdpProtocolError(entry[0], -32001, "Session with given id not found."))
+
+    def _fail_dialog(self, session_id: str) -> None:
+        """A dialog opened on ``session_id``'s page: its pending calls that wait on the page fail now."""
+        for msg_id, sid in list(self._call_sessions.items()):
+            entry = self._pending.get(msg_id)
+            if sid == session_id and entry is not None and not entry[1].done() and entry[0] not in DIALOG_SAFE:
+                entry[1].set_exception(CdpDialogOpen(entry[0]))
 
     def _fail_all(self, reason: str) -> None:
         if self._closed_reason is None:

@@ -58,9 +58,17 @@ from phonewire.devices.base import (
     Screenshot,
 )
 from phonewire.devices.video import VideoWriter, codec_for
-from phonewire.devices.web import capture, controls, gestures, readback, scrolling, settle
+from phonewire.devices.web import capture, controls, dialogs, gestures, readback, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
-from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError, CdpProtocolError, CdpSession
+from phonewire.devices.web.cdp import (
+    CdpClosed,
+    CdpConnection,
+    CdpDialogOpen,
+    CdpError,
+    CdpProtocolError,
+    CdpSession,
+)
+from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
 from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE, Observer
 from phonewire.devices.web.page_script import evaluate, require_focus
@@ -74,11 +82,12 @@ from phonewire.devices.web.walk import (
     describe,
     probe_expression,
     snapshot_from_walk,
+    tree_from_walk,
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect
+from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
 
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
@@ -135,6 +144,11 @@ class _Page:
     below: _Page | None = None
     #: The page asked for a new window (``Page.windowOpen``) that is not adopted yet (loop time).
     opening: float | None = None
+    #: The JavaScript dialog the page shows now (dialogs.py), and the last view walked (shown under it).
+    dialog: Dialog | None = None
+    last_walk: dict[str, Any] | None = None
+    #: Main-frame navigations committed (``Page.frameNavigated``, ``Page.navigatedWithinDocument``).
+    commits: int = 0
 
     def stack(self) -> Iterator[_Page]:
         """This screen and the ones below it, top first."""
@@ -275,6 +289,13 @@ class WebDevice(Device):
             raise
         except CdpClosed as exc:
             raise ProtocolError(e.DEVICE_UNAVAILABLE, self.health() or str(exc), _RESTART_HINT) from exc
+        except CdpDialogOpen as exc:
+            # a dialog opened (by a timer, by the page loading) while a command that cannot run under it ran
+            page = self._apps.get(app_id) if app_id else self._foreground()
+            dialog = page.dialog if page is not None else None
+            if dialog is None:  # a page not adopted yet
+                dialog = next((p.dialog for p in self._by_session.values() if p.dialog), None) or Dialog("alert", "")
+            raise dialogs.refused(dialog, "the page opened a dialog") from exc
         except CdpProtocolError as exc:
             page = self._apps.get(app_id) if app_id else None
             if page is not None and (page.gone or _target_gone(exc)):
@@ -311,6 +332,14 @@ class WebDevice(Device):
                 page.loading, page.requested_at = False, None
             elif method == "Page.frameRequestedNavigation" and params.get("disposition", "currentTab") == "currentTab":
                 page.requested_at = asyncio.get_running_loop().time()
+        elif method in ("Page.frameNavigated", "Page.navigatedWithinDocument") and page is not None:
+            frame = params.get("frame") or {}
+            if (frame.get("id") or params.get("frameId")) == page.target_id:
+                page.commits += 1
+        elif method == "Page.javascriptDialogOpening" and page is not None:
+            page.dialog = Dialog.opening(params)
+        elif method == "Page.javascriptDialogClosed" and page is not None:
+            page.dialog, page.unsettled = None, True
         elif method == "Page.windowOpen" and page is not None and page is not self._home:
             page.opening = asyncio.get_running_loop().time()
         elif method == "Target.attachedToTarget" and session_id is None:
@@ -441,14 +470,18 @@ class WebDevice(Device):
 
     async def _navigate(self, page: _Page, url: str) -> None:
         """Navigate and wait (bounded) for the load event; Page.navigate itself answers at commit."""
-        result = await page.session.send("Page.navigate", {"url": url})
+        try:
+            result = await page.session.send("Page.navigate", {"url": url})
+        except CdpDialogOpen:
+            return  # beforeunload asked: the navigation goes on once it is answered OK
         if result.get("errorText"):
             raise ProtocolError(
                 e.COMMAND_FAILED,
                 f"could not load {url}: {result['errorText']}",
                 "Check that the URL is reachable from this machine.",
             )
-        with contextlib.suppress(TimeoutError, CdpProtocolError):  # a page that never loads is still usable
+        # a page that never loads is still usable; one that opened a dialog while loading shows it
+        with contextlib.suppress(TimeoutError, CdpProtocolError, CdpDialogOpen):
             await asyncio.wait_for(
                 page.session.send("Runtime.evaluate", {"expression": _LOADED, "awaitPromise": True}), LOAD_TIMEOUT_S
             )
@@ -471,6 +504,8 @@ class WebDevice(Device):
 
     async def _freeze(self, top: _Page) -> None:
         for page in top.stack():  # the app's every screen
+            if page.dialog is not None and not page.gone:
+                await self._answer(page, accept=False)  # a phone dismisses a dialog whose app leaves the screen
             if not page.frozen and not page.gone:
                 await freeze(page.session)
                 page.frozen = True
@@ -545,6 +580,9 @@ class WebDevice(Device):
             await self._close_target(page, "terminated")
 
     async def _close_target(self, page: _Page, why: str) -> None:
+        if page.dialog is not None and not page.gone:
+            with contextlib.suppress(CdpError):
+                await self._answer(page, accept=False)
         self._by_session.pop(page.session.session_id, None)
         page.gone = page.gone or why
         with contextlib.suppress(CdpProtocolError):
@@ -563,7 +601,8 @@ class WebDevice(Device):
                 screen.frozen = False
         await shown.session.send("Page.bringToFront")
         if self._recording is not None:
-            await self._recording.follow(shown.session)
+            with contextlib.suppress(CdpDialogOpen):  # a page in a dialog draws no frames until it is answered
+                await self._recording.follow(shown.session)
         if page is not None:
             page.state = AppState.FOREGROUND
         else:
@@ -681,6 +720,8 @@ class WebDevice(Device):
         handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
         around the command sees them.  It also marks the action's time in the page (``settle.ACTION_MARK``), from
         which the next snapshot's quiet window counts.  Costs well under a millisecond."""
+        if page.dialog is not None:
+            return  # the page runs nothing until the dialog is answered
         with self._may_close(page):
             await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
             await self._await_screens(page)
@@ -697,6 +738,90 @@ class WebDevice(Device):
             page.gone = page.gone or "its page closed"
             self._pop(page)
 
+    # -- JavaScript dialogs (dialogs.py) ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _may_open_dialog(self, page: _Page) -> Iterator[None]:
+        """An action whose effect is a dialog (a click handler calling ``confirm()``) ends there: the page answers
+        nothing more until the dialog is answered, and the reply says it opened (the runner reads ``dialog()``)."""
+        try:
+            yield
+        except CdpDialogOpen:
+            if page.dialog is None:
+                raise
+
+    def dialog(self, app_id: str | None) -> dict[str, Any] | None:
+        page = self._apps.get(app_id) if app_id else self._foreground()
+        if page is None or page.gone or page.dialog is None:
+            return None
+        return page.dialog.wire
+
+    async def _answer(self, page: _Page, *, accept: bool) -> Dialog:
+        """Answer the page's dialog: OK (a prompt with its field's text) or Cancel."""
+        dialog = page.dialog
+        assert dialog is not None
+        params: dict[str, Any] = {"accept": accept}
+        if accept and dialog.kind == "prompt":
+            params["promptText"] = dialog.text
+        try:
+            await page.session.send("Page.handleJavaScriptDialog", params)
+        except CdpProtocolError as exc:
+            if _target_gone(exc):
+                raise
+            # "No dialog is showing": it closed by itself (the page navigated) — nothing left to answer
+        dialog.wire["answer"] = "accepted" if accept else "dismissed"
+        if page.dialog is dialog:
+            page.dialog = None
+        page.unsettled = True
+        return dialog
+
+    async def _asked_to_leave(self, page: _Page, commits: int) -> bool:
+        """After a step away was asked for (``commits`` counted before): wait (bounded) until a navigation commits
+        or the page's ``beforeunload`` dialog opens instead; True for the dialog (the page stays until it is
+        answered OK)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LEAVE_WAIT_S * self._scale
+        while page.dialog is None and page.commits == commits and not page.gone and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        return page.dialog is not None and page.dialog.kind == "beforeunload"
+
+    def _dialog_viewport(self, page: _Page) -> Rect:
+        walk = page.last_walk
+        if walk is not None:
+            return Rect.of(0, 0, walk.get("w"), walk.get("h"))
+        return Rect.of(0, 0, self.profile.width, self.profile.height)
+
+    def _dialog_snapshot(self, page: _Page, dialog: Dialog) -> dict[str, Any]:
+        """The dialog over the page's last walked view (the page answers no walk while the dialog is open)."""
+        viewport = self._dialog_viewport(page)
+        root = tree_from_walk(page.last_walk) if page.last_walk is not None else RawNode("Application", rect=viewport)
+        dialogs.cover(root, dialogs.node(dialog, viewport))
+        return build_snapshot(root, viewport, self.kind)
+
+    async def _tap_dialog(self, page: _Page, dialog: Dialog, x: float, y: float, taps: int) -> str:
+        target = dialogs.hit(dialog, self._dialog_viewport(page), x, y)
+        if target == "field":
+            dialog.focused = True
+            return f"TextField of the {dialog.title()}"
+        if taps != 1:
+            raise ProtocolError(e.INVALID_REQUEST, f"a dialog button takes one tap, not {taps}", dialogs.hint(dialog))
+        await self._answer(page, accept=target == dialogs.OK)
+        return f"Button {json.dumps(target)} of the {dialog.title()}"
+
+    def _no_dialog(self, page: _Page, what: str) -> None:
+        if page.dialog is not None:
+            raise dialogs.refused(page.dialog, f"{what} cannot run")
+
+    def _dialog_field(self, dialog: Dialog) -> Dialog:
+        """The prompt whose field takes typing; TEXT_INPUT_NOT_FOCUSED for any other dialog or an untapped field."""
+        if dialog.kind != "prompt" or not dialog.focused:
+            raise ProtocolError(
+                e.TEXT_INPUT_NOT_FOCUSED,
+                f"no editable element has focus: {dialog.a_title()} is open"
+                + (" (tap its TextField first)" if dialog.kind == "prompt" else ""),
+                dialogs.hint(dialog),
+            )
+        return dialog
+
     async def _require_focus(self, page: _Page) -> str:
         return await require_focus(page.session)
 
@@ -709,21 +834,26 @@ class WebDevice(Device):
     # -- app-scoped ------------------------------------------------------------------------------------------------
     async def viewport(self, app_id: str) -> Rect:
         with self._mapped(app_id):
-            w, h = await self._eval(self._live(app_id), "[window.innerWidth, window.innerHeight]")
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return self._dialog_viewport(page)
+            w, h = await self._eval(page, "[window.innerWidth, window.innerHeight]")
             return Rect.of(0, 0, w, h)
 
     async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:
+                return await self._tap_dialog(page, page.dialog, x, y, taps)
             page.unsettled = True
             if taps == 1:
                 # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
                 hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
-                with self._may_close(page):
+                with self._may_close(page), self._may_open_dialog(page):
                     await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
             else:
                 hit = describe(await self._eval(page, probe_expression(x, y)))
-                with self._may_close(page):
+                with self._may_close(page), self._may_open_dialog(page):
                     await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
             return hit
@@ -731,8 +861,10 @@ class WebDevice(Device):
     async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "long press")
             page.unsettled = True
-            await gestures.long_press(page.session, x, y, duration_ms)
+            with self._may_open_dialog(page):
+                await gestures.long_press(page.session, x, y, duration_ms)
             await self._settle(page)
 
     async def drag(
@@ -747,15 +879,20 @@ class WebDevice(Device):
     ) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "drag")
             page.unsettled = True
-            await gestures.drag(page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms)
+            with self._may_open_dialog(page):
+                await gestures.drag(
+                    page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms
+                )
             await self._rest(page)
             await self._settle(page)
 
     async def _rest(self, page: _Page) -> None:
         """After a drag: wait (bounded) until nothing scrolls any more — a fling decelerating, smooth scrolling,
         snapping — so the reply, its ``changed`` and the next snapshot show where the content came to rest."""
-        await self._eval(page, scrolling.REST_JS, await_promise=True)
+        if page.dialog is None:
+            await self._eval(page, scrolling.REST_JS, await_promise=True)
 
     async def scroll(
         self,
@@ -769,6 +906,7 @@ class WebDevice(Device):
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "scroll")
             plan = await self._eval(page, scrolling.plan_expression(direction, amount, at, reveal, only=reveal_only))
             if not isinstance(plan, dict):
                 raise ProtocolError(e.COMMAND_FAILED, "the page gave no scroll plan", "Take a snapshot.")
@@ -780,9 +918,13 @@ class WebDevice(Device):
                 return result
             page.unsettled = True
             start, end = (float(plan["from"][0]), float(plan["from"][1])), (float(plan["to"][0]), float(plan["to"][1]))
-            await gestures.drag(
-                page.session, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS, settle_ms=SCROLL_REST_MS
-            )
+            with self._may_open_dialog(page):
+                await gestures.drag(
+                    page.session, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS,
+                    settle_ms=SCROLL_REST_MS,
+                )  # fmt: skip
+            if page.dialog is not None:
+                return {"direction": direction}
             await self._rest(page)
             result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
             await self._settle(page)
@@ -791,6 +933,9 @@ class WebDevice(Device):
     async def type_text(self, app_id: str, text: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:
+                self._dialog_field(page.dialog).text += text
+                return
             kind = await self._require_focus(page)
             if not text:
                 return
@@ -803,7 +948,10 @@ class WebDevice(Device):
             else:
                 # read back once the keys' handlers ran: a picker or mask may have rewritten the field (readback)
                 before = await self._eval(page, readback.MARK_JS)
-                await gestures.type_text(page.session, text)
+                with self._may_open_dialog(page):
+                    await gestures.type_text(page.session, text)
+                if self.dialog(app_id) is not None:
+                    return  # a key's handler opened a dialog: the reply says so, nothing more can be read now
                 await self._settle(page)
                 if before is not None:
                     try:
@@ -819,12 +967,19 @@ class WebDevice(Device):
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:  # return in a dialog is its OK
+                await self._answer(page, accept=True)
+                return
             await self._require_focus(page)
             await self._key(page, gestures.ENTER, "\r")
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if page.dialog is not None:
+                field = self._dialog_field(page.dialog)
+                field.text = field.text[:-1]
+                return
             kind = await self._require_focus(page)
             if kind in controls.VALUE_KINDS:
                 # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
@@ -840,6 +995,8 @@ class WebDevice(Device):
         page = self._live(app_id) if app_id else self._foreground()
         if page is None:
             return "home"
+        if page.dialog is not None:
+            return f"{page.target_id}:dialog:{id(page.dialog)}"  # a dialog opening (or another one) is a change
         if settle.navigating(page):
             return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
         return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
@@ -847,19 +1004,48 @@ class WebDevice(Device):
     async def key(self, app_id: str, key: str) -> None:
         spec, text = gestures.KEYS[key]
         with self._mapped(app_id):
-            await self._key(self._live(app_id), spec, text)
+            page = self._live(app_id)
+            if page.dialog is not None:
+                if key == "escape":  # Escape is a dialog's Cancel
+                    await self._answer(page, accept=False)
+                    return
+                if key == "space":
+                    self._dialog_field(page.dialog).text += " "
+                    return
+                raise dialogs.refused(page.dialog, f"the {key} key cannot be pressed")
+            await self._key(page, spec, text)
 
     async def set_value(
         self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
     ) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
+            self._no_dialog(page, "setting a value")
             page.unsettled = True
-            result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            try:
+                result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            except CdpDialogOpen:
+                if page.dialog is None:
+                    raise
+                # the page's change handler opened a dialog: the value was set, its read-back waits on the dialog
+                return {"selected": list(values)}
             await self._settle(page)
             return result
 
     async def snapshot(self, app_id: str) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return self._dialog_snapshot(page, page.dialog)
+        try:
+            return await self._walked(app_id)
+        except ProtocolError:
+            top = self._apps.get(app_id)
+            if top is None or top.dialog is None:
+                raise
+            return self._dialog_snapshot(top, top.dialog)  # a timer opened one while the page settled
+
+    async def _walked(self, app_id: str) -> dict[str, Any]:
         with self._mapped(app_id):
             page = self._live(app_id)
             loading = None
@@ -879,6 +1065,7 @@ class WebDevice(Device):
                 ) from exc
             if not isinstance(walk, dict):
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            page.last_walk = walk
             return snapshot_from_walk(walk, self.kind, loading=loading)
 
     # -- device-scoped ---------------------------------------------------------------------------------------------
@@ -903,6 +1090,10 @@ class WebDevice(Device):
         state, not history: the page gets Escape, the key its dialogs and drawers close on), then the page's
         history, then the screen this one was opened from, and only then the app leaves for the home screen."""
         page.unsettled = True
+        if page.dialog is not None:  # the dialog first: back is its Cancel
+            dialog = await self._answer(page, accept=False)
+            title = dialog.title()
+            return {"message": f"dismissed the {title} (Cancel)", "back": "closed", "closed": title}
         before = await self._eval(page, f"({LAYERS_JS})(null)", await_promise=True)
         await gestures.key(page.session, gestures.KEYS["escape"][0])
         after = await self._eval(page, f"({LAYERS_JS})({float(before['at'])!r})", await_promise=True)
@@ -918,7 +1109,11 @@ class WebDevice(Device):
         entries = history.get("entries") or []
         if 0 < index < len(entries) + 1 and entries[index - 1].get("url") != "about:blank":
             previous = entries[index - 1]
+            commits = page.commits
             await page.session.send("Page.navigateToHistoryEntry", {"entryId": previous["id"]})
+            if await self._asked_to_leave(page, commits):
+                return {"message": f"asked to go back to {previous.get('url')}", "back": "history",
+                        "url": previous.get("url")}  # fmt: skip
             return {"message": f"went back to {previous.get('url')}", "back": "history", "url": previous.get("url")}
         if after["layers"]:
             return {
@@ -938,6 +1133,8 @@ class WebDevice(Device):
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():
             page = self._foreground() or await self._ensure_home()
+            if page.dialog is not None:  # the renderer draws no frame until the dialog is answered
+                raise dialogs.refused(page.dialog, "no screenshot can be taken (the page draws nothing under it)")
             return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
 
     # -- logs, requests, video (observe.py, screencast.py) ---------------------------------------------------------
@@ -946,7 +1143,7 @@ class WebDevice(Device):
 
     async def _enable(self, method: str, params: dict[str, Any]) -> None:
         for page in self._app_pages():
-            with contextlib.suppress(CdpProtocolError):  # a page closing under us
+            with contextlib.suppress(CdpProtocolError, CdpDialogOpen):  # a page closing under us, or in a dialog
                 await page.session.send(method, params)
 
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
@@ -1000,11 +1197,18 @@ class WebDevice(Device):
 #: The layers a back closes first, as the view describes them (``Dialog "Menu" id=drawer``): open dialogs, modals
 #: and popovers that show; ``at``/``quiet``: when the DOM last changed structurally and whether it held still for
 #: 100 ms before back (a page that keeps moving cannot tell that it answered Escape).  Called with ``at`` = null
-#: before the Escape (read at once), then with the first call's ``at``: read two frames later, when the page's
-#: answer to the key has rendered, with ``changed`` = the DOM changed structurally since.
+#: before the Escape: read once the page has been still for 100 ms (an action just ran, a modal is still
+#: mounting: findings 3, E15), or after 600 ms of a page that keeps moving; then with the first call's ``at``: read
+#: two frames later, when the page's answer to the key has rendered, with ``changed`` = the DOM changed
+#: structurally since.
 LAYERS_JS = """(at) => new Promise(done => {
   const frames = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
-  (at === null ? (f) => f() : frames)(() => {
+  const start = performance.now();
+  const still = (f) => {
+    const q = window.__phonewireQuiet, now = performance.now();
+    if (!q || now - q.last >= 100 || now - start >= 600) f(); else setTimeout(() => still(f), 20);
+  };
+  (at === null ? still : frames)(() => {
   const layers = [];
   const sel = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true], [popover]";
   for (const el of document.querySelectorAll(sel)) {
@@ -1025,6 +1229,8 @@ LAYERS_JS = """(at) => new Promise(done => {
 })})"""
 
 
+#: How long back waits for its history step to be taken, or for the page's beforeunload dialog (scaled).
+LEAVE_WAIT_S = 1.0
 #: How long an action waits for a window its page opened to become the app's new screen (scaled).
 POPUP_WAIT_S = 1.0
 

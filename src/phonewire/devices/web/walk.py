@@ -152,6 +152,22 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
 
     ``loading``: why the screen is known not to be settled (a navigation still under way); a document that is
     still parsing (``readyState`` loading) counts too.  Either makes ``quality`` say so (reasonCode ``loading``)."""
+    root = tree_from_walk(walk)
+    snapshot = build_snapshot(root, root.rect, backend)
+    if loading is None and walk.get("ready") == "loading":
+        loading = "the document was still loading"
+    if loading is not None:
+        quality = snapshot["quality"]
+        reason = f"{loading}: the screen may change; take another snapshot, or `wait --idle` first"
+        if quality.get("state") == "healthy":
+            quality.update(state="degraded", reasonCode="loading", reason=reason)
+        else:
+            quality["reason"] = f"{quality.get('reason')}; {reason}"
+    return snapshot
+
+
+def tree_from_walk(walk: dict[str, Any]) -> RawNode:
+    """The walk's compact rows as a tree of RawNodes under an ``Application`` root whose rect is the viewport."""
     width, height = walk.get("w"), walk.get("h")
     viewport = Rect.of(0, 0, width, height)
     root = RawNode("Application", label=str(walk.get("title") or "") or None, rect=viewport)
@@ -195,14 +211,4 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
         )
         built.append(node)
         (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)
-    snapshot = build_snapshot(root, viewport, backend)
-    if loading is None and walk.get("ready") == "loading":
-        loading = "the document was still loading"
-    if loading is not None:
-        quality = snapshot["quality"]
-        reason = f"{loading}: the screen may change; take another snapshot, or `wait --idle` first"
-        if quality.get("state") == "healthy":
-            quality.update(state="degraded", reasonCode="loading", reason=reason)
-        else:
-            quality["reason"] = f"{quality.get('reason')}; {reason}"
-    return snapshot
+    return root

@@ -140,7 +140,7 @@ SCROLL_AMOUNT: Final[float] = _default("scroll", "amount")
 #: The fields of an operation's result that every action's reply carries beside the tree (as MCP's do): what
 #: happened (``message``), whether the screen changed by the reply (``changed``), and what ``press back`` did
 #: (``back``: closed, history, screen, stayed, home).  docs/bridge.md lists them (a test checks it).
-ACTION_FIELDS: Final = ("message", "changed", "back")
+ACTION_FIELDS: Final = ("message", "changed", "back", "dialog")
 
 
 def _action_fields(results: list[ActionLike]) -> JSONObject:

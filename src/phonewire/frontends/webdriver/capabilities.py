@@ -14,6 +14,9 @@ capability                 meaning
 ``appium:appPackage``      the same
 ``appium:newCommandTimeout``  seconds without a command after which the server ends the session itself
 ``platformName``           any (a web phone serves every platform); answered as given
+``unhandledPromptBehavior``  what a command other than the alert routes does when a page's JavaScript dialog is
+                           open: ``dismiss and notify`` (the default), ``accept and notify``, ``dismiss``,
+                           ``accept``, ``ignore`` (W3C "User prompts")
 =========================  =================================================================================
 
 No device capability means the default web phone.  A device name that is no profile is ``session not created``,
@@ -34,6 +37,8 @@ DEVICE: Final = "phonewire:device"
 DEVICE_NAME: Final = "appium:deviceName"
 APP_KEYS: Final = ("appium:app", "appium:bundleId", "appium:appPackage")
 NEW_COMMAND_TIMEOUT: Final = "appium:newCommandTimeout"
+PROMPT_BEHAVIOR: Final = "unhandledPromptBehavior"
+PROMPT_BEHAVIORS: Final = ("dismiss and notify", "accept and notify", "dismiss", "accept", "ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,8 @@ class Wanted:
     idle_timeout_s: float | None
     #: The capabilities answered to the client.
     answered: dict[str, Any] = field(default_factory=dict)
+    #: ``unhandledPromptBehavior``: one of :data:`PROMPT_BEHAVIORS`.
+    prompt_behavior: str = PROMPT_BEHAVIORS[0]
 
 
 def _merged(body: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -108,11 +115,16 @@ def _one(caps: Mapping[str, Any]) -> Wanted:
         isinstance(timeout, bool) or not isinstance(timeout, int | float) or not math.isfinite(timeout) or timeout < 0
     ):
         raise WebDriverError(INVALID_ARGUMENT, f"{NEW_COMMAND_TIMEOUT} must be a number of seconds, got {timeout!r}")
-    answered = {**caps, DEVICE: device}
+    behavior = caps.get(PROMPT_BEHAVIOR, PROMPT_BEHAVIORS[0])
+    if behavior not in PROMPT_BEHAVIORS:
+        raise WebDriverError(
+            INVALID_ARGUMENT, f"{PROMPT_BEHAVIOR} must be one of {', '.join(PROMPT_BEHAVIORS)}, got {behavior!r}"
+        )
+    answered = {**caps, DEVICE: device, PROMPT_BEHAVIOR: behavior}
     answered.setdefault(DEVICE_NAME, device.partition(":")[2] or device)
     answered.setdefault("platformName", caps.get("platformName") or "web")
     idle = float(timeout) if timeout else None  # 0 means "never" in Appium: the server's default applies
-    return Wanted(device, app.strip() if isinstance(app, str) else None, idle, answered)
+    return Wanted(device, app.strip() if isinstance(app, str) else None, idle, answered, str(behavior))
 
 
 def wanted(body: Mapping[str, Any]) -> Wanted:

@@ -33,11 +33,13 @@ INVALID_ARGUMENT: Final = "invalid argument"
 INVALID_SELECTOR: Final = "invalid selector"
 INVALID_SESSION_ID: Final = "invalid session id"
 JAVASCRIPT_ERROR: Final = "javascript error"
+NO_SUCH_ALERT: Final = "no such alert"
 NO_SUCH_ELEMENT: Final = "no such element"
 NO_SUCH_WINDOW: Final = "no such window"
 SESSION_NOT_CREATED: Final = "session not created"
 STALE_ELEMENT_REFERENCE: Final = "stale element reference"
 TIMEOUT: Final = "timeout"
+UNEXPECTED_ALERT_OPEN: Final = "unexpected alert open"
 UNKNOWN_COMMAND: Final = "unknown command"
 UNKNOWN_ERROR: Final = "unknown error"
 UNKNOWN_METHOD: Final = "unknown method"
@@ -50,11 +52,13 @@ W3C_STATUS: Final[dict[str, int]] = {
     INVALID_SELECTOR: 400,
     INVALID_SESSION_ID: 404,
     JAVASCRIPT_ERROR: 500,
+    NO_SUCH_ALERT: 404,
     NO_SUCH_ELEMENT: 404,
     NO_SUCH_WINDOW: 404,
     SESSION_NOT_CREATED: 500,
     STALE_ELEMENT_REFERENCE: 404,
     TIMEOUT: 500,
+    UNEXPECTED_ALERT_OPEN: 500,
     UNKNOWN_COMMAND: 404,
     UNKNOWN_ERROR: 500,
     UNKNOWN_METHOD: 405,
@@ -98,17 +102,23 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
 class WebDriverError(Exception):
     """A failure the WebDriver front end itself detects, already in W3C terms."""
 
-    def __init__(self, error: str, message: str, *, status: int | None = None) -> None:
+    def __init__(
+        self, error: str, message: str, *, status: int | None = None, data: dict[str, Any] | None = None
+    ) -> None:
         if error not in W3C_STATUS:
             raise ValueError(f"not a W3C error code: {error!r}")
         super().__init__(message)
         self.error = error
         self.message = message
         self.status = W3C_STATUS[error] if status is None else status
+        #: The error's ``data`` (``unexpected alert open``: ``{"text": the dialog's message}``).
+        self.data = data
 
 
-def error_body(error: str, message: str, stacktrace: str = "") -> bytes:
+def error_body(error: str, message: str, stacktrace: str = "", data: dict[str, Any] | None = None) -> bytes:
     value: dict[str, Any] = {"error": error, "message": message, "stacktrace": stacktrace}
+    if data is not None:
+        value["data"] = data
     return json.dumps({"value": value}, ensure_ascii=False).encode("utf-8", "backslashreplace")  # lone surrogates
 
 
@@ -116,7 +126,7 @@ def to_w3c(exc: Exception) -> tuple[int, bytes]:
     """THE exception-to-wire boundary: (HTTP status, body) for any failure.  An exception that is neither a
     ProtocolError nor a WebDriverError is a server bug: ``unknown error`` naming its type, no traceback."""
     if isinstance(exc, WebDriverError):
-        return exc.status, error_body(exc.error, exc.message)
+        return exc.status, error_body(exc.error, exc.message, data=exc.data)
     if isinstance(exc, ProtocolError):
         error = PHONEWIRE_TO_W3C.get(exc.code, UNKNOWN_ERROR)
         trace = f"phonewire {exc.code}" + (f": {exc.hint}" if exc.hint else "")

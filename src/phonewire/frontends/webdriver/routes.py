@@ -286,6 +286,22 @@ async def _execute(svc: Service, s: WebDriverSession | None, p: dict[str, str], 
     return await _s(s).execute(b)
 
 
+async def _alert_text(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    return await _s(s).alert_text()
+
+
+async def _alert_send(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    await _s(s).alert_send_text(b)
+
+
+async def _alert_accept(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    await _s(s).answer_alert(accept=True)
+
+
+async def _alert_dismiss(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    await _s(s).answer_alert(accept=False)
+
+
 _S: Final = "/session/{session}"
 _E: Final = _S + "/element/{element}"
 
@@ -320,4 +336,8 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("POST", _S + "/actions", _actions, "W3C pointer/key actions: tap, double tap, long press, swipe, keys"),
     Route("DELETE", _S + "/actions", _release, "release (nothing stays pressed)"),
     Route("POST", _S + "/execute/sync", _execute, "`mobile:` commands"),
+    Route("GET", _S + "/alert/text", _alert_text, "the open dialog's message (`no such alert`: none)"),
+    Route("POST", _S + "/alert/text", _alert_send, "type into a prompt's field (its text replaced)"),
+    Route("POST", _S + "/alert/accept", _alert_accept, "tap the dialog's OK"),
+    Route("POST", _S + "/alert/dismiss", _alert_dismiss, "tap its Cancel (an alert's OK)"),
 )

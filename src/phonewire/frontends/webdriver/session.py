@@ -31,6 +31,7 @@ from phonewire.agent.core import AgentSession
 from phonewire.agent.geometry import centre, has_box, select_of, visible_box
 from phonewire.agent.refs import Index, refind
 from phonewire.agent.view import node_line
+from phonewire.devices.web.dialogs import IDENTIFIER as PAGE_DIALOG
 from phonewire.frontends.serving import prepare_app
 from phonewire.frontends.webdriver import actions as a
 from phonewire.frontends.webdriver import source
@@ -38,7 +39,9 @@ from phonewire.frontends.webdriver.capabilities import Wanted
 from phonewire.frontends.webdriver.errors import (
     ELEMENT_NOT_INTERACTABLE,
     INVALID_ARGUMENT,
+    NO_SUCH_ALERT,
     NO_SUCH_ELEMENT,
+    UNEXPECTED_ALERT_OPEN,
     UNSUPPORTED_OPERATION,
     WebDriverError,
 )
@@ -100,9 +103,77 @@ class WebDriverSession:
 
     # -- the screen -------------------------------------------------------------------------------------------
     async def nodes(self) -> list[Node]:
+        """The screen, after W3C's "handle any user prompts": a page's own dialog open is answered as
+        ``unhandledPromptBehavior`` says, and the notifying behaviours end the command (``unexpected alert
+        open``)."""
+        nodes = await self._screen()
+        if await self._unhandled(nodes):
+            nodes = await self._screen()
+        return nodes
+
+    async def _screen(self) -> list[Node]:
         await prepare_app(self.agent, "snapshot")
         view = await self.agent.snapshot()
         return list(view.nodes)
+
+    # -- user prompts (W3C): the snapshot's Alert node, answered by tapping its buttons -------------------------
+    @staticmethod
+    def _alert_in(nodes: list[Node]) -> tuple[Node, list[Node]] | None:
+        alert = next((n for n in nodes if n.get("type") == "Alert"), None)
+        if alert is None:
+            return None
+        return alert, [n for n in nodes if n.get("parentIndex") == alert.get("index")]
+
+    async def _unhandled(self, nodes: list[Node]) -> bool:
+        """True when a page dialog was answered and the command goes on; raises when the behaviour notifies."""
+        found = self._alert_in(nodes)
+        if found is None or found[0].get("identifier") != PAGE_DIALOG:
+            return False
+        behavior = self.wanted.prompt_behavior
+        text = str(found[0].get("label") or "")
+        if behavior != "ignore":
+            await self._answer(found[0], found[1], Index(nodes), accept=behavior.startswith("accept"))
+        if behavior in ("accept", "dismiss"):
+            return True
+        done = {"ignore": "left open", "accept and notify": "accepted", "dismiss and notify": "dismissed"}[behavior]
+        raise WebDriverError(UNEXPECTED_ALERT_OPEN, f"a dialog was open ({done}): {text}", data={"text": text})
+
+    async def _alert(self) -> tuple[Node, list[Node], Index]:
+        nodes = await self._screen()
+        found = self._alert_in(nodes)
+        if found is None:
+            raise WebDriverError(NO_SUCH_ALERT, "no dialog is open")
+        return found[0], found[1], Index(nodes)
+
+    async def alert_text(self) -> str:
+        alert, _, _ = await self._alert()
+        return str(alert.get("label") or "")
+
+    async def answer_alert(self, *, accept: bool) -> None:
+        await self._answer(*await self._alert(), accept=accept)
+
+    async def _answer(self, alert: Node, inside: list[Node], index: Index, *, accept: bool) -> None:
+        buttons = [n for n in inside if n.get("type") == "Button" and n.get("label")]
+        if not buttons:
+            raise WebDriverError(UNSUPPORTED_OPERATION, f"{node_line(alert)} shows no button to answer it with")
+        name = "OK" if accept else "Cancel"
+        # an alert with one button has no Cancel: dismissing it is its OK (W3C Dismiss Alert)
+        button = next((b for b in buttons if b.get("label") == name), buttons[-1] if accept else buttons[0])
+        await self.agent.tap_point(*centre(button, index))
+
+    async def alert_send_text(self, body: Mapping[str, Any]) -> None:
+        text = body.get("text")
+        if not isinstance(text, str):
+            raise WebDriverError(INVALID_ARGUMENT, 'send alert text takes {"text": STRING}')
+        alert, inside, index = await self._alert()
+        field = next((n for n in inside if n.get("type") in TEXT_INPUT_ROLES), None)
+        if field is None:
+            raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(alert)} takes no text (it is no prompt)")
+        await self.agent.tap_point(*centre(field, index))
+        for _ in range(len(str(field.get("value") or ""))):
+            await self.agent.press("backspace")
+        if text:
+            await self.agent.type(text)
 
     async def source(self) -> str:
         return source.page_source(await self.nodes())
@@ -301,6 +372,14 @@ class WebDriverSession:
 
     # -- gestures ---------------------------------------------------------------------------------------------
     async def perform(self, body: Mapping[str, Any]) -> None:
+        try:
+            await self._perform(body)
+        except ProtocolError as exc:
+            if exc.code == e.ELEMENT_COVERED:  # a page dialog refused it: W3C's prompt handling says what now
+                await self.nodes()
+            raise
+
+    async def _perform(self, body: Mapping[str, Any]) -> None:
         ids = a.element_origins(body)
         centres = {element_id: await self.centre_of(element_id) for element_id in ids}
         for gesture in a.gestures(body, centres):
@@ -318,6 +397,7 @@ class WebDriverSession:
                 await self.agent.press(gesture.key)
 
     async def back(self) -> None:
+        await self.nodes()  # a dialog open: handled as unhandledPromptBehavior says, not answered by back
         await self.agent.press("back")
 
     def set_timeouts(self, body: Mapping[str, Any]) -> None:

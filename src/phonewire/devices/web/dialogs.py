@@ -1,0 +1,142 @@
+"""JavaScript dialogs (``alert``, ``confirm``, ``prompt``, ``beforeunload``) on the web phone.  Pure: no I/O.
+
+While a page shows one, its renderer answers nothing that runs in it (the connection fails such calls at once:
+:class:`~phonewire.devices.web.cdp.CdpDialogOpen`).  The device remembers the dialog (:class:`Dialog`, from
+``Page.javascriptDialogOpening``) and shows it as the iOS backend shows an alert, so agents see one shape: an
+``Alert`` node labelled with the message, a ``TextField`` holding a prompt's text, one ``Button`` per answer, laid
+out where a phone draws a dialog (centred), over the page's last walked view, whose interactive nodes are
+``coveredBy`` the alert.  A tap inside a button answers the dialog (``Page.handleJavaScriptDialog``); a prompt's
+field takes typing and deletes in this object (sent with OK); Escape and back dismiss (Cancel).
+
+Lifecycle of one dialog::
+
+    open (javascriptDialogOpening) ──tap OK / return──► accepted ──► closed (javascriptDialogClosed: forgotten)
+                                   ──tap Cancel / escape / back / app backgrounded or closed──► dismissed ──►
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect
+
+KINDS: Final = ("alert", "confirm", "prompt", "beforeunload")
+OK: Final = "OK"
+CANCEL: Final = "Cancel"
+#: Where the dialog is drawn (CSS px): centred, this wide at most, the message above, a prompt's field, buttons.
+WIDTH: Final = 280.0
+TEXT_HEIGHT: Final = 88.0
+FIELD_HEIGHT: Final = 40.0
+BUTTON_HEIGHT: Final = 44.0
+IDENTIFIER: Final = "javascript-dialog"
+#: A beforeunload dialog's message (the page's own text is not shown by browsers).
+LEAVE_MESSAGE: Final = "Leave site? Changes that you made may not be saved."
+
+
+@dataclass(slots=True)
+class Dialog:
+    kind: str
+    message: str
+    default: str = ""
+    #: A prompt's field: its text now (starts as the default), and whether a tap put the caret in it.
+    text: str = ""
+    focused: bool = False
+    #: The dialog as replies carry it (``dialog``): one object for the dialog's life, so a reply can tell "the
+    #: same dialog" from "another one" by identity; the device adds ``answer`` ("accepted" / "dismissed").
+    wire: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def opening(cls, params: dict[str, Any]) -> Dialog:
+        kind = str(params.get("type") or "alert")
+        kind = kind if kind in KINDS else "alert"
+        message = str(params.get("message") or "")
+        if kind == "beforeunload":
+            message = LEAVE_MESSAGE
+        default = str(params.get("defaultPrompt") or "") if kind == "prompt" else ""
+        wire: dict[str, Any] = {"type": kind, "message": message}
+        if kind == "prompt":
+            wire["defaultText"] = default
+        return cls(kind, message, default, default, wire=wire)
+
+    def title(self) -> str:
+        """``confirm dialog "Delete?"`` (messages name it after "the" or "a"/"an": see :func:`refused`)."""
+        return f"{self.kind} dialog {json.dumps(self.message[:80], ensure_ascii=False)}"
+
+    def a_title(self) -> str:
+        return ("an " if self.kind[:1] in "aeiou" else "a ") + self.title()
+
+    def buttons(self) -> tuple[str, ...]:
+        return (OK,) if self.kind == "alert" else (CANCEL, OK)
+
+
+def layout(dialog: Dialog, viewport: Rect) -> tuple[Rect, Rect | None, list[tuple[str, Rect]]]:
+    """Where the dialog, its prompt field (if any) and its buttons are on a screen of ``viewport``."""
+    width = min(WIDTH, max(1.0, viewport.width - 40))
+    extra = FIELD_HEIGHT if dialog.kind == "prompt" else 0.0
+    height = TEXT_HEIGHT + extra + BUTTON_HEIGHT
+    left = viewport.x + (viewport.width - width) / 2
+    top = viewport.y + max(0.0, (viewport.height - height) / 2)
+    field_rect = Rect.of(left + 12, top + TEXT_HEIGHT, width - 24, extra - 8) if extra else None
+    names = dialog.buttons()
+    below = top + TEXT_HEIGHT + extra
+    each = width / len(names)
+    buttons = [(name, Rect.of(left + n * each, below, each, BUTTON_HEIGHT)) for n, name in enumerate(names)]
+    return Rect.of(left, top, width, height), field_rect, buttons
+
+
+def _inside(rect: Rect, x: float, y: float) -> bool:
+    return rect.x <= x <= rect.x + rect.width and rect.y <= y <= rect.y + rect.height
+
+
+def hit(dialog: Dialog, viewport: Rect, x: float, y: float) -> str:
+    """What a tap at (x, y) reaches: a button's name, ``"field"`` (a prompt's), or ELEMENT_COVERED elsewhere (the
+    dialog is modal: nothing under it takes taps)."""
+    box, field_rect, buttons = layout(dialog, viewport)
+    for name, rect in buttons:
+        if _inside(rect, x, y):
+            return name
+    if field_rect is not None and _inside(field_rect, x, y):
+        return "field"
+    where = "outside its buttons" if _inside(box, x, y) else "on the page under it"
+    raise ProtocolError(e.ELEMENT_COVERED, f"{dialog.a_title()} is open and the tap landed {where}", hint(dialog))
+
+
+def hint(dialog: Dialog) -> str:
+    answers = " or ".join(f'"{b}"' for b in reversed(dialog.buttons()))
+    fill = "; `fill` its TextField first to answer with text" if dialog.kind == "prompt" else ""
+    return f"Answer the dialog first: tap its Button {answers}{fill}, or press back (dismisses it, as Cancel)."
+
+
+def refused(dialog: Dialog, what: str) -> ProtocolError:
+    """The refusal of a command that cannot run while the dialog is open (nothing was sent to the page)."""
+    return ProtocolError(e.ELEMENT_COVERED, f"{what}: {dialog.a_title()} covers the page", hint(dialog))
+
+
+def node(dialog: Dialog, viewport: Rect) -> RawNode:
+    """The dialog as the snapshot shows it: an ``Alert`` with a prompt's ``TextField`` and its ``Button``s."""
+    box, field_rect, buttons = layout(dialog, viewport)
+    children: list[RawNode] = []
+    if field_rect is not None:
+        field_node = RawNode("TextField", value=dialog.text or None, rect=field_rect, enabled=True, interactive=True)
+        field_node.focused = dialog.focused
+        children.append(field_node)
+    children += [RawNode("Button", label=name, rect=rect, enabled=True, interactive=True) for name, rect in buttons]
+    return RawNode("Alert", label=dialog.message or dialog.kind, identifier=IDENTIFIER, rect=box, children=children)
+
+
+def cover(root: RawNode, alert: RawNode) -> None:
+    """Put ``alert`` on top of the view under ``root`` and mark every interactive node under it as covered."""
+    label = " ".join((alert.label or "").split())[:80]
+    by = f"Alert {json.dumps(label, ensure_ascii=False)}" if label else "Alert"
+    stack = list(root.children)
+    while stack:
+        n = stack.pop()
+        stack.extend(n.children)
+        if n.interactive or n.type in INTERACTIVE_ROLES:
+            n.covered_by = by
+            n.tap_point = None
+    root.children.insert(0, alert)

@@ -1,0 +1,32 @@
+"""The runner's note of a page's own dialog on an action's reply (dispatch.noted_dialog): pure."""
+
+from __future__ import annotations
+
+from phonewire.runner.dispatch import noted_dialog
+
+
+def test_a_dialog_that_opened_during_the_command_is_in_the_reply_and_its_message() -> None:
+    opened = {"type": "confirm", "message": "Delete?"}
+    data = noted_dialog({"message": "tapped (1, 2)"}, None, opened)
+    assert data["dialog"] is opened
+    assert data["message"] == (
+        'tapped (1, 2); a confirm dialog opened: "Delete?" (answer it: tap OK or Cancel, or press back to dismiss it)'
+    )
+
+
+def test_the_same_dialog_still_open_adds_nothing_and_none_at_all_adds_nothing() -> None:
+    same = {"type": "alert", "message": "Hi"}
+    assert noted_dialog({"message": "typed 1 character(s)"}, same, same) == {"message": "typed 1 character(s)"}
+    assert noted_dialog({"message": "pressed tab"}, None, None) == {"message": "pressed tab"}
+
+
+def test_an_answered_dialog_is_named_and_one_that_follows_it_is_announced() -> None:
+    first = {"type": "confirm", "message": "Sure?", "answer": "accepted"}
+    then = {"type": "alert", "message": "Done"}
+    data = noted_dialog({"message": "pressed escape"}, first, None)
+    assert data == {"message": "pressed escape; the confirm dialog was accepted"}
+    data = noted_dialog({"message": "tapped (1, 2)"}, first, then)
+    assert data["message"] == (
+        'tapped (1, 2); the confirm dialog was accepted; an alert dialog opened: "Done" (answer it: tap OK, or press '
+        "back to dismiss it)"
+    )
