@@ -20,7 +20,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,6 +27,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from loopback import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The stereotype every node offers; ``phonewire:node`` (a vendor capability Grid compares when a request names
@@ -52,12 +53,6 @@ def server_jar() -> tuple[Path | None, str]:
     if done.returncode != 0 or not lines or not Path(lines[-1]).is_file() or shutil.which("java") is None:
         return None, f"no Java or Selenium jar (bash scripts/grid.sh installs them): {done.stderr.strip()[-400:]}"
     return Path(lines[-1]), ""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def get_json(url: str, timeout: float = 5.0, *, credentials: str | None = None) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_runner import HostileSite, RunnerProc, attached_phone
+from web_runner import HostileSite, SharedRunner, attached_phone
 
 import phonewire
 
@@ -24,26 +24,6 @@ def hostile_site() -> Iterator[HostileSite]:
         yield site
     finally:
         site.close()
-
-
-class SharedRunner:
-    """The session's runner; a new one replaces it if it stopped (a test that failed badly must not fail the rest)."""
-
-    def __init__(self) -> None:
-        self.current: RunnerProc | None = None
-
-    def get(self) -> RunnerProc:
-        if self.current is not None and self.current.proc.poll() is not None:
-            self.current.stop()
-            self.current = None
-        if self.current is None:
-            self.current = RunnerProc("web")
-        return self.current
-
-    def stop(self) -> None:
-        if self.current is not None:
-            self.current.stop()
-            self.current = None
 
 
 @pytest.fixture(scope="session")
@@ -59,4 +39,11 @@ def shared_runner() -> Iterator[SharedRunner]:
 def shared_phone(shared_runner: SharedRunner, tmp_path: Path) -> Iterator[phonewire.Phone]:
     """A phone on the session's runner with no app open; its agent session (refs, trace, diagnostics) is new."""
     with attached_phone(shared_runner.get(), tmp_path / "state") as phone:
+        yield phone
+
+
+@pytest.fixture(scope="module")
+def module_phone(shared_runner: SharedRunner, tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
+    """``shared_phone`` for a whole module: its tests open the page they start from."""
+    with attached_phone(shared_runner.get(), tmp_path_factory.mktemp("state")) as phone:
         yield phone

@@ -4,19 +4,17 @@ over loopback HTTP, exported, and the export runs green after the copy's first r
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import phonewire
+from loopback import serving
 from phonewire.agent.trace import read_steps
 from phonewire.frontends.cli.main import main as cli_main
 
@@ -30,27 +28,14 @@ REORDER = (
 )
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Path]:
     """A copy of the demo under tmp/site/demo, served on 127.0.0.1 (yields the site's directory)."""
     root = tmp_path / "site"
     shutil.copytree(DEMO, root / "demo")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    (root / "url").write_text(f"http://127.0.0.1:{server.server_address[1]}/demo/index.html")
-    try:
+    with serving(root) as base:
+        (root / "url").write_text(base + "demo/index.html")
         yield root
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def test_the_export_replays_green_after_the_rows_change_order(site: Path, tmp_path: Path) -> None:

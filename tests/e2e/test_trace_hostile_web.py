@@ -7,13 +7,13 @@ from __future__ import annotations
 import http.server
 import os
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import phonewire
+from loopback import serve
 from phonewire.frontends.cli.main import main as cli_main
 
 pytestmark = pytest.mark.e2e
@@ -47,13 +47,8 @@ class _Pages(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(10)
+    with serve(_Pages) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,7 @@ import pytest
 import phonewire
 from loopback import free_port, serving
 
-__all__ = ["HostileSite", "RunnerProc", "attached_phone", "free_port", "own_phone", "runner_process"]
+__all__ = ["HostileSite", "RunnerProc", "SharedRunner", "attached_phone", "free_port", "own_phone", "runner_process"]
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 _ids = itertools.count(1)
@@ -120,6 +120,26 @@ class RunnerProc:
             self.proc.stdout.close()
         self.stderr_path.unlink(missing_ok=True)
         return self.proc.returncode
+
+
+class SharedRunner:
+    """The session's runner; a new one replaces it if it stopped (a test that failed badly must not fail the rest)."""
+
+    def __init__(self) -> None:
+        self.current: RunnerProc | None = None
+
+    def get(self) -> RunnerProc:
+        if self.current is not None and self.current.proc.poll() is not None:
+            self.current.stop()
+            self.current = None
+        if self.current is None:
+            self.current = RunnerProc("web")
+        return self.current
+
+    def stop(self) -> None:
+        if self.current is not None:
+            self.current.stop()
+            self.current = None
 
 
 @contextlib.contextmanager
