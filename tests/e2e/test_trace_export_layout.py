@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from web_runner import own_phone
 
 import phonewire
 from loopback import serving
@@ -42,44 +43,36 @@ def test_the_export_replays_green_after_the_rows_change_order(site: Path, tmp_pa
     url = (site / "url").read_text()
     env = {**os.environ, "PHONEWIRE_STATE_DIR": str(tmp_path / "state")}
     env.pop("PHONEWIRE_RUNNER_ADDR", None)
-    saved = os.environ.get("PHONEWIRE_STATE_DIR")
-    os.environ["PHONEWIRE_STATE_DIR"] = env["PHONEWIRE_STATE_DIR"]
     directory = tmp_path / "flow"
-    try:
-        with phonewire.Phone(device="web", trace=directory) as phone:
-            phone.open(url)
-            view = phone.snapshot(interactive=True)
-            refs = {n["identifier"]: r for r, n in view.refs.items() if n.get("identifier")}
-            phone.tap("@" + refs["like-5"])
-            phone.tap("@" + refs["like-2"])
-            phone.tap("@" + refs["like-2"])
-            phone.wait('id=like-5 label="Like 1"')
-            phone.wait('id=like-2 label="Like 2"')
-        recorded = {s["target"]["identifier"]: s["target"]["rect"] for s in read_steps(directory) if s["op"] == "tap"}
-        module = tmp_path / "test_flow.py"
-        assert cli_main(["trace", "export", str(directory), "--pytest", str(module)]) == 0
-        exported = module.read_text()
-        assert "phone.tap('id=\"like-5\"')" in exported and "@e" not in exported
-        assert "phone.wait('id=like-5 label=\"Like 1\"')" in exported
+    with own_phone(tmp_path / "state", trace=directory) as phone:
+        phone.open(url)
+        view = phone.snapshot(interactive=True)
+        refs = {n["identifier"]: r for r, n in view.refs.items() if n.get("identifier")}
+        phone.tap("@" + refs["like-5"])
+        phone.tap("@" + refs["like-2"])
+        phone.tap("@" + refs["like-2"])
+        phone.wait('id=like-5 label="Like 1"')
+        phone.wait('id=like-2 label="Like 2"')
+    recorded = {s["target"]["identifier"]: s["target"]["rect"] for s in read_steps(directory) if s["op"] == "tap"}
+    module = tmp_path / "test_flow.py"
+    assert cli_main(["trace", "export", str(directory), "--pytest", str(module)]) == 0
+    exported = module.read_text()
+    assert "phone.tap('id=\"like-5\"')" in exported and "@e" not in exported
+    assert "phone.wait('id=like-5 label=\"Like 1\"')" in exported
 
-        app_js = site / "demo" / "app.js"
-        source = app_js.read_text()
-        assert source.count(REORDER[0]) == 1
-        app_js.write_text(source.replace(*REORDER))
-        with phonewire.Phone(device="web") as phone:  # the layout changed: the recorded points hold other rows
-            phone.open(url)
-            nodes = phone.snapshot().nodes
-            now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}
-            for identifier, rect in recorded.items():
-                assert now[identifier]["y"] != rect["y"], identifier
-                centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
-                there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
-                assert [n["identifier"] for n in there] != [identifier]
-    finally:
-        if saved is None:
-            os.environ.pop("PHONEWIRE_STATE_DIR", None)
-        else:
-            os.environ["PHONEWIRE_STATE_DIR"] = saved
+    app_js = site / "demo" / "app.js"
+    source = app_js.read_text()
+    assert source.count(REORDER[0]) == 1
+    app_js.write_text(source.replace(*REORDER))
+    with own_phone(tmp_path / "state") as phone:  # the layout changed: the recorded points hold other rows
+        phone.open(url)
+        nodes = phone.snapshot().nodes
+        now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}
+        for identifier, rect in recorded.items():
+            assert now[identifier]["y"] != rect["y"], identifier
+            centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+            there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
+            assert [n["identifier"] for n in there] != [identifier]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(module)],
         check=False, capture_output=True, text=True, timeout=240, env=env, cwd=module.parent,
