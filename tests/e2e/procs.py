@@ -1,4 +1,5 @@
-"""Whether a process the tests started (or one it started) still runs.  One definition for every e2e test."""
+"""Whether a process the tests started (or one it started) still runs, and which processes it started.  One definition
+for every e2e test."""
 
 from __future__ import annotations
 
@@ -15,11 +16,8 @@ def alive(pid: int) -> bool:
             return False
     except ChildProcessError:
         pass  # not our child
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
 
 
 def wait_gone(pid: int, within_s: float = 20.0) -> bool:
@@ -30,3 +28,29 @@ def wait_gone(pid: int, within_s: float = 20.0) -> bool:
             return True
         time.sleep(0.05)
     return not alive(pid)
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state, ppid, pgrp, …), or None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def children(pid: int) -> list[int]:
+    """The PIDs of ``pid``'s direct children (any thread's), from /proc's parent links."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None and int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def command(pid: int) -> str:
+    """The command name of ``pid`` ("" once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat[stat.index("(") + 1 : stat.rindex(")")]

@@ -16,16 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import wait_gone
+from procs import children, wait_gone
 
 pytestmark = pytest.mark.e2e
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

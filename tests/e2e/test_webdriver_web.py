@@ -11,14 +11,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from PIL import Image
-from procs import wait_gone
+from procs import children, wait_gone
 from selenium import webdriver as selenium_webdriver
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
@@ -215,10 +214,7 @@ def test_sigterm_ends_the_server_and_the_runner_of_an_open_session() -> None:
 def _children(pid: int) -> list[int]:
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        try:
-            found = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-        except OSError:
-            found = []
+        found = children(pid)
         if found:
             return found
         time.sleep(0.05)
