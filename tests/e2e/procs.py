@@ -4,8 +4,11 @@ for every e2e test."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 
 def alive(pid: int) -> bool:
@@ -54,3 +57,19 @@ def command(pid: int) -> str:
     except OSError:
         return ""
     return stat[stat.index("(") + 1 : stat.rindex(")")]
+
+
+def stop_process(proc: subprocess.Popen[Any], grace_s: float = 20.0) -> int | None:
+    """Stop a process the test started, by its PID: SIGTERM, SIGKILL after ``grace_s``; then close our ends of its
+    pipes.  Answers its exit status."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    return proc.returncode

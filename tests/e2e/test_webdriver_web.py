@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import io
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from PIL import Image
-from procs import children, wait_gone
+from procs import children, stop_process, wait_gone
 from selenium import webdriver as selenium_webdriver
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
@@ -54,16 +53,7 @@ class Server:
         self.url = f"http://127.0.0.1:{int(line.split('=')[1])}"
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
+        stop_process(self.proc, 30)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ import itertools
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from procs import stop_process
 
 import phonewire
 from loopback import free_port, serving
@@ -107,19 +107,10 @@ class RunnerProc:
                 self.ok("terminateApp", app["appBundleId"])
 
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        code = stop_process(self.proc, 15)
         self.stderr_path.unlink(missing_ok=True)
-        return self.proc.returncode
+        assert code is not None
+        return code
 
 
 class SharedRunner:
