@@ -20,7 +20,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,10 +28,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from loopback import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 #: The stereotype every node offers; ``phonewire:node`` (a vendor capability Grid compares when a request names
 #: it) lets a request pin one node, and is ignored when absent.
 STEREOTYPE: dict[str, str] = {"platformName": "iOS", "appium:automationName": "phonewire"}
+#: The stereotype of the Grid's idle-timeout node (``Grid(timeout_node_s=…)``): another platform name, so that only
+#: a request naming it (``platformName`` Android, ``phonewire:node`` t) lands there, never one meant for the others.
+TIMEOUT_STEREOTYPE: dict[str, str] = {"platformName": "Android", "appium:automationName": "phonewire",
+                                      "phonewire:node": "t"}  # fmt: skip
 #: Grid's fast settings (seconds): health checks, first registration attempts, node heartbeats.
 HEALTHCHECK_S = 2
 REGISTER_CYCLE_S = 1
@@ -52,12 +57,6 @@ def server_jar() -> tuple[Path | None, str]:
     if done.returncode != 0 or not lines or not Path(lines[-1]).is_file() or shutil.which("java") is None:
         return None, f"no Java or Selenium jar (bash scripts/grid.sh installs them): {done.stderr.strip()[-400:]}"
     return Path(lines[-1]), ""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def get_json(url: str, timeout: float = 5.0, *, credentials: str | None = None) -> Any:
@@ -167,12 +166,25 @@ class Node:
 
 
 class Grid:
-    def __init__(self, jar: Path, workdir: Path, *, credentials: list[str | None], max_sessions: int = 2) -> None:
+    def __init__(
+        self,
+        jar: Path,
+        workdir: Path,
+        *,
+        credentials: list[str | None],
+        max_sessions: int = 2,
+        timeout_node_s: int | None = None,
+    ) -> None:
         """One node per entry of ``credentials``: ``None`` runs its phonewire owner-only (the relay on loopback as
-        the same user), ``"user:password"`` with ``--allow-remote`` and those credentials in the relay's URL."""
+        the same user), ``"user:password"`` with ``--allow-remote`` and those credentials in the relay's URL.
+        ``timeout_node_s``: one more node, ``timeout_node`` (one slot, ``TIMEOUT_STEREOTYPE``, owner-only), whose
+        ``--session-timeout`` is that many seconds; it is not in ``nodes``, and only a request for its stereotype
+        lands on it."""
         self.jar, self.workdir, self.credentials, self.max_sessions = jar, workdir, credentials, max_sessions
+        self.timeout_node_s = timeout_node_s
         self.hub: subprocess.Popen[bytes] | None = None
         self.nodes: list[Node] = []
+        self.timeout_node: Node | None = None
         #: The hub's URL; clients need Grid's router basic auth (``router_credentials``, :meth:`connect`).
         self.router = ""
         self.router_credentials = f"grid-admin:{secrets.token_hex(8)}"
@@ -188,13 +200,16 @@ class Grid:
                 stdin=subprocess.DEVNULL,
             )  # fmt: skip
 
-    def node_toml(self, name: str, port: int, service_url: str) -> str:
-        stereotype = json.dumps({**STEREOTYPE, "phonewire:node": name})
+    def node_toml(
+        self, name: str, port: int, service_url: str, *, stereotype: dict[str, str] | None = None, slots: int = 0
+    ) -> str:
+        offered = json.dumps(stereotype or {**STEREOTYPE, "phonewire:node": name})
+        slots = slots or self.max_sessions
         return (
             f'[server]\nhost = "127.0.0.1"\nport = {port}\n\n'
-            f"[node]\ndetect-drivers = false\nmax-sessions = {self.max_sessions}\n\n"
+            f"[node]\ndetect-drivers = false\nmax-sessions = {slots}\n\n"
             f'[relay]\nurl = "{service_url}"\nstatus-endpoint = "/status"\n'
-            f"configs = [\"{self.max_sessions}\", '{stereotype}']\n"
+            f"configs = [\"{slots}\", '{offered}']\n"
         )
 
     def start(self, *, session_timeout_s: int | None = None, ready_within_s: float = 120.0) -> None:
@@ -219,6 +234,18 @@ class Grid:
             timeout = [] if session_timeout_s is None else ["--session-timeout", str(session_timeout_s)]
             proc = self.start_node(f"node-{name}", config, self.registration_secret, *timeout)
             self.nodes.append(Node(phonewire, proc, f"http://127.0.0.1:{port}", name))
+        if self.timeout_node_s is not None:
+            phonewire = Phonewire.start(self.workdir / "phonewire-t.log")
+            self._others.append(phonewire.proc)
+            port = free_port()
+            config = self.workdir / "node-t.toml"
+            config.write_text(
+                self.node_toml("t", port, phonewire.relay_url, stereotype=TIMEOUT_STEREOTYPE, slots=1), encoding="utf-8"
+            )
+            proc = self.start_node(
+                "node-t", config, self.registration_secret, "--session-timeout", str(self.timeout_node_s)
+            )
+            self.timeout_node = Node(phonewire, proc, f"http://127.0.0.1:{port}", "t")
         self.wait_until(lambda: self.availability() == dict.fromkeys(self.node_uris(), "UP"), ready_within_s)
 
     def start_node(self, name: str, config: Path, secret: str, *extra: str) -> subprocess.Popen[bytes]:
@@ -243,8 +270,13 @@ class Grid:
         config = AppiumClientConfig(self.router, username=user, password=password)
         return webdriver.Remote(self.router, options=options, client_config=config)
 
+    def all_nodes(self) -> list[Node]:
+        """``nodes`` and the timeout node, when there is one."""
+        return [*self.nodes, *([self.timeout_node] if self.timeout_node is not None else [])]
+
     def node_uris(self) -> list[str]:
-        return [n.uri for n in self.nodes]
+        """The URIs of every node started here (``all_nodes``)."""
+        return [n.uri for n in self.all_nodes()]
 
     # -- what Grid says --------------------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
@@ -259,16 +291,18 @@ class Grid:
             return {}
 
     def sessions_by_node(self) -> dict[str, set[str]]:
-        """Node URI → the session ids Grid has placed there (its slots in ``/status``)."""
+        """Node URI → the session ids Grid has placed there (its slots in ``/status``), for every node but the
+        timeout node."""
         placed: dict[str, set[str]] = {}
         for n in self.status()["nodes"]:
-            placed[n["uri"]] = {s["session"]["sessionId"] for s in n["slots"] if s.get("session")}
+            if self.timeout_node is None or n["uri"] != self.timeout_node.uri:
+                placed[n["uri"]] = {s["session"]["sessionId"] for s in n["slots"] if s.get("session")}
         return placed
 
     def wait_until(self, condition: Any, within_s: float) -> None:
         deadline = time.monotonic() + within_s
         while not condition():
-            for proc in [self.hub, *(n.proc for n in self.nodes)]:
+            for proc in [self.hub, *(n.proc for n in self.all_nodes())]:
                 if proc is not None and proc.poll() is not None:
                     raise RuntimeError(f"a Grid JVM exited with {proc.returncode}; logs in {self.workdir}")
             if time.monotonic() > deadline:
@@ -277,18 +311,18 @@ class Grid:
 
     # -- stop ------------------------------------------------------------------------------------------------
     def record(self) -> None:
-        for node in self.nodes:
+        for node in self.all_nodes():
             node.phonewire.record()
 
     def stop(self) -> set[Proc]:
         """End everything started here, by PID; answers the processes still alive afterwards."""
         self.record()
-        started = [p for p in [*(n.proc for n in self.nodes), self.hub, *self._others] if p is not None]
+        started = [p for p in [*(n.proc for n in self.all_nodes()), self.hub, *self._others] if p is not None]
         procs: set[Proc] = set()
         for proc in started:
             me = identity(proc.pid)
             procs |= descendants(proc.pid) | ({me} if me is not None else set())
-        for node in self.nodes:
+        for node in self.all_nodes():
             procs |= node.phonewire.seen
         # nodes first (they deregister from a hub that still runs); phonewire servers end their sessions, runners
         # and browsers on SIGTERM

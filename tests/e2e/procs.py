@@ -1,10 +1,14 @@
-"""Whether a process the tests started (or one it started) still runs.  One definition for every e2e test."""
+"""Whether a process the tests started (or one it started) still runs, and which processes it started.  One definition
+for every e2e test."""
 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 
 def alive(pid: int) -> bool:
@@ -15,11 +19,8 @@ def alive(pid: int) -> bool:
             return False
     except ChildProcessError:
         pass  # not our child
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
 
 
 def wait_gone(pid: int, within_s: float = 20.0) -> bool:
@@ -30,3 +31,45 @@ def wait_gone(pid: int, within_s: float = 20.0) -> bool:
             return True
         time.sleep(0.05)
     return not alive(pid)
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state, ppid, pgrp, …), or None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def children(pid: int) -> list[int]:
+    """The PIDs of ``pid``'s direct children (any thread's), from /proc's parent links."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None and int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def command(pid: int) -> str:
+    """The command name of ``pid`` ("" once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat[stat.index("(") + 1 : stat.rindex(")")]
+
+
+def stop_process(proc: subprocess.Popen[Any], grace_s: float = 20.0) -> int | None:
+    """Stop a process the test started, by its PID: SIGTERM, SIGKILL after ``grace_s``; then close our ends of its
+    pipes.  Answers its exit status."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    return proc.returncode

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -74,18 +75,16 @@ def test_scroll_moves_the_content_by_the_amount_asked_and_does_not_fling(
 
 
 def test_fill_replaces_the_whole_value_even_beyond_the_fields_width_or_first_lines(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    shared_phone: phonewire.Phone,
 ) -> None:
     # The tap that focuses a field puts the caret where it lands: before the end of a value wider than the field
     # or spread over several lines.  fill must still leave exactly the new text, never the old text's tail.
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
 
     def value_of(phone: phonewire.Phone, identifier: str) -> object:
         return next(n for n in phone.snapshot().nodes if n["identifier"] == identifier)["value"]
 
     long = "Ada Lovelace, Countess of Lovelace — mathematician 🧮👩‍💻 ünïcødé ✓ 東京, and text past the edge"
-    with phonewire.Phone(device="web") as phone:
+    with contextlib.nullcontext(shared_phone) as phone:
         phone.open("dev.phonewire.demo")
         phone.tap("id=tab-form")
         phone.fill("id=name", long)

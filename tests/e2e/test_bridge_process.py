@@ -16,30 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import wait_gone
+from procs import children, stop_process, wait_gone
 
 pytestmark = pytest.mark.e2e
 
 
-def children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
 def stop(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM, then SIGKILL, by PID; then close our ends of its pipes."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-    for pipe in (proc.stdin, proc.stdout, proc.stderr):
-        if pipe is not None:
-            pipe.close()
+    stop_process(proc, 15)
 
 
 @dataclass

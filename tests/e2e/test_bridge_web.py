@@ -10,7 +10,6 @@ import base64
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import wait_gone
+from procs import stop_process, wait_gone
 
 pytestmark = pytest.mark.e2e
 
@@ -69,16 +68,7 @@ class Bridge:
         if getattr(self, "stream", None) is not None:
             self.stream.close()
             self.sock.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            if pipe is not None:
-                pipe.close()
+        stop_process(self.proc)
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from cli_harness import Cli, Result, cli_for, wait_gone
 from PIL import Image
+from procs import children
 
 from phonewire.frontends.cli import fastclient
 from phonewire.frontends.cli.client import MAY_HAVE_RUN_HINT
@@ -245,16 +246,6 @@ def test_a_daemon_directory_of_another_user_is_refused(cli: Cli, native: Path) -
     assert fallbacks(cli) == ["--device double apps"]
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError):
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
-    return found
-
-
 def _has_socket(pid: int) -> bool:
     with contextlib.suppress(OSError):
         return any(str(fd.readlink()).startswith("socket:") for fd in Path(f"/proc/{pid}/fd").iterdir())
@@ -265,7 +256,7 @@ def test_a_daemon_that_dies_mid_request_is_reported_and_the_command_not_repeated
     assert cli(*D, "open", "app.dies").code == 0
     daemon = cli.daemon_pid()
     assert daemon is not None
-    runners = _children(daemon)
+    runners = children(daemon)
     fallbacks(cli)
     waiting = subprocess.Popen(
         [str(native), *D, "--json", "wait", "id=never-there", "--timeout", "30000"],

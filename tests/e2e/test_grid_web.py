@@ -1,8 +1,8 @@
 """A real Selenium Grid 4 (hub + two relay nodes, Java) in front of two ``phonewire webdriver`` servers, driven by
 the Appium Python client through the hub: sessions spread over both nodes, every session drives its own phone,
-a node whose phonewire dies is reported down and refuses new sessions.  One Grid for the module
-(tests/grid_harness.py); Java and the jar come from scripts/grid.sh (skipped locally when they cannot be had,
-failed in CI).
+a node whose phonewire dies is reported down and refuses new sessions, and a node's ``--session-timeout`` ends an
+idle phonewire session.  One Grid for the module (tests/grid_harness.py); Java and the jar come from scripts/grid.sh
+(skipped locally when they cannot be had, failed in CI).
 
 The owner-only rule holds here as it is: the relay nodes run as the test's own user on loopback, send
 ``Host: 127.0.0.1:PORT`` and no ``Origin``, so phonewire admits them (nothing is configured for it)."""
@@ -10,6 +10,7 @@ The owner-only rule holds here as it is: the relay nodes run as the test's own u
 from __future__ import annotations
 
 import os
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -20,9 +21,9 @@ import pytest
 from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
-from selenium.common.exceptions import SessionNotCreatedException, WebDriverException
+from selenium.common.exceptions import InvalidSessionIdException, SessionNotCreatedException, WebDriverException
 
-from grid_harness import STEREOTYPE, Grid, free_port, server_jar
+from grid_harness import STEREOTYPE, TIMEOUT_STEREOTYPE, Grid, Proc, alive, free_port, server_jar
 
 pytestmark = [pytest.mark.e2e, pytest.mark.grid, pytest.mark.timeout(420)]
 
@@ -30,6 +31,7 @@ DEMO = "dev.phonewire.demo"
 #: Node b's phonewire runs with --allow-remote and these; its relay URL carries them (http://USER:PASSWORD@…), as
 #: a relay on another machine would (docs/grid.md).
 CREDENTIALS = "grid-relay:not-a-real-secret"
+SESSION_TIMEOUT_S = 10  # Grid's minimum (it raises a shorter timeout to 10 s)
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +41,28 @@ def grid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Grid]:
         if os.environ.get("CI"):
             pytest.fail(why)
         pytest.skip(why)
-    g = Grid(jar, tmp_path_factory.mktemp("grid"), credentials=[None, CREDENTIALS])
+    g = Grid(jar, tmp_path_factory.mktemp("grid"), credentials=[None, CREDENTIALS], timeout_node_s=SESSION_TIMEOUT_S)
     try:
         g.start()
         yield g
     finally:
         left = g.stop()
         assert left == set(), f"processes the Grid test started are still running: {sorted(left)}"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def idle_session(grid: Grid) -> tuple[appium_webdriver.Remote, set[Proc]]:
+    """A session on the timeout node, opened before the module's first test and left idle from then on (the node
+    ends it while the other tests run); the session and the processes of its phone."""
+    d = grid.connect({**TIMEOUT_STEREOTYPE, "appium:app": DEMO})
+    assert grid.timeout_node is not None
+    phonewire = grid.timeout_node.phonewire
+    assert d.find_element(AppiumBy.ID, "title").text == "Inbox"
+    assert phonewire.session_ids() == {d.session_id}
+    grid.record()
+    phones = set(phonewire.seen)
+    assert phones, "the session's runner and browser run under phonewire"
+    return d, phones
 
 
 def connect(g: Grid, **caps: object) -> appium_webdriver.Remote:
@@ -118,6 +135,29 @@ def test_a_node_with_another_registration_secret_is_not_registered(g: Grid, tmp_
     finally:
         rogue.terminate()
         rogue.wait(20)
+
+
+def test_the_nodes_session_timeout_ends_the_phonewire_session_and_its_phone(
+    g: Grid, idle_session: tuple[appium_webdriver.Remote, set[Proc]]
+) -> None:
+    """Grid's node ``--session-timeout`` reaches phonewire: when a relayed session has had no command for that long,
+    the node sends ``DELETE /session/{id}`` to the relayed service (Selenium 4.48: ``LocalNode.stopTimedOutSession``
+    executes the DELETE through the session before stopping its slot; the relay's own ``stop()`` only closes its
+    proxy), so phonewire ends the session and stops its phone — long before phonewire's own idle timeout (300 s).
+    The session was opened by ``idle_session`` before the module's first test and has had no command since."""
+    d, phones = idle_session
+    assert g.timeout_node is not None
+    phonewire = g.timeout_node.phonewire
+    deadline = time.monotonic() + 6 * SESSION_TIMEOUT_S  # a liveness bound, not a timing assertion
+    while phonewire.session_ids() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert phonewire.session_ids() == set()  # Grid sent DELETE: phonewire's own idle timeout is 300 s
+    deadline = time.monotonic() + 20
+    while any(alive(p) for p in phones) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(p) for p in phones)  # the runner and browser of that session were stopped
+    with pytest.raises(InvalidSessionIdException, match=d.session_id):  # Grid's own message varies with timing
+        d.find_element(AppiumBy.ID, "title")
 
 
 def test_a_node_whose_phonewire_dies_is_reported_down_and_new_sessions_to_it_fail_clearly(g: Grid) -> None:

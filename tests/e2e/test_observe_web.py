@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_runner import HostileSite
+from web_runner import HostileSite, own_phone
 
 import phonewire
 
@@ -16,15 +16,9 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def phone(hostile_site: HostileSite, tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
-    mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    try:
-        with phonewire.Phone(device="web") as p:
-            p.open(hostile_site.url("chatty.html"))
-            yield p
-    finally:
-        mp.undo()
+    with own_phone(tmp_path_factory.mktemp("state")) as p:  # its own browser: logs and network start empty
+        p.open(hostile_site.url("chatty.html"))
+        yield p
 
 
 def texts(result: phonewire.ActionResult) -> list[str]:

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from procs import children, command
 from web_runner import RunnerProc
 
 from phonewire.__main__ import _runner_device
@@ -35,18 +36,7 @@ def test_the_device_to_start_early_is_read_from_the_runner_arguments(argv: list[
 
 def _children(pid: int) -> list[str]:
     """The command names of ``pid``'s direct children."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[1]) == pid:
-            out.append(stat[stat.index("(") + 1 : stat.rindex(")")])
-    return out
+    return [command(child) for child in children(pid)]
 
 
 def _profiles_of(pid: int) -> list[Path]:

@@ -4,19 +4,18 @@ over loopback HTTP, exported, and the export runs green after the copy's first r
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from web_runner import own_phone
 
 import phonewire
+from loopback import serving
 from phonewire.agent.trace import read_steps
 from phonewire.frontends.cli.main import main as cli_main
 
@@ -30,71 +29,50 @@ REORDER = (
 )
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Path]:
     """A copy of the demo under tmp/site/demo, served on 127.0.0.1 (yields the site's directory)."""
     root = tmp_path / "site"
     shutil.copytree(DEMO, root / "demo")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    (root / "url").write_text(f"http://127.0.0.1:{server.server_address[1]}/demo/index.html")
-    try:
+    with serving(root) as base:
+        (root / "url").write_text(base + "demo/index.html")
         yield root
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def test_the_export_replays_green_after_the_rows_change_order(site: Path, tmp_path: Path) -> None:
     url = (site / "url").read_text()
     env = {**os.environ, "PHONEWIRE_STATE_DIR": str(tmp_path / "state")}
     env.pop("PHONEWIRE_RUNNER_ADDR", None)
-    saved = os.environ.get("PHONEWIRE_STATE_DIR")
-    os.environ["PHONEWIRE_STATE_DIR"] = env["PHONEWIRE_STATE_DIR"]
     directory = tmp_path / "flow"
-    try:
-        with phonewire.Phone(device="web", trace=directory) as phone:
-            phone.open(url)
-            view = phone.snapshot(interactive=True)
-            refs = {n["identifier"]: r for r, n in view.refs.items() if n.get("identifier")}
-            phone.tap("@" + refs["like-5"])
-            phone.tap("@" + refs["like-2"])
-            phone.tap("@" + refs["like-2"])
-            phone.wait('id=like-5 label="Like 1"')
-            phone.wait('id=like-2 label="Like 2"')
-        recorded = {s["target"]["identifier"]: s["target"]["rect"] for s in read_steps(directory) if s["op"] == "tap"}
-        module = tmp_path / "test_flow.py"
-        assert cli_main(["trace", "export", str(directory), "--pytest", str(module)]) == 0
-        exported = module.read_text()
-        assert "phone.tap('id=\"like-5\"')" in exported and "@e" not in exported
-        assert "phone.wait('id=like-5 label=\"Like 1\"')" in exported
+    with own_phone(tmp_path / "state", trace=directory) as phone:
+        phone.open(url)
+        view = phone.snapshot(interactive=True)
+        refs = {n["identifier"]: r for r, n in view.refs.items() if n.get("identifier")}
+        phone.tap("@" + refs["like-5"])
+        phone.tap("@" + refs["like-2"])
+        phone.tap("@" + refs["like-2"])
+        phone.wait('id=like-5 label="Like 1"')
+        phone.wait('id=like-2 label="Like 2"')
+    recorded = {s["target"]["identifier"]: s["target"]["rect"] for s in read_steps(directory) if s["op"] == "tap"}
+    module = tmp_path / "test_flow.py"
+    assert cli_main(["trace", "export", str(directory), "--pytest", str(module)]) == 0
+    exported = module.read_text()
+    assert "phone.tap('id=\"like-5\"')" in exported and "@e" not in exported
+    assert "phone.wait('id=like-5 label=\"Like 1\"')" in exported
 
-        app_js = site / "demo" / "app.js"
-        source = app_js.read_text()
-        assert source.count(REORDER[0]) == 1
-        app_js.write_text(source.replace(*REORDER))
-        with phonewire.Phone(device="web") as phone:  # the layout changed: the recorded points hold other rows
-            phone.open(url)
-            nodes = phone.snapshot().nodes
-            now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}
-            for identifier, rect in recorded.items():
-                assert now[identifier]["y"] != rect["y"], identifier
-                centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
-                there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
-                assert [n["identifier"] for n in there] != [identifier]
-    finally:
-        if saved is None:
-            os.environ.pop("PHONEWIRE_STATE_DIR", None)
-        else:
-            os.environ["PHONEWIRE_STATE_DIR"] = saved
+    app_js = site / "demo" / "app.js"
+    source = app_js.read_text()
+    assert source.count(REORDER[0]) == 1
+    app_js.write_text(source.replace(*REORDER))
+    with own_phone(tmp_path / "state") as phone:  # the layout changed: the recorded points hold other rows
+        phone.open(url)
+        nodes = phone.snapshot().nodes
+        now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}
+        for identifier, rect in recorded.items():
+            assert now[identifier]["y"] != rect["y"], identifier
+            centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+            there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
+            assert [n["identifier"] for n in there] != [identifier]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(module)],
         check=False, capture_output=True, text=True, timeout=240, env=env, cwd=module.parent,

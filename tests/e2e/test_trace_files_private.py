@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from web_runner import own_phone
 
 import phonewire
 
@@ -22,20 +23,9 @@ NOBODY = 65534
 def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
     if os.geteuid() != 0:
         pytest.skip("simulating another user's files needs root (CI runs as root)")
-    base = tmp_path_factory.mktemp("private-files")
-    saved = {k: os.environ.get(k) for k in ("PHONEWIRE_STATE_DIR", "PHONEWIRE_RUNNER_ADDR")}
-    os.environ["PHONEWIRE_STATE_DIR"] = str(base / "state")
-    os.environ.pop("PHONEWIRE_RUNNER_ADDR", None)
-    try:
-        with phonewire.Phone(device="web") as p:
-            p.open("dev.phonewire.demo")
-            yield p
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with own_phone(tmp_path_factory.mktemp("private-files") / "state") as p:
+        p.open("dev.phonewire.demo")
+        yield p
 
 
 def _victim(tmp_path: Path) -> Path:

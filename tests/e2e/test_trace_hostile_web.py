@@ -5,15 +5,14 @@ in a GET request's URL (the trace must not keep it: not in the request, not in a
 from __future__ import annotations
 
 import http.server
-import os
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from web_runner import own_phone
 
-import phonewire
+from loopback import serve
 from phonewire.frontends.cli.main import main as cli_main
 
 pytestmark = pytest.mark.e2e
@@ -47,37 +46,22 @@ class _Pages(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(10)
+    with serve(_Pages) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def recorded(site: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     base = tmp_path_factory.mktemp("hostile-trace")
     directory = base / "trace"
-    saved = {k: os.environ.get(k) for k in ("PHONEWIRE_STATE_DIR", "PHONEWIRE_RUNNER_ADDR")}
-    os.environ["PHONEWIRE_STATE_DIR"] = str(base / "state")
-    os.environ.pop("PHONEWIRE_RUNNER_ADDR", None)
-    try:
-        with phonewire.Phone(device="web", trace=directory) as phone:
-            phone.open_url(site + "/login")
-            phone.fill("id=u", "ann")
-            phone.fill("id=p", PASSWORD)
-            phone.tap("id=go")
-            phone.wait("text=Welcome")
-            phone.network()  # the agent's own read of the requests is traced as well
-        yield directory
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with own_phone(base / "state", trace=directory) as phone:
+        phone.open_url(site + "/login")
+        phone.fill("id=u", "ann")
+        phone.fill("id=p", PASSWORD)
+        phone.tap("id=go")
+        phone.wait("text=Welcome")
+        phone.network()  # the agent's own read of the requests is traced as well
+    yield directory
 
 
 def test_a_password_a_get_form_puts_in_a_url_is_in_no_file_of_the_trace(recorded: Path) -> None:

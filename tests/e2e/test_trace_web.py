@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from web_runner import own_phone
 
 import phonewire
 from phonewire.agent.trace import REDACTED, read_steps
@@ -28,29 +29,19 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The demo flow, traced: a like by ref, the Account tab, name and password, sign in, a wait, a failed tap."""
     base = tmp_path_factory.mktemp("trace")
     directory = base / "flow"
-    saved = {k: os.environ.get(k) for k in ("PHONEWIRE_STATE_DIR", "PHONEWIRE_RUNNER_ADDR")}
-    os.environ["PHONEWIRE_STATE_DIR"] = str(base / "state")
-    os.environ.pop("PHONEWIRE_RUNNER_ADDR", None)
-    try:
-        with phonewire.Phone(device="web", trace=directory) as phone:
-            phone.open("dev.phonewire.demo")
-            view = phone.snapshot(interactive=True)
-            like = next(r for r, n in view.refs.items() if n["identifier"] == "like-5")
-            phone.tap("@" + like)
-            phone.tap("Account")
-            phone.fill("label=Name || id=name", "Grace")
-            phone.fill("id=password", PASSWORD)
-            phone.tap('role=Button label="Sign in"')
-            phone.wait("text=Grace")
-            with pytest.raises(phonewire.ProtocolError):
-                phone.tap("label=Nothing-like-this")
-        yield directory
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with own_phone(base / "state", trace=directory) as phone:
+        phone.open("dev.phonewire.demo")
+        view = phone.snapshot(interactive=True)
+        like = next(r for r, n in view.refs.items() if n["identifier"] == "like-5")
+        phone.tap("@" + like)
+        phone.tap("Account")
+        phone.fill("label=Name || id=name", "Grace")
+        phone.fill("id=password", PASSWORD)
+        phone.tap('role=Button label="Sign in"')
+        phone.wait("text=Grace")
+        with pytest.raises(phonewire.ProtocolError):
+            phone.tap("label=Nothing-like-this")
+    yield directory
 
 
 def test_each_step_has_its_target_selector_a_css_jpeg_and_no_password(recorded: Path) -> None:

@@ -5,9 +5,6 @@ navigation keys, and typing that sends key events (a filter that listens to keyu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 import phonewire
@@ -17,15 +14,12 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[phonewire.Phone]:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    with phonewire.Phone(device="web") as p:
-        p.open("dev.phonewire.demo")
-        p.tap("id=tab-reorder")
-        p.tap("id=open-drawer")
-        p.tap("id=drawer-order")
-        yield p
+def phone(shared_phone: phonewire.Phone) -> phonewire.Phone:
+    shared_phone.open("dev.phonewire.demo")
+    shared_phone.tap("id=tab-reorder")
+    shared_phone.tap("id=open-drawer")
+    shared_phone.tap("id=drawer-order")
+    return shared_phone
 
 
 def shown(phone: phonewire.Phone, ident: str) -> str:

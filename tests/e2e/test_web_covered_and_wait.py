@@ -4,9 +4,6 @@ that covers the content (75 % of the width, a dimmed backdrop over the rest), an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 import phonewire
@@ -16,13 +13,10 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[phonewire.Phone]:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    with phonewire.Phone(device="web") as p:
-        p.open("dev.phonewire.demo")
-        p.tap("id=tab-reorder")
-        yield p
+def phone(shared_phone: phonewire.Phone) -> phonewire.Phone:
+    shared_phone.open("dev.phonewire.demo")
+    shared_phone.tap("id=tab-reorder")
+    return shared_phone
 
 
 def listed(view: phonewire.View) -> set[object]:

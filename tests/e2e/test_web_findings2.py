@@ -7,9 +7,6 @@ replaces, D5 `press home` warns that the app went to the background and how to b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from web_runner import HostileSite
 
@@ -20,12 +17,9 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    with phonewire.Phone(device="web") as p:
-        p.open(hostile_site.url("findings2.html"))
-        yield p
+def phone(shared_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    shared_phone.open(hostile_site.url("findings2.html"))
+    return shared_phone
 
 
 def label_of(phone: phonewire.Phone, ident: str) -> str:

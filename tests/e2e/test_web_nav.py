@@ -206,12 +206,8 @@ def test_on_a_page_without_a_viewport_tag_a_tap_hits_the_element_whose_rect_hold
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[HostileSite]:
-    s = HostileSite()
-    try:
-        yield s
-    finally:
-        s.close()
+def site(hostile_site: HostileSite) -> HostileSite:
+    return hostile_site
 
 
 def test_changed_counts_what_is_rendered_not_a_counter_ticking_on_a_hidden_screen(

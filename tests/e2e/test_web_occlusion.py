@@ -5,9 +5,6 @@ popup; a button wholly under the popup is still ELEMENT_COVERED and nothing is t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from web_runner import HostileSite
 
@@ -18,12 +15,9 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    with phonewire.Phone(device="web") as p:
-        p.open(hostile_site.url("occlusion.html"))
-        yield p
+def phone(shared_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    shared_phone.open(hostile_site.url("occlusion.html"))
+    return shared_phone
 
 
 def counts(phone: phonewire.Phone) -> dict[str, str]:

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import phonewire
+from loopback import serve
 from phonewire.protocol import errors as e
 
 pytestmark = pytest.mark.e2e
@@ -77,11 +78,8 @@ class RowsSite:
                 with contextlib.suppress(OSError):  # the browser went away mid-poll
                     self.wfile.write(body)
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, name="refid-site", daemon=True)
-        self.thread.start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self._serving = contextlib.ExitStack()
+        self.url = self._serving.enter_context(serve(Handler, "refid-site")) + "/"
 
     def publish(self, rows: list[Row], *, recycle: bool = False) -> None:
         """Show ``rows`` and return once the page has rendered them."""
@@ -96,9 +94,7 @@ class RowsSite:
         with self.changed:
             self.closing = True
             self.changed.notify_all()
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(5)
+        self._serving.close()
 
 
 @dataclass(frozen=True)
@@ -118,13 +114,9 @@ def site() -> Iterator[RowsSite]:
 
 
 @pytest.fixture(scope="module")
-def phone(site: RowsSite, tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
-        mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-        with phonewire.Phone(device="web") as p:
-            p.open(site.url)
-            yield p
+def phone(site: RowsSite, module_phone: phonewire.Phone) -> phonewire.Phone:
+    module_phone.open(site.url)
+    return module_phone
 
 
 def hits(nodes: list[dict[str, Any]]) -> dict[str, int]:

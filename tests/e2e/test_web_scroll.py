@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,12 +22,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def opened(tmp_path_factory: pytest.TempPathFactory, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("scroll") / "state"))
-        mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-        with phonewire.Phone(device="web") as p:
-            yield p
+def opened(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone
 
 
 @pytest.fixture

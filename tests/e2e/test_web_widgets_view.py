@@ -6,40 +6,19 @@ instruction printed whole, and ``fill`` on a read-only field refused with that r
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import json
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import phonewire
+from loopback import serving
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium")]
 
 PAGES = Path(__file__).resolve().parent / "widgets"
-
-
-@contextlib.contextmanager
-def serving(directory: Path) -> Iterator[str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 @pytest.fixture(scope="module")
@@ -49,15 +28,8 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
-    mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    try:
-        with phonewire.Phone(device="web") as p:
-            yield p
-    finally:
-        mp.undo()
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone
 
 
 def lines(view: phonewire.View) -> list[str]:

@@ -6,19 +6,17 @@ from __future__ import annotations
 import base64
 import io
 import os
-import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from PIL import Image
-from procs import wait_gone
+from procs import children, stop_process, wait_gone
 from selenium import webdriver as selenium_webdriver
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
@@ -55,16 +53,7 @@ class Server:
         self.url = f"http://127.0.0.1:{int(line.split('=')[1])}"
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
+        stop_process(self.proc, 30)
 
 
 @pytest.fixture(scope="module")
@@ -233,10 +222,7 @@ def test_sigterm_ends_the_server_and_the_runner_of_an_open_session() -> None:
 def _children(pid: int) -> list[int]:
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        try:
-            found = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-        except OSError:
-            found = []
+        found = children(pid)
         if found:
             return found
         time.sleep(0.05)

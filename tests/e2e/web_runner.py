@@ -1,29 +1,36 @@
-"""Helpers for the web end-to-end tests: a real runner process and a loopback server for the hostile pages.
+"""Helpers for the web end-to-end tests, written once: a real runner process, phones on it, and a loopback server
+for the hostile pages.
 
 ``RunnerProc`` starts ``python -m phonewire runner --device KIND``, reads its ``PHONEWIRE_RUNNER_LISTENING``
 line, sends commands as real HTTP POSTs over loopback, and is stopped by its PID (SIGTERM, then SIGKILL) in a
-``finally``.  ``HostileSite`` serves tests/e2e/hostile/ on loopback from a thread of the test process.
+``finally``.  ``own_phone`` is a ``phonewire.Phone`` that starts (and stops) a runner and Chromium of its own;
+``attached_phone`` is a ``phonewire.Phone`` attached to a ``RunnerProc`` that is already running (one browser for
+many tests: every app is closed first, so the phone starts on the home screen).  ``HostileSite`` serves
+tests/e2e/hostile/ on loopback from a thread of the test process.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import http.client
-import http.server
 import itertools
 import json
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
+from procs import stop_process
+
+import phonewire
+from loopback import free_port, serving
+
+__all__ = ["HostileSite", "RunnerProc", "SharedRunner", "attached_phone", "free_port", "own_phone", "runner_process"]
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 _ids = itertools.count(1)
@@ -93,20 +100,37 @@ class RunnerProc:
         assert envelope["ok"] is False, envelope
         return str(envelope["error"]["code"])
 
+    def close_apps(self) -> None:
+        """Terminate every app that runs (the phone is back on its home screen, as a fresh one starts)."""
+        for app in self.ok("listApps")["apps"]:
+            if app["state"] != "notRunning":
+                self.ok("terminateApp", app["appBundleId"])
+
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        code = stop_process(self.proc, 15)
         self.stderr_path.unlink(missing_ok=True)
-        return self.proc.returncode
+        assert code is not None
+        return code
+
+
+class SharedRunner:
+    """The session's runner; a new one replaces it if it stopped (a test that failed badly must not fail the rest)."""
+
+    def __init__(self) -> None:
+        self.current: RunnerProc | None = None
+
+    def get(self) -> RunnerProc:
+        if self.current is not None and self.current.proc.poll() is not None:
+            self.current.stop()
+            self.current = None
+        if self.current is None:
+            self.current = RunnerProc("web")
+        return self.current
+
+    def stop(self) -> None:
+        if self.current is not None:
+            self.current.stop()
+            self.current = None
 
 
 @contextlib.contextmanager
@@ -118,31 +142,38 @@ def runner_process(device: str = "web", **kwargs: Any) -> Iterator[RunnerProc]:
         runner.stop()
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+@contextlib.contextmanager
+def own_phone(state_dir: Path, device: str = "web", *, trace: Path | None = None) -> Iterator[phonewire.Phone]:
+    """A ``phonewire.Phone`` that starts its own runner and browser (stopped when the block ends), with its state
+    files under ``state_dir`` and no ``PHONEWIRE_RUNNER_ADDR`` to attach to, while the block runs."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PHONEWIRE_STATE_DIR", str(state_dir))
+        mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+        with phonewire.Phone(device=device, trace=trace) as phone:
+            yield phone
+
+
+@contextlib.contextmanager
+def attached_phone(runner: RunnerProc, state_dir: Path) -> Iterator[phonewire.Phone]:
+    """A ``phonewire.Phone`` (a fresh agent session: its own refs, trace and diagnostics under ``state_dir``) on
+    ``runner``, which keeps running after the block; every app is closed first."""
+    runner.close_apps()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PHONEWIRE_STATE_DIR", str(state_dir))
+        mp.setenv("PHONEWIRE_RUNNER_TOKEN", runner.token)
+        with phonewire.Phone(runner=f"127.0.0.1:{runner.port}") as phone:
+            yield phone
 
 
 class HostileSite:
     """tests/e2e/hostile/ over loopback HTTP, served from a thread of the test process."""
 
     def __init__(self) -> None:
-        handler = functools.partial(_QuietHandler, directory=str(HOSTILE_DIR))
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, name="hostile-site", daemon=True)
-        self.thread.start()
+        self._stack = contextlib.ExitStack()
+        self.base = self._stack.enter_context(serving(HOSTILE_DIR, name="hostile-site"))
 
     def url(self, page: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/{page}"
+        return self.base + page
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(5)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        self._stack.close()

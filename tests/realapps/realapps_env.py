@@ -17,17 +17,13 @@ Every test here drives them through phonewire's public front ends only: the Pyth
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -36,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from loopback import QuietFiles, free_port, serving
 
 HERE = Path(__file__).resolve().parent
 TODOMVC_DIR = HERE / "node" / "node_modules" / "todomvc" / "examples" / "vanillajs"
@@ -51,12 +49,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if Path(str(item.fspath)).parent == HERE:
             item.add_marker(pytest.mark.realapp)
             item.add_marker(pytest.mark.e2e)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_http(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30.0) -> None:
@@ -238,21 +230,6 @@ def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DjangoAdm
 @dataclass
 class StaticSite:
     base: str
-    server: http.server.ThreadingHTTPServer
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-def serve_dir(directory: Path) -> tuple[StaticSite, threading.Thread]:
-    handler = functools.partial(QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="realapps-static", daemon=True)
-    thread.start()
-    return StaticSite(f"http://127.0.0.1:{server.server_address[1]}", server), thread
 
 
 @pytest.fixture(scope="session")
@@ -262,13 +239,8 @@ def todomvc() -> Iterator[StaticSite]:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    site, thread = serve_dir(TODOMVC_DIR)
-    try:
-        yield site
-    finally:
-        site.server.shutdown()
-        site.server.server_close()
-        thread.join(10)
+    with serving(TODOMVC_DIR, name="realapps-static") as base:
+        yield StaticSite(base.rstrip("/"))
 
 
 # ------------------------------------------------------------------------------------------------------- Swagger UI
@@ -306,7 +278,7 @@ def swagger_spec(base: str) -> dict[str, Any]:
     }
 
 
-class SwaggerHandler(QuietHandler):
+class SwaggerHandler(QuietFiles):
     """swagger-ui-dist's files, our initializer and spec, and the API: ``/api/pets/ID`` answers the pet as JSON."""
 
     def do_GET(self) -> None:
@@ -338,17 +310,8 @@ def swagger() -> Iterator[StaticSite]:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    handler = functools.partial(SwaggerHandler, directory=str(SWAGGER_DIST))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="realapps-swagger", daemon=True)
-    thread.start()
-    try:
-        yield StaticSite(f"http://127.0.0.1:{server.server_address[1]}", server)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serving(SWAGGER_DIST, SwaggerHandler, name="realapps-swagger") as base:
+        yield StaticSite(base.rstrip("/"))
 
 
 # -------------------------------------------------------------------------------------------------------- Datasette

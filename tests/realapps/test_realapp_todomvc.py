@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers_realapps import wait_for
-from realapps_env import TODOMVC_DIR, Cli, QuietHandler, StaticSite
+from realapps_env import TODOMVC_DIR, Cli, StaticSite
 
 import phonewire
+from loopback import QuietFiles, serving
 from phonewire.protocol import errors as e
 
 
@@ -112,7 +110,7 @@ SHOW_DELETE = {
 }
 
 
-class TouchTodoHandler(QuietHandler):
+class TouchTodoHandler(QuietFiles):
     """TodoMVC's files, and /touch-all.html, /touch-first.html: its page with a SHOW_DELETE rule."""
 
     def do_GET(self) -> None:
@@ -133,17 +131,8 @@ class TouchTodoHandler(QuietHandler):
 @pytest.fixture
 def touch_todomvc(todomvc: StaticSite) -> Iterator[str]:
     """The base URL of TodoMVC served with TouchTodoHandler (``todomvc`` skips when it is not installed)."""
-    handler = functools.partial(TouchTodoHandler, directory=str(TODOMVC_DIR))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="touch-todomvc", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serving(TODOMVC_DIR, TouchTodoHandler, "touch-todomvc") as base:
+        yield base.rstrip("/")
 
 
 def start(phone: phonewire.Phone, url: str) -> dict[str, dict[str, Any]]:

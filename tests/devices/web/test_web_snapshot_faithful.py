@@ -8,17 +8,13 @@ missing from the snapshot.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_phone import Phone, requires_chromium
 
+from loopback import serving
 from phonewire.devices.web.device import DEMO_APP_ID
 from phonewire.devices.web.roles import vocabulary_role
 from phonewire.protocol.snapshot import INTERACTIVE_ROLES
@@ -27,25 +23,6 @@ pytestmark = requires_chromium
 
 
 PAGES = Path(__file__).resolve().parent / "pages"
-
-
-@contextlib.contextmanager
-def serving(directory: Path) -> Iterator[str]:
-    """``directory`` over loopback HTTP from a thread of this process; yields the base URL."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def browser_view(phone: Phone, app: str = DEMO_APP_ID) -> dict[str, tuple[str, str]]:
