@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final
 
 from phonewire.devices.web.cdp import CdpError, CdpSession
@@ -122,12 +122,21 @@ async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
 # capture phase) stops the tap's mouse events and click when they arrive away from the tapped point, and the tap's
 # click is then sent as a mouse click at the point itself (its pointer events stopped too, so the page sees one
 # pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
+# ``answer`` resolves with the guard's state once the tap's click was handled (a task after the click's, so the
+# page's own click handlers have run and what they threw is reported first), or when ``release`` is called (no
+# click came: the page cancelled the touch, or it landed in a frame).
 GUARD_JS: Final = """(function (x, y) {
   const old = window.__phonewireTap; if (old) old.off();
   const g = {state: "waiting"};
   const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
                  "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
                  "pointerleave", "dblclick", "auxclick"];
+  let answer = null;
+  g.answer = new Promise((resolve) => { answer = resolve; });
+  g.release = () => answer(g.state);
+  const channel = new MessageChannel();
+  channel.port1.onmessage = g.release;
+  const clicked = (state) => { g.state = state; channel.port2.postMessage(0); };
   const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
   const guard = (ev) => {
     if (!ev.isTrusted) return;
@@ -138,50 +147,94 @@ GUARD_JS: Final = """(function (x, y) {
       else if (ev.type === "click") g.state = "done";
       return;
     }
-    if (near(ev)) { if (ev.type === "click") g.state = "done"; return; }
+    if (near(ev)) { if (ev.type === "click" && g.state === "waiting") clicked("done"); return; }
     ev.stopImmediatePropagation();
     ev.preventDefault();
-    if (ev.type === "click") g.state = "moved";
+    if (ev.type === "click" && g.state === "waiting") clicked("moved");
   };
-  g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
+  g.off = () => {
+    for (const t of MOUSE) window.removeEventListener(t, guard, true);
+    channel.port1.close();
+    delete window.__phonewireTap;
+  };
   for (const t of MOUSE) window.addEventListener(t, guard, true);
   window.__phonewireTap = g;
   return true;
 })"""
-_GUARD_STATE: Final = "window.__phonewireTap ? window.__phonewireTap.state : 'gone'"
-_GUARD_REPLAY: Final = "window.__phonewireTap ? (window.__phonewireTap.state = 'replaying') : 'gone'"
-_GUARD_OFF: Final = "window.__phonewireTap ? window.__phonewireTap.off() : null"
-#: How long a guarded tap waits for its click (a page that cancels the touch never gets one).
+#: Awaited: the guard's answer (its state).  Moved: the guard replays (lets the mouse click at the point through);
+#: else it is turned off and ``%(then)s`` runs — all in the task that answers, so no round trip of its own.
+_GUARD_ANSWER: Final = """(() => {
+  const g = window.__phonewireTap;
+  if (!g) return "gone";
+  return g.answer.then((state) => {
+    if (state === "moved") { g.state = "replaying"; return state; }
+    g.off();
+    %(then)s;
+    return state;
+  });
+})()"""
+_GUARD_RELEASE: Final = "window.__phonewireTap ? (window.__phonewireTap.release(), 0) : 0"
+_GUARD_OFF: Final = "(window.__phonewireTap ? window.__phonewireTap.off() : null, %(then)s)"
+#: How long a guarded tap waits for its click after the touch was acknowledged (a page that cancels the touch
+#: never gets one).
 CLICK_WAIT_S: Final = 0.12
-_CLICK_POLL_S: Final = 0.01
 
 Evaluate = Callable[[str], Awaitable[Any]]
 
 
-async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float) -> bool:
+def _in_order(*calls: Coroutine[Any, Any, Any]) -> list[asyncio.Task[Any]]:
+    """Start ``calls`` now, written to the pipe in this order (each task's first step writes its message), none
+    waiting for another's reply."""
+    return [asyncio.ensure_future(call) for call in calls]
+
+
+async def _drain(tasks: list[asyncio.Task[Any]]) -> None:
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str) -> bool:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
-    True when the browser had moved the click and it was sent again at the point."""
-    await touch_pair(session, x, y)
-    moved = False
+    ``evaluate`` runs an expression in the page and awaits its promise; ``then`` is an expression run in the page
+    once the tap is over (its click handled), in the same evaluation that answers.
+
+    One round trip when the click lands at the point: touchStart, touchEnd and the evaluation awaiting the
+    guard's answer are written together (the answer comes once the click was handled, whenever the evaluation
+    arrived).  True when ``then`` ran; False when the page went away under the tap (it navigated, closed, opened a
+    dialog): the caller settles the page itself."""
+    calls = _in_order(
+        touch(session, "touchStart", x, y), touch(session, "touchEnd"), evaluate(_GUARD_ANSWER % {"then": then})
+    )
+    touched, answer = asyncio.gather(*calls[:2]), calls[2]
     try:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + CLICK_WAIT_S
-        state = await evaluate(_GUARD_STATE)
-        while state == "waiting" and loop.time() < deadline:
-            await asyncio.sleep(_CLICK_POLL_S)
-            state = await evaluate(_GUARD_STATE)
-        if state == "moved":
-            moved = True
-            await evaluate(_GUARD_REPLAY)
-            base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
-            await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-            await session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "clickCount": 1, **base})
-            await session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base})
+        await touched  # a failure here (the tap closed its page) is the device's to map
+    except BaseException:
+        await _drain(calls)
+        raise
+    try:
+        try:
+            state = await asyncio.wait_for(asyncio.shield(answer), CLICK_WAIT_S)
+        except TimeoutError:  # no click: the guard answers now
+            await evaluate(_GUARD_RELEASE)
+            state = await answer
+        if state != "moved":
+            return state != "gone"
+        base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
+        await asyncio.gather(
+            *_in_order(
+                session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
+                session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "clickCount": 1, **base}),
+                session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base}),
+            )
+        )
+        await evaluate(_GUARD_OFF % {"then": then})
+        return True
     except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
-        return moved
-    with contextlib.suppress(CdpError, ProtocolError):
-        await evaluate(_GUARD_OFF)
-    return moved
+        return False
+    finally:
+        await _drain([answer])
 
 
 async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:
