@@ -86,3 +86,42 @@ def test_a_double_tap_is_one_probe_two_touch_pairs_and_one_mark(phone: Phone, lo
     phone.run(phone.device.tap(DEMO_APP_ID, r["x"] + r["width"] / 2, r["y"] + r["height"] / 2, 2))
     assert [m for b in round_trips(log) for m in b].count("Input.dispatchTouchEvent") == 4
     assert int(phone.node("double-taps")["label"]) == before + 1
+
+
+NEAR_BUTTON_JS = """(() => {
+  const cover = document.createElement("div");
+  cover.id = "adj-cover";
+  cover.style = "position:fixed;inset:0;z-index:99998;background:#fff";
+  const button = document.createElement("button");
+  button.id = "adj-button";
+  button.textContent = "Go";
+  button.style = "position:fixed;left:200px;top:300px;width:60px;height:30px;z-index:99999";
+  window.__adj = {button: 0, clicks: []};
+  button.addEventListener("click", () => { window.__adj.button++; });
+  // on the window (a listener on the cover would make the cover clickable: nothing to adjust to)
+  window.addEventListener("click", (ev) => { window.__adj.clicks.push([ev.clientX, ev.clientY, ev.target.id]); });
+  document.body.append(cover, button);
+})()"""
+
+
+def test_a_moved_click_is_sent_again_at_the_point_in_one_more_round_trip_and_lands_once(
+    phone: Phone, log: list[tuple[str, str]]
+) -> None:
+    """Touch adjustment moves this tap's click onto the button 8 points away; the guard stops it and the click is
+    sent at the point: the cover sees one click there, the button none."""
+    phone.goto("list")
+    phone.eval(NEAR_BUTTON_JS)
+    try:
+        log.clear()
+        phone.run(phone.device.tap(DEMO_APP_ID, 192, 315))
+        batches = round_trips(log)
+        assert batches == [
+            ["Runtime.evaluate"],
+            ["Input.dispatchTouchEvent", "Input.dispatchTouchEvent", "Runtime.evaluate"],
+            ["Input.dispatchMouseEvent"] * 3,
+            ["Runtime.evaluate"],
+        ], batches
+        assert phone.eval("window.__adj") == {"button": 0, "clicks": [[192, 315, "adj-cover"]]}
+        assert phone.eval("window.__phonewireTap === undefined") is True
+    finally:
+        phone.eval("document.getElementById('adj-cover').remove(); document.getElementById('adj-button').remove()")

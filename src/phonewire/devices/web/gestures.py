@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from phonewire.devices.web.cdp import CdpError, CdpSession
@@ -182,13 +182,13 @@ CLICK_WAIT_S: Final = 0.12
 Evaluate = Callable[[str], Awaitable[Any]]
 
 
-def _in_order(*calls: Coroutine[Any, Any, Any]) -> list[asyncio.Task[Any]]:
+def _in_order(*calls: Awaitable[Any]) -> list[asyncio.Future[Any]]:
     """Start ``calls`` now, written to the pipe in this order (each task's first step writes its message), none
     waiting for another's reply."""
     return [asyncio.ensure_future(call) for call in calls]
 
 
-async def _drain(tasks: list[asyncio.Task[Any]]) -> None:
+async def _drain(tasks: list[asyncio.Future[Any]]) -> None:
     for task in tasks:
         if not task.done():
             task.cancel()
@@ -220,7 +220,7 @@ async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float,
             await evaluate(_GUARD_RELEASE)
             state = await answer
         if state != "moved":
-            return state != "gone"
+            return bool(state != "gone")
         base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
         await asyncio.gather(
             *_in_order(
