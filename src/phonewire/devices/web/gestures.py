@@ -122,9 +122,8 @@ async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
 # capture phase) stops the tap's mouse events and click when they arrive away from the tapped point, and the tap's
 # click is then sent as a mouse click at the point itself (its pointer events stopped too, so the page sees one
 # pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
-# ``answer`` resolves with the guard's state once the tap's click was handled (a task after the click's, so the
-# page's own click handlers have run and what they threw is reported first), or when ``release`` is called (no
-# click came: the page cancelled the touch, or it landed in a frame).
+# ``answer`` resolves with the guard's state when the tap's click arrives, or when ``release`` is called (no click
+# came: the page cancelled the touch, or it landed in a frame).
 GUARD_JS: Final = """(function (x, y) {
   const old = window.__phonewireTap; if (old) old.off();
   const g = {state: "waiting"};
@@ -134,9 +133,7 @@ GUARD_JS: Final = """(function (x, y) {
   let answer = null;
   g.answer = new Promise((resolve) => { answer = resolve; });
   g.release = () => answer(g.state);
-  const channel = new MessageChannel();
-  channel.port1.onmessage = g.release;
-  const clicked = (state) => { g.state = state; channel.port2.postMessage(0); };
+  const clicked = (state) => { g.state = state; answer(state); };
   const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
   const guard = (ev) => {
     if (!ev.isTrusted) return;
@@ -152,26 +149,25 @@ GUARD_JS: Final = """(function (x, y) {
     ev.preventDefault();
     if (ev.type === "click" && g.state === "waiting") clicked("moved");
   };
-  g.off = () => {
-    for (const t of MOUSE) window.removeEventListener(t, guard, true);
-    channel.port1.close();
-    delete window.__phonewireTap;
-  };
+  g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
   for (const t of MOUSE) window.addEventListener(t, guard, true);
   window.__phonewireTap = g;
   return true;
 })"""
-#: Awaited: the guard's answer (its state).  Moved: the guard replays (lets the mouse click at the point through);
-#: else it is turned off and ``%(then)s`` runs — all in the task that answers, so no round trip of its own.
+#: Sent once the touch pair was acknowledged: the guard's state, and the tap's end in the same evaluation — moved:
+#: the guard lets the click sent again at the point through; else it is turned off and ``%(then)s`` runs.  Almost
+#: always the click was handled before this evaluation runs (its task comes after the click's, so what the page's
+#: handlers did and threw is reported before its reply).  If not, it answers when the click arrives, mid-way through
+#: the click's task, prefixed ``late``: the caller then makes one more round trip through the page.
 _GUARD_ANSWER: Final = """(() => {
   const g = window.__phonewireTap;
   if (!g) return "gone";
-  return g.answer.then((state) => {
-    if (state === "moved") { g.state = "replaying"; return state; }
-    g.off();
-    %(then)s;
+  const end = (state) => {
+    if (state === "moved") g.state = "replaying";
+    else { g.off(); %(then)s; }
     return state;
-  });
+  };
+  return g.state !== "waiting" ? end(g.state) : g.answer.then((state) => "late " + end(state));
 })()"""
 _GUARD_RELEASE: Final = "window.__phonewireTap ? (window.__phonewireTap.release(), 0) : 0"
 _GUARD_OFF: Final = "(window.__phonewireTap ? window.__phonewireTap.off() : null, %(then)s)"
@@ -182,45 +178,25 @@ CLICK_WAIT_S: Final = 0.12
 Evaluate = Callable[[str], Awaitable[Any]]
 
 
-def _in_order(*calls: Awaitable[Any]) -> list[asyncio.Future[Any]]:
-    """Start ``calls`` now, written to the pipe in this order (each task's first step writes its message), none
-    waiting for another's reply."""
-    return [asyncio.ensure_future(call) for call in calls]
-
-
-async def _drain(tasks: list[asyncio.Future[Any]]) -> None:
-    for task in tasks:
-        if not task.done():
-            task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
-
 async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str) -> bool:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
     ``evaluate`` runs an expression in the page and awaits its promise; ``then`` is an expression run in the page
-    once the tap is over (its click handled), in the same evaluation that answers.
+    once the tap is over, in the evaluation that reads the guard's state (no round trip of its own).
 
-    One round trip when the click lands at the point: touchStart, touchEnd and the evaluation awaiting the
-    guard's answer are written together (the answer comes once the click was handled, whenever the evaluation
-    arrived).  True when ``then`` ran; False when the page went away under the tap (it navigated, closed, opened a
-    dialog): the caller settles the page itself."""
-    calls = _in_order(
-        touch(session, "touchStart", x, y), touch(session, "touchEnd"), evaluate(_GUARD_ANSWER % {"then": then})
-    )
-    touched, answer = asyncio.gather(*calls[:2]), calls[2]
-    try:
-        await touched  # a failure here (the tap closed its page) is the device's to map
-    except BaseException:
-        await _drain(calls)
-        raise
+    Two round trips when the click lands at the point: the touch pair, then that evaluation (_GUARD_ANSWER).  True
+    when ``then`` ran after the click's task; False when the caller must still make a round trip through the page
+    (the click came late, or never, or the page went away under the tap: it navigated, closed, opened a dialog)."""
+    await touch_pair(session, x, y)
+    answer = asyncio.ensure_future(evaluate(_GUARD_ANSWER % {"then": then}))
     try:
         try:
             state = await asyncio.wait_for(asyncio.shield(answer), CLICK_WAIT_S)
         except TimeoutError:  # no click: the guard answers now
             await evaluate(_GUARD_RELEASE)
             state = await answer
-        if state != "moved":
-            return bool(state != "gone")
+        if state not in ("moved", "late moved"):
+            return bool(state == "done")
+        # the browser moved the click (touch adjustment): the guard stopped it; the click again, at the point
         base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
         await asyncio.gather(
             *_in_order(
@@ -234,7 +210,15 @@ async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float,
     except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
         return False
     finally:
-        await _drain([answer])
+        if not answer.done():
+            answer.cancel()
+        await asyncio.gather(answer, return_exceptions=True)
+
+
+def _in_order(*calls: Awaitable[Any]) -> list[asyncio.Future[Any]]:
+    """Start ``calls`` now, written to the pipe in this order (each task's first step writes its message), none
+    waiting for another's reply (each is still answered, in order)."""
+    return [asyncio.ensure_future(call) for call in calls]
 
 
 async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:
