@@ -101,7 +101,10 @@ NEAR_BUTTON_JS = """(() => {
   window.__adj = {button: 0, clicks: []};
   button.addEventListener("click", () => { window.__adj.button++; });
   // on the window (a listener on the cover would make the cover clickable: nothing to adjust to)
-  window.addEventListener("click", (ev) => { window.__adj.clicks.push([ev.clientX, ev.clientY, ev.target.id]); });
+  if (!window.__adjListens) {
+    window.__adjListens = true;
+    window.addEventListener("click", (ev) => { window.__adj.clicks.push([ev.clientX, ev.clientY, ev.target.id]); });
+  }
   document.body.append(cover, button);
 })()"""
 
@@ -125,6 +128,32 @@ def test_a_moved_click_is_sent_again_at_the_point_in_two_more_round_trips_and_la
             ["Runtime.evaluate"],
         ], batches
         assert phone.eval("window.__adj") == {"button": 0, "clicks": [[192, 315, "adj-cover"]]}
+        assert phone.eval("window.__phonewireTap === undefined") is True
+    finally:
+        phone.eval("document.getElementById('adj-cover').remove(); document.getElementById('adj-button').remove()")
+
+
+def test_a_tap_whose_click_never_comes_releases_the_guard_and_settles_the_page(
+    phone: Phone, log: list[tuple[str, str]]
+) -> None:
+    """A page that cancels the touch (preventDefault on touchstart) gets no click: the guard's answer is released
+    after CLICK_WAIT_S, the guard goes, and one more evaluation marks the action."""
+    phone.goto("list")
+    phone.eval(NEAR_BUTTON_JS)
+    phone.eval(
+        "document.getElementById('adj-cover').addEventListener('touchstart', (ev) => ev.preventDefault(), "
+        "{passive: false})"
+    )
+    try:
+        log.clear()
+        phone.run(phone.device.tap(DEMO_APP_ID, 100, 500))
+        assert round_trips(log) == [
+            ["Runtime.evaluate"],
+            ["Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
+            ["Runtime.evaluate", "Runtime.evaluate"],  # the answer awaited, then released
+            ["Runtime.evaluate"],
+        ], round_trips(log)
+        assert phone.eval("window.__adj.clicks.length") == 0
         assert phone.eval("window.__phonewireTap === undefined") is True
     finally:
         phone.eval("document.getElementById('adj-cover').remove(); document.getElementById('adj-button').remove()")
