@@ -2,6 +2,7 @@
 measured in the same run on the same machine.
 
     .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3] [--no-playwright] [--baseline-src DIR]
+    .venv/bin/python bench/bench_web.py --only-taps [--rounds 40] [--baseline-src DIR] [--no-playwright]
 
 * snapshot p50 through the runner (HTTP + the in-page walk + the shared builder) vs raw
   ``Accessibility.getFullAXTree`` and vs raw ``DOMSnapshot.captureSnapshot`` (with layout rects);
@@ -16,6 +17,8 @@ measured in the same run on the same machine.
 * with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), snapshots of the demo list by
   a runner that imports phonewire from DIR, alternating call by call with one of this tree, and cold starts of
   such runners, interleaved with this tree's;
+* ``--only-taps``: taps alone, one per side per round, alternating (order rotated): this tree's runner, the
+  ``--baseline-src`` runner, Playwright's ``touchscreen.tap``;
 * the same tap, screenshots and cold start through Playwright for Python (``page.touchscreen.tap``,
   ``page.screenshot``, and a fresh interpreter that imports Playwright, launches the browser, opens the demo and
   takes its first ``aria_snapshot``), driving the same Debian Chromium on the same device profile.
@@ -369,6 +372,59 @@ def paired_snapshots(baseline_src: str, rounds: int) -> tuple[list[float], list[
         base.stop()
 
 
+def paired_taps(baseline_src: str | None, rounds: int, playwright: bool) -> dict[str, list[float]]:
+    """Taps on the demo's inert spot, one per side per round, alternating (the order rotated every round) so every
+    side sees the same load: this tree's runner, with ``baseline_src`` a runner importing phonewire from there, and
+    Playwright's ``touchscreen.tap`` (sync API, its own browser, same binary and profile).  Seconds per side."""
+    runners = {"ours": runner_from()}
+    if baseline_src is not None:
+        runners["baseline"] = runner_from(baseline_src)
+    pw_stack: Any = None
+    try:
+        spot = (0.0, 0.0)
+        for runner in runners.values():
+            url, spot, _ = open_demo(runner)
+        sides: dict[str, Callable[[], object]] = {
+            name: (lambda r=runner: r.send("tap", DEMO, x=spot[0], y=spot[1])) for name, runner in runners.items()
+        }
+        if playwright:
+            from playwright.sync_api import sync_playwright
+
+            pw_stack = sync_playwright().start()
+            browser = pw_stack.chromium.launch(executable_path=CHROMIUM, headless=True)
+            page = browser.new_context(**_playwright_context_options()).new_page()
+            page.goto(url, wait_until="load")
+            sides["playwright"] = lambda: page.touchscreen.tap(*spot)
+        out: dict[str, list[float]] = {name: [] for name in sides}
+        names = list(sides)
+        for side in sides.values():  # warm
+            side()
+        for i in range(rounds):
+            for name in names[i % len(names) :] + names[: i % len(names)]:
+                started = time.perf_counter()
+                sides[name]()
+                out[name].append(time.perf_counter() - started)
+        return out
+    finally:
+        if pw_stack is not None:
+            pw_stack.stop()
+        for runner in runners.values():
+            runner.stop()
+
+
+def print_paired_taps(taps: dict[str, list[float]], baseline_src: str | None) -> None:
+    ours = p50(taps["ours"])
+    print(f"taps alternating ({len(taps['ours'])} rounds), load average {os.getloadavg()[0]:.1f}:")
+    print(f"  tap p50 (runner, this tree)         {ours:8.1f} ms")
+    for name, label in (("baseline", f"runner, {baseline_src}"), ("playwright", "Playwright touchscreen.tap")):
+        if name in taps:
+            print(
+                f"  tap p50 ({label})  {p50(taps[name]):8.1f} ms   ratio this tree / it {ours / p50(taps[name]):5.2f}"
+            )
+    if "baseline" in taps and "playwright" in taps:
+        print(f"  ratio baseline / Playwright {p50(taps['baseline']) / p50(taps['playwright']):5.2f}")
+
+
 def cold_start(baseline_src: str | None = None, cpu: list[float] | None = None, browser: str | None = None) -> float:
     """Runner spawn to the first snapshot of the demo; ``baseline_src``: the runner imports phonewire from there;
     ``browser``: the binary it starts.  ``cpu`` gets the CPU time the runner and its browser spent up to then."""
@@ -484,6 +540,11 @@ def main() -> None:
     parser.add_argument("--find-rounds", type=int, default=3, help="rounds of reaching a row (find vs blind)")
     parser.add_argument("--only-find", action="store_true", help="only the figures of reaching a row")
     parser.add_argument(
+        "--only-taps",
+        action="store_true",
+        help="only taps, alternating: this tree's runner, the --baseline-src runner and Playwright's touchscreen.tap",
+    )
+    parser.add_argument(
         "--baseline-src",
         help="also time snapshots (paired, alternating) and cold starts of runners importing phonewire from this "
         "src/ directory",
@@ -491,6 +552,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.only_find:
         print_find(find_figures(args.find_rounds), _playwright_find_walls(args))
+        return
+    if args.only_taps:
+        base = str(Path(args.baseline_src).resolve()) if args.baseline_src else None
+        print_paired_taps(paired_taps(base, args.rounds, not args.no_playwright), base)
         return
 
     colds: list[float] = []

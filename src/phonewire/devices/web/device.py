@@ -850,7 +850,11 @@ class WebDevice(Device):
                 # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
                 hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
                 with self._may_close(page), self._may_open_dialog(page):
-                    await gestures.exact_tap(page.session, partial(self._eval, page), x, y)
+                    # the evaluation that answers once the click was handled also marks the action (_settle's work)
+                    evaluate = partial(self._eval, page, await_promise=True)
+                    if await gestures.exact_tap(page.session, evaluate, x, y, then=settle.ACTION_MARK):
+                        await self._await_screens(page)
+                        return hit
             else:
                 hit = describe(await self._eval(page, probe_expression(x, y)))
                 with self._may_close(page), self._may_open_dialog(page):

@@ -122,12 +122,18 @@ async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
 # capture phase) stops the tap's mouse events and click when they arrive away from the tapped point, and the tap's
 # click is then sent as a mouse click at the point itself (its pointer events stopped too, so the page sees one
 # pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
+# ``answer`` resolves with the guard's state when the tap's click arrives, or when ``release`` is called (no click
+# came: the page cancelled the touch, or it landed in a frame).
 GUARD_JS: Final = """(function (x, y) {
   const old = window.__phonewireTap; if (old) old.off();
   const g = {state: "waiting"};
   const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
                  "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
                  "pointerleave", "dblclick", "auxclick"];
+  let answer = null;
+  g.answer = new Promise((resolve) => { answer = resolve; });
+  g.release = () => answer(g.state);
+  const clicked = (state) => { g.state = state; answer(state); };
   const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
   const guard = (ev) => {
     if (!ev.isTrusted) return;
@@ -138,50 +144,81 @@ GUARD_JS: Final = """(function (x, y) {
       else if (ev.type === "click") g.state = "done";
       return;
     }
-    if (near(ev)) { if (ev.type === "click") g.state = "done"; return; }
+    if (near(ev)) { if (ev.type === "click" && g.state === "waiting") clicked("done"); return; }
     ev.stopImmediatePropagation();
     ev.preventDefault();
-    if (ev.type === "click") g.state = "moved";
+    if (ev.type === "click" && g.state === "waiting") clicked("moved");
   };
   g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
   for (const t of MOUSE) window.addEventListener(t, guard, true);
   window.__phonewireTap = g;
   return true;
 })"""
-_GUARD_STATE: Final = "window.__phonewireTap ? window.__phonewireTap.state : 'gone'"
-_GUARD_REPLAY: Final = "window.__phonewireTap ? (window.__phonewireTap.state = 'replaying') : 'gone'"
-_GUARD_OFF: Final = "window.__phonewireTap ? window.__phonewireTap.off() : null"
-#: How long a guarded tap waits for its click (a page that cancels the touch never gets one).
+#: Sent once the touch pair was acknowledged: the guard's state, and the tap's end in the same evaluation — moved:
+#: the guard lets the click sent again at the point through; else it is turned off and ``%(then)s`` runs.  Almost
+#: always the click was handled before this evaluation runs (its task comes after the click's, so what the page's
+#: handlers did and threw is reported before its reply).  If not, it answers when the click arrives, mid-way through
+#: the click's task, prefixed ``late``: the caller then makes one more round trip through the page.
+_GUARD_ANSWER: Final = """(() => {
+  const g = window.__phonewireTap;
+  if (!g) return "gone";
+  const end = (state) => {
+    if (state === "moved") g.state = "replaying";
+    else { g.off(); %(then)s; }
+    return state;
+  };
+  return g.state !== "waiting" ? end(g.state) : g.answer.then((state) => "late " + end(state));
+})()"""
+_GUARD_RELEASE: Final = "window.__phonewireTap ? (window.__phonewireTap.release(), 0) : 0"
+_GUARD_OFF: Final = "(window.__phonewireTap ? window.__phonewireTap.off() : null, %(then)s)"
+#: How long a guarded tap waits for its click after the touch was acknowledged (a page that cancels the touch
+#: never gets one).
 CLICK_WAIT_S: Final = 0.12
-_CLICK_POLL_S: Final = 0.01
 
 Evaluate = Callable[[str], Awaitable[Any]]
 
 
-async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float) -> bool:
+async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str) -> bool:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
-    True when the browser had moved the click and it was sent again at the point."""
+    ``evaluate`` runs an expression in the page and awaits its promise; ``then`` is an expression run in the page
+    once the tap is over, in the evaluation that reads the guard's state (no round trip of its own).
+
+    Two round trips when the click lands at the point: the touch pair, then that evaluation (_GUARD_ANSWER).  True
+    when ``then`` ran after the click's task; False when the caller must still make a round trip through the page
+    (the click came late, or never, or the page went away under the tap: it navigated, closed, opened a dialog)."""
     await touch_pair(session, x, y)
-    moved = False
+    answer = asyncio.ensure_future(evaluate(_GUARD_ANSWER % {"then": then}))
     try:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + CLICK_WAIT_S
-        state = await evaluate(_GUARD_STATE)
-        while state == "waiting" and loop.time() < deadline:
-            await asyncio.sleep(_CLICK_POLL_S)
-            state = await evaluate(_GUARD_STATE)
-        if state == "moved":
-            moved = True
-            await evaluate(_GUARD_REPLAY)
-            base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
-            await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-            await session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "clickCount": 1, **base})
-            await session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base})
+        try:
+            state = await asyncio.wait_for(asyncio.shield(answer), CLICK_WAIT_S)
+        except TimeoutError:  # no click: the guard answers now
+            await evaluate(_GUARD_RELEASE)
+            state = await answer
+        if state not in ("moved", "late moved"):
+            return bool(state == "done")
+        # the browser moved the click (touch adjustment): the guard stopped it; the click again, at the point
+        base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
+        await asyncio.gather(
+            *_in_order(
+                session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
+                session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "clickCount": 1, **base}),
+                session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base}),
+            )
+        )
+        await evaluate(_GUARD_OFF % {"then": then})
+        return True
     except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
-        return moved
-    with contextlib.suppress(CdpError, ProtocolError):
-        await evaluate(_GUARD_OFF)
-    return moved
+        return False
+    finally:
+        if not answer.done():
+            answer.cancel()
+        await asyncio.gather(answer, return_exceptions=True)
+
+
+def _in_order(*calls: Awaitable[Any]) -> list[asyncio.Future[Any]]:
+    """Start ``calls`` now, written to the pipe in this order (each task's first step writes its message), none
+    waiting for another's reply (each is still answered, in order)."""
+    return [asyncio.ensure_future(call) for call in calls]
 
 
 async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:
