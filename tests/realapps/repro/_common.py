@@ -8,6 +8,8 @@ and, for the third round (docs/realapps-findings-3.md, "Set-up"):
   SWAGGER_URL    default http://127.0.0.1:8742   (swagger-ui-dist served by python3 -m http.server, local spec)
   WAGTAIL_URL    default http://127.0.0.1:8743   (Wagtail 8.0.1 `wagtail start`, ArticlePage, 60 articles,
                                                   superuser admin / pass1234)
+and for round 3b (the same doc, "Round 3b"):
+  NICEGUI_URL    default http://127.0.0.1:8744   (NiceGUI 3.18.0, apps/nicegui_contacts.py, 150 contacts)
 """
 
 import os
@@ -19,6 +21,7 @@ TODOMVC = os.environ.get("TODOMVC_URL", "http://127.0.0.1:8732")
 FLASKADMIN = os.environ.get("FLASKADMIN_URL", "http://127.0.0.1:8741")
 SWAGGER = os.environ.get("SWAGGER_URL", "http://127.0.0.1:8742")
 WAGTAIL = os.environ.get("WAGTAIL_URL", "http://127.0.0.1:8743")
+NICEGUI = os.environ.get("NICEGUI_URL", "http://127.0.0.1:8744")
 WAGTAIL_USER, WAGTAIL_PASSWORD = "admin", "pass1234"
 
 

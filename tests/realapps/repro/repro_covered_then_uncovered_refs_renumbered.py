@@ -20,7 +20,7 @@ with phonewire.Phone(device="web") as phone:
     phone.wait('role=Button label="Save"')
     view = phone.snapshot(interactive=True).text
     save = ref_of(view, r'Button "Save"$')
-    author = ref_of(view, r'Link "__None"')
+    author = ref_of(view, r'ComboBox "Author"')  # a Link "__None" before efront (E6)
     phone.tap(author)
     covered = phone.snapshot(interactive=True).text
     print(covered)
