@@ -25,7 +25,6 @@ The class runs one private asyncio event loop in a daemon thread; it may be used
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
@@ -223,17 +222,9 @@ class Phone:
         format = format_for_path(path, format) if path is not None else format or DEFAULT_FORMAT
         image = self._call(self.session.screenshot(format=format, scale=scale, overlay_refs=overlay_refs))
         if path is not None:  # 0600, never through a symlink or into another user's file
-            from phonewire.runtime import open_private_output
+            from phonewire.runtime import write_private_output
 
-            try:
-                with os.fdopen(open_private_output(path), "wb") as out:
-                    out.write(image)
-            except OSError as exc:
-                raise ProtocolError(
-                    e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}",
-                    "Pass a path of your own that is not a symlink (e.g. under your home, not a name others could "
-                    "create in /tmp).",
-                ) from exc  # fmt: skip
+            write_private_output(path, image)
         return image
 
     def trace_start(self, dir: str) -> ActionResult:

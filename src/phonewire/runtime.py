@@ -83,6 +83,23 @@ def open_private_output(path: str | os.PathLike[str]) -> int:
     return fd
 
 
+def write_private_output(path: str | os.PathLike[str], data: bytes, *, noun: str = "path") -> None:
+    """Write ``data`` to ``path`` through :func:`open_private_output`; a refusal is ``INVALID_REQUEST`` with a hint
+    (``noun``: how the front end names the argument, ``PATH`` on the CLI)."""
+    try:
+        with os.fdopen(open_private_output(path), "wb") as out:
+            out.write(data)
+    except OSError as exc:
+        from phonewire.protocol import errors as e
+        from phonewire.protocol.errors import ProtocolError
+
+        raise ProtocolError(
+            e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}",
+            f"Pass a {noun} of your own that is not a symlink (e.g. under your home, not a name others could create "
+            "in /tmp).",
+        ) from exc  # fmt: skip
+
+
 def runner_token_path(port: int, environ: dict[str, str] | None = None) -> str:
     return os.path.join(user_runtime_dir(environ), f"runner-{port}.token")
 

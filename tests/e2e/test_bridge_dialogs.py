@@ -8,8 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from procs import wait_gone
-from test_bridge_web import Bridge, find_line
+from test_bridge_web import Bridge, find_line, serving_bridge
 from web_runner import HostileSite
 
 pytestmark = pytest.mark.e2e
@@ -17,13 +16,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def bridge(hostile_site: HostileSite) -> Iterator[Bridge]:
-    b = Bridge(hostile_site.url("dialogs.html"))
-    try:
-        yield b
-    finally:
-        b.stop()
-        for pid in b.runner_pids:
-            assert wait_gone(pid), f"runner {pid} outlived the bridge"
+    yield from serving_bridge(hostile_site.url("dialogs.html"))
 
 
 def deleted(tree: str) -> int:

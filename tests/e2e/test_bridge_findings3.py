@@ -9,8 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from procs import wait_gone
-from test_bridge_web import Bridge, find_line, frame_of
+from test_bridge_web import Bridge, find_line, frame_of, serving_bridge
 from web_runner import HostileSite
 
 from phonewire.protocol import errors as e
@@ -20,13 +19,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def bridge(hostile_site: HostileSite) -> Iterator[Bridge]:
-    b = Bridge(hostile_site.url("findings3.html"))
-    try:
-        yield b
-    finally:
-        b.stop()
-        for pid in b.runner_pids:
-            assert wait_gone(pid), f"runner {pid} outlived the bridge"
+    yield from serving_bridge(hostile_site.url("findings3.html"))
 
 
 def count(tree: str, ident: str) -> int:

@@ -71,15 +71,20 @@ class Bridge:
         stop_process(self.proc)
 
 
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[Bridge]:
-    b = Bridge()
+def serving_bridge(app: str = DEMO) -> Iterator[Bridge]:
+    """A fixture body: a bridge on ``app`` (an app id or a URL), stopped after the module with its runners."""
+    b = Bridge(app)
     try:
         yield b
     finally:
         b.stop()
         for pid in b.runner_pids:
             assert wait_gone(pid), f"runner {pid} outlived the bridge"
+
+
+@pytest.fixture(scope="module")
+def bridge() -> Iterator[Bridge]:
+    yield from serving_bridge()
 
 
 def _plain(line: str) -> str:

@@ -430,7 +430,7 @@ async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> O
 def _save(image: bytes, inv: Invocation, ctx: Context, fmt: str) -> Path:
     """Write the screenshot 0600, never through a symlink or into another user's file; the default folder is
     private (0700) or refused: another user may create ``/tmp/phonewire-UID-screenshots`` first, to read them."""
-    from phonewire.runtime import NotPrivateError, make_private_dir, open_private_output
+    from phonewire.runtime import NotPrivateError, make_private_dir, write_private_output
 
     if inv.args:
         path = Path(ctx.cwd) / Path(inv.args[0]).expanduser()
@@ -446,16 +446,7 @@ def _save(image: bytes, inv: Invocation, ctx: Context, fmt: str) -> Path:
             ) from exc  # fmt: skip
         stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
         path = folder / f"{inv.session}-{stamp}.{'jpg' if fmt == 'jpeg' else 'png'}"
-    try:
-        fd = open_private_output(path)
-        with os.fdopen(fd, "wb") as out:
-            out.write(image)
-    except OSError as exc:
-        raise ProtocolError(
-            e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}",
-            "Pass a PATH of your own that is not a symlink (e.g. under your home, not a name others could create "
-            "in /tmp).",
-        ) from exc  # fmt: skip
+    write_private_output(path, image, noun="PATH")
     return path.resolve()
 
 
