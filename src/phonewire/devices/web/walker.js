@@ -107,7 +107,7 @@
         const t = (el.getAttribute("type") || "").toLowerCase();
         if (t === "hidden") return "none";
         if (t === "text" || t === "" || t === "email" || t === "tel" || t === "url" || t === "search") {
-          if (el.hasAttribute("list")) return "combobox";
+          if (el.list) return "combobox"; // a list naming no datalist is a text field (findings 3, E16)
         }
         return INPUT_ROLES[t] || "textbox";
       }
@@ -408,6 +408,15 @@
 
   function clicked(el) {
     return (CLICKERS !== null && CLICKERS.has(el)) || el.onclick !== null;
+  }
+
+  function sameAsControl(el) {
+    // The content of a button or link that a listener was put on (Quasar's QBtn adds its press-end listeners to
+    // the element the press started on, its content span): the same control a second time, not a button inside
+    // it (findings 3, E18).
+    const a = el.parentElement && el.parentElement.closest(
+      "button, a[href], summary, [role=button], [role=link], [role=menuitem], [role=tab]");
+    return !!a && clean(a.textContent || "") === clean(el.textContent || "");
   }
 
   function holdsClicker(el) {
@@ -760,7 +769,7 @@
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
           !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
-          !backdrop(el)) {
+          !backdrop(el) && !sameAsControl(el)) {
         role = "clickable";
         flags |= 8;
       }
