@@ -1,5 +1,6 @@
 """Fixes of docs/realapps-findings-3.md, round 3b (NiceGUI: Vue + Quasar), on the real web phone and a page of our
-own (tests/e2e/hostile/findings3_nicegui.html): E16 an input whose ``list`` names no datalist is a text field; E18 a
+own (tests/e2e/hostile/findings3_nicegui.html): E16 an input whose ``list`` names no datalist is a text field; E17
+`select` on a read-only input drawn as a drop-down says to tap it, then the option; E18 a
 tapped button whose content span got listeners from the press is still one button; E19 the view after a tap waits
 for the server's answer over a WebSocket."""
 
@@ -17,6 +18,7 @@ import pytest
 from web_runner import HostileSite
 
 import phonewire
+from phonewire.protocol import errors as e
 
 pytestmark = pytest.mark.e2e
 
@@ -119,3 +121,17 @@ def test_e19_the_view_after_a_tap_waits_for_the_servers_answer_over_a_websocket(
     view = phone.snapshot()  # the first look after the tap: the server answers 200 ms after the message
     assert not [n for n in view.nodes if n.get("identifier") in ("dialog", "save")]
     assert node(phone, "status")["label"] == "Saved save"
+
+
+def test_e17_select_on_a_read_only_drawn_drop_down_says_tap_it_then_the_option(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings3_nicegui.html"))
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.select("id=team", ["Engineering"])
+    assert info.value.code == e.INVALID_REQUEST
+    assert info.value.hint == "Tap it, then tap the option in the list it opens (`snapshot` shows the options)."
+    assert node(phone, "team")["value"] == "Sales"  # nothing was set
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.select("id=code", ["C-43"])
+    assert (info.value.code, info.value.hint) == (e.INVALID_REQUEST, "It cannot be set.")  # a plain read-only field
