@@ -665,6 +665,9 @@
     // A select a library hides and draws a box for (drawn_select.js): the box is the select, the select is left out.
     const stand = drawnSelect(el, true);
     if (stand && tag === "SELECT") return;
+    // ... and its <label>, apart from the select, that only names it: the box's name says it (findings 3, E6)
+    if (tag === "LABEL" && el.control && el.control.tagName === "SELECT" && !el.contains(el.control) &&
+        drawnSelect(el.control, true) && clean(el.textContent) === nameOf(el.control, "SELECT", "combobox")) return;
     const standsFor = stand ? stand.select : null;
     if (standsFor) role = "combobox";
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
