@@ -38,6 +38,12 @@ def test_e8_an_option_without_a_place_prints_no_frame_and_a_zero_frame_taps_noth
     assert "no size" in reply["error"]["message"] and '`tap {"target": "@eN"}`' in reply["error"]["hint"]
     assert "select" in reply["error"]["hint"]
     assert count(bridge.result("get_tree")["tree"], "origin-taps") == before  # nothing was tapped at (0, 0)
+    # the agent copies the mark itself: the answer says the element has no place on screen, not "copy a frame"
+    reply = bridge.call("tap_element", coordinate="none")
+    assert reply["error"]["code"] == e.INVALID_REQUEST
+    assert "no place on the screen" in reply["error"]["message"] and "frame=none" in reply["error"]["message"]
+    assert '`tap {"target": "@eN"}`' in reply["error"]["hint"] and "Copy the frame" not in reply["error"]["hint"]
+    assert count(bridge.result("get_tree")["tree"], "origin-taps") == before
     # the origin control itself, by its frame, is tapped once: the counter is the one that would have moved
     origin = frame_of(find_line(bridge.result("get_tree")["tree"], r"id=origin\b"))
     assert count(bridge.result("tap_element", coordinate=origin)["tree"], "origin-taps") == before + 1

@@ -66,6 +66,8 @@ def test_e6_a_box_drawn_for_a_hidden_select_is_a_combobox_named_by_its_label_sho
     assert author[0]["value"] == "Choose an author"
     assert 'ComboBox "Author" id=author value="Choose an author"' in view.text
     assert not any(n.get("type") == "Link" and n.get("label") == "Choose an author" for n in view.nodes)
+    # its <label for=author> only names the box: no line of its own beside it (the leftover of E6)
+    assert [n["type"] for n in view.nodes if n.get("label") == "Author"] == ["ComboBox"]
 
 
 def test_e6_select_on_the_drawn_box_sets_the_hidden_select_once_and_reads_the_box_back(phone: phonewire.Phone) -> None:

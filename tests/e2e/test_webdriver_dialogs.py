@@ -29,10 +29,10 @@ def server() -> Iterator[Server]:
         s.stop()
 
 
-def session(server: Server, site: HostileSite, **caps: str) -> selenium_webdriver.Remote:
+def session(server: Server, site: HostileSite, page: str = "dialogs.html", **caps: str) -> selenium_webdriver.Remote:
     options = ArgOptions()
     options.set_capability("phonewire:device", "web")
-    options.set_capability("appium:app", site.url("dialogs.html"))
+    options.set_capability("appium:app", site.url(page))
     for key, value in caps.items():
         options.set_capability(key, value)
     return selenium_webdriver.Remote(server.url, options=options)
@@ -99,5 +99,27 @@ def test_unhandled_prompt_behavior_accept_answers_ok_and_the_command_goes_on(
         assert d.capabilities["unhandledPromptBehavior"] == "accept"
         d.find_element(By.ID, "delete").click()
         assert count(d, "deleted") == "1" and count(d, "kept") == "0"  # the find went on after OK
+    finally:
+        d.quit()
+
+
+def test_a_page_message_box_is_no_alert_and_the_alert_routes_answer_only_the_page_dialog(
+    server: Server, hostile_site: HostileSite
+) -> None:
+    """Findings 3, E20: a flash message (role=alert, a close ×) is not a user prompt: ``no such alert`` and the
+    message stays; with a confirm open beside it, the alert routes answer the confirm, not the message."""
+    d = session(server, hostile_site, "flash_dialog.html")
+    try:
+        with pytest.raises(NoAlertPresentException):
+            _ = d.switch_to.alert.text
+        with pytest.raises(NoAlertPresentException):
+            d.switch_to.alert.accept()
+        assert len(d.find_elements(By.ID, "flash")) == 1  # accept tapped no ×: the message is still there
+        d.find_element(By.ID, "delete").click()
+        alert = d.switch_to.alert
+        assert alert.text == "Delete this record?"
+        alert.accept()
+        assert count(d, "deleted") == "1"
+        assert len(d.find_elements(By.ID, "flash")) == 1
     finally:
         d.quit()

@@ -61,6 +61,8 @@ def parse_frame(text: str, *, name: str = "coordinate") -> Frame:
     """Parse ``{{x, y}, {w, h}}`` strictly: four finite numbers, width and height not negative."""
     match = _FRAME_RE.fullmatch(text.strip())
     hint = f"Copy the frame string of an element from the tree; it looks like {FRAME_EXAMPLE} (form {FRAME_FORM})."
+    if text.strip() in ("none", "frame=none"):  # copied from an element the tree marks frame=none (findings 3, E8)
+        raise _placeless(f"parameter {name!r} is {text.strip()!r}, the mark of an element the tree prints frame=none")
     if match is None:
         raise ProtocolError(INVALID_REQUEST, f"parameter {name!r} is not a frame string: {text[:80]!r}", hint)
     x, y, w, h = (float(match.group(i)) for i in range(1, 5))
@@ -71,14 +73,18 @@ def parse_frame(text: str, *, name: str = "coordinate") -> Frame:
     if w == 0 or h == 0:
         # an element with no place on the screen (an option of a closed select): its "centre" is a point that is
         # not on it (the screen's origin, for a frame of zeros), so nothing is tapped
-        raise ProtocolError(
-            INVALID_REQUEST,
-            f"parameter {name!r} is a frame with no size ({text.strip()[:80]}): the element has no place on the "
-            "screen to tap, so nothing was tapped",
-            'Act on the element by its ref instead: `tap {"target": "@eN"}` (a tap on an option chooses it), or '
-            '`select {"target": "@eN", "options": ["…"]}` on its select. The tree marks such elements frame=none.',
-        )
+        raise _placeless(f"parameter {name!r} is a frame with no size ({text.strip()[:80]})")
     return Frame(x, y, w, h)
+
+
+def _placeless(what: str) -> ProtocolError:
+    """An element with no place on the screen (an option of a closed select): there is no point to tap."""
+    return ProtocolError(
+        INVALID_REQUEST,
+        f"{what}: the element has no place on the screen to tap, so nothing was tapped",
+        'Act on the element by its ref instead: `tap {"target": "@eN"}` (a tap on an option chooses it), or '
+        '`select {"target": "@eN", "options": ["…"]}` on its select. The tree marks such elements frame=none.',
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,12 @@
   if (ctl.tagName !== "INPUT" || ["checkbox", "radio", "file", "button", "submit", "reset", "image", "hidden"].includes(type)) {
     return {error: "kind", what: ctl.tagName.toLowerCase(), type};
   }
-  if (ctl.readOnly) return {error: "readonly", what: "input", type};
+  if (ctl.readOnly) {
+    // a read-only input drawn as a drop-down (Quasar's QSelect: role=combobox, aria-expanded): a person taps it
+    const drawn = ctl.getAttribute("role") === "combobox" || ctl.hasAttribute("aria-expanded") ||
+      ctl.hasAttribute("aria-haspopup");
+    return {error: "readonly", what: "input", type, drawn};
+  }
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
   if (document.activeElement !== ctl) ctl.focus();
   const previous = ctl.value;

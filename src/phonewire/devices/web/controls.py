@@ -50,6 +50,12 @@ def checked(result: object, values: list[str]) -> dict[str, Any]:
     if error == "disabled":
         raise ProtocolError(e.INVALID_REQUEST, f"the {what} is disabled", "Enable it first (the page decides when).")
     if error == "readonly":
+        if result.get("drawn"):  # findings 3, E17: Quasar's QSelect
+            raise ProtocolError(
+                e.INVALID_REQUEST,
+                "the field is read-only: a drop-down the page draws, with no select to set",
+                "Tap it, then tap the option in the list it opens (`snapshot` shows the options).",
+            )
         raise ProtocolError(e.INVALID_REQUEST, "the field is read-only", "It cannot be set.")
     if error == "single":
         raise ProtocolError(

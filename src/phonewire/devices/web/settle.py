@@ -1,7 +1,9 @@
 """Settled screens: after an action, the next snapshot waits (bounded) until the page shows a screen that holds
 still — no main-frame navigation under way, the document complete, its DOM structure quiet and nothing scrolling
 for QUIET_MS, and no reaction of the page still on its way: no fetch or XHR unanswered, no short timer (at most
-PENDING_TIMER_MS) that an event handler set and that has not fired yet (a search box's debounce).  Text changing in
+PENDING_TIMER_MS) that an event handler set and that has not fired yet (a search box's debounce), no WebSocket
+message an event handler sent that no message has answered yet (at most PENDING_SOCKET_MS: NiceGUI talks to its
+server over a WebSocket), and none received within QUIET_MS on a socket the page has sent on.  Text changing in
 place (a ticking clock) does not count as movement; a scroll does (a smooth scroll a tap started —
 ``scroll-behavior: smooth``, ``scrollIntoView({behavior: "smooth"})``, an anchor link — moves the whole screen for a
 few hundred ms while the DOM stays still).  All of it is bounded by SETTLE_MAX_S (SCROLL_SETTLE_MAX_S while the
@@ -30,6 +32,8 @@ NAVIGATION_REQUEST_GRACE_S = 1.0
 SETTLE_POLL_S = 0.05
 #: A timer an event handler sets with at most this delay is the page's reaction on its way (a debounce).
 PENDING_TIMER_MS = 1000
+#: A WebSocket message an event handler sent is the page's reaction on its way until an answer comes, or this long.
+PENDING_SOCKET_MS = 1000
 
 # Resolves once the document is complete and no element was added or removed, no attribute changed and nothing
 # scrolled (any element: a capturing listener sees every scroll event) for QUIET_MS, or after %(max)d ms — after
@@ -38,7 +42,8 @@ PENDING_TIMER_MS = 1000
 # structural DOM change, and of the last action (ACTION_MARK), so a snapshot taken long after the screen came to
 # rest need not watch it for QUIET_MS again.  It also counts the page's reactions on their way (``requests``: fetch
 # and XHR calls not answered yet; ``timers``: timers of at most PENDING_TIMER_MS set while an event was dispatched,
-# not fired or cleared yet); one ending counts as a change.
+# not fired or cleared yet; ``sockets``: WebSockets an event handler sent a message on that no message has answered
+# yet); one ending counts as a change, and so does any message received on a socket the page has sent on.
 OBSERVER_SCRIPT = """(() => {
   if (window.__phonewireQuiet) return;
   const state = window.__phonewireQuiet = {
@@ -86,9 +91,28 @@ OBSERVER_SCRIPT = """(() => {
     return id;
   };
   window.clearTimeout = function (id) { state.timers.delete(id); return clearT.apply(this, arguments); };
+  // WebSocket: a message an event handler sent is a reaction on its way until a message comes back on that socket
+  // (at most PENDING_SOCKET_MS); a message received is a change (a server answering over a socket: NiceGUI).  The
+  // socket is watched from its first send on; the constructor is left alone (wrapping it at document start, the
+  // load-time alert test of tests/e2e/test_web_dialogs.py failed more often: 4 of 7 paired runs against 0 of 7).
+  state.sockets = new Map();
+  const WS = window.WebSocket, wsSend = WS && WS.prototype && WS.prototype.send;
+  if (wsSend) {
+    const got = function () { state.sockets.delete(this); state.last = performance.now(); };
+    const heard = new WeakSet();
+    WS.prototype.send = function () {
+      if (!heard.has(this)) {
+        heard.add(this);
+        this.addEventListener("message", got);
+        this.addEventListener("close", got);
+      }
+      if (window.event) state.sockets.set(this, performance.now());
+      return wsSend.apply(this, arguments);
+    };
+  }
   const moved = () => { state.last = state.scrolled = performance.now(); };
   addEventListener("scroll", moved, {capture: true, passive: true});
-})()""".replace("PENDING_TIMER_MS", str(PENDING_TIMER_MS))
+})()""".replace("PENDING_TIMER_MS", str(PENDING_TIMER_MS)).replace("PENDING_SOCKET_MS", str(PENDING_SOCKET_MS))
 
 # After an action: the action itself counts as a change (its effect may start a moment later).
 ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"
@@ -107,10 +131,16 @@ QUIET_SCRIPT = """new Promise(resolve => {
   obs.observe(document, {subtree: true, childList: true, attributes: true});
   const moved = () => { last = scrolled = performance.now(); };
   addEventListener("scroll", moved, {capture: true, passive: true});
+  const answering = (k, now) => {
+    if (k.sockets) for (const sent of k.sockets.values()) if (now - sent < %(socket_max)d) return true;
+    return false;
+  };
   const check = () => {
     const now = performance.now(), ready = document.readyState === "complete";
     if (known && known.last > last) last = known.last;
-    if (known && (known.requests > 0 || (known.timers && known.timers.size > 0))) last = now;  // on its way
+    if (known && (known.requests > 0 || (known.timers && known.timers.size > 0) || answering(known, now))) {
+      last = now;  // on its way
+    }
     const scrolling = now - scrolled < QUIET;
     if ((ready && now - last >= QUIET) || (now - t0 >= MAX && !scrolling) || now - t0 >= SCROLL_MAX) {
       obs.disconnect(); removeEventListener("scroll", moved, {capture: true});
@@ -148,6 +178,7 @@ async def settle_screen(page: Navigation, evaluate: Callable[[str], Awaitable[An
         "quiet": QUIET_MS,
         "max": round(SETTLE_MAX_S * scale * 1000),
         "scroll_max": round(SCROLL_SETTLE_MAX_S * scale * 1000),
+        "socket_max": round(PENDING_SOCKET_MS * scale),
     }
     for _ in range(4):
         while navigating(page) and loop.time() < nav_end:

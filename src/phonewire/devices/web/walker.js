@@ -107,7 +107,7 @@
         const t = (el.getAttribute("type") || "").toLowerCase();
         if (t === "hidden") return "none";
         if (t === "text" || t === "" || t === "email" || t === "tel" || t === "url" || t === "search") {
-          if (el.hasAttribute("list")) return "combobox";
+          if (el.list) return "combobox"; // a list naming no datalist is a text field (findings 3, E16)
         }
         return INPUT_ROLES[t] || "textbox";
       }
@@ -410,6 +410,15 @@
     return (CLICKERS !== null && CLICKERS.has(el)) || el.onclick !== null;
   }
 
+  function sameAsControl(el) {
+    // The content of a button or link that a listener was put on (Quasar's QBtn adds its press-end listeners to
+    // the element the press started on, its content span): the same control a second time, not a button inside
+    // it (findings 3, E18).
+    const a = el.parentElement && el.parentElement.closest(
+      "button, a[href], summary, [role=button], [role=link], [role=menuitem], [role=tab]");
+    return !!a && clean(a.textContent || "") === clean(el.textContent || "");
+  }
+
   function holdsClicker(el) {
     // A descendant with a click handler of its own (a menu's entries inside the element that opens it): the
     // element delegates, it is no button itself.  Bounded: an element with more descendants than this is no
@@ -656,6 +665,9 @@
     // A select a library hides and draws a box for (drawn_select.js): the box is the select, the select is left out.
     const stand = drawnSelect(el, true);
     if (stand && tag === "SELECT") return;
+    // ... and its <label>, apart from the select, that only names it: the box's name says it (findings 3, E6)
+    if (tag === "LABEL" && el.control && el.control.tagName === "SELECT" && !el.contains(el.control) &&
+        drawnSelect(el.control, true) && clean(el.textContent) === nameOf(el.control, "SELECT", "combobox")) return;
     const standsFor = stand ? stand.select : null;
     if (standsFor) role = "combobox";
     if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
@@ -760,7 +772,7 @@
           ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
           r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
           !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
-          !backdrop(el)) {
+          !backdrop(el) && !sameAsControl(el)) {
         role = "clickable";
         flags |= 8;
       }

@@ -117,9 +117,13 @@ class WebDriverSession:
         return list(view.nodes)
 
     # -- user prompts (W3C): the snapshot's Alert node, answered by tapping its buttons -------------------------
-    @staticmethod
-    def _alert_in(nodes: list[Node]) -> tuple[Node, list[Node]] | None:
-        alert = next((n for n in nodes if n.get("type") == "Alert"), None)
+    def _alert_in(self, nodes: list[Node]) -> tuple[Node, list[Node]] | None:
+        """The open user prompt: on the web phone only the page's own dialog (confirm/alert/prompt/beforeunload,
+        identifier PAGE_DIALOG) — a page's ``role=alert`` message box is no prompt (findings 3, E20); elsewhere
+        (iOS) the system's Alert."""
+        dialogs = [n for n in nodes if n.get("type") == "Alert" and n.get("identifier") == PAGE_DIALOG]
+        web = self.wanted.device.partition(":")[0] == "web"
+        alert = (dialogs[0] if dialogs else None) if web else next((n for n in nodes if n.get("type") == "Alert"), None)
         if alert is None:
             return None
         return alert, [n for n in nodes if n.get("parentIndex") == alert.get("index")]
