@@ -103,7 +103,12 @@ AUTO_ATTACH: dict[str, Any] = {
 #: How long a page that announced itself (Target.targetCreated with an opener) may take to arrive auto-attached
 #: before it is attached the late way.
 AUTO_ATTACH_GRACE_S = 0.5
-_LOADED = "new Promise(r => document.readyState === 'complete' ? r(0) : addEventListener('load', () => r(0)))"
+# Resolves a task after the load event: the page's own load handlers have run by then (ours, added at commit,
+# would otherwise answer before them, and an alert() in theirs would open after the reply said "loaded").
+_LOADED = (
+    "new Promise(r => { const done = () => setTimeout(() => r(0), 0); "
+    "document.readyState === 'complete' ? done() : addEventListener('load', done); })"
+)
 
 
 async def freeze(session: CdpSession) -> None:
