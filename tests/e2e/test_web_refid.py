@@ -9,8 +9,9 @@ show): exactly the intended counter went up by one, or the tap was refused with 
 On the web device a ref re-finds by the element's serial, so an element that is still there is always found.
 
 Every example is a few real taps, so the default run draws only a few scenarios after the ``@example`` cases that
-pin the ones that matter (a removed row, a removed row's elements recycled for a new row, look-alike rows that move,
-a counter that changes its label); ``PHONEWIRE_REFID_EXAMPLES=200`` draws as many for a long run (the default is 6).
+pin the ones that matter (a removed row, a removed row's elements recycled for a new row, a row shifted by an
+insert — it fails when a web ref stops re-finding by serial —, look-alike rows that move, a counter that
+changes its label); ``PHONEWIRE_REFID_EXAMPLES=200`` draws that many for a long run (the default is 6).
 """
 
 from __future__ import annotations
@@ -175,12 +176,14 @@ def scenarios(draw: st.DrawFn) -> tuple[list[Row], list[Row], bool, int]:
 
 
 # The pinned cases (run first, every time); their keys come from the drawn ones' counter, so none is shared.
-_a, _b, _c, _d, _e, _f, _g, _h, _i, _j = (next(_keys) for _ in range(10))
+_a, _b, _c, _d, _e, _f, _g, _h, _i, _j, _k, _l = (next(_keys) for _ in range(12))
 Scenario = tuple[list[Row], list[Row], bool, int]
 # the only row is removed: its ref is refused, whichever part it named
 REMOVED: Scenario = ([Row(_a, "Milk")], [], False, 2)
 # the only row is removed and its elements are recycled for a new row with another title: refused, not tapped
 RECYCLED: Scenario = ([Row(_b, "Eggs", 1)], [Row(_c, "Jam")], True, 1)
+# a row inserted before the only row shifts it (and the ids that encode its position): tapped, found by its serial
+SHIFTED: Scenario = ([Row(_k, "Milk")], [Row(_l, "Milk"), Row(_k, "Milk")], False, 3)
 # look-alike rows (one title, twin delete buttons) reorder, one's counter changes its label, one is inserted
 LOOKALIKES: Scenario = (
     [Row(_d, "Milk"), Row(_e, "Milk"), Row(_f, "Milk")],
@@ -199,6 +202,7 @@ RECYCLED_BESIDE: Scenario = ([Row(_h, "Eggs"), Row(_i, "Jam", 2)], [Row(_j, "Jam
 )
 @example(REMOVED)
 @example(RECYCLED)
+@example(SHIFTED)
 @example(LOOKALIKES)
 @example(RECYCLED_BESIDE)
 @given(scenarios())
