@@ -94,16 +94,19 @@ def test_find_answers_at_once_what_already_shows_and_scrolls_nothing(rows: phone
 
 
 def test_find_a_selector_that_matches_nothing_is_not_found_after_the_limit_saying_how_far(
-    rows: phonewire.Phone,
+    rows: phonewire.Phone, hostile_site: HostileSite
 ) -> None:
     with pytest.raises(phonewire.ProtocolError) as limited:
-        rows.find('role=Button label="Delete person 999"', max_scrolls=3)
+        rows.find('role=Button label="Delete person 999"', max_scrolls=2)
     assert limited.value.code == e.NOT_FOUND and limited.value.hint
-    moved = re.search(r"after 3 scroll\(s\) down \((\d+) pt\): stopped after max_scrolls=3", limited.value.message)
+    moved = re.search(r"after 2 scroll\(s\) down \((\d+) pt\): stopped after max_scrolls=2", limited.value.message)
     assert moved and int(moved[1]) == page_offset(rows) > 0
+    rows.open(hostile_site.url("rows.html?rows=24"))  # a short page: the end comes after a scroll or two
     with pytest.raises(phonewire.ProtocolError) as ended:
         rows.find("id=nowhere", max_scrolls=200)
-    assert ended.value.code == e.NOT_FOUND and "reached the end" in ended.value.message
+    assert ended.value.code == e.NOT_FOUND and ended.value.hint
+    moved = re.search(r"after [12] scroll\(s\) down \((\d+) pt\): reached the end", ended.value.message)
+    assert moved and int(moved[1]) == page_offset(rows) > 0, ended.value.message
 
 
 # -- a virtual list ---------------------------------------------------------------------------------------------
