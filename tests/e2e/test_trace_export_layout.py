@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_runner import own_phone
+from web_runner import SharedRunner, own_phone
 
 import phonewire
 from loopback import serving
@@ -40,7 +40,7 @@ def site(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_the_export_replays_green_after_the_rows_change_order(
-    site: Path, tmp_path: Path, shared_phone: phonewire.Phone
+    site: Path, tmp_path: Path, shared_runner: SharedRunner, shared_phone: phonewire.Phone
 ) -> None:
     url = (site / "url").read_text()
     env = {**os.environ, "PHONEWIRE_STATE_DIR": str(tmp_path / "state")}
@@ -74,6 +74,9 @@ def test_the_export_replays_green_after_the_rows_change_order(
         centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
         there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
         assert [n["identifier"] for n in there] != [identifier]
+    runner = shared_runner.get()  # the replay records nothing: the session's runner, every app closed, will do
+    runner.close_apps()
+    env.update(PHONEWIRE_RUNNER_ADDR=f"127.0.0.1:{runner.port}", PHONEWIRE_RUNNER_TOKEN=runner.token)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(module)],
         check=False, capture_output=True, text=True, timeout=240, env=env, cwd=module.parent,
