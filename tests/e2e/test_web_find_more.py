@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from web_runner import HostileSite
@@ -22,12 +21,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def phone(tmp_path_factory: pytest.TempPathFactory, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("findmore") / "state"))
-        mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-        with phonewire.Phone(device="web") as p:
-            yield p
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone  # the session's runner; each test opens the page it starts from
 
 
 def status(phone: phonewire.Phone, prefix: str) -> str:
