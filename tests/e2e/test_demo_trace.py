@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from web_runner import SharedRunner
+from web_runner import SharedRunner, attached_env
 
 pytestmark = pytest.mark.e2e
 
@@ -47,9 +47,7 @@ def test_the_demo_with_trace_gives_a_report_and_an_export_that_replays_green(
     unsecret = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(module))
     assert "1 skipped" in unsecret.stdout, unsecret.stdout  # without the password it says so instead of failing
     env["PHONEWIRE_SECRET_1"] = "correct horse"
-    runner = shared_runner.get()  # the replay records nothing: the session's runner, every app closed, will do
-    runner.close_apps()
-    env.update(PHONEWIRE_RUNNER_ADDR=f"127.0.0.1:{runner.port}", PHONEWIRE_RUNNER_TOKEN=runner.token)
+    env.update(attached_env(shared_runner.get()))  # the replay records nothing: the session's runner will do
     replay = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(module))
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "1 passed" in replay.stdout

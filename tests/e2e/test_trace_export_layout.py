@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_runner import SharedRunner, own_phone
+from web_runner import SharedRunner, attached_env, own_phone
 
 import phonewire
 from loopback import serving
@@ -74,9 +74,7 @@ def test_the_export_replays_green_after_the_rows_change_order(
         centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
         there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
         assert [n["identifier"] for n in there] != [identifier]
-    runner = shared_runner.get()  # the replay records nothing: the session's runner, every app closed, will do
-    runner.close_apps()
-    env.update(PHONEWIRE_RUNNER_ADDR=f"127.0.0.1:{runner.port}", PHONEWIRE_RUNNER_TOKEN=runner.token)
+    env.update(attached_env(shared_runner.get()))  # the replay records nothing: the session's runner will do
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(module)],
         check=False, capture_output=True, text=True, timeout=240, env=env, cwd=module.parent,
