@@ -52,16 +52,11 @@ def test_a_script_drives_the_demo_and_the_runner_stops_with_the_phone(
     assert wait_gone(pid)
 
 
-def test_scroll_moves_the_content_by_the_amount_asked_and_does_not_fling(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-
+def test_scroll_moves_the_content_by_the_amount_asked_and_does_not_fling(shared_phone: phonewire.Phone) -> None:
     def row_tops(phone: phonewire.Phone) -> dict[str, float]:
         return {n["identifier"]: n["rect"]["y"] for n in phone.snapshot().nodes if n["type"] == "Button"}
 
-    with phonewire.Phone(device="web") as phone:
+    with contextlib.nullcontext(shared_phone) as phone:
         phone.open("dev.phonewire.demo")
         height = phone.viewport()["height"]
         before = row_tops(phone)

@@ -1,5 +1,6 @@
 """The newcomer's path of issue 13: the demo run with ``--trace`` (``bash scripts/demo.sh --trace DIR``), its report,
-and its export replayed green against a fresh phone — each a real process on the real web phone."""
+and its export replayed green against a phone with every app closed (the session's runner: no app of the web phone
+keeps state past its close) — each a real process on the real web phone."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from web_runner import SharedRunner, attached_env
 
 pytestmark = pytest.mark.e2e
 
 
-def test_the_demo_with_trace_gives_a_report_and_an_export_that_replays_green(tmp_path: Path) -> None:
+def test_the_demo_with_trace_gives_a_report_and_an_export_that_replays_green(
+    tmp_path: Path, shared_runner: SharedRunner
+) -> None:
     env = {**os.environ, "PHONEWIRE_STATE_DIR": str(tmp_path / "state")}
     env.pop("PHONEWIRE_RUNNER_ADDR", None)
     trace = tmp_path / "demo-trace"
@@ -43,6 +47,7 @@ def test_the_demo_with_trace_gives_a_report_and_an_export_that_replays_green(tmp
     unsecret = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(module))
     assert "1 skipped" in unsecret.stdout, unsecret.stdout  # without the password it says so instead of failing
     env["PHONEWIRE_SECRET_1"] = "correct horse"
+    env.update(attached_env(shared_runner.get()))  # the replay records nothing: the session's runner will do
     replay = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(module))
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "1 passed" in replay.stdout

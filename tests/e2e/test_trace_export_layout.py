@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_runner import own_phone
+from web_runner import SharedRunner, attached_env, own_phone
 
 import phonewire
 from loopback import serving
@@ -39,7 +39,9 @@ def site(tmp_path: Path) -> Iterator[Path]:
         yield root
 
 
-def test_the_export_replays_green_after_the_rows_change_order(site: Path, tmp_path: Path) -> None:
+def test_the_export_replays_green_after_the_rows_change_order(
+    site: Path, tmp_path: Path, shared_runner: SharedRunner, shared_phone: phonewire.Phone
+) -> None:
     url = (site / "url").read_text()
     env = {**os.environ, "PHONEWIRE_STATE_DIR": str(tmp_path / "state")}
     env.pop("PHONEWIRE_RUNNER_ADDR", None)
@@ -64,15 +66,15 @@ def test_the_export_replays_green_after_the_rows_change_order(site: Path, tmp_pa
     source = app_js.read_text()
     assert source.count(REORDER[0]) == 1
     app_js.write_text(source.replace(*REORDER))
-    with own_phone(tmp_path / "state") as phone:  # the layout changed: the recorded points hold other rows
-        phone.open(url)
-        nodes = phone.snapshot().nodes
-        now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}
-        for identifier, rect in recorded.items():
-            assert now[identifier]["y"] != rect["y"], identifier
-            centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
-            there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
-            assert [n["identifier"] for n in there] != [identifier]
+    shared_phone.open(url)  # the layout changed: the recorded points hold other rows
+    nodes = shared_phone.snapshot().nodes
+    now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}
+    for identifier, rect in recorded.items():
+        assert now[identifier]["y"] != rect["y"], identifier
+        centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
+        there = [n for n in nodes if str(n.get("identifier", "")).startswith("like-") and _inside(centre, n)]
+        assert [n["identifier"] for n in there] != [identifier]
+    env.update(attached_env(shared_runner.get()))  # the replay records nothing: the session's runner will do
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(module)],
         check=False, capture_output=True, text=True, timeout=240, env=env, cwd=module.parent,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from web_runner import own_phone
+from web_runner import SharedRunner, attached_env, own_phone
 
 import phonewire
 from phonewire.agent.trace import REDACTED, read_steps
@@ -111,7 +111,7 @@ def _run_export(module: Path, env: dict[str, Any]) -> subprocess.CompletedProces
 
 
 def test_the_pytest_export_uses_stable_selectors_and_replays_green_on_a_fresh_phone(
-    recorded: Path, tmp_path: Path
+    recorded: Path, tmp_path: Path, shared_runner: SharedRunner
 ) -> None:
     module = tmp_path / "test_flow.py"
     assert cli_main(["trace", "export", str(recorded), "--pytest", str(module)]) == 0
@@ -122,7 +122,7 @@ def test_the_pytest_export_uses_stable_selectors_and_replays_green_on_a_fresh_ph
     assert "os.environ['PHONEWIRE_SECRET_1']" in source and PASSWORD not in source
     assert "NOT_FOUND" in source and "Nothing-like-this" not in source.split("def test_replay")[1].split("#")[0]
     env = {**os.environ, "PHONEWIRE_STATE_DIR": str(tmp_path / "state"), "PHONEWIRE_SECRET_1": PASSWORD}
-    env.pop("PHONEWIRE_RUNNER_ADDR", None)
+    env.update(attached_env(shared_runner.get()))  # every app closed: the demo starts afresh (it keeps no state)
     done = _run_export(module, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout

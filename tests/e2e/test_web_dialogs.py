@@ -5,9 +5,6 @@ field, ``press escape`` and back answer it, and what the page did with the answe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from web_runner import HostileSite
 
@@ -18,12 +15,9 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    with phonewire.Phone(device="web") as p:
-        p.open(hostile_site.url("dialogs.html"))
-        yield p
+def phone(shared_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    shared_phone.open(hostile_site.url("dialogs.html"))  # the session's runner, every app closed first
+    return shared_phone
 
 
 def text_of(phone: phonewire.Phone, ident: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from web_runner import HostileSite
@@ -22,12 +21,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def phone(tmp_path_factory: pytest.TempPathFactory, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("findmore") / "state"))
-        mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-        with phonewire.Phone(device="web") as p:
-            yield p
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone  # the session's runner; each test opens the page it starts from
 
 
 def status(phone: phonewire.Phone, prefix: str) -> str:
@@ -94,16 +89,19 @@ def test_find_answers_at_once_what_already_shows_and_scrolls_nothing(rows: phone
 
 
 def test_find_a_selector_that_matches_nothing_is_not_found_after_the_limit_saying_how_far(
-    rows: phonewire.Phone,
+    rows: phonewire.Phone, hostile_site: HostileSite
 ) -> None:
     with pytest.raises(phonewire.ProtocolError) as limited:
-        rows.find('role=Button label="Delete person 999"', max_scrolls=3)
+        rows.find('role=Button label="Delete person 999"', max_scrolls=2)
     assert limited.value.code == e.NOT_FOUND and limited.value.hint
-    moved = re.search(r"after 3 scroll\(s\) down \((\d+) pt\): stopped after max_scrolls=3", limited.value.message)
+    moved = re.search(r"after 2 scroll\(s\) down \((\d+) pt\): stopped after max_scrolls=2", limited.value.message)
     assert moved and int(moved[1]) == page_offset(rows) > 0
+    rows.open(hostile_site.url("rows.html?rows=24"))  # a short page: the end comes after a scroll or two
     with pytest.raises(phonewire.ProtocolError) as ended:
         rows.find("id=nowhere", max_scrolls=200)
-    assert ended.value.code == e.NOT_FOUND and "reached the end" in ended.value.message
+    assert ended.value.code == e.NOT_FOUND and ended.value.hint
+    moved = re.search(r"after [12] scroll\(s\) down \((\d+) pt\): reached the end", ended.value.message)
+    assert moved and int(moved[1]) == page_offset(rows) > 0, ended.value.message
 
 
 # -- a virtual list ---------------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from web_runner import HostileSite
@@ -23,12 +22,9 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def phone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hostile_site: HostileSite) -> Iterator[phonewire.Phone]:
-    monkeypatch.setenv("PHONEWIRE_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    with phonewire.Phone(device="web") as p:
-        p.open(hostile_site.url("findings3.html"))
-        yield p
+def phone(shared_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    shared_phone.open(hostile_site.url("findings3.html"))  # the session's runner, every app closed first
+    return shared_phone
 
 
 def node_of(phone: phonewire.Phone, ident: str) -> dict[str, object]:

@@ -9,7 +9,6 @@ controls are named by their icon's meaning, and a modal's backdrop is no button 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from web_runner import HostileSite
@@ -21,15 +20,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
-    mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    try:
-        with phonewire.Phone(device="web") as p:
-            yield p
-    finally:
-        mp.undo()
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone  # the session's runner; each test opens the page it starts from
 
 
 def label_of(phone: phonewire.Phone, ident: str) -> str:

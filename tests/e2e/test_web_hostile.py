@@ -111,9 +111,10 @@ def test_page_exception_during_a_tap_stamps_a_warning(runner: RunnerProc, hostil
 
 
 def test_hung_main_thread_times_out_then_busy_then_wedged_then_drains(hostile_site: HostileSite) -> None:
-    # Time scale 0.04: snapshot budget 1.2 s, tap 3 s, wedge threshold 4.8 s; the page blocks for 8 s.
-    url = hostile_site.url("block.html?s=8")
-    with runner_process("web", scale=0.04) as runner:
+    # Time scale 0.025: snapshot budget 0.75 s, tap 1.9 s, wedge threshold 3 s; the page blocks for 5 s (2 s
+    # wedged before it drains: polled every 50 ms).
+    url = hostile_site.url("block.html?s=5")
+    with runner_process("web", scale=0.025) as runner:
         first = runner.send("launchApp", url)
         if not first["ok"]:  # a slow machine: the launch outlived its short budget; let it finish
             wait_status(runner, "idle")
@@ -124,7 +125,7 @@ def test_hung_main_thread_times_out_then_busy_then_wedged_then_drains(hostile_si
         assert runner.code("viewport", url) == e.RUNNER_BUSY
         wait_status(runner, "wedged")
         assert runner.code("viewport", url) == e.RUNNER_WEDGED
-        wait_status(runner, "idle")  # the page's 8 s are over: the abandoned work drained
+        wait_status(runner, "idle")  # the page's 5 s are over: the abandoned work drained
         runner.ok("tap", url, x=140, y=200)
         labels = [n["label"] for n in runner.ok("snapshot", url)["nodes"]]
         assert "taps 1" in labels

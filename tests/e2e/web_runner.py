@@ -165,6 +165,13 @@ def attached_phone(runner: RunnerProc, state_dir: Path) -> Iterator[phonewire.Ph
             yield phone
 
 
+def attached_env(runner: RunnerProc) -> dict[str, str]:
+    """What a process's environment needs to drive ``runner`` (which keeps running after it); every app is closed
+    first.  For a process that records nothing, e.g. an exported test replayed on the session's runner."""
+    runner.close_apps()
+    return {"PHONEWIRE_RUNNER_ADDR": f"127.0.0.1:{runner.port}", "PHONEWIRE_RUNNER_TOKEN": runner.token}
+
+
 class HostileSite:
     """tests/e2e/hostile/ over loopback HTTP, served from a thread of the test process."""
 

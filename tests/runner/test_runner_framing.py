@@ -241,7 +241,7 @@ def test_connections_over_the_cap_whose_requests_are_all_being_answered_get_runn
     newcomer is refused with RUNNER_BUSY (nothing ran), and serving resumes once the queue is answered."""
     from phonewire.runner.http import MAX_CONNECTIONS
 
-    with running(scale=0.1) as scaled:  # tap budget 7.5 s: the queue below is answered within it
+    with running(scale=0.04) as scaled:  # tap budget 3 s: the queue below is answered within it
         assert post(scaled.port, "launchApp", appBundleId="hang.8000").status == 200
         held: list[socket.socket] = []
 
