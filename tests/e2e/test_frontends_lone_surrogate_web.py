@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 from cli_harness import cli_for
+from procs import stop_process
 from web_runner import HostileSite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium")]
@@ -28,19 +28,6 @@ BUTTON = "Half \ud800 pair"
 
 def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_TIME_SCALE")}
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-    for pipe in (proc.stdin, proc.stdout, proc.stderr):
-        if pipe is not None:
-            pipe.close()
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +60,7 @@ def test_the_bridge_answers_a_tree_with_a_lone_surrogate_and_keeps_the_connectio
             assert "logged \ud800 half" in call(2, "logs")["result"]["message"]
             assert BUTTON in call(3, "get_tree")["result"]["tree"]  # the same connection still serves
     finally:
-        _stop(proc)
+        stop_process(proc, 30)
     steps = [json.loads(x) for x in (tmp_path / "trace" / "trace.jsonl").read_text().splitlines()]
     assert [s.get("op") for s in steps if s.get("op") in ("snapshot", "logs")] == ["snapshot", "logs", "snapshot"]
 
@@ -116,7 +103,7 @@ def test_mcp_answers_a_snapshot_with_a_lone_surrogate(page: str) -> None:
                 or "Half \ufffd pair" in (reply["result"]["content"][0]["text"])
             )
     finally:
-        _stop(proc)
+        stop_process(proc, 30)
 
 
 def test_webdriver_answers_the_page_source_and_element_text_with_a_lone_surrogate(page: str) -> None:
@@ -147,4 +134,4 @@ def test_webdriver_answers_the_page_source_and_element_text_with_a_lone_surrogat
         finally:
             call("DELETE", f"/session/{sid}")
     finally:
-        _stop(proc)
+        stop_process(proc, 30)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ import pytest
 from web_runner import HostileSite
 
 import phonewire
+from loopback import serve
 from phonewire.protocol import errors as e
 
 pytestmark = pytest.mark.e2e
@@ -106,15 +106,8 @@ class _SlowSearch(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def slow_api() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowSearch)
-    thread = threading.Thread(target=server.serve_forever, name="slow-search", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serve(_SlowSearch, "slow-search") as base:
+        yield base
 
 
 def test_e9_the_view_after_typing_waits_for_a_debounced_search_and_its_slow_answer(
