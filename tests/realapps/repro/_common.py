@@ -12,9 +12,13 @@ and for round 3b (the same doc, "Round 3b"):
   NICEGUI_URL    default http://127.0.0.1:8744   (NiceGUI 3.18.0, apps/nicegui_contacts.py, 150 contacts)
 """
 
+import contextlib
 import os
 import re
+import socket
+import subprocess
 import time
+from pathlib import Path
 
 DATASETTE = os.environ.get("DATASETTE_URL", "http://127.0.0.1:8731")
 TODOMVC = os.environ.get("TODOMVC_URL", "http://127.0.0.1:8732")
@@ -52,3 +56,42 @@ class Timer:
 
 def verdict(ok: bool, what: str) -> None:
     print(("EXPECTED  " if ok else "FINDING   ") + what)
+
+
+PHONEWIRE = str(Path(__file__).resolve().parents[3] / ".venv" / "bin" / "phonewire")
+
+
+@contextlib.contextmanager
+def webdriver_session(app: str, env: dict | None = None):
+    """An Appium client session on ``app`` (a URL) through a ``phonewire webdriver`` of its own on a free loopback
+    port; the session is quit and the server stopped (by its PID) however the block ends."""
+    from appium import webdriver
+    from appium.options.common.base import AppiumOptions
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [PHONEWIRE, "webdriver", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        assert server.stdout is not None
+        for line in server.stdout:
+            if line.startswith("PHONEWIRE_WEBDRIVER_READY"):
+                break
+        o = AppiumOptions()
+        o.load_capabilities({"platformName": "iOS", "appium:deviceName": "iPhone 15", "appium:app": app})
+        d = webdriver.Remote(f"http://127.0.0.1:{port}", options=o)
+        try:
+            yield d
+        finally:
+            try:
+                d.quit()
+            except Exception as exc:
+                print("quit:", type(exc).__name__, str(exc)[:120])
+    finally:
+        server.terminate()
+        server.wait(30)

@@ -10,63 +10,25 @@ delete this record?"; Accept Alert / Dismiss Alert answer it; other commands ans
 Starts its own `phonewire webdriver` (PHONEWIRE_TIME_SCALE=0.1: budgets 7.5 s) on a free port and stops it.
 """
 
-import os
-import socket
-import subprocess
 import time
-from pathlib import Path
 
-from _common import FLASKADMIN, verdict
-from appium import webdriver
-from appium.options.common.base import AppiumOptions
+from _common import FLASKADMIN, verdict, webdriver_session
 from appium.webdriver.common.appiumby import AppiumBy
 
-PHONEWIRE = str(Path(__file__).resolve().parents[3] / ".venv" / "bin" / "phonewire")
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-server = subprocess.Popen(
-    [PHONEWIRE, "webdriver", "--host", "127.0.0.1", "--port", str(port)],
-    stdout=subprocess.PIPE,
-    text=True,
-    env={**os.environ, "PHONEWIRE_TIME_SCALE": "0.1"},
-)
-try:
-    assert server.stdout is not None
-    for line in server.stdout:
-        if line.startswith("PHONEWIRE_WEBDRIVER_READY"):
-            break
-    o = AppiumOptions()
-    o.load_capabilities(
-        {
-            "platformName": "iOS",
-            "appium:deviceName": "iPhone 15",
-            "appium:app": f"{FLASKADMIN}/admin/book/?search=Book+00",
-        }
-    )
-    d = webdriver.Remote(f"http://127.0.0.1:{port}", options=o)
+with webdriver_session(f"{FLASKADMIN}/admin/book/?search=Book+00", env={"PHONEWIRE_TIME_SCALE": "0.1"}) as d:
+    button = d.find_elements(AppiumBy.XPATH, '//*[@label="Delete Record"]')[0]
+    t = time.monotonic()
     try:
-        button = d.find_elements(AppiumBy.XPATH, '//*[@label="Delete Record"]')[0]
-        t = time.monotonic()
-        try:
-            button.click()
-            clicked = True
-        except Exception as exc:  # the client raises the server's error as its own exception class
-            clicked = False
-            print(f"click raised after {time.monotonic() - t:.1f} s: {type(exc).__name__}: {str(exc)[:160]}")
-        verdict(clicked, "the click that opens confirm() returns")
-        try:
-            text = d.switch_to.alert.text
-            print("alert text:", text)
-            verdict("Are you sure" in text, "Get Alert Text answers the dialog's message")
-        except Exception as exc:
-            print(f"alert text raised: {type(exc).__name__}: {str(exc)[:160]}")
-            verdict(False, "Get Alert Text answers the dialog's message")
-    finally:
-        try:
-            d.quit()
-        except Exception as exc:
-            print("quit:", type(exc).__name__, str(exc)[:120])
-finally:
-    server.terminate()
-    server.wait(30)
+        button.click()
+        clicked = True
+    except Exception as exc:  # the client raises the server's error as its own exception class
+        clicked = False
+        print(f"click raised after {time.monotonic() - t:.1f} s: {type(exc).__name__}: {str(exc)[:160]}")
+    verdict(clicked, "the click that opens confirm() returns")
+    try:
+        text = d.switch_to.alert.text
+        print("alert text:", text)
+        verdict("Are you sure" in text, "Get Alert Text answers the dialog's message")
+    except Exception as exc:
+        print(f"alert text raised: {type(exc).__name__}: {str(exc)[:160]}")
+        verdict(False, "Get Alert Text answers the dialog's message")
