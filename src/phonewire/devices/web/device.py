@@ -57,7 +57,7 @@ from phonewire.devices.base import (
     IssueCounters,
     Screenshot,
 )
-from phonewire.devices.video import VideoWriter, codec_for
+from phonewire.devices.video import VideoWriter, already_recording, codec_for
 from phonewire.devices.web import capture, controls, dialogs, gestures, readback, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import (
@@ -1177,11 +1177,7 @@ class WebDevice(Device):
     async def record_start(self, path: str) -> dict[str, Any]:
         codec_for(path)
         if self._recording is not None:
-            raise ProtocolError(
-                e.INVALID_REQUEST,
-                f"already recording into {self._recording.writer.path}",
-                "Stop it first: record stop.",
-            )
+            raise already_recording(self._recording.writer.path)
         with self._mapped():
             page = self._foreground() or await self._ensure_home()
             try:
