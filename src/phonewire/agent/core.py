@@ -631,7 +631,7 @@ class AgentSession:
             lines = [log_line(x) for x in entries]
             head = f"{len(entries)} log entr{'y' if len(entries) == 1 else 'ies'}" + _dropped(data)
             return ActionResult({"message": "\n".join([head, *lines]), "entries": entries,
-                                 "dropped": data.get("dropped", 0)})  # fmt: skip
+                                 "dropped": data.get("dropped", 0), "truncated": data.get("truncated", 0)})  # fmt: skip
 
         return await self._locked(run)
 
@@ -652,7 +652,7 @@ class AgentSession:
             ]  # fmt: skip
             head = f"{len(requests)} request(s)" + _dropped(data)
             return ActionResult({"message": "\n".join([head, *map(request_line, requests)]), "requests": requests,
-                                 "dropped": data.get("dropped", 0)})  # fmt: skip
+                                 "dropped": data.get("dropped", 0), "truncated": data.get("truncated", 0)})  # fmt: skip
 
         return await self._locked(run)
 
@@ -843,8 +843,14 @@ def _absolute(file: str) -> str:
 
 
 def _dropped(data: Mapping[str, Any]) -> str:
-    dropped = data.get("dropped") or 0
-    return f" ({dropped} older one(s) were dropped: the device keeps the newest only)" if dropped else ""
+    """What a ``logs`` / ``network`` reply does not hold: the older entries the device no longer kept, and those left
+    out to keep the reply small (the newest are in it)."""
+    dropped, truncated = data.get("dropped") or 0, data.get("truncated") or 0
+    notes = [f"{dropped} older one(s) were dropped: the device keeps the newest only"] if dropped else []
+    if truncated:
+        notes.append(f"…truncated: {truncated} older one(s) left out, this reply holds the newest "
+                     f"{c.MAX_OBSERVED_REPLY_BYTES // 1024} KB")  # fmt: skip
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def log_line(entry: Mapping[str, Any]) -> str:

@@ -1160,10 +1160,7 @@ class WebDevice(Device):
             if not self._observer.log_domain:
                 self._observer.log_domain = True
                 await self._enable(*LOG_ENABLE)
-            out = self._observer.logs.since(since)
-            if app_id:
-                out["entries"] = [x for x in out["entries"] if x.get("app") == app_id]
-            return out
+            return self._observer.logs.since(since, keep=(lambda x: x.get("app") == app_id) if app_id else None)
 
     async def network(self, since: int) -> dict[str, Any]:
         with self._mapped():
