@@ -7,7 +7,8 @@ Pages (served on loopback from this process), each with the same 200 rows of tex
 
 * ``quiet``: logs nothing;
 * ``burst``: logs ``--burst`` messages of ``--size`` characters in one tight loop at load, then shows "burst done";
-* ``forever``: logs 20 such messages on every 0-ms timer tick, for as long as it is open.
+* ``forever``: logs 20 such messages on every 0-ms timer tick, for as long as it is open (one runner's at a time:
+  each runner in turn opens it, is measured, and closes it).
 
 Figures, for each runner (this tree's; with ``--baseline-src DIR``, e.g. a ``git archive`` of an earlier commit's
 src/, also one that imports phonewire from DIR, measured alternately in the same run):
@@ -37,7 +38,7 @@ from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import Runner, runner_from  # noqa: E402  (the bench directory is not a package)
+from bench_web import Runner, runner_from  # the bench directory is not a package
 
 ROWS = "".join(f"<p>Row {i}: some text of the row</p>" for i in range(200))
 PAGES = {
@@ -64,7 +65,7 @@ def page(name: str, burst: int, size: int) -> bytes:
 @contextlib.contextmanager
 def serving(burst: int, size: int) -> Iterator[str]:
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             parts = urlsplit(self.path)
             name = parts.path.strip("/").split(".")[0]
             if name not in PAGES:
@@ -172,26 +173,33 @@ def measure(runners: dict[str, Runner], base: str, rounds: int) -> dict[str, dic
             size, len(data["entries"]), data.get("dropped", 0))  # fmt: skip
         out[name]["afterLogs"] = proc_status(r.proc.pid)
         r.send("terminateApp", burst)
-    # the endless flood: CPU with no command, then snapshots
-    for _name, r in each():
+    # the endless flood, one runner's page at a time (two flooding browsers would measure each other): CPU with no
+    # command, then snapshots, each runner visited in turn (order rotated) with the page reopened each visit
+    for name, r in [*each(), *each()]:
         r.send("launchApp", forever)
         r.send("snapshot", forever)
-    time.sleep(1.0)
-    cpu0 = {name: cpu_seconds(r.proc.pid) for name, r in runners.items()}
-    t0 = time.perf_counter()
-    time.sleep(3.0)
-    wall = time.perf_counter() - t0
-    for name, r in runners.items():
-        out[name]["floodCpuPerS"] = (cpu_seconds(r.proc.pid) - cpu0[name]) / wall
+        time.sleep(0.5)
+        cpu0, t0 = cpu_seconds(r.proc.pid), time.perf_counter()
+        time.sleep(2.0)
+        out[name].setdefault("floodCpu", []).append((cpu_seconds(r.proc.pid) - cpu0) / (time.perf_counter() - t0))
+        r.send("terminateApp", forever)
     for _ in range(rounds):
         for name, r in each():
-            t = time.perf_counter()
-            r.send("snapshot", forever)
-            out[name]["flood"].append(time.perf_counter() - t)
-    for name, r in runners.items():
+            r.send("launchApp", forever)
+            time.sleep(0.3)
+            for _ in range(3):
+                t = time.perf_counter()
+                r.send("snapshot", forever)
+                out[name]["flood"].append(time.perf_counter() - t)
+            r.send("terminateApp", forever)
+    for name, r in each():
+        out[name]["floodCpuPerS"] = statistics.median(out[name]["floodCpu"])
+        r.send("launchApp", forever)
+        time.sleep(1.0)
         out[name]["afterFlood"] = proc_status(r.proc.pid)
         size, data = raw_logs(r, forever)
         out[name]["floodLogsBytes"], out[name]["floodLogsEntries"] = size, len(data["entries"])
+        r.send("terminateApp", forever)
     return out
 
 
@@ -213,7 +221,9 @@ def main() -> None:
         for r in runners.values():
             r.stop()
     ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
-    print(f"pages: {args.burst} x {args.size}-character console.log burst; 20 per 0-ms tick forever; {args.rounds} rounds")
+    print(
+        f"pages: {args.burst} x {args.size}-character console.log burst; 20 per 0-ms tick forever; {args.rounds} rounds"
+    )
     for name, f in figures.items():
         quiet, flood = ms(f["quiet"]), ms(f["flood"])
         print(f"\n[{name}]")
@@ -229,7 +239,8 @@ def main() -> None:
     if "baseline" in figures:
         a, b = figures["this tree"], figures["baseline"]
         print("\nthis tree / baseline:")
-        print(f"  snapshot while flooding x{ms(a['flood']) / ms(b['flood']):.2f}, quiet x{ms(a['quiet']) / ms(b['quiet']):.2f}")
+        flood, quiet = ms(a["flood"]) / ms(b["flood"]), ms(a["quiet"]) / ms(b["quiet"])
+        print(f"  snapshot while flooding x{flood:.2f}, quiet x{quiet:.2f}")
         print(f"  CPU while flooding x{a['floodCpuPerS'] / b['floodCpuPerS']:.2f}")
         print(f"  logs reply after burst x{a['logsBytes'] / b['logsBytes']:.2f}")
         print(f"  peak RSS x{a['afterFlood']['VmHWM'] / b['afterFlood']['VmHWM']:.2f}")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from phonewire.devices import observed
 from phonewire.devices.observed import Ring, cut
-from phonewire.devices.web import screencast
+from phonewire.devices.web import observe, screencast
 from phonewire.devices.web.observe import Observer
 from phonewire.protocol import commands as c
 
@@ -92,6 +93,29 @@ def test_a_read_answers_the_newest_entries_that_fit_its_bytes_and_counts_the_old
     huge = Ring(3)
     huge.append({"text": "y" * 200_000})
     assert [len(x["text"]) for x in huge.since(0)["entries"]] == [200_000]  # the newest always (cut on the way in)
+
+
+def test_console_events_kept_raw_are_decoded_only_when_a_read_reaches_them_and_read_as_decoded_ones() -> None:
+    seen = Observer()
+    decoded = Observer()
+    for i in range(c.MAX_LOG_ENTRIES + 200):
+        params = {"type": "log", "timestamp": 1767000000000.0 + i,
+                  "args": [{"type": "string", "value": f"{i} " + "x" * 1000}],
+                  "stackTrace": {"callFrames": [{"url": "http://127.0.0.1/flood.html"}]}}  # fmt: skip
+        event = {"method": observe.CONSOLE_API, "params": params, "sessionId": "S"}
+        seen.on_console(json.dumps(event, separators=(",", ":")).encode(), "app.one")
+        decoded.on_event(observe.CONSOLE_API, params, "app.one", "S")
+    assert sum(observed.RAW in e for e in seen.logs._entries) == c.MAX_LOG_ENTRIES  # nothing decoded yet
+    read = seen.logs.since(0)
+    assert read == decoded.logs.since(0)  # the same entries, counts and cursor as decoding on arrival
+    # decoded: the entries read, and the one before them that was found not to fit
+    assert sum(observed.RAW in e for e in seen.logs._entries) == c.MAX_LOG_ENTRIES - len(read["entries"]) - 1
+    assert seen.logs.since(0) == read  # a second read of the same entries (decoded once, in place)
+    big = {"method": observe.CONSOLE_API, "params": {"args": [{"type": "string", "value": "y" * 50_000}]}}
+    seen.on_console(json.dumps(big).encode(), "app.one")  # over RAW_CONSOLE_BYTES: decoded and cut on arrival
+    assert observed.RAW not in seen.logs._entries[-1] and len(seen.logs._entries[-1]["text"]) == c.MAX_ENTRY_CHARS
+    seen.on_console(b'{"method":"Runtime.consoleAPICalled","params":{"args":[', "app.one")  # cut short
+    assert seen.logs.since(seen.logs.next - 1)["entries"][0]["text"] == "[a console message that could not be read]"
 
 
 def test_the_documented_bounds_are_the_declared_ones() -> None:
