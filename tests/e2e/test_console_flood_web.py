@@ -68,3 +68,20 @@ def test_the_plain_logs_output_says_what_it_left_out(web: Cli, hostile_site: Hos
     assert head.startswith(f"ok {head.split()[1]} log entries (")
     assert "older one(s) were dropped: the device keeps the newest only; …truncated: " in head
     assert head.endswith(f"older one(s) left out, this reply holds the newest {c.MAX_OBSERVED_REPLY_BYTES // 1024} KB)")
+
+
+def test_a_page_that_logs_forever_still_answers_snapshots_and_each_logs_read_stays_within_its_bytes(
+    web: Cli, hostile_site: HostileSite
+) -> None:
+    page = hostile_site.url("flood.html?n=0&forever=1")
+    run(web, "--session", "forever", "open", page)
+    run(web, "--session", "forever", "wait", "text=flood done", "--timeout", "30000")
+    for _ in range(3):
+        snap = run(web, "--session", "forever", "snapshot", "-i").out
+        assert snap == '@e1 Heading "flood done"\n', snap
+        data = run(web, "--session", "forever", "--json", "logs").json()["data"]
+        size = len(json.dumps(data["entries"], ensure_ascii=False, separators=(",", ":")).encode())
+        assert 0 < size <= c.MAX_OBSERVED_REPLY_BYTES
+        assert {x["text"][:5] for x in data["entries"]} <= {"tick ", "long "}
+        assert [x["seq"] for x in data["entries"]] == sorted(x["seq"] for x in data["entries"])
+    run(web, "--session", "forever", "close")
