@@ -503,3 +503,60 @@ def test_fill_finds_the_text_field_inside_a_group_that_matches_the_same_selector
     run(s.fill("text=Email", "a@b.c"))
     assert sender.commands("tap")[0]["y"] == 130
     assert sender.commands("type") == [{"text": "a@b.c", "appBundleId": "dev.phonewire.demo"}]
+
+
+class GatedSender(FakeSender):
+    """Holds every command named ``held`` until ``release`` is set; records when each one ended."""
+
+    def __init__(self, nodes: list[dict[str, Any]], held: str) -> None:
+        super().__init__(nodes)
+        self.held = held
+        self.release = asyncio.Event()
+        self.entered = asyncio.Event()
+        self.ended: list[str] = []
+
+    async def send(self, command: str, fields: Any = None) -> Envelope:
+        if command == self.held:
+            self.entered.set()
+            await self.release.wait()
+        reply = await super().send(command, fields)
+        self.ended.append(command)
+        return reply
+
+
+def test_a_cancelled_caller_sees_a_sent_tap_to_its_end_and_then_is_cancelled() -> None:
+    """A mutating wire command, once sent, ends before the cancellation is raised (the runner may have run it)."""
+
+    async def go() -> tuple[bool, list[str]]:
+        sender = GatedSender(rows(1, 1), held="tap")
+        agent = AgentSession(sender, app_id="app")
+        task = asyncio.create_task(agent.tap_point(10, 10))
+        await sender.entered.wait()
+        task.cancel()
+        for _ in range(10):  # let the cancellation reach every await there is
+            await asyncio.sleep(0)
+        done_while_held = task.done()
+        sender.release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return done_while_held, sender.ended
+
+    done_while_held, ended = run(go())
+    assert done_while_held is False
+    assert ended == ["tap"]
+
+
+def test_a_cancelled_caller_stops_a_snapshot_at_once() -> None:
+    """A read-only wire command is dropped where it is: nothing waits for its reply."""
+
+    async def go() -> list[str]:
+        sender = GatedSender(rows(1, 1), held="snapshot")
+        agent = AgentSession(sender, app_id="app")
+        task = asyncio.create_task(agent.snapshot())
+        await sender.entered.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return sender.ended
+
+    assert run(go()) == []

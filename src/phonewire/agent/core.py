@@ -130,11 +130,19 @@ class AgentSession:
                 result.state_reset = True
             return result
 
+    async def _wire(self, command: str, body: Mapping[str, Any]) -> Reply:
+        """Send one wire command.  A mutating one, once sent, is seen to its end even when this call is cancelled
+        (the CLI daemon stops a ``find`` whose client left; an MCP client goes away): the cancellation is raised
+        after its reply, so the host session records its fate and the next command never overtakes it."""
+        if command not in c.MUTATING:
+            return await self.sender.send(command, body)
+        return await _to_the_end(self.sender.send(command, body))
+
     async def _app(self) -> str:
         """The session's app.  Without one, the runner is asked for its ``uptime`` first: when it cannot be
         reached, that (RUNNER_UNAVAILABLE, TRANSPORT_FAILED) is what the agent must fix before opening an app."""
         if not self.app_id:
-            await self.sender.send(c.UPTIME, {})
+            await self._wire(c.UPTIME, {})
             raise ProtocolError(e.APP_BUNDLE_ID_REQUIRED, "no app is open in this session", OPEN_APP_HINT)
         return self.app_id
 
@@ -143,7 +151,7 @@ class AgentSession:
         if app:
             body["appBundleId"] = await self._app()
         try:
-            reply = await self.sender.send(command, body)
+            reply = await self._wire(command, body)
         except ProtocolError as exc:
             self._state_reset = self._state_reset or exc.state_reset
             raise
@@ -171,7 +179,7 @@ class AgentSession:
             raise invalid("open needs an app id", OPEN_APP_HINT)
 
         async def run() -> ActionResult:
-            env = await self.sender.send(c.LAUNCH_APP, {"appBundleId": app_id})
+            env = await self._wire(c.LAUNCH_APP, {"appBundleId": app_id})
             self.app_id = str((env.data or {}).get("appBundleId") or app_id)
             self._refs.clear()
             self._previous = None
@@ -182,7 +190,7 @@ class AgentSession:
     async def close_app(self, app_id: str | None = None) -> ActionResult:
         async def run() -> ActionResult:
             target = app_id or await self._app()
-            env = await self.sender.send(c.TERMINATE_APP, {"appBundleId": target})
+            env = await self._wire(c.TERMINATE_APP, {"appBundleId": target})
             if target == self.app_id:
                 self.app_id = None
                 self._refs.clear()
@@ -192,13 +200,13 @@ class AgentSession:
         return await self._locked(run)
 
     async def list_apps(self) -> list[dict[str, Any]]:
-        env = await self.sender.send(c.LIST_APPS, {})
+        env = await self._wire(c.LIST_APPS, {})
         apps = (env.data or {}).get("apps")
         return [a for a in apps if isinstance(a, dict)] if isinstance(apps, list) else []
 
     async def open_url(self, url: str) -> ActionResult:
         async def run() -> ActionResult:
-            env = await self.sender.send(c.OPEN_URL, {"url": url})
+            env = await self._wire(c.OPEN_URL, {"url": url})
             opened = (env.data or {}).get("appBundleId")
             if isinstance(opened, str) and opened:
                 self.app_id = opened
@@ -262,7 +270,7 @@ class AgentSession:
                 raw = await self._raw_snapshot()
                 view = self._render(raw["nodes"], raw["quality"], interactive=True, as_diff=False)
                 viewport = await self.viewport()
-            env = await self.sender.send(c.SCREENSHOT, fields)
+            env = await self._wire(c.SCREENSHOT, fields)
             image = _decode_image(env.data or {})
             if not overlay_refs:
                 return image
@@ -623,7 +631,7 @@ class AgentSession:
             lines = [log_line(x) for x in entries]
             head = f"{len(entries)} log entr{'y' if len(entries) == 1 else 'ies'}" + _dropped(data)
             return ActionResult({"message": "\n".join([head, *lines]), "entries": entries,
-                                 "dropped": data.get("dropped", 0)})  # fmt: skip
+                                 "dropped": data.get("dropped", 0), "truncated": data.get("truncated", 0)})  # fmt: skip
 
         return await self._locked(run)
 
@@ -644,7 +652,7 @@ class AgentSession:
             ]  # fmt: skip
             head = f"{len(requests)} request(s)" + _dropped(data)
             return ActionResult({"message": "\n".join([head, *map(request_line, requests)]), "requests": requests,
-                                 "dropped": data.get("dropped", 0)})  # fmt: skip
+                                 "dropped": data.get("dropped", 0), "truncated": data.get("truncated", 0)})  # fmt: skip
 
         return await self._locked(run)
 
@@ -795,6 +803,23 @@ class AgentSession:
         return await self._locked(run)
 
 
+async def _to_the_end(sent: Awaitable[T]) -> T:
+    """``sent``'s result, awaited to its end even when the caller is cancelled meanwhile (then the cancellation is
+    raised once it has ended, whatever it returned)."""
+    task = asyncio.ensure_future(sent)
+    interrupted = False
+    while not task.done():
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:
+            interrupted = True
+    if interrupted:
+        if not task.cancelled():
+            task.exception()  # retrieved: nobody will read it
+        raise asyncio.CancelledError
+    return task.result()
+
+
 def _direction(direction: str) -> str:
     d = direction.strip().lower() if isinstance(direction, str) else ""
     if d not in SCROLL_DIRECTIONS:
@@ -818,8 +843,14 @@ def _absolute(file: str) -> str:
 
 
 def _dropped(data: Mapping[str, Any]) -> str:
-    dropped = data.get("dropped") or 0
-    return f" ({dropped} older one(s) were dropped: the device keeps the newest only)" if dropped else ""
+    """What a ``logs`` / ``network`` reply does not hold: the older entries the device no longer kept, and those left
+    out to keep the reply small (the newest are in it)."""
+    dropped, truncated = data.get("dropped") or 0, data.get("truncated") or 0
+    notes = [f"{dropped} older one(s) were dropped: the device keeps the newest only"] if dropped else []
+    if truncated:
+        notes.append(f"…truncated: {truncated} older one(s) left out, this reply holds the newest "
+                     f"{c.MAX_OBSERVED_REPLY_BYTES // 1024} KB")  # fmt: skip
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def log_line(entry: Mapping[str, Any]) -> str:

@@ -173,6 +173,16 @@ class Operation:
     renames: Mapping[FrontEnd, Mapping[str, str]] = field(default_factory=dict)
     #: Optional strings the CLI takes as ``--options`` rather than positional words (``network [--url S]``).
     cli_flags: tuple[str, ...] = ()
+    #: Made of wire commands that are each complete on its own (``find``'s scrolls): like an operation that only
+    #: reads, it may stop between two of them once nobody waits for its answer (:attr:`abandonable`).
+    stops_between_steps: bool = False
+
+    @property
+    def abandonable(self) -> bool:
+        """Whether the CLI daemon stops it when its client has gone (interrupted, killed) instead of running it to
+        its end: it only reads, or it stops between complete steps (a wire command already sent still finishes:
+        ``AgentSession._wire``).  Any other operation runs to its end unanswered."""
+        return self.read_only or self.stops_between_steps
 
     def spelling(self, front_end: FrontEnd) -> str:
         name: str | None = getattr(self, front_end)
@@ -270,7 +280,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   (DIRECTION, SCROLL_TARGET, AMOUNT), settling="drag"),
         Operation("find", "find", "Scroll until an element matching a selector shows; answers its snapshot line "
                   "(@eN ...), ready to act on.", (FIND_SELECTOR, FIND_DIRECTION, MAX_SCROLLS), settling="drag",
-                  view_after=False),
+                  view_after=False, stops_between_steps=True),
         Operation("wait", "wait", "Wait until an element shows (or is gone), or until the screen holds still.",
                   (SELECTOR, GONE, IDLE, WAIT_TIMEOUT), read_only=True,
                   renames={"cli": {"timeout_ms": "timeout"}}),

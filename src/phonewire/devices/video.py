@@ -41,28 +41,52 @@ def codec_for(path: str) -> str:
     return CODECS[suffix][0]
 
 
-def _private_file(path: str) -> BinaryIO:
-    """``path`` opened for writing, 0600 (a recording shows whatever the screen showed): never through a symlink,
-    never another user's file (INVALID_REQUEST)."""
+def already_recording(path: str) -> ProtocolError:
+    """``recordStart`` while the device records into ``path`` (one recording at a time): ALREADY_RECORDING."""
+    return ProtocolError(
+        e.ALREADY_RECORDING, f"already recording into {path}; that recording goes on",
+        f"One recording at a time: finish it with record stop (it completes {Path(path).name}), then start the "
+        "new one.",
+    )  # fmt: skip
+
+
+def free_name(path: str) -> str:
+    """The first of ``STEM-2.EXT``, ``STEM-3.EXT`` … beside ``path`` that names nothing (for a hint)."""
+    p = Path(path)
+    n = 2
+    while os.path.lexists(p.with_name(f"{p.stem}-{n}{p.suffix}")):
+        n += 1
+    return str(p.with_name(f"{p.stem}-{n}{p.suffix}"))
+
+
+def _taken(path: str) -> ProtocolError:
+    """Why ``path``, which exists, is refused: a recording never replaces a file (an earlier video included)."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        st = os.lstat(path)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        why, hint = "it is a symlink", "Name a new file in a directory of yours (not a symlink)."
+    elif st is None or st.st_uid != os.geteuid() or not stat.S_ISREG(st.st_mode):
+        why, hint = "it is another user's file or not a regular file", "Name a new file in a directory of yours."
+    else:
+        why = "it exists already, and a recording never replaces a file (an earlier video stays as it is)"
+        hint = f"Name a new file, e.g. {free_name(path)}, or remove {path} first."
+    return ProtocolError(e.INVALID_REQUEST, f"cannot record into {path}: {why}", hint)
+
+
+def _private_file(path: str) -> BinaryIO:
+    """``path`` created for writing, 0600 (a recording shows whatever the screen showed): a new file only
+    (``O_EXCL``: never an earlier video, never through a symlink, never another user's file: INVALID_REQUEST)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except FileExistsError as exc:
+        raise _taken(path) from exc
     except OSError as exc:
         raise ProtocolError(
             e.INVALID_REQUEST, f"cannot record into {path}: {exc.strerror}",
             "Name a new file in a directory of yours (not a symlink).",
         ) from exc  # fmt: skip
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.geteuid() or not stat.S_ISREG(st.st_mode):
-            raise ProtocolError(
-                e.INVALID_REQUEST, f"cannot record into {path}: it is another user's file or not a regular file",
-                "Name a new file in a directory of yours.",
-            )  # fmt: skip
-        os.fchmod(fd, 0o600)
-        os.ftruncate(fd, 0)
-    except BaseException:
-        os.close(fd)
-        raise
     return os.fdopen(fd, "w+b")
 
 
@@ -82,10 +106,11 @@ class VideoWriter:
         self._file = _private_file(path)
         try:
             self._container: Any = av.open(self._file, mode="w", format=FORMATS[Path(path).suffix.lower()])
-        except BaseException:
+            stream: Any = self._container.add_stream(self.codec, options=CODECS[Path(path).suffix.lower()][1])
+        except BaseException:  # the file this call created goes too: the name stays free for the next try
             self._file.close()
+            Path(path).unlink(missing_ok=True)
             raise
-        stream: Any = self._container.add_stream(self.codec, options=CODECS[Path(path).suffix.lower()][1])
         stream.width, stream.height, stream.pix_fmt = self.width, self.height, "yuv420p"
         stream.time_base = Fraction(1, 1000)
         stream.codec_context.time_base = Fraction(1, 1000)

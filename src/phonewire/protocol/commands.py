@@ -94,8 +94,11 @@ MAX_LOG_ENTRIES: Final = 1000
 MAX_NETWORK_ENTRIES: Final = 1000
 #: Requests still in flight that a device follows; past this the oldest is forgotten.
 MAX_PENDING_REQUESTS: Final = 500
-#: A log line's text and a request's URL are cut at this many characters.
+#: A log line's text and a request's URL are cut at this many characters (a cut one ends ``…[truncated: N chars]``).
 MAX_ENTRY_CHARS: Final = 2000
+#: A ``logs`` / ``network`` reply holds at most this many bytes of entries (JSON): the newest ones; ``truncated``
+#: counts the older ones left out (a page flooding its console would otherwise send megabytes to the agent).
+MAX_OBSERVED_REPLY_BYTES: Final = 128 * 1024
 #: ``since``: the cursor of ``logs`` / ``network`` (every entry's ``seq`` is below it).
 MAX_SEQ: Final = 2**53
 #: A recording stops taking frames after this many seconds (the file stays valid).

@@ -54,6 +54,9 @@ NOT_FOUND: Final = "NOT_FOUND"
 #: nothing was sent.  The agent checks it against the snapshot; the web phone's runner also answers it for a
 #: command that cannot run while a page's own JavaScript dialog covers the page.
 ELEMENT_COVERED: Final = "ELEMENT_COVERED"
+#: ``recordStart`` while the device records already (one recording at a time): nothing changed, the running
+#: recording goes on; the message names its file.
+ALREADY_RECORDING: Final = "ALREADY_RECORDING"
 #: Agent side: ``wait`` ran out of time before the screen showed (or stopped showing) what it waited for.
 WAIT_TIMED_OUT: Final = "WAIT_TIMED_OUT"
 
@@ -76,6 +79,7 @@ RUNNER_CODES: Final = (
     COMMAND_ALREADY_COMPLETED,
     UNAUTHORIZED,
     ELEMENT_COVERED,
+    ALREADY_RECORDING,
 )
 
 #: Codes produced above the runner (host session and agent layer).

@@ -219,3 +219,30 @@ def test_a_dialog_fails_the_pages_pending_and_later_calls_at_once_but_not_its_an
         {"ok": "Runtime.evaluate"},  # the dialog closed: the page answers again
     ]
     assert sent.count("Runtime.evaluate") == 2  # the refused one never reached the browser
+
+
+def test_a_routed_event_reaches_its_raw_handler_undecoded_and_the_rest_reach_the_subscribers() -> None:
+    """As the browser writes them: compact JSON, the method first, a flattened session's id appended last."""
+    text = {"type": "string", "value": 'a ,"sessionId":"X"'}
+    console = {"method": "Runtime.consoleAPICalled", "params": {"args": [text]}, "sessionId": "S1"}
+
+    async def peer(pipe: PeerPipe) -> None:
+        msg = await pipe.recv()
+        for event in (console, {**console, "sessionId": "S2"}, {"method": "Page.loadEventFired", "params": {},
+                                                                   "sessionId": "S1"}):  # fmt: skip
+            pipe.send_bytes(json.dumps(event, separators=(",", ":")).encode() + b"\0")
+        pipe.send({"id": msg["id"], "result": {}})
+
+    raw: list[tuple[bytes, str]] = []
+    events: list[tuple[str, str | None]] = []
+
+    async def body(cdp: CdpConnection) -> None:
+        cdp.subscribe(lambda m, p, s: events.append((m, s)))
+        cdp.route_raw("Runtime.consoleAPICalled", lambda data, sid: raw.append((data, sid)) or sid == "S1")
+        await cdp.send("A.a")
+
+    asyncio.run(with_peer(peer, body))
+    assert [sid for _data, sid in raw] == ["S1", "S2"]  # the quoted look-alike inside the text is not the session
+    assert json.loads(raw[0][0]) == console
+    # S2's handler declined it: decoded and dispatched as usual; S1's was taken
+    assert events == [("Runtime.consoleAPICalled", "S2"), ("Page.loadEventFired", "S1")]

@@ -318,9 +318,7 @@ class AndroidDevice(Device):
                 self._logcat.append(logcat_entry(line, app_id))
 
         await self._run(work)
-        out = self._logcat.since(since)
-        out["entries"] = [x for x in out["entries"] if x.get("app") == app_id]
-        return out
+        return self._logcat.since(since, keep=lambda x: x.get("app") == app_id)
 
     @staticmethod
     def _installed(agent: Agent, app_id: str) -> bool:

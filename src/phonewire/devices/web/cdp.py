@@ -22,6 +22,10 @@ connection fails those calls on that session at once with :class:`CdpDialogOpen`
 and any sent while it stays open — except the calls that the browser answers itself (:data:`DIALOG_SAFE`).  Their
 late replies, if any, are dropped.
 
+Events that arrive in floods (a page logging in a loop) can be routed undecoded (:meth:`CdpConnection.route_raw`):
+the browser writes every event as ``{"method":"M","params":{…},"sessionId":"S"}`` (a flattened session's id is
+appended last), so the method and the session are read off the bytes and the handler decides whether to decode.
+
 Lifecycle: ``open_pipe()`` → open → (pipe closes or ``close()``) → closed, for good.  A closed connection is
 never reused; the device makes a new browser and a new connection.
 """
@@ -37,6 +41,14 @@ from typing import Any
 
 EventHandler = Callable[[str, dict[str, Any], str | None], None]
 """``handler(method, params, session_id)``; called from the pipe reader, must not block."""
+
+RawHandler = Callable[[bytes, str], bool]
+"""``handler(message, session_id)`` for a routed event, undecoded; answers whether it took it (else it is decoded and
+dispatched as usual).  Called from the pipe reader, must not block."""
+
+#: How an event begins on the pipe, and what precedes its session id at its end.
+_EVENT_HEAD = b'{"method":"'
+_SESSION_TAIL = b',"sessionId":"'
 
 MAX_MESSAGE_BYTES = 512 * 1024 * 1024
 """A reply larger than this (no NUL seen) means the stream is corrupt: the connection is closed."""
@@ -120,6 +132,7 @@ class CdpConnection:
         #: The session of each pending call on one (a call to a target that detaches fails: no reply comes).
         self._call_sessions: dict[int, str] = {}
         self._handlers: list[EventHandler] = []
+        self._raw_routes: dict[bytes, RawHandler] = {}
         self._closed_reason: str | None = None
         #: Sessions whose page shows a JavaScript dialog now.
         self._dialogs: set[str] = set()
@@ -149,6 +162,11 @@ class CdpConnection:
 
     def subscribe(self, handler: EventHandler) -> None:
         self._handlers.append(handler)
+
+    def route_raw(self, method: str, handler: RawHandler) -> None:
+        """Hand ``method``'s events on a target session to ``handler`` as bytes, before any decoding: the
+        subscribers see only the events it does not take."""
+        self._raw_routes[method.encode()] = handler
 
     async def send(
         self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
@@ -188,6 +206,8 @@ class CdpConnection:
 
     # -- internals (called by the pipe reader) ----------------------------------------------------------------------
     def _on_message(self, raw: bytes) -> None:
+        if self._raw_routes and raw.startswith(_EVENT_HEAD) and self._routed(raw):
+            return
         try:
             message = json.loads(raw)
         except ValueError:
@@ -222,6 +242,17 @@ class CdpConnection:
             self._dialogs.discard(session_id)
         for handler in list(self._handlers):
             handler(method, params, session_id)
+
+    def _routed(self, raw: bytes) -> bool:
+        """Whether a raw route took the event ``raw`` (see the module docstring for its shape)."""
+        head = len(_EVENT_HEAD)
+        handler = self._raw_routes.get(raw[head : raw.find(b'"', head)])
+        if handler is None or not raw.endswith(b'"}'):
+            return False
+        at = raw.rfind(_SESSION_TAIL)  # a string inside params has its quotes escaped: the last one is the real one
+        if at < 0:
+            return False
+        return handler(raw, raw[at + len(_SESSION_TAIL) : -2].decode("ascii", "replace"))
 
     def _fail_session(self, session_id: str) -> None:
         """The target of ``session_id`` went (closed, crashed): its pending calls fail now, as the browser never

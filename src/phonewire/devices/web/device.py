@@ -57,7 +57,7 @@ from phonewire.devices.base import (
     IssueCounters,
     Screenshot,
 )
-from phonewire.devices.video import VideoWriter, codec_for
+from phonewire.devices.video import VideoWriter, already_recording, codec_for
 from phonewire.devices.web import capture, controls, dialogs, gestures, readback, scrolling, settle
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import (
@@ -70,7 +70,7 @@ from phonewire.devices.web.cdp import (
 )
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_html, home_items
-from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE, Observer
+from phonewire.devices.web.observe import CONSOLE_API, LOG_ENABLE, NETWORK_ENABLE, Observer
 from phonewire.devices.web.page_script import evaluate, require_focus
 from phonewire.devices.web.profiles import Profile, apply_profile, resolve_profile
 from phonewire.devices.web.screencast import Recording
@@ -218,6 +218,7 @@ class WebDevice(Device):
         )
         self._cdp = await CdpConnection.open_pipe(self._browser.read_fd, self._browser.write_fd)
         self._cdp.subscribe(self._on_event)
+        self._cdp.route_raw(CONSOLE_API, self._on_console)  # a page flooding its console: kept, decoded when read
         # The first reply is the sign that the browser is up.  Its first blank page becomes the first app's page
         # (a renderer already started), so a cold start pays for one page; the home screen is made when first
         # shown.
@@ -315,6 +316,12 @@ class WebDevice(Device):
             raise ProtocolError(e.COMMAND_FAILED, f"web device failure: {exc}") from exc
 
     # -- events (reader task; no I/O) ------------------------------------------------------------------------------
+    def _on_console(self, raw: bytes, session_id: str) -> bool:
+        page = self._by_session.get(session_id)
+        if page is not None and page.app_id and page is not self._home:
+            self._observer.on_console(raw, page.app_id)
+        return True  # nothing else reads console events
+
     def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
         page = self._by_session.get(session_id) if session_id else None
         if page is not None and page.app_id and page is not self._home and session_id:
@@ -1160,10 +1167,7 @@ class WebDevice(Device):
             if not self._observer.log_domain:
                 self._observer.log_domain = True
                 await self._enable(*LOG_ENABLE)
-            out = self._observer.logs.since(since)
-            if app_id:
-                out["entries"] = [x for x in out["entries"] if x.get("app") == app_id]
-            return out
+            return self._observer.logs.since(since, keep=(lambda x: x.get("app") == app_id) if app_id else None)
 
     async def network(self, since: int) -> dict[str, Any]:
         with self._mapped():
@@ -1177,11 +1181,7 @@ class WebDevice(Device):
     async def record_start(self, path: str) -> dict[str, Any]:
         codec_for(path)
         if self._recording is not None:
-            raise ProtocolError(
-                e.INVALID_REQUEST,
-                f"already recording into {self._recording.writer.path}",
-                "Stop it first: record stop.",
-            )
+            raise already_recording(self._recording.writer.path)
         with self._mapped():
             page = self._foreground() or await self._ensure_home()
             try:

@@ -13,11 +13,18 @@ a session that never asks pays nothing.  A request becomes an entry when it fini
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from typing import Any, Final
 
 from phonewire.devices.observed import Ring, cut
 from phonewire.protocol.commands import MAX_LOG_ENTRIES, MAX_NETWORK_ENTRIES, MAX_PENDING_REQUESTS
+
+#: The console event the device keeps undecoded (the pipe reader routes it here before decoding anything).
+CONSOLE_API: Final = "Runtime.consoleAPICalled"
+#: A console event up to this size is kept as bytes and decoded when a ``logs`` read reaches it; a larger one is
+#: decoded (and its text cut) at once, so the ring holds at most this much per entry.
+RAW_CONSOLE_BYTES: Final = 16 * 1024
 
 #: Domains the first ``logs`` / ``network`` turn on for each app page.
 LOG_ENABLE: Final[tuple[str, dict[str, Any]]] = ("Log.enable", {})
@@ -32,20 +39,46 @@ def _remote_text(arg: dict[str, Any]) -> str:
     return str(arg.get("description") or arg.get("unserializableValue") or arg.get("type", ""))
 
 
+def console_entry(params: dict[str, Any]) -> dict[str, Any]:
+    """A ``Runtime.consoleAPICalled`` event's entry fields (``app`` aside)."""
+    text = " ".join(_remote_text(a) for a in params.get("args") or [])
+    frame = ((params.get("stackTrace") or {}).get("callFrames") or [{}])[0]
+    return _log_fields("console", str(params.get("type", "log")), text, params.get("timestamp"), frame.get("url"))
+
+
+def _decode_console(raw: bytes) -> dict[str, Any]:
+    try:
+        params = json.loads(raw).get("params") or {}
+        return console_entry(params if isinstance(params, dict) else {})
+    except (ValueError, AttributeError, TypeError):
+        return _log_fields("console", "log", "[a console message that could not be read]", None, None)
+
+
+def _log_fields(kind: str, level: str, text: str, stamp: Any, url: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"time": _seconds(stamp, 1000), "kind": kind, "level": level, "text": cut(text)}
+    if url:
+        entry["url"] = cut(url)
+    return entry
+
+
 class Observer:
     def __init__(self) -> None:
-        self.logs = Ring(MAX_LOG_ENTRIES)
+        self.logs = Ring(MAX_LOG_ENTRIES, decode=_decode_console)
         self.requests = Ring(MAX_NETWORK_ENTRIES)
         self.log_domain = False
         self.network_domain = False
         self._pending: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
+    def on_console(self, raw: bytes, app_id: str) -> None:
+        """A console event of ``app_id``'s page, as the pipe delivered it: kept undecoded unless it is large."""
+        if len(raw) <= RAW_CONSOLE_BYTES:
+            self.logs.append_raw(raw, app=app_id)
+        else:
+            self.logs.append({**_decode_console(raw), "app": app_id})
+
     def on_event(self, method: str, params: dict[str, Any], app_id: str, session_id: str) -> None:
-        if method == "Runtime.consoleAPICalled":
-            text = " ".join(_remote_text(a) for a in params.get("args") or [])
-            frame = ((params.get("stackTrace") or {}).get("callFrames") or [{}])[0]
-            self._log("console", str(params.get("type", "log")), text, stamp=params.get("timestamp"),
-                      url=frame.get("url"), app_id=app_id)  # fmt: skip
+        if method == CONSOLE_API:
+            self.logs.append({**console_entry(params), "app": app_id})
         elif method == "Runtime.exceptionThrown":
             details = params.get("exceptionDetails") or {}
             exception = details.get("exception") or {}
@@ -59,11 +92,7 @@ class Observer:
             self._network(method, params, app_id, session_id)
 
     def _log(self, kind: str, level: str, text: str, *, stamp: Any, url: Any, app_id: str) -> None:
-        entry: dict[str, Any] = {"time": _seconds(stamp, 1000), "kind": kind, "level": level, "text": cut(text)}
-        if url:
-            entry["url"] = cut(url)
-        entry["app"] = app_id
-        self.logs.append(entry)
+        self.logs.append({**_log_fields(kind, level, text, stamp, url), "app": app_id})
 
     def _network(self, method: str, params: dict[str, Any], app_id: str, session_id: str) -> None:
         key = (session_id, str(params.get("requestId", "")))

@@ -13,6 +13,14 @@ Lifecycle::
 
 A second daemon started for the same directory waits for the lock; when it gets it and a daemon answers on the
 socket, it exits, so concurrent first calls start exactly one server.
+
+A client that goes away while its command runs (Ctrl-C, killed) hangs up its socket (:class:`Hangups` sees it)::
+
+    the command is abandonable (reads only: wait, snapshot, logs …; or find, between two scrolls)
+        ──► stopped at once: the next command of its session does not wait for it
+    any other command (tap, fill, open …: it may already have reached the runner)
+        ──► runs to its end, unanswered: never cut short, never repeated
+    a batch ──► stops before its next step (and at once inside an abandonable one)
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import select
 import signal
 import sys
 import time
@@ -96,6 +105,81 @@ BATCH_UNCHANGED_HINT: Final = (
 )
 
 
+class Hangups:
+    """Tells when a client hangs up while the daemon still works on its request.
+
+    A client shuts down its sending side once its request is sent, so reading says nothing more; only the hang-up
+    of the whole connection (``EPOLLHUP``, reported for a socket registered with no other event) tells that it has
+    gone.  One epoll object serves every connection, read by the event loop.  Without epoll (not Linux) nothing is
+    ever reported: commands then run to their end, as before."""
+
+    def __init__(self) -> None:
+        self._epoll: Any = None
+        self._callbacks: dict[int, Callable[[], None]] = {}
+
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once, from the event loop, when the peer of socket ``fd`` has closed it."""
+        if self._epoll is None:
+            if not hasattr(select, "epoll"):
+                return
+            self._epoll = select.epoll()
+            asyncio.get_running_loop().add_reader(self._epoll.fileno(), self._ready)
+        self._epoll.register(fd, 0)
+        self._callbacks[fd] = callback
+
+    def unwatch(self, fd: int) -> None:
+        if self._callbacks.pop(fd, None) is not None:
+            self._epoll.unregister(fd)
+
+    def _ready(self) -> None:
+        for fd, _events in self._epoll.poll(0):
+            callback = self._callbacks.get(fd)
+            self.unwatch(fd)
+            if callback is not None:
+                callback()
+
+    def close(self) -> None:
+        if self._epoll is not None:
+            asyncio.get_running_loop().remove_reader(self._epoll.fileno())
+            self._epoll.close()
+            self._epoll = None
+            self._callbacks.clear()
+
+
+class Caller:
+    """One request's client, while the daemon works on it: whether it has gone, and whether what runs for it now
+    may stop then (:func:`abandonable`)."""
+
+    def __init__(self, task: asyncio.Task[Any] | None = None) -> None:
+        self.task = task
+        self.gone = False
+        self.abandonable = False
+        #: ``SESSION:VERB`` of what runs now (``daemon status`` lists them).
+        self.doing = ""
+
+    def left(self) -> None:
+        self.gone = True
+        if self.abandonable and self.task is not None:
+            print(f"phonewire daemon: the client left; stopped {self.doing}", file=sys.stderr)
+            self.task.cancel()
+        elif self.doing:
+            print(f"phonewire daemon: the client left; {self.doing} runs to its end", file=sys.stderr)
+
+    def runs(self, inv: v.Invocation) -> None:
+        """``inv`` starts now (a whole invocation, or a batch's step)."""
+        self.abandonable = abandonable(inv)
+        self.doing = f"{inv.session}:{inv.verb}"
+        if self.gone:
+            self.left()
+
+
+def abandonable(inv: v.Invocation) -> bool:
+    """Whether ``inv`` stops when its client has gone: its operation's word (the table's ``abandonable``), or, for
+    the CLI's own verbs, only ``devices`` (it only lists)."""
+    op = v.VERBS[inv.verb].operation
+    return op.abandonable if op is not None else inv.verb == "devices"
+
+
 class Daemon:
     def __init__(self, directory: str, *, idle_s: float, sender_factory: SenderFactory = _host_session) -> None:
         self.directory = directory
@@ -109,6 +193,9 @@ class Daemon:
         self.stopping = asyncio.Event()
         self._sender_lock = asyncio.Lock()
         self.started = time.time()
+        self.hangups = Hangups()
+        #: the requests being worked on (their clients may have gone)
+        self.callers: set[Caller] = set()
 
     # -- files -------------------------------------------------------------------------------------------------
     def path(self, name: str) -> Path:
@@ -155,7 +242,9 @@ class Daemon:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.active += 1
         try:
-            reply = await self._reply(reader)
+            reply = await self._reply(reader, writer)
+            if reply is None:  # the client has gone, and what it asked for was stopped
+                return
             writer.write(
                 encode_reply(
                     int(reply["exit"]),
@@ -178,7 +267,7 @@ class Daemon:
         """The daemon refused the request itself (nothing ran): its code, and the reason in stdout."""
         return {"exit": v.EXIT_DAEMON, "code": code, "stdout": reason}
 
-    async def _reply(self, reader: asyncio.StreamReader) -> dict[str, Any]:
+    async def _reply(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> dict[str, Any] | None:
         try:
             async with asyncio.timeout(REQUEST_READ_S):
                 data = await self._read_request(reader)
@@ -201,7 +290,31 @@ class Daemon:
                 f"the daemon (pid {os.getpid()}) is phonewire {ours[0]} (protocol {ours[1]}), the client "
                 f"phonewire {req.version} (protocol {req.protocol})",
             )
-        return await self.run_argv(req.argv, cwd=req.cwd or ".", stdin=req.stdin, env=req.env)
+        return await self._run_watched(req, writer)
+
+    async def _run_watched(self, req: cl.Request, writer: asyncio.StreamWriter) -> dict[str, Any] | None:
+        """Run the request while watching its client: ``None`` when the client went and the command was stopped
+        (the module docstring's rules)."""
+        caller = Caller()
+        task = asyncio.create_task(
+            self.run_argv(req.argv, cwd=req.cwd or ".", stdin=req.stdin, env=req.env, caller=caller)
+        )
+        caller.task = task
+        sock = writer.get_extra_info("socket")
+        fd = sock.fileno() if sock is not None else -1
+        if fd >= 0:
+            self.hangups.watch(fd, caller.left)
+        self.callers.add(caller)
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:  # the daemon is stopping: so does the command (as it would without this)
+            task.cancel()
+            raise
+        finally:
+            self.callers.discard(caller)
+            if fd >= 0:
+                self.hangups.unwatch(fd)
+        return None if task.cancelled() else task.result()
 
     @staticmethod
     async def _read_request(reader: asyncio.StreamReader) -> bytes:
@@ -214,10 +327,18 @@ class Daemon:
         return data
 
     async def run_argv(
-        self, argv: list[str], *, cwd: str = ".", stdin: object = None, env: dict[str, str] | None = None
+        self,
+        argv: list[str],
+        *,
+        cwd: str = ".",
+        stdin: object = None,
+        env: dict[str, str] | None = None,
+        caller: Caller | None = None,
     ) -> dict[str, Any]:
-        """Run one CLI invocation; return ``{"exit", "stdout", "stderr"}`` (never raises)."""
+        """Run one CLI invocation; return ``{"exit", "stdout", "stderr"}`` (never raises, except the cancellation of
+        an abandonable command whose ``caller`` has gone)."""
         env = env or {}
+        caller = caller or Caller()
         as_json = "--json" in argv
         try:
             inv = v.parse_argv(argv)
@@ -225,7 +346,8 @@ class Daemon:
             if inv.verb == "daemon":
                 return self._daemon_verb(inv)
             if inv.verb == "batch":
-                return await self._batch(inv, cwd, stdin)
+                return await self._batch(inv, cwd, stdin, caller)
+            caller.runs(inv)
             outcome = await v.execute(inv, self._context(inv, cwd))
         except ProtocolError as exc:
             stream = "stdout" if as_json else "stderr"
@@ -274,15 +396,17 @@ class Daemon:
                 "devices": sorted(self.senders),
                 "sessions": sorted({name for name, _ in self.sessions}),
                 "runnerPids": sorted(pid for pid in map(_runner_pid, self.senders.values()) if pid is not None),
+                "requests": sorted(c.doing + (" (client gone)" if c.gone else "") for c in self.callers if c.doing),
             }
             text = " ".join(f"{k}={','.join(map(str, x)) if isinstance(x, list) else x}" for k, x in data.items())
             return {"exit": 0, "stdout": v.render_outcome(v.Outcome(data, text), as_json=inv.json)}
         err = v.UsageError(f"unknown daemon action {what!r}", v.VERBS["daemon"].usage)
         return {"exit": v.EXIT_USAGE, "stderr": v.render_error(err, as_json=False)}
 
-    async def _batch(self, inv: v.Invocation, cwd: str, stdin: object) -> dict[str, Any]:
+    async def _batch(self, inv: v.Invocation, cwd: str, stdin: object, caller: Caller) -> dict[str, Any]:
         """Run the steps in order; stop at the first that fails and, with ``--strict``, at the first action whose
-        reply says it changed nothing on screen (``changed: false``; steps that only read are not judged)."""
+        reply says it changed nothing on screen (``changed: false``; steps that only read are not judged); stop
+        before the next step once the client has gone."""
         if inv.args and inv.args[0] != "-":
             path = Path(cwd) / inv.args[0]
             try:
@@ -297,6 +421,8 @@ class Daemon:
         code = v.EXIT_OK
         unchanged: dict[str, Any] | None = None
         for n, step in enumerate(steps):
+            if caller.gone:  # nobody reads the rest: the steps not started are not run
+                break
             try:
                 sub = v.parse_argv(step)
                 if sub.verb in ("batch", "daemon"):
@@ -306,6 +432,7 @@ class Daemon:
                 sub.runner_token = sub.runner_token or inv.runner_token
                 if "--session" not in step:
                     sub.session = inv.session
+                caller.runs(sub)
                 outcome = await v.execute(sub, self._context(sub, cwd))
             except ProtocolError as exc:
                 results.append({"step": n, "argv": step, "ok": False, "error": exc.to_wire()})
@@ -359,6 +486,7 @@ class Daemon:
             for name in ("daemon.sock", "daemon.pid"):
                 self.path(name).unlink(missing_ok=True)
             await server.wait_closed()
+            self.hangups.close()
             await self.close_senders()
             print("phonewire daemon: stopped", file=sys.stderr)
 

@@ -72,6 +72,7 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     e.APP_UNKNOWN: INVALID_ARGUMENT,
     e.AMBIGUOUS_MATCH: INVALID_ARGUMENT,  # never from find (W3C takes the first match); a target naming several
     e.UNSUPPORTED_OPERATION: UNSUPPORTED_OPERATION,
+    e.ALREADY_RECORDING: INVALID_ARGUMENT,  # mobile: recordStart while recording; recordStop finishes that one
     # the app (the "window" of a phone session)
     e.APP_BUNDLE_ID_REQUIRED: NO_SUCH_WINDOW,
     e.APP_NOT_AVAILABLE: NO_SUCH_WINDOW,
