@@ -110,3 +110,14 @@ def test_defining_the_walker_again_in_the_same_document_keeps_the_first(phone: P
     page.walker_in = None  # the device takes the document for a new one
     assert ids(phone, app) == first
     assert phone.eval(f"[({STORED}).length, window.__firstWalker === {FIRST}]", app) == [1, True]
+
+
+def test_a_tap_whose_probe_finds_no_walker_defines_it_and_lands_once(phone: Phone, app: str) -> None:
+    node = next(n for n in phone.snapshot(app)["nodes"] if n["identifier"] == "like-3")
+    phone.run(phone.device.launch_app(app))  # a new document ...
+    page = phone.device._live(app)
+    page.walker_in = page.documents  # ... whose commit the device has not seen: the probe's short call misses
+    r = node["rect"]
+    hit = phone.run(phone.device.tap(app, r["x"] + r["width"] / 2, r["y"] + r["height"] / 2))
+    assert hit is not None and "like-3" in hit
+    assert next(n for n in phone.snapshot(app)["nodes"] if n["identifier"] == "like-3")["label"] == "Like 1"
