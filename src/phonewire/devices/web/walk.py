@@ -1,6 +1,6 @@
 """The in-page walk behind the web device's snapshot: the script (walker.js) and the expressions that run it, the
 focus probe, and :func:`snapshot_from_walk`, which turns the walk's compact rows into the protocol's nodes.  Pure
-apart from reading walker.js once."""
+apart from reading walker.js once and drawing the name the walker is stored under in pages (once per process)."""
 
 from __future__ import annotations
 
