@@ -3,6 +3,7 @@ measured in the same run on the same machine.
 
     .venv/bin/python bench/bench_web.py [--rounds 40] [--cold 3] [--no-playwright] [--baseline-src DIR]
     .venv/bin/python bench/bench_web.py --only-taps [--rounds 40] [--baseline-src DIR] [--no-playwright]
+    .venv/bin/python bench/bench_web.py --only-snapshots --baseline-src DIR [--rounds 40]
 
 * snapshot p50 through the runner (HTTP + the in-page walk + the shared builder) vs raw
   ``Accessibility.getFullAXTree`` and vs raw ``DOMSnapshot.captureSnapshot`` (with layout rects);
@@ -17,6 +18,8 @@ measured in the same run on the same machine.
 * with ``--baseline-src DIR`` (e.g. a ``git archive`` of an earlier commit's src/), snapshots of the demo list by
   a runner that imports phonewire from DIR, alternating call by call with one of this tree, and cold starts of
   such runners, interleaved with this tree's;
+* ``--only-snapshots``: the paired snapshots of ``--baseline-src`` alone (p50 of each side, and the median of the
+  per-round differences);
 * ``--only-taps``: taps alone, one per side per round, alternating (order rotated): this tree's runner, the
   ``--baseline-src`` runner, Playwright's ``touchscreen.tap``;
 * the same tap, screenshots and cold start through Playwright for Python (``page.touchscreen.tap``,
@@ -545,6 +548,11 @@ def main() -> None:
         help="only taps, alternating: this tree's runner, the --baseline-src runner and Playwright's touchscreen.tap",
     )
     parser.add_argument(
+        "--only-snapshots",
+        action="store_true",
+        help="only snapshots of the demo list, alternating: this tree's runner and the --baseline-src runner",
+    )
+    parser.add_argument(
         "--baseline-src",
         help="also time snapshots (paired, alternating) and cold starts of runners importing phonewire from this "
         "src/ directory",
@@ -556,6 +564,15 @@ def main() -> None:
     if args.only_taps:
         base = str(Path(args.baseline_src).resolve()) if args.baseline_src else None
         print_paired_taps(paired_taps(base, args.rounds, not args.no_playwright), base)
+        return
+    if args.only_snapshots:
+        if not args.baseline_src:
+            parser.error("--only-snapshots compares with a baseline: give --baseline-src DIR")
+        ours_s, base_s = paired_snapshots(str(Path(args.baseline_src).resolve()), args.rounds)
+        differences = statistics.median(a - b for a, b in zip(ours_s, base_s, strict=True)) * 1000
+        print(f"snapshot p50 of the demo list (runner, paired, {args.rounds} rounds, load {os.getloadavg()[0]:.1f}): "
+              f"this tree {p50(ours_s):.2f} ms, {args.baseline_src} {p50(base_s):.2f} ms, "
+              f"ratio {p50(ours_s) / p50(base_s):.2f}; median per-round difference {differences:+.2f} ms")  # fmt: skip
         return
 
     colds: list[float] = []

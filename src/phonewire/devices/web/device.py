@@ -78,11 +78,11 @@ from phonewire.devices.web.server import StaticServer
 from phonewire.devices.web.walk import (
     CHANGE_MARK,
     PAGE_HOOKS_JS,
-    WALK_EXPRESSION,
+    WALKER_MISSING,
     describe,
-    probe_expression,
     snapshot_from_walk,
     tree_from_walk,
+    walker_call,
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
@@ -154,6 +154,10 @@ class _Page:
     last_walk: dict[str, Any] | None = None
     #: Main-frame navigations committed (``Page.frameNavigated``, ``Page.navigatedWithinDocument``).
     commits: int = 0
+    #: Documents the main frame committed (``Page.frameNavigated``), and the one of them the walker was defined in
+    #: (walk.py's walker_call): in a document the device has not seen yet, the walker is defined without asking.
+    documents: int = 0
+    walker_in: int | None = None
 
     def stack(self) -> Iterator[_Page]:
         """This screen and the ones below it, top first."""
@@ -348,6 +352,8 @@ class WebDevice(Device):
             frame = params.get("frame") or {}
             if (frame.get("id") or params.get("frameId")) == page.target_id:
                 page.commits += 1
+                if method == "Page.frameNavigated":
+                    page.documents += 1
         elif method == "Page.javascriptDialogOpening" and page is not None:
             page.dialog = Dialog.opening(params)
         elif method == "Page.javascriptDialogClosed" and page is not None:
@@ -727,6 +733,20 @@ class WebDevice(Device):
     async def _eval(self, page: _Page, expression: str, *, await_promise: bool = False) -> Any:
         return await evaluate(page.session, expression, await_promise=await_promise)
 
+    async def _walker(self, page: _Page, probe: tuple[float, float] | None = None, *, before: str = "") -> Any:
+        """The walk, or with ``probe`` the description of what a tap at that point hits, from the walker stored in
+        the page (walk.py's walker_call), defined first where it is missing.  ``before``: an expression evaluated
+        first, in the same evaluation."""
+        document = page.documents
+        if page.walker_in == document:
+            value = await self._eval(page, before + walker_call(probe), await_promise=probe is None)
+            if value != WALKER_MISSING:
+                return value
+            before = ""  # (it ran)
+        value = await self._eval(page, before + walker_call(probe, define=True), await_promise=probe is None)
+        page.walker_in = document
+        return value
+
     async def _settle(self, page: _Page) -> None:
         """One round trip through the page's main thread after a gesture or key: events the page emitted while
         handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
@@ -860,7 +880,7 @@ class WebDevice(Device):
             page.unsettled = True
             if taps == 1:
                 # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
-                hit = describe(await self._eval(page, f"({gestures.GUARD_JS})({x}, {y}), {probe_expression(x, y)}"))
+                hit = describe(await self._walker(page, (x, y), before=f"({gestures.GUARD_JS})({x}, {y}), "))
                 with self._may_close(page), self._may_open_dialog(page):
                     # the evaluation that answers once the click was handled also marks the action (_settle's work)
                     evaluate = partial(self._eval, page, await_promise=True)
@@ -868,7 +888,7 @@ class WebDevice(Device):
                         await self._await_screens(page)
                         return hit
             else:
-                hit = describe(await self._eval(page, probe_expression(x, y)))
+                hit = describe(await self._walker(page, (x, y)))
                 with self._may_close(page), self._may_open_dialog(page):
                     await gestures.taps(page.session, x, y, taps)
             await self._settle(page)
@@ -1071,7 +1091,7 @@ class WebDevice(Device):
             if loading is None and settle.navigating(page):
                 loading = "a navigation was under way"
             try:
-                walk = await self._eval(page, WALK_EXPRESSION, await_promise=True)
+                walk = await self._walker(page)
             except ProtocolError as exc:
                 if exc.code != e.COMMAND_FAILED:
                     raise

@@ -1,10 +1,11 @@
 """The in-page walk behind the web device's snapshot: the script (walker.js) and the expressions that run it, the
 focus probe, and :func:`snapshot_from_walk`, which turns the walk's compact rows into the protocol's nodes.  Pure
-apart from reading walker.js once."""
+apart from reading walker.js once and drawing the name the walker is stored under in pages (once per process)."""
 
 from __future__ import annotations
 
 import json
+import secrets
 from importlib import resources
 from typing import Any, Final
 
@@ -37,11 +38,35 @@ _WALK_CONFIG: Final = {
     "plainRoles": sorted({"generic", *(ax for ax, role in AX_TO_ROLE.items() if role in ("Other", "Group"))}),
 }
 _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
-#: The walk runs after the tasks already queued (a hashchange, a click's follow-up) have run: a snapshot taken
-#: right after a tap sees that tap's effects.
-WALK_EXPRESSION = (
-    f"new Promise(r => setTimeout(r, 0)).then(() => ({_WALKER})({WALK_MAX_NODES}, {_CONFIG_JSON}, {DRAWN_SELECT_JS}))"
-)
+
+# The walker (~50 KB with drawn_select.js) is sent and compiled once per document, not once per snapshot: the first
+# call defines it as a property of the page's window, under a symbol whose name is drawn per process (a page cannot
+# define it first), non-writable, non-configurable and non-enumerable (the page cannot replace or delete it, nor
+# meets it listing its globals); later calls look it up and call it.  A new document has no walker: the call answers
+# WALKER_MISSING, and the caller sends the defining call (:func:`walker_call` with ``define``).
+_WALKER_KEY: Final = json.dumps(f"phonewire.walker.{secrets.token_hex(8)}")
+WALKER_MISSING: Final = "phonewire: no walker in this document"
+_DEFINE_WALKER: Final = f"""(() => {{
+  const walker = ({_WALKER});
+  const drawnSelect = {DRAWN_SELECT_JS};
+  const cfg = {_CONFIG_JSON};
+  const run = (probe) => probe ? walker(0, {{...cfg, probe}}, drawnSelect) : walker({WALK_MAX_NODES}, cfg, drawnSelect);
+  const key = Symbol.for({_WALKER_KEY});
+  if (!window[key]) Object.defineProperty(window, key, {{value: run}});  // (a page back from the cache keeps it)
+  return run;
+}})()"""
+_FIND_WALKER: Final = f"(window[Symbol.for({_WALKER_KEY})] || (() => {json.dumps(WALKER_MISSING)}))"
+
+
+def walker_call(probe: tuple[float, float] | None = None, *, define: bool = False) -> str:
+    """The expression that runs the walk (a promise: it runs after the tasks already queued — a hashchange, a
+    click's follow-up — so a snapshot taken right after a tap sees that tap's effects), or with ``probe`` the
+    walker's description of the element a tap at (x, y) reaches (:func:`describe`'s input; synchronous).  It calls
+    the walker stored in the page, or answers WALKER_MISSING where there is none; ``define``: defines it first."""
+    run = _DEFINE_WALKER if define else _FIND_WALKER
+    if probe is not None:
+        return f"{run}({json.dumps([probe[0], probe[1]])})"
+    return f"new Promise(r => setTimeout(r, 0)).then(() => {run}())"
 
 
 #: Run in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): remembers, in a WeakSet the
@@ -88,12 +113,6 @@ CHANGE_MARK: Final = """(() => {
 })()"""
 #: What every page runs before its own scripts.
 PAGE_HOOKS_JS: Final = CLICKERS_JS + ";\n" + CHANGES_JS
-
-
-def probe_expression(x: float, y: float) -> str:
-    """The walker's probe: the description (:func:`describe`'s input) of the element a tap at (x, y) reaches."""
-    cfg = {**_WALK_CONFIG, "probe": [x, y]}
-    return f"({_WALKER})(0, {json.dumps(cfg)}, {DRAWN_SELECT_JS})"
 
 
 def describe(raw: object) -> str | None:

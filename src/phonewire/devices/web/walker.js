@@ -25,7 +25,7 @@
 // ScrollView).  With cfg.probe = [x, y] the walk is skipped and the description of the element at that point is
 // returned instead (what a tap there hits), or null.
 // Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
-// unless they overflow their own box.
+// unless they lie above or beside it and overflow their own box (content overflows downward and to the right).
 (function (maxNodes, cfg, drawnSelect) {
   "use strict";
   const VW = window.innerWidth, VH = window.innerHeight;
@@ -657,6 +657,22 @@
   function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     if (out.length >= maxNodes || depth > MAX_DEPTH) return;
     const tag = el.tagName;
+    const r = el.getBoundingClientRect();
+    // A zero-area box (a wrapper of absolutely positioned children, an empty element) is never "outside":
+    // its content is not bounded by it.  (A box with an area is never display: contents, so never geometryless.)
+    const outside = r.width > 0 && r.height > 0 &&
+      (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]);
+    // Outside the visible area and nothing overflows it toward that area: the subtree is off-screen too.  Content
+    // overflows a box downward and to the right (scrollHeight / scrollWidth measure that much), so below the area
+    // an overflow never reaches it, and the overflow is not even read (most of a long list lies there); above or
+    // beside it, any overflow has the subtree walked.  Nothing below this point pushes a row for an element that is
+    // culled here, so it is culled first.  (Elements with many children are walked anyway: cheap to cull each
+    // child, safer for odd layouts.)
+    if (outside && r.y >= clip[3] && el.childElementCount < 50) return;
+    // The overflow of the box, read once: the cull and the scroll check further down both use it.
+    const sh = el.scrollHeight, ch = el.clientHeight;
+    const overflows = sh > ch + 1 || el.scrollWidth > el.clientWidth + 1;
+    if (outside && !overflows && el.childElementCount < 50) return;
     if (el.hidden && tag !== "svg") return;
     let role = roleOf(el, tag);
     const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;
@@ -682,28 +698,16 @@
     }
     // inert: neither seen by assistive technology nor tapped (a page's hidden off-canvas drawer)
     if (el.hasAttribute("inert")) return;
-    const r = el.getBoundingClientRect();
     let geometryless = false;
     if (r.width === 0 && r.height === 0 && r.x === 0 && r.y === 0) {
       const cs = getComputedStyle(el);
       if (cs.display === "none") return;
       geometryless = cs.display === "contents";
     }
-    // A zero-area box (a wrapper of absolutely positioned children, an empty element) is never "outside":
-    // its content is not bounded by it.
-    const outside = !geometryless && r.width > 0 && r.height > 0 &&
-      (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]);
-    if (outside && el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1 &&
-        el.childElementCount < 50) {
-      // Outside the visible area and nothing overflows it: the subtree is off-screen too.
-      // (Elements with many children are walked anyway: cheap to cull each child, safer for odd layouts.)
-      return;
-    }
     let flags = 0;
     let scrollable = false;
     let childClip = clip;
-    if (!geometryless && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) &&
-        el.clientHeight > 0 && tag !== "HTML" && tag !== "BODY") {
+    if (!geometryless && overflows && ch > 0 && tag !== "HTML" && tag !== "BODY") {
       const cs = getComputedStyle(el);
       const oy = cs.overflowY, ox = cs.overflowX;
       if (oy === "auto" || oy === "scroll" || ox === "auto" || ox === "scroll") {
