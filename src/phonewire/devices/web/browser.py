@@ -128,10 +128,17 @@ _PROFILE_PREFIX = "phonewire-chromium-"
 
 def remove_stale_profiles() -> None:
     """Remove profile directories left by owners that were SIGKILLed (their browser died with them, by
-    PR_SET_PDEATHSIG, but nobody was left to remove the directory).  The owner's PID is in the name."""
+    PR_SET_PDEATHSIG, but nobody was left to remove the directory).  The owner's PID is in the name.  Only this
+    user's: root leaves another user's directories alone (their owner cleans up after itself)."""
+    uid = os.getuid()
     for path in Path(tempfile.gettempdir()).glob(f"{_PROFILE_PREFIX}*-*"):
         owner = path.name[len(_PROFILE_PREFIX) :].split("-", 1)[0]
         if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            if path.lstat().st_uid != uid:
+                continue
+        except OSError:
             continue
         try:
             os.kill(int(owner), 0)
@@ -220,7 +227,6 @@ class BrowserProcess:
             if early.extra_flags == extra_flags and early.sandbox == state and early.process.poll() is None:
                 return early
             early.stop()  # started for other flags, or already gone: a fresh start decides
-        remove_stale_profiles()
         user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
         sandbox_flag = () if sandbox else (NO_SANDBOX,)
         args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *sandbox_flag, *extra_flags, *FLAGS]
@@ -243,6 +249,7 @@ class BrowserProcess:
             raise BrowserLaunchError(f"cannot start {CHROMIUM}: {exc}") from exc
         os.close(commands_r)
         os.close(replies_w)
+        remove_stale_profiles()  # after the fork: the browser starts up meanwhile
         browser = cls(process, user_data_dir, replies_r, commands_w, state)
         browser.extra_flags = extra_flags
         browser.binary = CHROMIUM
