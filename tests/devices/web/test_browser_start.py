@@ -91,3 +91,24 @@ def test_stale_profiles_of_this_user_are_removed_and_other_users_are_left_alone(
     browser.remove_stale_profiles()
     assert not mine.exists() and alive.exists()
     assert theirs.exists() is (os.getuid() == 0)
+
+
+def test_the_browser_answers_the_warm_up_call_written_at_the_fork_with_an_id_the_client_never_uses() -> None:
+    import json
+    import select
+
+    started = browser.BrowserProcess.launch(extra_flags=browser.window_flags(393, 852))
+    try:
+        raw = b""
+        while b"\0" not in raw:
+            ready, _, _ = select.select([started.read_fd], [], [], 30)
+            assert ready, "the browser never answered the warm-up call"
+            chunk = os.read(started.read_fd, 65536)
+            assert chunk, f"the browser closed its pipe: {started.exit_reason()}"
+            raw += chunk
+        first = json.loads(raw.split(b"\0", 1)[0])
+        assert first == {"id": 0, "result": {"cookies": []}}
+    finally:
+        os.close(started.read_fd)
+        os.close(started.write_fd)
+        started.stop()
