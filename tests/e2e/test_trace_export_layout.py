@@ -22,7 +22,7 @@ from phonewire.frontends.cli.main import main as cli_main
 pytestmark = pytest.mark.e2e
 
 DEMO = Path(phonewire.__file__).parent / "apps" / "demo"
-#: app.js's rows are appended in order 1..300; the patched copy puts rows 1..8 in the opposite order.
+#: The demo's script appends its rows in order 1..300; the patched copy puts rows 1..8 in the opposite order.
 REORDER = (
     "  list.append(frag);\n",
     "  list.append(frag);\n  list.prepend(...Array.from(list.children).slice(0, 8).reverse());\n",
@@ -62,10 +62,10 @@ def test_the_export_replays_green_after_the_rows_change_order(
     assert "phone.tap('id=\"like-5\"')" in exported and "@e" not in exported
     assert "phone.wait('id=like-5 label=\"Like 1\"')" in exported
 
-    app_js = site / "demo" / "app.js"
-    source = app_js.read_text()
+    page = site / "demo" / "index.html"
+    source = page.read_text()
     assert source.count(REORDER[0]) == 1
-    app_js.write_text(source.replace(*REORDER))
+    page.write_text(source.replace(*REORDER))
     shared_phone.open(url)  # the layout changed: the recorded points hold other rows
     nodes = shared_phone.snapshot().nodes
     now = {n["identifier"]: n["rect"] for n in nodes if n.get("identifier") in recorded}

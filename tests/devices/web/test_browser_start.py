@@ -68,3 +68,47 @@ def test_the_protocol_package_still_offers_its_names_loaded_on_first_use() -> No
     assert dir(phonewire.protocol) == sorted(phonewire.protocol.__all__)
     for name in phonewire.protocol.__all__:
         assert getattr(phonewire.protocol, name) is not None
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])  # this test's own, waited for: its PID is free
+    child.wait(10)
+    return child.pid
+
+
+def test_stale_profiles_of_this_user_are_removed_and_other_users_are_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(browser.tempfile, "tempdir", str(tmp_path))
+    dead = _dead_pid()
+    mine = tmp_path / f"phonewire-chromium-{dead}-mine"
+    theirs = tmp_path / f"phonewire-chromium-{dead}-theirs"
+    alive = tmp_path / f"phonewire-chromium-{os.getpid()}-alive"
+    for d in (mine, theirs, alive):
+        (d / "Default").mkdir(parents=True)
+    if os.getuid() == 0:  # as root: a directory another user's runner left must stay theirs to clean up
+        os.chown(theirs, 65534, 65534)
+    browser.remove_stale_profiles()
+    assert not mine.exists() and alive.exists()
+    assert theirs.exists() is (os.getuid() == 0)
+
+
+def test_the_browser_answers_the_warm_up_call_written_at_the_fork_with_an_id_the_client_never_uses() -> None:
+    import json
+    import select
+
+    started = browser.BrowserProcess.launch(extra_flags=browser.window_flags(393, 852))
+    try:
+        raw = b""
+        while b"\0" not in raw:
+            ready, _, _ = select.select([started.read_fd], [], [], 30)
+            assert ready, "the browser never answered the warm-up call"
+            chunk = os.read(started.read_fd, 65536)
+            assert chunk, f"the browser closed its pipe: {started.exit_reason()}"
+            raw += chunk
+        first = json.loads(raw.split(b"\0", 1)[0])
+        assert first == {"id": 0, "result": {"cookies": []}}
+    finally:
+        os.close(started.read_fd)
+        os.close(started.write_fd)
+        started.stop()

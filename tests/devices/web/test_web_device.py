@@ -245,6 +245,18 @@ def test_relaunch_starts_the_app_afresh(phone: Phone) -> None:
     assert result["relaunched"] is True and label(phone, "like-9") == "Like 0"
 
 
+def test_a_launch_waits_for_the_load_without_restarting_the_pages_quiet_clock(phone: Phone) -> None:
+    """The launch's own "loaded" hook is no reaction of the page: the next snapshot's quiet window counts from the
+    page's last change (the demo builds its rows while it parses, before its load event), not from the hook."""
+    phone.run(phone.device.launch_app(DEMO))
+    clock = phone.eval(
+        "(() => { const n = performance.getEntriesByType('navigation')[0]; "
+        "return {last: window.__phonewireQuiet.last, load: n.loadEventStart, end: n.loadEventEnd}; })()"
+    )
+    assert clock["end"] > 0, "launchApp answered before the load event ended"
+    assert clock["last"] <= clock["load"], clock
+
+
 def test_killed_browser_makes_the_device_unavailable() -> None:
     p = Phone()
     try:

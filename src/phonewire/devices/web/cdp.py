@@ -127,7 +127,7 @@ class CdpConnection:
     def __init__(self, reader: asyncio.ReadTransport, writer: asyncio.WriteTransport) -> None:
         self._reader = reader
         self._writer = writer
-        self._next_id = 0
+        self._next_id = 0  # ids start at 1: id 0 is the browser module's warm-up call (browser.WARM_UP), not ours
         self._pending: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
         #: The session of each pending call on one (a call to a target that detaches fails: no reply comes).
         self._call_sessions: dict[int, str] = {}

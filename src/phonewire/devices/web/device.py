@@ -104,10 +104,13 @@ AUTO_ATTACH: dict[str, Any] = {
 #: before it is attached the late way.
 AUTO_ATTACH_GRACE_S = 0.5
 # Resolves a task after the load event: the page's own load handlers have run by then (ours, added at commit,
-# would otherwise answer before them, and an alert() in theirs would open after the reply said "loaded").
+# would otherwise answer before them, and an alert() in theirs would open after the reply said "loaded").  The task
+# is a message, not a timer: settle.OBSERVER_SCRIPT counts a timer set in an event handler as the page's reaction
+# on its way, and its firing as a change, so a timer here restarted the next snapshot's quiet window at the load
+# event instead of at the page's last change (~25 ms of the demo's first snapshot).
 _LOADED = (
-    "new Promise(r => { const done = () => setTimeout(() => r(0), 0); "
-    "document.readyState === 'complete' ? done() : addEventListener('load', done); })"
+    "new Promise(r => { const done = () => { const c = new MessageChannel(); c.port1.onmessage = () => r(0); "
+    "c.port2.postMessage(0); }; document.readyState === 'complete' ? done() : addEventListener('load', done); })"
 )
 
 
