@@ -8,4 +8,8 @@ bash scripts/grid.sh >/dev/null || true   # Java + the Selenium jar of the grid 
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-.venv/bin/python -m pytest -q "$@"
+# Worker processes (pytest-xdist), whole files to one worker (pytest-xdist's loadfile: a module's
+# fixtures — the Grid, each real app, a module's phone — start once); each worker has its own session runner and
+# browser.  Arguments pass through after these flags: `-n 0` runs in one process; `pytest tests/x.py` alone runs
+# without workers.
+.venv/bin/python -m pytest -q -n 2 --dist loadfile "$@"
