@@ -1,9 +1,10 @@
 """Fixtures shared by the end-to-end tests (helpers live in web_runner.py).
 
-``shared_runner`` is one runner process and one Chromium for the whole session, for tests that need an app on a
-phone and not a fresh browser: ``shared_phone`` attaches a new ``phonewire.Phone`` (a fresh agent session) to it
-and closes every app first, so each test starts from the home screen.  A test that stops, wedges or restarts its
-runner, or reads the browser's own lifetime, starts a runner of its own (``runner_process`` / ``own_phone``).
+``shared_runner`` is one runner process and one Chromium for the whole session (of each pytest process: every
+xdist worker of scripts/test.sh has its own), for tests that need an app on a phone and not a fresh browser:
+``shared_phone`` attaches a new ``phonewire.Phone`` (a fresh agent session) to it and closes every app first, so
+each test starts from the home screen.  A test that stops, wedges or restarts its runner, or reads the browser's own
+lifetime, starts a runner of its own (``runner_process`` / ``own_phone``).
 """
 
 from __future__ import annotations
