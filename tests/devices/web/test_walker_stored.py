@@ -9,7 +9,7 @@ import pytest
 from web_phone import Phone, requires_chromium
 
 from phonewire.devices.web.device import DEMO_APP_ID
-from phonewire.devices.web.walk import _WALKER, walker_call
+from phonewire.devices.web.walk import _WALKER, DEFINE_WALKER, walker_call
 
 pytestmark = requires_chromium
 
@@ -121,3 +121,27 @@ def test_a_tap_whose_probe_finds_no_walker_defines_it_and_lands_once(phone: Phon
     hit = phone.run(phone.device.tap(app, r["x"] + r["width"] / 2, r["y"] + r["height"] / 2))
     assert hit is not None and "like-3" in hit
     assert next(n for n in phone.snapshot(app)["nodes"] if n["identifier"] == "like-3")["label"] == "Like 1"
+
+
+def test_a_new_documents_walker_is_defined_while_its_first_snapshot_waits_for_the_screen_to_settle(
+    phone: Phone, app: str
+) -> None:
+    """The first snapshot after a launch waits for a quiet screen; the walker is defined meanwhile, so the walk itself
+    is the short call, and the page was asked to define it once."""
+    phone.run(phone.device.launch_app(app))  # a new document, not settled yet
+    sent: list[str] = []
+    real = phone.device._eval
+
+    async def recording(page: object, expression: str, **kwargs: object) -> object:
+        sent.append(expression)
+        return await real(page, expression, **kwargs)  # type: ignore[arg-type]
+
+    phone.device._eval = recording  # type: ignore[method-assign]
+    try:
+        assert {"like-1", "rows"} <= ids(phone, app)
+    finally:
+        del phone.device._eval
+    defining = [x for x in sent if _WALKER in x]
+    assert defining == [DEFINE_WALKER], [x[:80] for x in sent]
+    assert sent.index(DEFINE_WALKER) < sent.index(walker_call())
+    assert len(phone.eval(STORED, app)) == 1

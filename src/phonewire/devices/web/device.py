@@ -77,6 +77,7 @@ from phonewire.devices.web.screencast import Recording
 from phonewire.devices.web.server import StaticServer
 from phonewire.devices.web.walk import (
     CHANGE_MARK,
+    DEFINE_WALKER,
     PAGE_HOOKS_JS,
     WALKER_MISSING,
     describe,
@@ -750,6 +751,22 @@ class WebDevice(Device):
         page.walker_in = document
         return value
 
+    def _prime_walker(self, page: _Page) -> asyncio.Future[None] | None:
+        """In a document the walker is not defined in yet (a new screen after a launch or a navigation), define it
+        now, while the snapshot waits for the screen to hold still: the page's main thread is idle then, and the
+        walk that follows finds it compiled and ready (the first snapshot after a launch: 85.0 vs 89.8 ms p50, 16
+        alternating starts; the walker's functions still compile on their first call)."""
+        if page.walker_in == page.documents:
+            return None
+        document = page.documents
+
+        async def define() -> None:
+            await self._eval(page, DEFINE_WALKER)
+            if page.documents == document:
+                page.walker_in = document
+
+        return asyncio.ensure_future(define())
+
     async def _settle(self, page: _Page) -> None:
         """One round trip through the page's main thread after a gesture or key: events the page emitted while
         handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
@@ -1089,7 +1106,15 @@ class WebDevice(Device):
             page = self._live(app_id)
             loading = None
             if page.unsettled:
-                loading = await settle.settle_screen(page, partial(self._eval, page, await_promise=True), self._scale)
+                primed = self._prime_walker(page)
+                try:
+                    loading = await settle.settle_screen(
+                        page, partial(self._eval, page, await_promise=True), self._scale
+                    )
+                finally:
+                    if primed is not None:
+                        with contextlib.suppress(Exception):  # the walk below meets whatever went wrong
+                            await primed
             page.unsettled = False
             if loading is None and settle.navigating(page):
                 loading = "a navigation was under way"

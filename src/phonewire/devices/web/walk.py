@@ -58,6 +58,11 @@ _DEFINE_WALKER: Final = f"""(() => {{
 _FIND_WALKER: Final = f"(window[Symbol.for({_WALKER_KEY})] || (() => {json.dumps(WALKER_MISSING)}))"
 
 
+#: Defines the walker in a document that has none, and runs nothing: a snapshot that waits for the screen to settle
+#: sends it while the quiet window runs, so the first walk of a new document finds the walker compiled.
+DEFINE_WALKER: Final = f"({_DEFINE_WALKER}, 0)"
+
+
 def walker_call(probe: tuple[float, float] | None = None, *, define: bool = False) -> str:
     """The expression that runs the walk (a promise: it runs after the tasks already queued — a hashchange, a
     click's follow-up — so a snapshot taken right after a tap sees that tap's effects), or with ``probe`` the
