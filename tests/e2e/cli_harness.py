@@ -107,3 +107,20 @@ def cli_for(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cli]:
         yield cli
     finally:
         cli.stop()
+
+
+@contextlib.contextmanager
+def web_cli(tmp_path_factory: pytest.TempPathFactory, name: str, *first: str) -> Iterator[Cli]:
+    """A CLI with its own daemon whose web runner ``first`` (a command after ``--device web``) started; on the way
+    out the daemon is stopped, and its runner must be gone with it."""
+    with pytest.MonkeyPatch.context() as mp:
+        cli = Cli(tmp_path_factory.mktemp(name), mp)
+        runner_pid = None
+        try:
+            assert cli("--device", "web", *first).code == 0
+            [runner_pid] = cli("daemon", "status", "--json").json()["data"]["runnerPids"]
+            yield cli
+        finally:
+            cli.stop()
+            if runner_pid is not None:
+                assert wait_gone(runner_pid), "the daemon left its runner running"

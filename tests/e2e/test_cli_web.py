@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_harness import Cli, Result, wait_gone
+from cli_harness import Cli, Result, web_cli
 from PIL import Image
 from web_runner import HostileSite
 
@@ -24,17 +24,8 @@ DEMO = "dev.phonewire.demo"
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
-    with pytest.MonkeyPatch.context() as mp:
-        cli = Cli(tmp_path_factory.mktemp("cli-web"), mp)
-        runner_pid = None
-        try:
-            assert cli("--device", "web", "--session", "warmup", "open", DEMO).code == 0
-            [runner_pid] = cli("daemon", "status", "--json").json()["data"]["runnerPids"]
-            yield cli
-        finally:
-            cli.stop()
-            if runner_pid is not None:
-                assert wait_gone(runner_pid), "the daemon left its runner running"
+    with web_cli(tmp_path_factory, "cli-web", "--session", "warmup", "open", DEMO) as cli:
+        yield cli
 
 
 class Session:

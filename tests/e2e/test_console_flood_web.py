@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from cli_harness import Cli, Result, wait_gone
+from cli_harness import Cli, Result, web_cli
 from web_runner import HostileSite
 
 from phonewire.protocol import commands as c
@@ -17,17 +17,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
-    with pytest.MonkeyPatch.context() as mp:
-        cli = Cli(tmp_path_factory.mktemp("flood-web"), mp)
-        runner_pid = None
-        try:
-            assert cli("--device", "web", "apps").code == 0
-            [runner_pid] = cli("daemon", "status", "--json").json()["data"]["runnerPids"]
-            yield cli
-        finally:
-            cli.stop()
-            if runner_pid is not None:
-                assert wait_gone(runner_pid), "the daemon left its runner running"
+    with web_cli(tmp_path_factory, "flood-web", "apps") as cli:
+        yield cli
 
 
 def run(cli: Cli, *argv: str) -> Result:

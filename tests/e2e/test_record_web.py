@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_harness import Cli, Result, wait_gone
+from cli_harness import Cli, Result, web_cli
 
 pytestmark = pytest.mark.e2e
 pytest.importorskip("av")
@@ -15,17 +15,8 @@ pytest.importorskip("av")
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
-    with pytest.MonkeyPatch.context() as mp:
-        cli = Cli(tmp_path_factory.mktemp("record-web"), mp)
-        runner_pid = None
-        try:
-            assert cli("--device", "web", "open", "dev.phonewire.demo").code == 0
-            [runner_pid] = cli("daemon", "status", "--json").json()["data"]["runnerPids"]
-            yield cli
-        finally:
-            cli.stop()
-            if runner_pid is not None:
-                assert wait_gone(runner_pid), "the daemon left its runner running"
+    with web_cli(tmp_path_factory, "record-web", "open", "dev.phonewire.demo") as cli:
+        yield cli
 
 
 def run(cli: Cli, *argv: str) -> Result:
