@@ -654,6 +654,75 @@
     push(parent, "StaticText", t, "", "", r, 0, node);
   }
 
+  // Subtrees the walk left out as off screen.  An element of one may still show: a position: fixed one (a chat
+  // button, a toast, a modal placed in a footer below the screen) is laid out against the viewport, and no overflow
+  // of its ancestors says so.  shownFromCulled() finds those and walks them as subtrees of their own.
+  const culled = new Set();
+  const FIXED_KEY = Symbol.for("phonewire.fixedRules");
+  // Where the style rules cannot be read, the screen is hit-tested every SWEEP_PX (its edges included).
+  const SWEEP_PX = 48;
+
+  // The selectors of the document's style rules that make an element position: fixed, plus inline styles; cached
+  // on the document while its sheets' rule counts stay the same.  null when a sheet cannot be read (another
+  // origin's, without CORS).
+  function fixedSelector() {
+    const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+    let key = "";
+    try {
+      for (const sheet of sheets) key += sheet.cssRules.length + ",";
+    } catch (e) {
+      return null;
+    }
+    const cached = document[FIXED_KEY];
+    if (cached && cached.key === key) return cached.selector;
+    const found = ['[style*="fixed"]'];
+    const visit = (rules) => {
+      for (const rule of rules) {
+        if (rule.selectorText && rule.style && rule.style.position === "fixed") {
+          try { document.querySelector(rule.selectorText); found.push(rule.selectorText); } catch (e) { /* ::before */ }
+        }
+        if (rule.cssRules) visit(rule.cssRules);
+      }
+    };
+    for (const sheet of sheets) visit(sheet.cssRules);
+    const selector = found.join(",");
+    if (cached) { cached.key = key; cached.selector = selector; }
+    else Object.defineProperty(document, FIXED_KEY, {value: {key, selector}});
+    return selector;
+  }
+
+  // Elements that might show although a culled subtree holds them, in document order.
+  function fixedCandidates() {
+    const selector = fixedSelector();
+    if (selector !== null) return document.querySelectorAll(selector);
+    const xs = [], ys = [], hits = new Set();
+    for (let x = 4; x < VW - 4; x += SWEEP_PX) xs.push(x);
+    for (let y = 4; y < VH - 4; y += SWEEP_PX) ys.push(y);
+    xs.push(VW - 4); ys.push(VH - 4);
+    for (const y of ys) for (const x of xs) { const hit = document.elementFromPoint(x, y); if (hit) hits.add(hit); }
+    return hits;
+  }
+
+  function shownFromCulled() {
+    const shown = [];
+    for (const hit of fixedCandidates()) {
+      let top = null;
+      for (let a = hit.parentElement; a && !top; a = a.parentElement) if (culled.has(a)) top = a;
+      if (!top || shown.some((s) => s.contains(hit))) continue;
+      // the outermost fixed element between them; one that shows by other means (a transform, a negative offset)
+      // is shown from the element hit
+      let el = null;
+      for (let a = hit; a !== top; a = a.parentElement) if (getComputedStyle(a).position === "fixed") el = a;
+      el = el || hit;
+      const r = el.getBoundingClientRect();
+      if (!(r.width > 0 && r.height > 0 && r.x < VW && r.y < VH && r.x + r.width > 0 && r.y + r.height > 0)) continue;
+      if (shown.some((s) => s.contains(el))) continue;
+      shown.push(el);
+      if (out.length >= maxNodes) return;
+      walk(el, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
+    }
+  }
+
   function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     if (out.length >= maxNodes || depth > MAX_DEPTH) return;
     const tag = el.tagName;
@@ -668,11 +737,11 @@
     // beside it, any overflow has the subtree walked.  Nothing below this point pushes a row for an element that is
     // culled here, so it is culled first.  (Elements with many children are walked anyway: cheap to cull each
     // child, safer for odd layouts.)
-    if (outside && r.y >= clip[3] && el.childElementCount < 50) return;
+    if (outside && r.y >= clip[3] && el.childElementCount < 50) { culled.add(el); return; }
     // The overflow of the box, read once: the cull and the scroll check further down both use it.
     const sh = el.scrollHeight, ch = el.clientHeight;
     const overflows = sh > ch + 1 || el.scrollWidth > el.clientWidth + 1;
-    if (outside && !overflows && el.childElementCount < 50) return;
+    if (outside && !overflows && el.childElementCount < 50) { culled.add(el); return; }
     if (el.hidden && tag !== "svg") return;
     let role = roleOf(el, tag);
     const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;
@@ -876,6 +945,7 @@
   let modal = null;
   try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
   walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
+  if (culled.size && !modal) shownFromCulled();
   serialOf(document);  // draws the document's id when nothing was pushed
   return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState,
           doc: serials.doc, nodes: out};
