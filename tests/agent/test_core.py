@@ -560,3 +560,45 @@ def test_a_cancelled_caller_stops_a_snapshot_at_once() -> None:
         return sender.ended
 
     assert run(go()) == []
+
+
+def test_a_caller_whose_cancel_scope_is_cancelled_awaits_a_sent_tap_once_not_once_per_loop_cycle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An MCP request that its client cancels (``notifications/cancelled``) is stopped by cancelling its anyio cancel
+    scope, and anyio delivers that cancellation again on every cycle of the event loop while the task waits.  A tap
+    already sent is still seen to its end, waited for once, not in a loop that wakes on every cycle."""
+    import anyio
+
+    waits = 0
+    real_wait = asyncio.wait
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal waits
+        waits += 1
+        return await real_wait(*args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "wait", counted)
+
+    async def go() -> tuple[int, list[str], bool]:
+        sender = GatedSender(rows(1, 1), held="tap")
+        agent = AgentSession(sender, app_id="app")
+        scope = anyio.CancelScope()
+
+        async def call() -> None:
+            with scope:
+                await agent.tap_point(10, 10)
+
+        task = asyncio.create_task(call())
+        await sender.entered.wait()
+        scope.cancel()
+        for _ in range(50):  # fifty cycles of the loop while the tap is held
+            await asyncio.sleep(0)
+        held_waits, done_while_held = waits, task.done()
+        sender.release.set()
+        await task  # the scope took its cancellation once the tap had ended
+        return held_waits, sender.ended, done_while_held
+
+    held_waits, ended, done_while_held = run(go())
+    assert ended == ["tap"] and done_while_held is False  # neither cut short nor given up on
+    assert held_waits == 1  # was 50: a wait per cycle, each cancelled at once (a core of CPU while the tap ran)

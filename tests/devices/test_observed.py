@@ -118,6 +118,25 @@ def test_console_events_kept_raw_are_decoded_only_when_a_read_reaches_them_and_r
     assert seen.logs.since(seen.logs.next - 1)["entries"][0]["text"] == "[a console message that could not be read]"
 
 
+def test_a_console_event_of_an_unexpected_shape_reads_as_the_placeholder_and_the_others_as_they_were() -> None:
+    """Valid JSON, shaped otherwise than Chromium's events: decoding never raises (a read would fail), the entry
+    says it could not be read, and the entries around it read as usual, in seq order."""
+    seen = Observer()
+    unread = "[a console message that could not be read]"
+    fine = {"method": observe.CONSOLE_API, "params": {"args": [{"type": "string", "value": "before"}]}}
+    odd = [
+        {"method": observe.CONSOLE_API, "params": {"args": [], "stackTrace": {"callFrames": {"url": "x"}}}},
+        {"method": observe.CONSOLE_API, "params": {"args": {"not": "a list"}}},
+        {"method": observe.CONSOLE_API, "params": {"args": [], "stackTrace": {"callFrames": ["not a frame"]}}},
+        [observe.CONSOLE_API],
+    ]
+    for event in [fine, *odd, {**fine, "params": {"args": [{"type": "string", "value": "after"}]}}]:
+        seen.on_console(json.dumps(event).encode(), "app.one")
+    read = seen.logs.since(0)
+    assert [x["text"] for x in read["entries"]] == ["before", *[unread] * len(odd), "after"]
+    assert [x["seq"] for x in read["entries"]] == list(range(len(odd) + 2))
+
+
 def test_the_documented_bounds_are_the_declared_ones() -> None:
     doc = (ROOT / "docs" / "trace.md").read_text(encoding="utf-8").replace("\n", " ")
     for text in (f"newest {c.MAX_LOG_ENTRIES} log entries and {c.MAX_NETWORK_ENTRIES} finished requests",

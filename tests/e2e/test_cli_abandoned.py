@@ -123,3 +123,20 @@ def test_a_batch_whose_client_left_stops_inside_its_wait_and_runs_none_of_the_la
         stop_process(proc)
     until_requests(cli, [])
     assert taps_shown(cli) == "taps=0"  # the tap after the wait never ran
+
+
+def test_the_snapshot_a_stopped_command_had_sent_finishes_on_the_runner_and_the_next_tap_lands_once(cli: Cli) -> None:
+    """The daemon stops an abandoned read at once, but the one wire command it had sent is the runner's: the runner
+    runs one command at a time, so the session's next command queues behind it there instead of racing it."""
+    assert cli(*D, "open", "hang.1500").code == 0  # every tap and snapshot of this app takes 1.5 s
+    proc = client(cli, "snapshot")
+    try:
+        until_requests(cli, ["default:snapshot"])
+        gone(proc, signal.SIGKILL)
+    finally:
+        stop_process(proc)
+    until_requests(cli, [])  # the daemon let it go; the runner may still be walking the screen
+    assert "the client left; stopped default:snapshot" in daemon_log(cli)
+    tap = cli(*D, "tap", "120", "122")
+    assert (tap.code, tap.out) == (0, "ok tapped (120, 122)\n"), tap.err
+    assert taps_shown(cli) == "taps=1"

@@ -31,6 +31,8 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+import anyio
+
 from phonewire.agent import selectors
 from phonewire.agent.checks import (
     MAX_CLEAR,
@@ -808,11 +810,15 @@ async def _to_the_end(sent: Awaitable[T]) -> T:
     raised once it has ended, whatever it returned)."""
     task = asyncio.ensure_future(sent)
     interrupted = False
-    while not task.done():
-        try:
-            await asyncio.wait({task})
-        except asyncio.CancelledError:
-            interrupted = True
+    # Shielded from a cancelled anyio scope (an MCP request its client cancelled): anyio cancels a task in it again on
+    # every cycle of the event loop, so this loop would wake on each one until the command ended; the scope delivers
+    # its cancellation at the caller's next await instead.  A task's own cancel() (the CLI daemon) still lands here.
+    with anyio.CancelScope(shield=True):
+        while not task.done():
+            try:
+                await asyncio.wait({task})
+            except asyncio.CancelledError:
+                interrupted = True
     if interrupted:
         if not task.cancelled():
             task.exception()  # retrieved: nobody will read it

@@ -139,6 +139,15 @@ class VideoWriter:
         self._last_pts, self._last = pts, rgb
         self.frames += 1
 
+    def discard(self) -> None:
+        """Close without a frame more and remove the file: a recording that never started (its screencast was
+        refused) leaves nothing, and its name stays free."""
+        try:
+            self._container.close()
+        finally:
+            self._file.close()
+            Path(self.path).unlink(missing_ok=True)
+
     def close(self, at_s: float) -> dict[str, Any]:
         """Repeat the last frame at ``at_s``, flush the encoder and close the file."""
         try:

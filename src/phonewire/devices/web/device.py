@@ -1239,8 +1239,13 @@ class WebDevice(Device):
                     e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}", "Pass a writable file path."
                 ) from exc
             recording = Recording(writer, self.profile.width, self.profile.height)
-            self._recording = recording
-            await recording.follow(page.session)
+            self._recording = recording  # before the screencast starts: its first frame is acknowledged
+            try:
+                await recording.follow(page.session)
+            except BaseException:  # refused (a dialog covers the page): nothing records, the name stays free
+                self._recording = None
+                await recording.discard()
+                raise
             return {"path": path, "width": writer.width, "height": writer.height, "codec": writer.codec}
 
     async def record_stop(self) -> dict[str, Any]:

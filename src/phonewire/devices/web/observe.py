@@ -50,7 +50,7 @@ def _decode_console(raw: bytes) -> dict[str, Any]:
     try:
         params = json.loads(raw).get("params") or {}
         return console_entry(params if isinstance(params, dict) else {})
-    except (ValueError, AttributeError, TypeError):
+    except (ValueError, AttributeError, TypeError, LookupError):  # not JSON, or not shaped like Chromium's events
         return _log_fields("console", "log", "[a console message that could not be read]", None, None)
 
 

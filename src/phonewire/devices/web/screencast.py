@@ -68,6 +68,13 @@ class Recording:
         while (item := await self._queue.get()) is not None:
             await asyncio.to_thread(self.writer.add, *item)
 
+    async def discard(self) -> None:
+        """End a recording whose screencast never started (:meth:`follow` failed): no video, no file."""
+        self.session = None
+        self._queue.put_nowait(None)
+        await self._task
+        await asyncio.to_thread(self.writer.discard)
+
     async def stop(self) -> dict[str, Any]:
         """Stop the screencast, encode what is queued and close the file."""
         if self.session is not None:

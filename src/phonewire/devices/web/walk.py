@@ -40,9 +40,13 @@ _WALK_CONFIG: Final = {
 _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 
 # The walker (~50 KB with drawn_select.js) is sent and compiled once per document, not once per snapshot: the first
-# call defines it as a property of the page's window, under a symbol whose name is drawn per process (a page cannot
-# define it first), non-writable, non-configurable and non-enumerable (the page cannot replace or delete it, nor
-# meets it listing its globals); later calls look it up and call it.  A new document has no walker: the call answers
+# call defines it as a property of the page's window, under a registered symbol whose name is drawn per process,
+# non-writable, non-configurable and non-enumerable (the page cannot replace or delete it, and neither Object.keys
+# nor a for-in over its globals meets it); later calls look it up and call it.  Not hidden from the page, though:
+# Object.getOwnPropertySymbols(window) lists the symbol and Symbol.keyFor names it, so a page that keeps the name
+# can define a function of its own under it in a later document of the same runner, before the device's first walk
+# there, and that function answers the document's later walks and tap probes (a page can mislead the walk anyway,
+# by overriding the DOM API the walker calls: docs/web.md).  A new document has no walker: the call answers
 # WALKER_MISSING, and the caller sends the defining call (:func:`walker_call` with ``define``).
 _WALKER_KEY: Final = json.dumps(f"phonewire.walker.{secrets.token_hex(8)}")
 WALKER_MISSING: Final = "phonewire: no walker in this document"

@@ -17,7 +17,8 @@ socket, it exits, so concurrent first calls start exactly one server.
 A client that goes away while its command runs (Ctrl-C, killed) hangs up its socket (:class:`Hangups` sees it)::
 
     the command is abandonable (reads only: wait, snapshot, logs …; or find, between two scrolls)
-        ──► stopped at once: the next command of its session does not wait for it
+        ──► stopped at once: the next command of its session does not wait for the rest of it (only for the
+            one wire command already on the runner, which finishes there first: the runner runs one at a time)
     any other command (tap, fill, open …: it may already have reached the runner)
         ──► runs to its end, unanswered: never cut short, never repeated
     a batch ──► stops before its next step (and at once inside an abandonable one)
