@@ -112,3 +112,14 @@ def test_the_browser_answers_the_warm_up_call_written_at_the_fork_with_an_id_the
         os.close(started.read_fd)
         os.close(started.write_fd)
         started.stop()
+
+
+def test_a_profile_name_that_is_no_pid_is_left_alone_and_never_stops_a_launch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(browser.tempfile, "tempdir", str(tmp_path))
+    odd = [tmp_path / f"phonewire-chromium-{name}-x" for name in ("9" * 30, "\u00b2", "12345678901")]
+    for d in odd:
+        d.mkdir()
+    browser.remove_stale_profiles()  # raised OverflowError / ValueError, after the browser was already started
+    assert all(d.exists() for d in odd)

@@ -140,7 +140,8 @@ def remove_stale_profiles() -> None:
     uid = os.getuid()
     for path in Path(tempfile.gettempdir()).glob(f"{_PROFILE_PREFIX}*-*"):
         owner = path.name[len(_PROFILE_PREFIX) :].split("-", 1)[0]
-        if not owner.isdigit() or int(owner) == os.getpid():
+        # a PID: ASCII digits, and few of them (os.kill overflows on a huge number; "²" is a digit to isdigit)
+        if not (owner.isascii() and owner.isdigit() and len(owner) <= 10) or int(owner) == os.getpid():
             continue
         try:
             if path.lstat().st_uid != uid:
@@ -151,8 +152,8 @@ def remove_stale_profiles() -> None:
             os.kill(int(owner), 0)
         except ProcessLookupError:
             _remove_tree(path)
-        except PermissionError:
-            pass  # alive, someone else's
+        except (PermissionError, OverflowError):
+            pass  # alive, someone else's (or no PID this system has)
 
 
 def _remove_tree(path: Path) -> None:
