@@ -33,7 +33,8 @@ def test_a_second_record_start_is_already_recording_and_an_earlier_video_is_neve
         assert refused.code == 3
         assert refused.err.startswith(
             f"error ALREADY_RECORDING: already recording into {clip}; that recording goes on\n"
-            "hint: One recording at a time: finish it with record stop (it completes clip.mp4)"
+            "hint: One recording at a time: finish it (CLI `record stop`, MCP and bridge `record_stop`, "
+            "wire `recordStop`; it completes clip.mp4)"
         ), refused.err
     assert not other.exists()
     assert run(web, "tap", "Account").code == 0

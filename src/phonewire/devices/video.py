@@ -45,8 +45,8 @@ def already_recording(path: str) -> ProtocolError:
     """``recordStart`` while the device records into ``path`` (one recording at a time): ALREADY_RECORDING."""
     return ProtocolError(
         e.ALREADY_RECORDING, f"already recording into {path}; that recording goes on",
-        f"One recording at a time: finish it with record stop (it completes {Path(path).name}), then start the "
-        "new one.",
+        f"One recording at a time: finish it (CLI `record stop`, MCP and bridge `record_stop`, wire `recordStop`; "
+        f"it completes {Path(path).name}), then start the new one.",
     )  # fmt: skip
 
 
