@@ -1,0 +1,55 @@
+"""Fixes of docs/realapps-findings-4.md (Streamlit and Gradio), on the real web phone and a page of our own built
+like the apps' markup (tests/e2e/hostile/findings4.html): F4 `select` on a text input drawn as a drop-down (Gradio's
+Dropdown) is refused instead of answering ok for a text that the page throws away."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from web_runner import HostileSite
+
+import phonewire
+from phonewire.protocol import errors as e
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+    mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
+    try:
+        with phonewire.Phone(device="web") as p:
+            yield p
+    finally:
+        mp.undo()
+
+
+def node(phone: phonewire.Phone, ident: str) -> dict[str, object]:
+    return dict(next(n for n in phone.snapshot().nodes if n.get("identifier") == ident))
+
+
+def test_f4_select_on_a_text_box_drawn_as_a_drop_down_is_refused_and_sets_nothing(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings4.html"))
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.select("id=product", ["Cocoa"])
+    assert info.value.code == e.INVALID_REQUEST
+    assert "setting it chooses nothing" in info.value.message
+    assert info.value.hint == "Tap it, then tap the option in the list it opens (`snapshot` shows the options)."
+    assert node(phone, "product")["value"] == "Tea"  # the field's text was not touched
+    assert node(phone, "chosen")["label"] == "chosen: Tea"
+    # what the hint says works: tap the box, then the option
+    phone.tap("id=product")
+    phone.tap('role=Cell label="Cocoa"')
+    assert node(phone, "chosen")["label"] == "chosen: Cocoa"
+    assert node(phone, "product")["value"] == "Cocoa"
+
+
+def test_f4_select_still_sets_an_input_with_a_real_datalist(phone: phonewire.Phone, hostile_site: HostileSite) -> None:
+    phone.open(hostile_site.url("findings4.html"))
+    phone.select("id=city", ["Lima"])
+    assert node(phone, "city")["value"] == "Lima"
