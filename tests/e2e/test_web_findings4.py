@@ -53,3 +53,16 @@ def test_f4_select_still_sets_an_input_with_a_real_datalist(phone: phonewire.Pho
     phone.open(hostile_site.url("findings4.html"))
     phone.select("id=city", ["Lima"])
     assert node(phone, "city")["value"] == "Lima"
+
+
+def test_f2_radios_and_checkbox_inside_a_visually_hidden_box_are_listed_by_their_labels_and_tap_sets_them(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings4.html"))
+    view = phone.snapshot(interactive=True).text
+    assert 'RadioButton "EUR"' in view and 'RadioButton "USD"' in view and 'CheckBox "Show totals"' in view
+    assert (node(phone, "opt-eur")["value"], node(phone, "opt-usd")["value"]) == ("1", "0")
+    phone.tap('role=RadioButton label="USD"')
+    assert (node(phone, "opt-eur")["value"], node(phone, "opt-usd")["value"]) == ("0", "1")
+    phone.tap('role=CheckBox label="Show totals"')
+    assert node(phone, "totals")["value"] == "0"

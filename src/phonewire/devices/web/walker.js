@@ -586,7 +586,13 @@
     const r = el.getBoundingClientRect();
     if (r.width < 4 || r.height < 4) return true;
     const cs = getComputedStyle(el);
-    return cs.visibility === "hidden" || cs.display === "none";
+    if (cs.visibility === "hidden" || cs.display === "none") return true;
+    // or clipped away by a box under 4 px around it (the "visually hidden" wrapper of React Aria, which Streamlit
+    // draws its radios and checkboxes with: the input keeps its 13-px box inside a 1-px one; findings 4, F2)
+    const p = el.parentElement;
+    if (!p) return false;
+    const pr = p.getBoundingClientRect();
+    return (pr.width < 4 || pr.height < 4) && getComputedStyle(p).overflow !== "visible";
   }
 
   function hiddenToggle(el) {
@@ -791,7 +797,8 @@
     let value = "";
     let self = parent;
     if (drawn) {
-      name = clean(textOf(el, 0));
+      // the control's own aria-label names it (Streamlit's checkbox has one inside a label that shows the same words)
+      name = clean(drawn.getAttribute("aria-label") || textOf(el, 0));
       value = drawn.checked ? "1" : "0";
     } else if (standsFor) {
       name = nameOf(standsFor, "SELECT", "combobox");
