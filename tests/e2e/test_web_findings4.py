@@ -66,3 +66,15 @@ def test_f2_radios_and_checkbox_inside_a_visually_hidden_box_are_listed_by_their
     assert (node(phone, "opt-eur")["value"], node(phone, "opt-usd")["value"]) == ("0", "1")
     phone.tap('role=CheckBox label="Show totals"')
     assert node(phone, "totals")["value"] == "0"
+
+
+def test_f6_a_text_field_inside_its_label_is_not_named_by_its_own_value_and_keeps_its_ref(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings4.html"))
+    before = phone.snapshot(interactive=True).text
+    line = next(ln for ln in before.splitlines() if 'TextView "Name"' in ln)
+    ref = line.split()[0]
+    phone.fill(ref, "Grace Hopper")
+    after = phone.snapshot(interactive=True).text
+    assert f'{ref} TextView "Name" value="Grace Hopper"' in after  # the same ref, the same name, the new value

@@ -188,7 +188,7 @@
     let s = "";
     for (let c = node.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) { s += c.data; continue; }
-      if (c.nodeType !== 1) continue;
+      if (c.nodeType !== 1 || c === namedControl) continue;
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
       if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "style" ||
@@ -258,10 +258,19 @@
     return clean(s);
   }
 
+  // The control a label around it names: its own value is no part of its name (Gradio's textbox sits inside its
+  // <label>; named with its value, its name and so its ref changed with every fill: findings 4, F6).
+  let namedControl = null;
+
   function labelFor(el) {
     let s = "";
     if (el.labels && el.labels.length) {
-      for (const l of el.labels) s += " " + textOf(l, 0);
+      namedControl = el;
+      try {
+        for (const l of el.labels) s += " " + textOf(l, 0);
+      } finally {
+        namedControl = null;
+      }
     }
     return clean(s);
   }
