@@ -1,8 +1,9 @@
 """Gradio 6.31 Blocks (apps/gradio_quotes.py): what the view and the replies say around the Dropdown and Submit
 (findings 4, F7-F9).
 
-F7: with the Dropdown's list open (by `fill`ing a filter into it), `press escape` closes it (the screen and the next view agree) but answers
-    "nothing changed on screen" (`changed: false`): a `batch --strict` stops there, an agent believes Escape failed.
+F7: with the Dropdown's list open (by `fill`ing a filter into it), `press escape` closes it (the screen and the
+    next view agree) but answers "nothing changed on screen" (`changed: false`): a `batch --strict` stops there,
+    an agent believes Escape failed.
 F8: Gradio's Markdown (`gr.Markdown`, a <div data-testid="markdown"> with a click listener) is a `Button`: the page's
     title "Quotes" and the About tab's text are buttons in the view; the screen shows a heading and a paragraph.
 F9: after Submit the view carries `Alert "Loading"` (Gradio's status tracker) that the screenshot does not show;
