@@ -92,3 +92,14 @@ def test_f3_a_diff_names_an_element_the_page_drew_anew_by_its_new_ref(
     assert new != old
     assert f'~ {new} Button "Shipping details"  (drawn anew: {old} is gone)' in changes
     phone.tap(new)  # the ref the diff gave names the button on the screen
+
+
+def test_f7_a_key_whose_answer_renders_a_frame_later_answers_changed(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("findings4.html"))
+    assert '"Escape hides this line"' in phone.snapshot().text
+    reply = phone.press("escape")
+    assert reply.data["changed"] is True
+    assert '"Escape hides this line"' not in phone.snapshot().text
+    assert phone.press("escape").data["changed"] is False  # nothing left to close: nothing changed
