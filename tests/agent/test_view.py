@@ -363,3 +363,12 @@ def test_the_doc_shows_the_closed_select_and_checkbox_lines_as_rendered() -> Non
     lines = [line.split(" ", 1)[1] for line in render(screen(select, box), interactive=True).text.splitlines()]
     assert lines == ['ComboBox "Sort" value="id" (7 options, select one)', 'CheckBox "Buy milk"']
     assert all(f"`{line}`" in doc for line in lines)
+
+
+def test_diff_names_an_element_drawn_anew_with_the_same_line_by_its_new_ref() -> None:
+    # findings 4, F3: Streamlit rebuilds the expander below a table it grew; the line reads the same, the ref is new
+    nodes = screen(RawNode("Button", label="Shipping details", rect=Rect(0, 0, 300, 40)))
+    before = render(nodes, name=lambda n: "e11")
+    after = render(nodes, name=lambda n: "e35")  # the same line, the ref of a new element
+    assert diff(before, after) == ['~ @e35 Button "Shipping details"  (drawn anew: @e11 is gone)']
+    assert diff(before, render(nodes, name=lambda n: "e11")) == []  # the same element keeps its ref: no line

@@ -100,6 +100,7 @@ class AgentSession:
         self.app_id: str | None = app_id
         self._refs = RefTable()
         self._previous: list[Node] | None = None
+        self._previous_refs: dict[str, Node] = {}  # the refs the previous snapshot issued
         self._lock = asyncio.Lock()
         #: Set by the last ref/selector resolution: how long the fresh-snapshot check took (seconds).
         self.last_check_s: float = 0.0
@@ -246,7 +247,13 @@ class AgentSession:
             if self._previous is None:
                 lines = ["# no previous snapshot in this session: full view", *rendered.lines]
             else:
-                changes = diff(render(self._previous, interactive=interactive, full=full), rendered)
+                # the previous screen with the refs it issued, so that an element drawn anew in the same place (a
+                # page that rebuilds its DOM on every change: Streamlit) shows with its new ref (findings 4, F3)
+                issued = {id(n): r for r, n in self._previous_refs.items()}
+                before = render(
+                    self._previous, interactive=interactive, full=full, name=lambda n: issued.get(id(n), "")
+                )
+                changes = diff(before, rendered)
                 lines = changes or ["# no changes"]
         else:
             lines = rendered.lines
@@ -254,6 +261,7 @@ class AgentSession:
             lines = [header, *lines]
         self._refs.reset(index, rendered)
         self._previous = nodes
+        self._previous_refs = rendered.refs
         return View("\n".join(lines), nodes, rendered.refs, quality)
 
     async def viewport(self) -> dict[str, float]:

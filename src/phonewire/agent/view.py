@@ -459,16 +459,28 @@ def _identity_of_line(key: str) -> str:
     return f"{found.group('role')} {found.group('label') or ''}"
 
 
+def _ref_of_line(line: str) -> str:
+    """The ref a view line carries (``e12`` of ``@e12 Button …``), or "" for a line without one."""
+    word = line.strip().split(" ", 1)[0]
+    return word[1:] if word.startswith("@") else ""
+
+
 def diff(previous: Rendered, current: Rendered) -> list[str]:
     """Lines added (``+``), removed (``-``) and changed (``~``: the same element — same role and identifier, or
     same role and label when it has no identifier — with a new label, value or flags) since ``previous``.
 
-    Added and changed lines carry the current refs; removed lines carry none (those elements are gone)."""
+    Added and changed lines carry the current refs; removed lines carry none (those elements are gone).  A line that
+    reads the same but carries another ref than before (``previous`` rendered with the refs it issued) is an element
+    drawn anew in its place: ``~`` with the new ref, saying the old one is gone (findings 4, F3)."""
     out: list[str] = []
     matcher = difflib.SequenceMatcher(a=[k.strip() for k in previous.keys], b=[k.strip() for k in current.keys],
                                       autojunk=False)  # fmt: skip
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
+            for a, b in zip(range(a0, a1), range(b0, b1), strict=True):
+                old, new = _ref_of_line(previous.lines[a]), _ref_of_line(current.lines[b])
+                if old and new and old != new:
+                    out.append(f"~ {current.lines[b].strip()}  (drawn anew: @{old} is gone)")
             continue
         removed = list(range(a0, a1))
         added = list(range(b0, b1))

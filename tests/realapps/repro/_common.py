@@ -10,6 +10,9 @@ and, for the third round (docs/realapps-findings-3.md, "Set-up"):
                                                   superuser admin / pass1234)
 and for round 3b (the same doc, "Round 3b"):
   NICEGUI_URL    default http://127.0.0.1:8744   (NiceGUI 3.18.0, apps/nicegui_contacts.py, 150 contacts)
+and for the fourth round (docs/realapps-findings-4.md, "Set-up"; apps/setup_round4.sh serves both):
+  STREAMLIT_URL  default http://127.0.0.1:8751   (Streamlit 1.67.0, apps/streamlit_orders.py)
+  GRADIO_URL     default http://127.0.0.1:8752   (Gradio 6.31.0, apps/gradio_quotes.py)
 """
 
 import contextlib
@@ -26,6 +29,8 @@ FLASKADMIN = os.environ.get("FLASKADMIN_URL", "http://127.0.0.1:8741")
 SWAGGER = os.environ.get("SWAGGER_URL", "http://127.0.0.1:8742")
 WAGTAIL = os.environ.get("WAGTAIL_URL", "http://127.0.0.1:8743")
 NICEGUI = os.environ.get("NICEGUI_URL", "http://127.0.0.1:8744")
+STREAMLIT = os.environ.get("STREAMLIT_URL", "http://127.0.0.1:8751")
+GRADIO = os.environ.get("GRADIO_URL", "http://127.0.0.1:8752")
 WAGTAIL_USER, WAGTAIL_PASSWORD = "admin", "pass1234"
 
 

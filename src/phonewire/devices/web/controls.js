@@ -10,6 +10,8 @@
 // it was; the reply says what it would have held (`value`) and what it holds again (`previous`, `restored`).
 // A box a library draws for a hidden select (drawnSelect, drawn_select.js) names that select; the reply adds `shown`,
 // the text the box shows after the change (the library redraws it on `change`).
+// A text input drawn as a drop-down (role=combobox, aria-expanded or aria-haspopup, no datalist) is refused: its text
+// is no choice (findings 4, F4).
 // Returns {selected, options, type, value, shown?} or {unmatched, options} (nothing changed) or {error, …}.
 (function (point, values, add, kinds, drawnSelect) {
   "use strict";
@@ -65,6 +67,12 @@
     const drawn = ctl.getAttribute("role") === "combobox" || ctl.hasAttribute("aria-expanded") ||
       ctl.hasAttribute("aria-haspopup");
     return {error: "readonly", what: "input", type, drawn};
+  }
+  // A text field drawn as a drop-down (Gradio's Dropdown: role=combobox, aria-expanded, its list drawn by the page,
+  // no datalist): its text is a filter, not its choice; the page puts its own choice back when the field loses focus.
+  if (!(kinds || []).includes(type) && !ctl.list && (ctl.getAttribute("role") === "combobox" ||
+      ctl.hasAttribute("aria-expanded") || ctl.hasAttribute("aria-haspopup"))) {
+    return {error: "filter", what: "input", type};
   }
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
   if (document.activeElement !== ctl) ctl.focus();

@@ -57,6 +57,13 @@ def checked(result: object, values: list[str]) -> dict[str, Any]:
                 "Tap it, then tap the option in the list it opens (`snapshot` shows the options).",
             )
         raise ProtocolError(e.INVALID_REQUEST, "the field is read-only", "It cannot be set.")
+    if error == "filter":  # findings 4, F4: Gradio's Dropdown
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            "the field is a text box drawn as a drop-down: its text filters the list the page draws, and setting "
+            "it chooses nothing (the page puts its own choice back), so nothing was set",
+            "Tap it, then tap the option in the list it opens (`snapshot` shows the options).",
+        )
     if error == "single":
         raise ProtocolError(
             e.INVALID_REQUEST,

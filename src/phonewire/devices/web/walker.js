@@ -188,7 +188,7 @@
     let s = "";
     for (let c = node.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) { s += c.data; continue; }
-      if (c.nodeType !== 1) continue;
+      if (c.nodeType !== 1 || c === namedControl) continue;
       if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
       const tag = c.tagName;
       if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "style" ||
@@ -258,10 +258,19 @@
     return clean(s);
   }
 
+  // The control a label around it names: its own value is no part of its name (Gradio's textbox sits inside its
+  // <label>; named with its value, its name and so its ref changed with every fill: findings 4, F6).
+  let namedControl = null;
+
   function labelFor(el) {
     let s = "";
     if (el.labels && el.labels.length) {
-      for (const l of el.labels) s += " " + textOf(l, 0);
+      namedControl = el;
+      try {
+        for (const l of el.labels) s += " " + textOf(l, 0);
+      } finally {
+        namedControl = null;
+      }
     }
     return clean(s);
   }
@@ -586,7 +595,13 @@
     const r = el.getBoundingClientRect();
     if (r.width < 4 || r.height < 4) return true;
     const cs = getComputedStyle(el);
-    return cs.visibility === "hidden" || cs.display === "none";
+    if (cs.visibility === "hidden" || cs.display === "none") return true;
+    // or clipped away by a box under 4 px around it (the "visually hidden" wrapper of React Aria, which Streamlit
+    // draws its radios and checkboxes with: the input keeps its 13-px box inside a 1-px one; findings 4, F2)
+    const p = el.parentElement;
+    if (!p) return false;
+    const pr = p.getBoundingClientRect();
+    return (pr.width < 4 || pr.height < 4) && getComputedStyle(p).overflow !== "visible";
   }
 
   function hiddenToggle(el) {
@@ -860,7 +875,8 @@
     let value = "";
     let self = parent;
     if (drawn) {
-      name = clean(textOf(el, 0));
+      // the control's own aria-label names it (Streamlit's checkbox has one inside a label that shows the same words)
+      name = clean(drawn.getAttribute("aria-label") || textOf(el, 0));
       value = drawn.checked ? "1" : "0";
     } else if (standsFor) {
       name = nameOf(standsFor, "SELECT", "combobox");
