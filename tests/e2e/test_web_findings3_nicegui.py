@@ -24,15 +24,9 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("PHONEWIRE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
-    mp.delenv("PHONEWIRE_RUNNER_ADDR", raising=False)
-    try:
-        with phonewire.Phone(device="web") as p:
-            yield p
-    finally:
-        mp.undo()
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    """The module's phone on the session's runner (conftest.py): each test opens the page it starts from."""
+    return module_phone
 
 
 def node(phone: phonewire.Phone, ident: str) -> dict[str, object]:
