@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_runner import HostileSite, SharedRunner, attached_phone
+from web_runner import HostileSite, SharedRunner, WebDriverServer, attached_phone
 
 import phonewire
 
@@ -48,3 +48,13 @@ def module_phone(shared_runner: SharedRunner, tmp_path_factory: pytest.TempPathF
     """``shared_phone`` for a whole module: its tests open the page they start from."""
     with attached_phone(shared_runner.get(), tmp_path_factory.mktemp("state")) as phone:
         yield phone
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[WebDriverServer]:
+    """A ``phonewire webdriver`` server for a module of WebDriver tests."""
+    s = WebDriverServer()
+    try:
+        yield s
+    finally:
+        s.stop()

@@ -6,32 +6,22 @@ serving.  Real processes: the SDK's stdio client, ``phonewire mcp``, a runner wi
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
-from pathlib import Path
 
 import anyio
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from test_mcp_web import mcp_session
 
 APP = "hang.1500"  # every tap and snapshot of this app takes 1.5 s
 
 
 def test_a_cancelled_tap_runs_to_its_end_once_and_the_server_answers_the_next_call() -> None:
     async def main() -> list[str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_TIME_SCALE")}
-        params = StdioServerParameters(
-            command=sys.executable, args=["-m", "phonewire", "mcp", "--device", "double", "--app", APP], env=env
-        )
-        with Path(os.devnull).open("w") as errlog:  # noqa: ASYNC230 - opened once, before any await
-            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
-                await session.initialize()
-                assert not (await session.call_tool("open_app", {"app_id": APP})).is_error
-                with anyio.move_on_after(0.5) as waited:  # the client stops waiting: the SDK cancels the request
-                    await session.call_tool("tap", {"target": "120 122"})
-                assert waited.cancelled_caught
-                with anyio.fail_after(30):  # before the fix: the server's connection closed here
-                    snapshot = await session.call_tool("snapshot", {})
+        async with mcp_session("double", APP) as session:
+            assert not (await session.call_tool("open_app", {"app_id": APP})).is_error
+            with anyio.move_on_after(0.5) as waited:  # the client stops waiting: the SDK cancels the request
+                await session.call_tool("tap", {"target": "120 122"})
+            assert waited.cancelled_caught
+            with anyio.fail_after(30):  # before the fix: the server's connection closed here
+                snapshot = await session.call_tool("snapshot", {})
         assert not snapshot.is_error, snapshot.content
         block = snapshot.content[0]
         assert block.type == "text"

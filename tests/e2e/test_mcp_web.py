@@ -28,11 +28,11 @@ REF = re.compile(r"@e\d+ ")
 
 
 @asynccontextmanager
-async def mcp_session() -> AsyncIterator[ClientSession]:
-    """A ``phonewire mcp`` process for the web device; the SDK client closes stdin and reaps it on exit."""
+async def mcp_session(device: str = "web", app: str = DEMO) -> AsyncIterator[ClientSession]:
+    """A ``phonewire mcp`` process for ``device`` and ``app``; the SDK client closes stdin and reaps it on exit."""
     env = {k: v for k, v in os.environ.items() if k not in ("PHONEWIRE_RUNNER_ADDR", "PHONEWIRE_TIME_SCALE")}
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "phonewire", "mcp", "--device", "web", "--app", DEMO], env=env
+        command=sys.executable, args=["-m", "phonewire", "mcp", "--device", device, "--app", app], env=env
     )
     with Path(os.devnull).open("w") as errlog:  # noqa: ASYNC230 - opened once, before any await
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from web_runner import HostileSite
+from web_runner import HostileSite, node
 
 import phonewire
 from phonewire.protocol import errors as e
@@ -27,10 +27,6 @@ pytestmark = pytest.mark.e2e
 def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
     """The module's phone on the session's runner (conftest.py): each test opens the page it starts from."""
     return module_phone
-
-
-def node(phone: phonewire.Phone, ident: str) -> dict[str, object]:
-    return dict(next(n for n in phone.snapshot().nodes if n.get("identifier") == ident))
 
 
 def test_e16_an_input_whose_list_names_no_datalist_is_a_text_field_and_fill_finds_it(

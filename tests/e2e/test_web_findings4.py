@@ -5,7 +5,7 @@ Dropdown) is refused instead of answering ok for a text that the page throws awa
 from __future__ import annotations
 
 import pytest
-from web_runner import HostileSite
+from web_runner import HostileSite, node
 
 import phonewire
 from phonewire.protocol import errors as e
@@ -17,10 +17,6 @@ pytestmark = pytest.mark.e2e
 def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
     """The module's phone on the session's runner (conftest.py): each test opens the page it starts from."""
     return module_phone
-
-
-def node(phone: phonewire.Phone, ident: str) -> dict[str, object]:
-    return dict(next(n for n in phone.snapshot().nodes if n.get("identifier") == ident))
 
 
 def test_f4_select_on_a_text_box_drawn_as_a_drop_down_is_refused_and_sets_nothing(

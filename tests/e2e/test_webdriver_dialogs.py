@@ -14,19 +14,10 @@ from selenium.common.exceptions import (
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
-from test_webdriver_web import Server
 from web_runner import HostileSite
+from web_runner import WebDriverServer as Server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = Server()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def session(server: Server, site: HostileSite, page: str = "dialogs.html", **caps: str) -> selenium_webdriver.Remote:

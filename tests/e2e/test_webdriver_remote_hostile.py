@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import signal
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_runner import WebDriverServer
 
 pytestmark = pytest.mark.e2e
 
@@ -26,18 +24,11 @@ CREDENTIALS = "remote:files-test"
 AUTH = {"Authorization": "Basic " + base64.b64encode(CREDENTIALS.encode()).decode()}
 
 
-class Remote:
+class Remote(WebDriverServer):
     def __init__(self, files_dir: Path) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "phonewire", "webdriver", "--port", "0", "--allow-remote",
-             "--files-dir", str(files_dir)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "PHONEWIRE_WEBDRIVER_CREDENTIALS": CREDENTIALS},
-        )  # fmt: skip
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline().decode()
-        assert line.startswith("PHONEWIRE_WEBDRIVER_READY port="), line
-        self.url = f"http://127.0.0.1:{int(line.split('=')[1])}"
+        super().__init__(
+            "--allow-remote", "--files-dir", str(files_dir), env={"PHONEWIRE_WEBDRIVER_CREDENTIALS": CREDENTIALS}
+        )
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()

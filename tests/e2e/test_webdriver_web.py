@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import base64
 import io
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -16,7 +13,7 @@ from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from PIL import Image
-from procs import children, stop_process, wait_gone
+from procs import children, wait_gone
 from selenium import webdriver as selenium_webdriver
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
@@ -33,36 +30,11 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
 from web_runner import HostileSite
+from web_runner import WebDriverServer as Server
 
 pytestmark = pytest.mark.e2e
 
 DEMO = "dev.phonewire.demo"
-
-
-class Server:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "phonewire", "webdriver", "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline().decode()
-        assert line.startswith("PHONEWIRE_WEBDRIVER_READY port="), line
-        self.url = f"http://127.0.0.1:{int(line.split('=')[1])}"
-
-    def stop(self) -> None:
-        stop_process(self.proc, 30)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = Server()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def appium(server: Server, **caps: object) -> appium_webdriver.Remote:

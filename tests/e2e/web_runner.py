@@ -184,3 +184,28 @@ class HostileSite:
 
     def close(self) -> None:
         self._stack.close()
+
+
+class WebDriverServer:
+    """A ``phonewire webdriver`` process on a free port (``url``), with more ``args`` and ``env`` if given, stopped
+    by :meth:`stop`."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "phonewire", "webdriver", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().decode()
+        assert line.startswith("PHONEWIRE_WEBDRIVER_READY port="), line
+        self.url = f"http://127.0.0.1:{int(line.split('=')[1])}"
+
+    def stop(self) -> None:
+        stop_process(self.proc, 30)
+
+
+def node(phone: phonewire.Phone, ident: str) -> dict[str, object]:
+    """The node of the current screen with this identifier."""
+    return dict(next(n for n in phone.snapshot().nodes if n.get("identifier") == ident))
