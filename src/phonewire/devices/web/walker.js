@@ -98,41 +98,10 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
                    Math.min(clip[2], r.x + r.width), Math.min(clip[3], r.y + r.height)];
     }
   }
-  if (tag === "INPUT" && (el.getAttribute("type") || "").toLowerCase() === "password") flags |= 16;
-  if (tag === "TEXTAREA" || (role === "textbox" && el.getAttribute("aria-multiline") === "true")) flags |= 32;
-  if (el.isContentEditable && role === "textbox") flags |= 128 | 32;
-  if (el === active && tag !== "BODY" && tag !== "HTML") flags |= 2;
-  if (((tag === "TEXTAREA" || (tag === "INPUT" && TYPED_INPUTS.has((el.type || "").toLowerCase()))) &&
-       el.readOnly) || el.getAttribute("aria-readonly") === "true") flags |= 256;
-  if (el.getAttribute("aria-disabled") === "true" || (("disabled" in el) && el.matches(":disabled"))) flags |= 1;
-  const sel = el.getAttribute("aria-selected");
-  if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
-  if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
+  flags |= statesOf(el, tag, role);
   if (drawn) { flags |= 8; if (drawn.disabled) flags |= 1; }
   if (standsFor) { flags |= 8; if (standsFor.disabled) flags |= 1; }
-  // A clickable element without a role (a click listener, onclick, or where cursor:pointer starts) that holds no
-  // control of its own: a button to a person.  One that holds controls delegates their clicks: it stays generic.
-  if ((role === "generic" || role === "none") && sliderHandle(el)) {  // (rule slider-handle)
-    role = "slider";
-    flags |= 8;
-  }
-  // A message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a status, named by
-  // its text, that the interactive view keeps.  (rule message-box)
-  if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
-      /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4 &&
-      messageBox(el, "status")) {
-    role = "status";
-  }
-  // A calendar's days are cells of their own (named by their day), and their week row stands for none of them.
-  // (rule calendar-day)
-  if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
-    role = clean(el.textContent) ? "gridcell" : "clickable";  // (an arrow drawn by CSS: named by its class)
-    flags |= 8;
-    if (/(^|[\s_-])disabled(\s|$)/.test(typeof el.className === "string" ? el.className : "")) flags |= 1;
-  } else if (tag === "TR" && role === "row" && !el.hasAttribute("role") && !clicked(el)) {
-    const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
-    if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
-  }
+  [role, flags] = ruledRole(el, tag, role, r, flags);  // (rules slider-handle, message-box, calendar-day)
   let cs = null;
   if (tag !== "BODY" && tag !== "HTML") {
     // Not drawn, so not seen: content-visibility: hidden (its content), a transparent wrapper (opacity: 0, a
@@ -153,12 +122,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   let pointer = parentPointer;
   if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
     pointer = (cs || getComputedStyle(el)).cursor === "pointer";
-    // (rules clickable, delegating-container, backdrop, same-as-control)
-    if ((role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
-        ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || (pointer && !parentPointer)) &&
-        r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-        !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
-        !backdrop(el) && !sameAsControl(el)) {
+    if (clickable(el, tag, role, r, pointer && !parentPointer)) {  // (rules clickable, delegating-container, …)
       role = "clickable";
       flags |= 8;
     }
@@ -205,17 +169,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   let childTclip = tclip;
   if (candidate && !outside) {
     self = push(parent, role, name, ident, value, geometryless ? null : r, flags, el);
-    if (!geometryless && r.width > 0 && r.height > 0) {
-      if (TAP_ROLES.has(role) || (flags & 8)) {
-        const cover = coveredBy(el, r, tclip);
-        if (cover) out[self].push(cover);
-      }
-      if (CLIP_ROLES.has(role) || ((flags & 64) && PLAIN.has(role))) {
-        const c = [Math.max(tclip[0], r.x), Math.max(tclip[1], r.y),
-                   Math.min(tclip[2], r.x + r.width), Math.min(tclip[3], r.y + r.height)];
-        if (c[0] < c[2] && c[1] < c[3]) childTclip = c;
-      }
-    }
+    if (!geometryless && r.width > 0 && r.height > 0) childTclip = hitTest(el, self, r, role, flags, tclip);
   } else if (candidate && outside) {
     self = parent;
   }
@@ -224,27 +178,32 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
   if (standsFor && self !== parent) options(standsFor, self, r, false);
   if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
-  const mixed = !childInName;
-  // a closed <details> shows its <summary> only (the rest is laid out but never painted)
-  const shut = tag === "DETAILS" && !el.open;
+  // a text-only element's text has the element's box (no Range needed)
+  const ownBox = el.childElementCount === 0 && !geometryless && !outside && !name ? r : null;
+  walkChildren(el, self, childClip, childTclip, depth, childInName, pointer, ownBox);
+}
+
+function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
+  // The element's children (a closed <details> shows its <summary> only: the rest is laid out but never painted),
+  // its text as lines of their own where it is no part of a name, then its shadow root's children.
+  const shut = el.tagName === "DETAILS" && !el.open;
   for (let c = el.firstChild; c; c = c.nextSibling) {
     if (shut && !(c.nodeType === 1 && c.tagName === "SUMMARY")) continue;
     if (c.nodeType === 1) {
-      walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
-    } else if (c.nodeType === 3 && mixed && c.data.trim()) {
-      if (el.childElementCount === 0 && !geometryless && !outside && !name && c === el.firstChild && !c.nextSibling) {
-        // a text-only element: its box is the text's box (no Range needed); no line for zero-width text
-        const t = clean(c.data);
-        if (t) push(self, "StaticText", t, "", "", r, 0, c);
+      walk(c, self, clip, tclip, depth + 1, inName, pointer);
+    } else if (c.nodeType === 3 && !inName && c.data.trim()) {
+      if (ownBox && c === el.firstChild && !c.nextSibling) {
+        const t = clean(c.data);  // (no line for zero-width text)
+        if (t) push(self, "StaticText", t, "", "", ownBox, 0, c);
       } else {
-        textRun(self, c, childClip);
+        textRun(self, c, clip);
       }
     }
     if (out.length >= maxNodes) return;
   }
   if (el.shadowRoot) {
     for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
-      walk(c, self, childClip, childTclip, depth + 1, childInName, pointer);
+      walk(c, self, clip, tclip, depth + 1, inName, pointer);
     }
   }
 }

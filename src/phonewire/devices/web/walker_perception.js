@@ -6,7 +6,6 @@
 
 const VW = window.innerWidth, VH = window.innerHeight;
 const out = [];
-const active = document.activeElement;
 const MAX_DEPTH = 200;
 // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
 const MAX_OPTIONS = 50;
@@ -41,6 +40,21 @@ function describe(el) {
   }
   const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2).join(" ") : "";
   return [roleOf(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
+}
+
+function hitTest(el, row, r, role, flags, tclip) {
+  // A node a tap may aim at is hit-tested (its row gets what covers it, or where a tap on it lands); a list, a
+  // table or a scroll view clips the tap points of what it holds: the clip its children get.
+  if (TAP_ROLES.has(role) || (flags & 8)) {
+    const cover = coveredBy(el, r, tclip);
+    if (cover) out[row].push(cover);
+  }
+  if (CLIP_ROLES.has(role) || ((flags & 64) && PLAIN.has(role))) {
+    const c = [Math.max(tclip[0], r.x), Math.max(tclip[1], r.y),
+               Math.min(tclip[2], r.x + r.width), Math.min(tclip[3], r.y + r.height)];
+    if (c[0] < c[2] && c[1] < c[3]) return c;
+  }
+  return tclip;
 }
 
 function hitAt(x, y, el) {

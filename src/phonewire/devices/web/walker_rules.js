@@ -329,3 +329,43 @@ function unnamedControlName(el) {
   if (el.ownerSVGElement) return iconName(el) || shapeName(el);
   return iconName(el) || (expanderState(el) !== null ? "expander" : classWords(el));
 }
+
+// Where the walk asks the rules (walker.js calls these).
+
+function ruledRole(el, tag, role, r, flags) {
+  // The role (and flags) the rules give an element whose spec role says less than a person sees: [role, flags].
+  if ((role === "generic" || role === "none") && sliderHandle(el)) {
+    // (rule slider-handle) a slider's handle a library draws without ARIA
+    role = "slider";
+    flags |= 8;
+  }
+  // (rule message-box) a message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a
+  // status, named by its text, that the interactive view keeps
+  if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
+      /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4 &&
+      messageBox(el, "status")) {
+    role = "status";
+  }
+  // (rule calendar-day) a calendar's days are cells of their own (named by their day), and their week row stands
+  // for none of them
+  if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
+    role = clean(el.textContent) ? "gridcell" : "clickable";  // (an arrow drawn by CSS: named by its class)
+    flags |= 8;
+    if (/(^|[\s_-])disabled(\s|$)/.test(typeof el.className === "string" ? el.className : "")) flags |= 1;
+  } else if (tag === "TR" && role === "row" && !el.hasAttribute("role") && !clicked(el)) {
+    const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
+    if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
+  }
+  return [role, flags];
+}
+
+function clickable(el, tag, role, r, pointerStarts) {
+  // (rules clickable, delegating-container, backdrop, same-as-control) an element without a role that takes clicks
+  // (a click listener, onclick, or where cursor:pointer starts) and holds no control of its own: a button to a
+  // person.  One that holds controls delegates their clicks: it stays generic.
+  return (role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
+    ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || pointerStarts) &&
+    r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
+    !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
+    !backdrop(el) && !sameAsControl(el);
+}

@@ -9,6 +9,7 @@
 // handleValue, editorText; each is marked "(rule …)" where it is called.  roleOf and implicitRole use nothing
 // outside this file: scrolling's plan (scroll_plan.js) runs this file alone for its roles.
 const NAME_MAX = 1000;
+const ACTIVE = document.activeElement;
 // Input types a person types into (the readonly attribute means something only for them).
 const TYPED_INPUTS = new Set(["text", "search", "email", "tel", "url", "password", "number", "date", "time",
   "datetime-local", "month", "week"]);
@@ -258,4 +259,22 @@ function valueOf(el, tag, role, flags) {
   }
   if (flags & 128) return clean(editorText(el).replace(/\u200b/g, ""));  // (rule editor-text)
   return "";
+}
+
+function statesOf(el, tag, role) {
+  // The walk's state flags the spec gives an element (walker.js's header lists them): 16 secure (password), 32
+  // multiline, 128 editable, 2 focused, 256 read-only, 1 disabled, 4 selected, 8 focusable by tabindex or clicked
+  // through onclick.
+  let flags = 0;
+  if (tag === "INPUT" && (el.getAttribute("type") || "").toLowerCase() === "password") flags |= 16;
+  if (tag === "TEXTAREA" || (role === "textbox" && el.getAttribute("aria-multiline") === "true")) flags |= 32;
+  if (el.isContentEditable && role === "textbox") flags |= 128 | 32;
+  if (el === ACTIVE && tag !== "BODY" && tag !== "HTML") flags |= 2;
+  if (((tag === "TEXTAREA" || (tag === "INPUT" && TYPED_INPUTS.has((el.type || "").toLowerCase()))) &&
+       el.readOnly) || el.getAttribute("aria-readonly") === "true") flags |= 256;
+  if (el.getAttribute("aria-disabled") === "true" || (("disabled" in el) && el.matches(":disabled"))) flags |= 1;
+  const sel = el.getAttribute("aria-selected");
+  if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
+  if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
+  return flags;
 }
