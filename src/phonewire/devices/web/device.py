@@ -88,7 +88,7 @@ from phonewire.devices.web.walk import (
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import RawNode, Rect, Snapshot, build_snapshot
 
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
@@ -845,7 +845,7 @@ class WebDevice(Device):
             return Rect.of(0, 0, walk.get("w"), walk.get("h"))
         return Rect.of(0, 0, self.profile.width, self.profile.height)
 
-    def _dialog_snapshot(self, page: _Page, dialog: Dialog) -> dict[str, Any]:
+    def _dialog_snapshot(self, page: _Page, dialog: Dialog) -> Snapshot:
         """The dialog over the page's last walked view (the page answers no walk while the dialog is open)."""
         viewport = self._dialog_viewport(page)
         root = tree_from_walk(page.last_walk) if page.last_walk is not None else RawNode("Application", rect=viewport)
@@ -1098,7 +1098,7 @@ class WebDevice(Device):
             await self._settle(page)
             return result
 
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
+    async def snapshot(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:
@@ -1111,7 +1111,7 @@ class WebDevice(Device):
                 raise
             return self._dialog_snapshot(top, top.dialog)  # a timer opened one while the page settled
 
-    async def _walked(self, app_id: str) -> dict[str, Any]:
+    async def _walked(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):
             page = self._live(app_id)
             loading = None

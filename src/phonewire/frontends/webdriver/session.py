@@ -47,9 +47,8 @@ from phonewire.frontends.webdriver.errors import (
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES, Node, rect_of
 
-Node = dict[str, Any]
 ELEMENT_KEY: Final = a.ELEMENT_KEY
 #: Elements a session remembers; the oldest are forgotten past it (then ``no such element``).
 MAX_ELEMENTS: Final = 2000
@@ -356,8 +355,8 @@ class WebDriverSession:
 
     async def rect(self, element_id: str) -> dict[str, float]:
         node, _ = await self._current(element_id)
-        r = node.get("rect") or {}
-        return {k: float(r.get(k, 0)) for k in ("x", "y", "width", "height")}
+        r = rect_of(node)
+        return {"x": float(r["x"]), "y": float(r["y"]), "width": float(r["width"]), "height": float(r["height"])}
 
     async def state(self, element_id: str, which: str) -> bool:
         node, _ = await self._current(element_id)
