@@ -85,6 +85,11 @@ def key_coordinate(value: float) -> int:
     return int(max(-_COORD_CLAMP, min(_COORD_CLAMP, round(f))))
 
 
+#: The identifier of the node a device draws for a page's own dialog (``alert``/``confirm``/``prompt``, the web
+#: phone): a node with it is that dialog, not a page's ``role=alert`` message box.
+PAGE_DIALOG: Final = "javascript-dialog"
+
+
 class WireRect(TypedDict):
     """A node's rect on the wire (screen points, 0.1 pt)."""
 

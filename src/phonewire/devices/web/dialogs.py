@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, PAGE_DIALOG, RawNode, Rect
 
 KINDS: Final = ("alert", "confirm", "prompt", "beforeunload")
 OK: Final = "OK"
@@ -32,7 +32,7 @@ WIDTH: Final = 280.0
 TEXT_HEIGHT: Final = 88.0
 FIELD_HEIGHT: Final = 40.0
 BUTTON_HEIGHT: Final = 44.0
-IDENTIFIER: Final = "javascript-dialog"
+IDENTIFIER: Final = PAGE_DIALOG
 #: A beforeunload dialog's message (the page's own text is not shown by browsers).
 LEAVE_MESSAGE: Final = "Leave site? Changes that you made may not be saved."
 
