@@ -6,13 +6,11 @@ stays cheap for the CLI's thin client.
 
 from __future__ import annotations
 
+from phonewire.versions import PROTOCOL_VERSION as PROTOCOL_VERSION
+from phonewire.versions import __version__
+
 # Not `from typing import TYPE_CHECKING`: importing typing costs the CLI's warm path ~2 ms.
 TYPE_CHECKING = False
-
-__version__ = "0.1.0"
-#: The wire protocol's version (runner ``status``/``uptime`` report it; the CLI client sends it to its daemon).
-#: Defined here, not in phonewire.protocol, so the CLI's thin client can read it without importing that package.
-PROTOCOL_VERSION = 1
 __all__ = ["ActionResult", "AgentSession", "Phone", "ProtocolError", "View", "__version__"]
 
 _LAZY = {

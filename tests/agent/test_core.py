@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import pytest
 
 from agent_fakes import FakeSender, row, screen
-from phonewire.agent import core
+from phonewire.agent import fill as filling
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import Envelope
@@ -225,7 +225,7 @@ def test_fill_taps_the_field_end_clears_its_value_checks_it_is_empty_and_types()
 
 def test_fill_taps_the_end_again_for_text_the_caret_was_not_after(monkeypatch: pytest.MonkeyPatch) -> None:
     # The focusing tap put the caret inside a value wider than the field: the deletes left its tail.
-    monkeypatch.setattr(core, "REFOCUS_PAUSE_S", 0.0)
+    monkeypatch.setattr(filling, "REFOCUS_PAUSE_S", 0.0)
     s, sender = session(screen(name_field("Ann Lovelace")))
     sender.screens = [screen(name_field("lace")), screen(name_field(""))]
     result = run(s.fill("label=Name", "Bob"))
@@ -242,7 +242,7 @@ def test_fill_taps_the_end_again_for_text_the_caret_was_not_after(monkeypatch: p
 
 
 def test_fill_never_types_after_text_it_could_not_clear(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "REFOCUS_PAUSE_S", 0.0)
+    monkeypatch.setattr(filling, "REFOCUS_PAUSE_S", 0.0)
     s, sender = session(screen(name_field("Ann")))
     with pytest.raises(ProtocolError) as info:
         run(s.fill("label=Name", "Bob"))  # the fake's field keeps "Ann" whatever is deleted

@@ -124,12 +124,19 @@ def test_trace_files_are_private(tmp_path: Path) -> None:
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
 
 
-def test_stopping_removes_every_wrapper_and_records_nothing_more(tmp_path: Path) -> None:
+def test_tracing_observes_the_session_and_replaces_none_of_its_methods(tmp_path: Path) -> None:
     agent, sender, directory = traced(tmp_path)
-    assert all(op.method in vars(agent) for op in OPERATIONS.values() if op.name not in trace.CONTROL_OPS)
+    assert agent.observers.watching == [trace.recorder_of(agent)]
+    assert not any(op.method in vars(agent) for op in OPERATIONS.values()) and "_find" not in vars(agent)
+    # every operation of the table but the trace's own is a step its observers see
+    assert all(
+        getattr(getattr(AgentSession, op.method), "__operation__", None) is op
+        for op in OPERATIONS.values()
+        if op.name not in trace.CONTROL_OPS
+    )
     stopped = asyncio.run(agent.trace_stop())
     assert stopped.data["steps"] == 0
-    assert not any(op.method in vars(agent) for op in OPERATIONS.values())
+    assert agent.observers.watching == []
     sent = len(sender.sent)
     asyncio.run(agent.tap("label=Help"))
     assert steps(directory) == []

@@ -6,15 +6,12 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Any
 
 from phonewire.agent.view import node_line
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.request import DEFAULT_WAIT_MS, MAX_DURATION_MS, MAX_TAPS, MAX_WAIT_MS
-from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
-
-Node = dict[str, Any]
+from phonewire.protocol.request import DEFAULT_WAIT_MS, MAX_DURATION_MS, MAX_TAPS, MAX_WAIT_MS, SCROLL_DIRECTIONS
+from phonewire.protocol.snapshot import TEXT_INPUT_ROLES, Node
 
 #: Most deletes ``fill`` sends to clear a field (in all rounds together).
 MAX_CLEAR = 500
@@ -121,3 +118,11 @@ def check_wait(selector: str | None, *, gone: bool, idle: bool, timeout_ms: obje
             f"Give --timeout in milliseconds (default {DEFAULT_WAIT_MS}, at most {MAX_WAIT_MS}).",
         )
     return target
+
+
+def check_direction(direction: str) -> str:
+    """A scroll direction, normalised (``Down`` → ``down``)."""
+    d = direction.strip().lower() if isinstance(direction, str) else ""
+    if d not in SCROLL_DIRECTIONS:
+        raise invalid(f"unknown scroll direction {direction!r}", "Directions: up, down, left, right.")
+    return d

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from phonewire.agent.refs import Index
-from phonewire.protocol.snapshot import SCROLL_ROLES
-
-Node = dict[str, Any]
+from phonewire.protocol.snapshot import SCROLL_ROLES, Node, rect_of
 
 
 def visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
@@ -17,7 +13,7 @@ def visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:
     nothing (an element placed outside its container) is not applied."""
 
     def box(n: Node) -> tuple[float, float, float, float]:
-        r = n.get("rect") or {}
+        r = rect_of(n)
         x, y = float(r.get("x", 0)), float(r.get("y", 0))
         return x, y, x + float(r.get("width", 0)), y + float(r.get("height", 0))
 
@@ -54,7 +50,7 @@ SELECT_ROLES = frozenset({"ComboBox", "List"})
 
 def has_box(node: Node) -> bool:
     """Whether ``node`` has a place on the screen (a rect with an area): a tap has somewhere to land."""
-    r = node.get("rect") or {}
+    r = rect_of(node)
     return float(r.get("width", 0)) > 0 and float(r.get("height", 0)) > 0
 
 

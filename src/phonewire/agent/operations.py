@@ -301,6 +301,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   read_only=True, view_after=False, cli="record stop"),
     )
 }  # fmt: skip
+#: The operations by the AgentSession method that performs each (:func:`phonewire.agent.hooks.operation`).
+BY_METHOD: Final[dict[str, Operation]] = {op.method: op for op in OPERATIONS.values()}
 
 
 def for_front_end(front_end: FrontEnd) -> dict[str, Operation]:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from phonewire.protocol.snapshot import Node, rect_of
 
 _COLOURS = ((230, 25, 75), (60, 180, 75), (0, 130, 200), (245, 130, 48), (145, 30, 180), (70, 240, 240))
 
 
-def draw_refs(
-    image: bytes, refs: dict[str, dict[str, Any]], viewport: dict[str, float], *, format: str = "png"
-) -> bytes:
+def draw_refs(image: bytes, refs: dict[str, Node], viewport: dict[str, float], *, format: str = "png") -> bytes:
     """Draw ``refs`` (ref → node with a rect in points) over ``image``; points → pixels by the viewport width."""
     with Image.open(io.BytesIO(image)) as src:
         canvas = src.convert("RGB")
@@ -21,7 +20,7 @@ def draw_refs(
     draw = ImageDraw.Draw(canvas)
     font = ImageFont.load_default(size=max(10, round(11 * scale)))
     for i, (ref, node) in enumerate(refs.items()):
-        r = node.get("rect") or {}
+        r = rect_of(node)
         x0 = (float(r.get("x", 0)) - viewport.get("x", 0)) * scale
         y0 = (float(r.get("y", 0)) - viewport.get("y", 0)) * scale
         x1 = x0 + float(r.get("width", 0)) * scale

@@ -52,9 +52,8 @@ from typing import Any
 from phonewire.agent.view import STATEFUL_ROLES, Rendered, row_mates
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import SCROLL_ROLES
+from phonewire.protocol.snapshot import SCROLL_ROLES, Node, rect_of
 
-Node = dict[str, Any]
 Identity = tuple[Any, ...]
 
 #: How many texts inside a node count towards its context.
@@ -158,7 +157,7 @@ class Index:
         if not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES:
             out.extend(self._inner_texts(node)[:1])
         row = [node, *(self.by_index[m] for m in self._mates.get(int(node["index"]), ()))]
-        row.sort(key=lambda n: float((n.get("rect") or {}).get("x", 0)))
+        row.sort(key=lambda n: float(rect_of(n).get("x", 0)))
         out.extend(str(n["label"]) for n in row if n.get("label"))
         return out
 
@@ -176,7 +175,7 @@ class Index:
         out: list[str] = self._inner_texts(node) if content else []
         mates = sorted(
             (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
-            key=lambda m: float((m.get("rect") or {}).get("x", 0)),
+            key=lambda m: float(rect_of(m).get("x", 0)),
         )
         out.extend(str(m.get("label")) for m in mates if m.get("label"))
         parent = node.get("parentIndex")
@@ -209,7 +208,7 @@ def _claims(refs: Iterable[tuple[str, tuple[Node, Index]]], index: Index, *, ret
 
 
 def _rect_key(node: Node) -> tuple[int, int, int, int]:
-    r = node.get("rect") or {}
+    r = rect_of(node)
     return (round(float(r.get("x", 0))), round(float(r.get("y", 0))),
             round(float(r.get("width", 0))), round(float(r.get("height", 0))))  # fmt: skip
 

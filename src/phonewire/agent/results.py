@@ -9,8 +9,8 @@ from typing import Any
 
 from phonewire.host.reply import HostReply
 from phonewire.protocol.envelope import Envelope
+from phonewire.protocol.snapshot import Node
 
-Node = dict[str, Any]
 Reply = HostReply | Envelope  # what a CommandSender answers: both carry data, warning, reactivated, state_reset
 
 #: What every front end says when a reply carries ``state_reset`` (the device or the runner was restarted).

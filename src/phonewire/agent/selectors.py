@@ -47,9 +47,7 @@ from typing import Any, Final
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES
-
-Node = dict[str, Any]
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES, Node, rect_of
 
 STRING_KEYS: Final = ("id", "role", "label", "text", "value")
 #: The screen's root roles: never a target (an application's title contains half the words on its screen).
@@ -238,7 +236,7 @@ def _unquoted_eq(raw: str) -> int:
 
 
 def _is_visible(node: Node) -> bool:
-    r = node.get("rect") or {}
+    r = rect_of(node)
     return float(r.get("width", 0)) > 0 and float(r.get("height", 0)) > 0
 
 

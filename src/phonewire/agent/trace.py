@@ -1,9 +1,10 @@
 """Session traces: a recorder around every operation of the table, written as it goes.
 
-``trace_start DIR`` installs a :class:`Recorder` on one :class:`~phonewire.agent.core.AgentSession`: each operation
-of :data:`~phonewire.agent.operations.OPERATIONS` (the table, so an operation added there is traced with no further
-code) is wrapped on that session *instance*; ``trace_stop`` removes the wrappers.  An untraced session has no
-wrapper at all and pays nothing.
+``trace_start DIR`` registers a :class:`Recorder` as an observer (:mod:`phonewire.agent.hooks`) of one
+:class:`~phonewire.agent.core.AgentSession`: it sees each operation of
+:data:`~phonewire.agent.operations.OPERATIONS` the session performs as a step (``on_step`` … ``on_result``) and
+the element each ref or selector resolved to (``on_resolved``); ``trace_stop`` removes it.  An untraced session has
+no observer and pays nothing but the test of an empty list.
 
 Per step the recorder writes one JSON line::
 
@@ -47,27 +48,24 @@ import json
 import os
 import stat
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 from urllib.parse import quote, quote_plus
 from weakref import WeakKeyDictionary
 
 from phonewire.agent import selectors
 from phonewire.agent.checks import checked_path
-from phonewire.agent.operations import OPERATIONS, Operation
+from phonewire.agent.hooks import Observed
+from phonewire.agent.operations import Operation
 from phonewire.agent.results import ActionResult, View
 from phonewire.agent.view import render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Node
 from phonewire.runtime import NotPrivateError, make_private_dir
-
-if TYPE_CHECKING:
-    from phonewire.agent.core import AgentSession
-
-Node = dict[str, Any]
 
 VERSION: Final = 1
 STEPS_FILE: Final = "trace.jsonl"
@@ -87,11 +85,11 @@ SECRET_ROLES: Final = frozenset({"SecureTextField"})
 #: mangle the text).
 MIN_SCRUB_CHARS: Final = 3
 
-_RECORDERS: WeakKeyDictionary[AgentSession, Recorder] = WeakKeyDictionary()
+_RECORDERS: WeakKeyDictionary[Observed, Recorder] = WeakKeyDictionary()
 
 
 # -- the public verbs ------------------------------------------------------------------------------------------------
-async def start(session: AgentSession, directory: str) -> ActionResult:
+async def start(session: Observed, directory: str) -> ActionResult:
     """Record ``session``'s operations into ``directory`` from now on (a running trace is stopped first; a
     directory that already holds a trace is appended to)."""
     if not directory.strip():
@@ -124,7 +122,7 @@ def _resolved(directory: str) -> Path:
     return checked_path(directory, "the trace directory", "Pass a directory of your own, e.g. under your home.")
 
 
-def stop(session: AgentSession) -> ActionResult:
+def stop(session: Observed) -> ActionResult:
     recorder = _RECORDERS.pop(session, None)
     if recorder is None:
         return ActionResult({"message": "no trace was running", "steps": 0})
@@ -135,7 +133,7 @@ def stop(session: AgentSession) -> ActionResult:
     )  # fmt: skip
 
 
-def recorder_of(session: AgentSession) -> Recorder | None:
+def recorder_of(session: Observed) -> Recorder | None:
     return _RECORDERS.get(session)
 
 
@@ -166,6 +164,8 @@ def _write_private(path: Path, data: bytes) -> None:
 class _Step:
     op: Operation
     args: dict[str, Any]
+    started: float = 0.0
+    t0: float = 0.0
     found: list[tuple[Node, str | None, list[Node]]] = field(default_factory=list)
     before: bytes | None = None
 
@@ -173,7 +173,7 @@ class _Step:
 class Recorder:
     """Writes one session's steps into one directory.  Made by :func:`start`; see the module docstring."""
 
-    def __init__(self, session: AgentSession, directory: Path) -> None:
+    def __init__(self, session: Observed, directory: Path) -> None:
         self.session = session
         self.directory = directory
         _private_dir(directory)
@@ -181,7 +181,6 @@ class Recorder:
         self.steps = sum(1 for _ in _lines(directory / STEPS_FILE))
         self._fd = os.open(directory / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
         os.fchmod(self._fd, 0o600)
-        self._installed: list[str] = []
         self._current: _Step | None = None
         self._last_view: str | None = None
         self._full = False
@@ -191,33 +190,35 @@ class Recorder:
         self._since: dict[str, int | None] = {c.LOGS: None, c.NETWORK: None}
         self._line({"kind": "trace", "version": VERSION, "time": round(time.time(), 3), "app": session.app_id})
 
-    # -- installing --------------------------------------------------------------------------------------------------
+    # -- observing (phonewire.agent.hooks) ----------------------------------------------------------------------------
     def install(self) -> None:
-        for op in OPERATIONS.values():
-            if op.name in CONTROL_OPS:
-                continue
-            original = getattr(type(self.session), op.method).__get__(self.session)
-            setattr(self.session, op.method, self._wrap(op, original))
-            self._installed.append(op.method)
-        # Where every ref and selector resolves: the recorder notes the element (and its screen) of the step.
-        find = type(self.session)._find.__get__(self.session)
-
-        async def found(target: str, **kwargs: Any) -> Any:
-            node, ref, index = await find(target, **kwargs)
-            if self._current is not None:
-                self._current.found.append((node, ref, index.nodes))
-            return node, ref, index
-
-        setattr(self.session, "_find", found)  # noqa: B010 — an instance attribute over the method
-        self._installed.append("_find")
+        self.session.add_observer(self)
 
     def uninstall(self) -> None:
-        for name in self._installed:
-            self.session.__dict__.pop(name, None)
-        self._installed.clear()
+        self.session.remove_observer(self)
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+    async def on_step(self, op: Operation, args: dict[str, Any]) -> None:
+        if op.name in CONTROL_OPS or self._full:
+            self._current = None
+            return
+        step = _Step(op, args)
+        if not op.read_only and self.session.app_id:
+            step.before = await self._shot()
+        step.started, step.t0 = time.time(), time.perf_counter()
+        self._current = step
+
+    def on_resolved(self, node: Node, ref: str | None, nodes: list[Node]) -> None:
+        # where every ref and selector resolves: the element (and its screen) of the step
+        if self._current is not None:
+            self._current.found.append((node, ref, nodes))
+
+    async def on_result(self, op: Operation, result: object, error: ProtocolError | None) -> None:
+        step, self._current = self._current, None
+        if step is not None:
+            await self._record(step, step.started, time.perf_counter() - step.t0, result, error)
 
     async def follow_side_channels(self) -> None:
         """Start following the device's logs and requests from now on (``network`` starts the device's capture);
@@ -271,38 +272,10 @@ class Recorder:
             (self.directory / SHOTS_DIR / f"{n - MAX_SHOTS:05d}{suffix}.jpg").unlink(missing_ok=True)
         return name
 
-    def _wrap(self, op: Operation, original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        params = [p.name for p in op.params]
-        defaults = {p.name: p.default for p in op.params if not p.required and p.default is not None}
-
-        async def traced(*args: Any, **kwargs: Any) -> Any:
-            if self._current is not None or self._full:  # an operation inside another (scroll reads the viewport)
-                return await original(*args, **kwargs)
-            step = _Step(op, {**defaults, **dict(zip(params, args, strict=False)), **kwargs})
-            if not op.read_only and self.session.app_id:
-                step.before = await self._shot()
-            self._current = step
-            started = time.time()
-            t0 = time.perf_counter()
-            try:
-                result = await original(*args, **kwargs)
-            except ProtocolError as exc:
-                self._current = None
-                await self._record(step, started, time.perf_counter() - t0, None, exc)
-                raise
-            except BaseException:
-                self._current = None
-                raise
-            self._current = None
-            await self._record(step, started, time.perf_counter() - t0, result, None)
-            return result
-
-        traced.__name__ = op.method
-        traced.__doc__ = original.__doc__
-        return traced
-
     # -- recording ---------------------------------------------------------------------------------------------------
-    async def _record(self, step: _Step, started: float, took: float, result: Any, error: ProtocolError | None) -> None:
+    async def _record(
+        self, step: _Step, started: float, took: float, result: object, error: ProtocolError | None
+    ) -> None:
         self.steps += 1
         n = self.steps
         entry: dict[str, Any] = {"kind": "step", "n": n, "time": round(started, 3), "op": step.op.name,
@@ -394,7 +367,7 @@ def describe_target(node: Node, ref: str | None, nodes: list[Node]) -> dict[str,
     return {k: v for k, v in out.items() if v is not None}
 
 
-def _result_json(result: Any) -> Any:
+def _result_json(result: object) -> Any:
     if isinstance(result, ActionResult):
         return result.to_json()
     if isinstance(result, View):

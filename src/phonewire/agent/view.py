@@ -41,7 +41,7 @@ Rules (docs/agent-view.md is the user-facing version):
   label another line shares (``Button "Like 0" id=like-1``): a line with a label of its own is named by it and
   acted on by its ref;
 * refs: without a session, ``e1``… in emission (document) order; a session keeps each element's ref across
-  snapshots and gives newcomers new numbers (``agent/core.py``).
+  snapshots and gives newcomers new numbers (``agent/observe.py``).
 """
 
 from __future__ import annotations
@@ -55,9 +55,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES
-
-Node = dict[str, Any]
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES, Node, rect_of
 
 #: Roles whose value is the user's input/state: the value is not part of the element's identity.
 STATEFUL_ROLES = TEXT_INPUT_ROLES | frozenset({"Switch", "CheckBox", "RadioButton", "Slider", "Stepper"})
@@ -142,7 +140,7 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
 
 
 def _placeless(node: Node) -> bool:
-    rect = node.get("rect") or {}
+    rect = rect_of(node)
     return not (float(rect.get("width", 0)) > 0 and float(rect.get("height", 0)) > 0)
 
 
@@ -180,7 +178,7 @@ def _ancestors(index: int, parents: dict[int, int | None]) -> list[int]:
 
 def _band_overlap(a: Node, b: Node) -> bool:
     """True when ``a`` and ``b`` share a horizontal row: their vertical extents overlap by half the smaller one."""
-    ra, rb = a.get("rect") or {}, b.get("rect") or {}
+    ra, rb = rect_of(a), rect_of(b)
     ay, ah = float(ra.get("y", 0)), float(ra.get("height", 0))
     by, bh = float(rb.get("y", 0)), float(rb.get("height", 0))
     if ah <= 0 or bh <= 0:
@@ -199,9 +197,9 @@ def row_mates(nodes: Sequence[Node], *, controls: bool = False) -> dict[int, lis
     for siblings in by_parent.values():
         texts = sorted((s for s in siblings if (controls or not is_interactive(s)) and s.get("label")), key=_top)
         tops = [_top(t) for t in texts]
-        tallest = max((float((t.get("rect") or {}).get("height", 0)) for t in texts), default=0.0)
+        tallest = max((float(rect_of(t).get("height", 0)) for t in texts), default=0.0)
         for n in siblings:
-            rect = n.get("rect") or {}
+            rect = rect_of(n)
             top = float(rect.get("y", 0))
             bottom = top + float(rect.get("height", 0))
             mates: list[int] = []
@@ -216,7 +214,7 @@ def row_mates(nodes: Sequence[Node], *, controls: bool = False) -> dict[int, lis
 
 
 def _top(node: Node) -> float:
-    return float((node.get("rect") or {}).get("y", 0))
+    return float(rect_of(node).get("y", 0))
 
 
 def _id_only_wrapper(node: Node) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from phonewire.agent import selectors
 from phonewire.agent.refs import Index
@@ -14,8 +13,7 @@ from phonewire.agent.view import node_line, render
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import MAX_WAIT_MS
-
-Node = dict[str, Any]
+from phonewire.protocol.snapshot import Node, Snapshot, rect_of
 
 #: A rendered line's indentation and ref (an error message names no snapshot, so its summary carries no refs).
 _REF_PREFIX = re.compile(r"^\s*(?:@e\d+\s+)?")
@@ -29,15 +27,15 @@ def screen_shape(nodes: list[Node]) -> list[tuple[object, ...]]:
     a clock or counter that ticks in place is not a screen that moves) and place."""
     out: list[tuple[object, ...]] = []
     for n in nodes:
-        r = n.get("rect") or {}
+        r = rect_of(n)
         label = None if n.get("type") == "StaticText" else n.get("label")
-        place = tuple(round(float(r.get(k, 0))) for k in ("x", "y", "width", "height"))
+        place = (round(r["x"]), round(r["y"]), round(r["width"]), round(r["height"]))
         out.append((n.get("type"), n.get("identifier"), label, place))
     return out
 
 
 def wait_timed_out(
-    target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float, raw: dict[str, Any]
+    target: str, parsed: selectors.Selector | None, gone: bool, timeout_ms: float, raw: Snapshot
 ) -> ProtocolError:
     """WAIT_TIMED_OUT saying what the screen showed at the last look."""
     nodes: list[Node] = raw["nodes"]
@@ -69,7 +67,7 @@ def wait_timed_out(
 
 
 async def poll(
-    look: Callable[[], Awaitable[dict[str, Any]]],
+    look: Callable[[], Awaitable[Snapshot]],
     ref_for: Callable[[Node, Index], str],
     target: str,
     parsed: selectors.Selector | None,

@@ -24,7 +24,7 @@ from typing import Any
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect
+from phonewire.protocol.snapshot import Rect, Snapshot
 
 #: A scroll is a real touch drag: down, 300 ms of movement, a rest at the end (≈0 release velocity: the content
 #: moves by the drag and no fling carries it further — measured on the demo list, without the rest it travelled
@@ -262,7 +262,7 @@ class Device(abc.ABC):
         return {"frames": 0, "message": "nothing was recording"}
 
     @abc.abstractmethod
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
+    async def snapshot(self, app_id: str) -> Snapshot:
         """``{"nodes": [...], "quality": {...}}`` built by :func:`phonewire.protocol.snapshot.build_snapshot`.
 
         A capture that throws is retried once by the runner after a short pause (0.4 s); backends do not retry."""

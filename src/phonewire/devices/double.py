@@ -33,7 +33,7 @@ from typing import Any
 from phonewire.devices.base import AppInfo, AppState, Device, IssueCounters, Screenshot
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import RawNode, Rect, Snapshot, build_snapshot
 
 # A 1x1 transparent PNG.
 _PNG_1PX = bytes.fromhex(
@@ -184,7 +184,7 @@ class DoubleDevice(Device):
             return {"unmatched": unmatched, "options": options}
         return {"selected": list(values), "options": options}
 
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
+    async def snapshot(self, app_id: str) -> Snapshot:
         await self._behave(app_id)
         head, _, arg = app_id.partition(".")
         self.captures[app_id] = self.captures.get(app_id, 0) + 1

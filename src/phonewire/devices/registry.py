@@ -189,6 +189,21 @@ def prestart(spec: str) -> None:
         getattr(importlib.import_module(module), function)(spec.partition(":")[2] or None)
 
 
+# -- what front ends read of the kinds' vocabularies (they import no backend module themselves) --------------------
+def web_profile_names() -> list[str]:
+    """The web phone's profiles (``iphone-15`` …), as ``--device web:NAME`` takes them."""
+    from phonewire.devices.web.profiles import profile_names
+
+    return list(profile_names())
+
+
+def android_class_role(class_name: str) -> str | None:
+    """The role an Android view class (``android.widget.Button``, a subclass's simple name) maps to, if any."""
+    from phonewire.devices.android.hierarchy import CLASS_ROLES, simple_class_name
+
+    return CLASS_ROLES.get(simple_class_name(class_name))
+
+
 def list_devices() -> list[dict[str, Any]]:
     """Every kind's devices, in registry order."""
     return [d for k in REGISTRY.values() if k.lister is not None for d in k.lister()]

@@ -17,6 +17,7 @@ from typing import Any, Final, Protocol, TypeVar
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Node
 
 T = TypeVar("T")
 
@@ -122,8 +123,8 @@ class ActionLike(Protocol):
 
 class ViewLike(Protocol):
     text: str
-    nodes: list[dict[str, Any]]
-    refs: dict[str, dict[str, Any]]
+    nodes: list[Node]
+    refs: dict[str, Node]
     quality: dict[str, Any]
     state_reset: bool
 

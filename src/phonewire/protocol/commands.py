@@ -16,10 +16,10 @@ import os
 from dataclasses import dataclass
 from typing import Final
 
-import phonewire
+from phonewire import versions
 
-#: Defined once, at the package root (the CLI's thin client reads it there without importing this package).
-PROTOCOL_VERSION: Final = phonewire.PROTOCOL_VERSION
+#: Defined once, in the leaf module phonewire/versions.py (the CLI's thin client reads it there too).
+PROTOCOL_VERSION: Final = versions.PROTOCOL_VERSION
 
 # --- command names ------------------------------------------------------------------------------------
 STATUS: Final = "status"

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 # --- role vocabulary (shared by all backends; docs/snapshot.md documents it) --------------------------
 ROLES: Final = (
@@ -85,6 +85,63 @@ def key_coordinate(value: float) -> int:
     return int(max(-_COORD_CLAMP, min(_COORD_CLAMP, round(f))))
 
 
+#: The identifier of the node a device draws for a page's own dialog (``alert``/``confirm``/``prompt``, the web
+#: phone): a node with it is that dialog, not a page's ``role=alert`` message box.
+PAGE_DIALOG: Final = "javascript-dialog"
+
+
+class WireRect(TypedDict):
+    """A node's rect on the wire (screen points, 0.1 pt)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class WirePoint(TypedDict):
+    x: float
+    y: float
+
+
+class Node(TypedDict, total=False):
+    """One node of a snapshot as every layer above the backends reads it: what :func:`build_snapshot` makes from a
+    backend's :class:`RawNode` tree (the web, Android and iOS devices all build it there) and the ``snapshot``
+    reply carries.  The keys after ``parentIndex`` are present only when they say something."""
+
+    index: int
+    type: str
+    label: str | None
+    identifier: str | None
+    value: str | None
+    rect: WireRect
+    enabled: bool | None
+    focused: bool | None
+    selected: bool | None
+    depth: int
+    parentIndex: int | None
+    #: What covers the node where a tap would land (see :attr:`RawNode.covered_by`).
+    coveredBy: str
+    #: Where a tap on the node lands when that is not its centre.
+    tapPoint: WirePoint
+    readOnly: bool
+    nameFrom: str
+    expanded: bool
+    serial: str
+
+
+def rect_of(node: Node) -> WireRect:
+    """``node``'s rect (a zero one where it has none)."""
+    return node.get("rect") or {"x": 0, "y": 0, "width": 0, "height": 0}
+
+
+class Snapshot(TypedDict):
+    """A ``snapshot`` reply's data."""
+
+    nodes: list[Node]
+    quality: dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class Rect:
     x: float
@@ -114,7 +171,7 @@ class Rect:
             and self.y + self.height > other.y
         )
 
-    def to_wire(self) -> dict[str, float]:
+    def to_wire(self) -> WireRect:
         return {"x": _num(self.x), "y": _num(self.y), "width": _num(self.width), "height": _num(self.height)}
 
 
@@ -173,9 +230,9 @@ def _clean_lines(text: str | None) -> str | None:
     return "\n".join(" ".join(line.split()) for line in text.splitlines()).strip("\n") or None
 
 
-def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> dict[str, Any]:
+def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
     """Apply inclusion, visibility, dedup, caps and totality; return ``{"nodes": [...], "quality": {...}}``."""
-    nodes: list[dict[str, Any]] = []
+    nodes: list[Node] = []
     seen: set[tuple[object, ...]] = set()
     capped = False
     # iterative DFS: (node, depth, nearest emitted ancestor index)

@@ -86,7 +86,7 @@ def _message(text: str) -> JSONObject:
 
 async def _viewport(d: Device, r: Request) -> JSONObject:
     rect = await d.viewport(_app(r))
-    return rect.to_wire()
+    return dict(rect.to_wire())
 
 
 async def _tap(d: Device, r: Request) -> JSONObject:
@@ -173,7 +173,7 @@ async def _scroll(d: Device, r: Request) -> JSONObject:
 
 
 async def _snapshot(d: Device, r: Request) -> JSONObject:
-    return await d.snapshot(_app(r))
+    return dict(await d.snapshot(_app(r)))
 
 
 async def _button(d: Device, r: Request) -> JSONObject:

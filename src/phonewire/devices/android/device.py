@@ -57,7 +57,7 @@ from phonewire.devices.observed import Ring
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect, build_snapshot
+from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
 
@@ -589,8 +589,8 @@ class AndroidDevice(Device):
 
         await self._run(work)
 
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
-        def work(agent: Agent) -> dict[str, Any]:
+    async def snapshot(self, app_id: str) -> Snapshot:
+        def work(agent: Agent) -> Snapshot:
             hierarchy = parse_hierarchy(agent.dump_hierarchy(), self.density, app_id)
             viewport = self._viewport_for_rotation(hierarchy.rotation)
             hierarchy.root.rect = viewport

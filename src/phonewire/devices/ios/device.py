@@ -59,7 +59,7 @@ from phonewire.devices.ios.source import parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
 
@@ -452,8 +452,8 @@ class IosDevice(Device):
         names = [str(b) for b in buttons] if isinstance(buttons, list) else []
         return str(text or ""), names
 
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
-        def work() -> dict[str, Any]:
+    async def snapshot(self, app_id: str) -> Snapshot:
+        def work() -> Snapshot:
             tree = parse_json_source(self._call("GET", f"/source?{SOURCE_QUERY}", timeout_s=SOURCE_TIMEOUT_S), app_id)
             viewport = tree.rect if tree.rect.width > 0 and tree.rect.height > 0 else self._window()
             alert = next((n for n in walk(tree) if n.type == "Alert"), None)

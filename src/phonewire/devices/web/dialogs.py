@@ -29,7 +29,7 @@ from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError, CdpSessio
 from phonewire.devices.web.walk import tree_from_walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, build_snapshot
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, PAGE_DIALOG, RawNode, Rect, Snapshot, build_snapshot
 
 KINDS: Final = ("alert", "confirm", "prompt", "beforeunload")
 OK: Final = "OK"
@@ -39,7 +39,7 @@ WIDTH: Final = 280.0
 TEXT_HEIGHT: Final = 88.0
 FIELD_HEIGHT: Final = 40.0
 BUTTON_HEIGHT: Final = 44.0
-IDENTIFIER: Final = "javascript-dialog"
+IDENTIFIER: Final = PAGE_DIALOG
 #: A beforeunload dialog's message (the page's own text is not shown by browsers).
 LEAVE_MESSAGE: Final = "Leave site? Changes that you made may not be saved."
 #: How long back waits for its history step to be taken, or for the page's beforeunload dialog (scaled).
@@ -214,7 +214,7 @@ def viewport(page: Shows, width: float, height: float) -> Rect:
     return Rect.of(0, 0, width, height)
 
 
-def snapshot(page: Shows, dialog: Dialog, screen: Rect, kind: str) -> dict[str, Any]:
+def snapshot(page: Shows, dialog: Dialog, screen: Rect, kind: str) -> Snapshot:
     """The dialog over the page's last walked view (the page answers no walk while the dialog is open)."""
     root = tree_from_walk(page.last_walk) if page.last_walk is not None else RawNode("Application", rect=screen)
     cover(root, node(dialog, screen))

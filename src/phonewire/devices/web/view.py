@@ -24,7 +24,7 @@ from phonewire.devices.web.target import Page
 from phonewire.devices.web.walk import CHANGE_MARK, DEFINE_WALKER, WALKER_MISSING, snapshot_from_walk, walker_call
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect
+from phonewire.protocol.snapshot import Rect, Snapshot
 
 
 class Views(Pages):
@@ -97,7 +97,7 @@ class Views(Pages):
     def _dialog_screen(self, page: Page) -> Rect:
         return dialogs.viewport(page, self.profile.width, self.profile.height)
 
-    def _dialog_snapshot(self, page: Page, dialog: Dialog) -> dict[str, Any]:
+    def _dialog_snapshot(self, page: Page, dialog: Dialog) -> Snapshot:
         return dialogs.snapshot(page, dialog, self._dialog_screen(page), self.kind)
 
     async def viewport(self, app_id: str) -> Rect:
@@ -118,7 +118,7 @@ class Views(Pages):
             return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
         return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
 
-    async def snapshot(self, app_id: str) -> dict[str, Any]:
+    async def snapshot(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:
@@ -131,7 +131,7 @@ class Views(Pages):
                 raise
             return self._dialog_snapshot(top, top.dialog)  # a timer opened one while the page settled
 
-    async def _walked(self, app_id: str) -> dict[str, Any]:
+    async def _walked(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):
             page = self._live(app_id)
             loading = None

@@ -17,6 +17,7 @@ from phonewire.protocol.snapshot import (
     SCROLL_ROLES,
     RawNode,
     Rect,
+    Snapshot,
     build_snapshot,
     finite,
 )
@@ -38,7 +39,7 @@ _WALKER: Final = (
 #: The one rule for a select a library draws a box for (drawn_select.js): the walk and controls.js both take it.
 DRAWN_SELECT_JS: Final = js.load("drawn_select.js").strip()
 #: What the walk needs from the role table (roles.py) to hit-test the nodes a tap may aim at and to clip their tap
-#: point the way agent/core.py's ``_visible_box`` does: ax roles that are interactive, ax roles of lists and tables,
+#: point the way agent/geometry.py's ``visible_box`` does: ax roles that are interactive, ax roles of lists and tables,
 #: and ax roles that a scrollable element turns into a ScrollView.
 _WALK_CONFIG: Final = {
     "tapRoles": sorted(ax for ax, role in AX_TO_ROLE.items() if role in INTERACTIVE_ROLES),
@@ -127,7 +128,7 @@ def _point(value: Any) -> tuple[float, float] | None:
     return None
 
 
-def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | None = None) -> dict[str, Any]:
+def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | None = None) -> Snapshot:
     """Turn the in-page walk's compact array into RawNodes and apply the shared snapshot rules.  Pure.
 
     ``loading``: why the screen is known not to be settled (a navigation still under way); a document that is

@@ -45,8 +45,8 @@ import _socket
 import os
 import sys
 
-from phonewire import PROTOCOL_VERSION, __version__
 from phonewire.runtime import NotPrivateError, make_private_dir, user_runtime_dir
+from phonewire.versions import PROTOCOL_VERSION, __version__
 
 WIRE_VERSION = "pw2"
 

@@ -126,9 +126,9 @@ def export_pytest(directory: str | Path, *, device: str = "web") -> str:
 
 def write_pytest(directory: str | Path, output: str | Path, *, device: str = "web") -> Path:
     path = Path(output)
-    from phonewire.frontends.cli.trace_files import open_output
+    from phonewire.runtime import open_private_output  # 0600, never through a symlink, never another user's file
 
-    fd = open_output(path)
+    fd = open_private_output(path)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(export_pytest(directory, device=device))
     return path

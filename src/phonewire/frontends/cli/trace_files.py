@@ -4,21 +4,11 @@ trace directory (no daemon, no device).  Exit codes as the other verbs: 0 ok, 2 
 from __future__ import annotations
 
 import errno
-import os
 import sys
 
 from phonewire.protocol.errors import ProtocolError
 
 USAGE = "usage: phonewire trace view DIR [-o FILE] | phonewire trace export DIR --pytest FILE [--device SPEC]"
-
-
-def open_output(path: str | os.PathLike[str]) -> int:
-    """A file descriptor to write a report or an export into (:func:`phonewire.runtime.open_private_output`: 0600,
-    never through a symlink -- a trace directory someone else shared may hold ``report.html`` → your ``~/.bashrc``
-    -- never another user's file)."""
-    from phonewire.runtime import open_private_output
-
-    return open_private_output(path)
 
 
 def _options(words: list[str], known: dict[str, str]) -> tuple[list[str], dict[str, str]]:

@@ -251,9 +251,11 @@ def write_report(directory: str | Path, output: str | Path | None = None) -> Pat
     import os
 
     path = Path(output) if output is not None else Path(directory) / "report.html"
-    from phonewire.frontends.cli.trace_files import open_output
+    # 0600, never through a symlink (a trace directory someone else shared may hold report.html → your ~/.bashrc),
+    # never another user's file
+    from phonewire.runtime import open_private_output
 
-    fd = open_output(path)
+    fd = open_private_output(path)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(render_report(directory))
     return path

@@ -76,14 +76,15 @@ def _merged(body: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def profile_spec(device_name: str) -> str:
     """``iPhone 15`` → ``web:iphone-15``; SESSION_NOT_CREATED (listing the profiles) for a name that is none."""
-    from phonewire.devices.web.profiles import profile_names
+    from phonewire.devices.registry import web_profile_names
 
+    profiles = web_profile_names()
     key = "-".join(device_name.strip().lower().replace("_", " ").split())
-    if key in profile_names():
+    if key in profiles:
         return f"web:{key}"
     raise WebDriverError(
         SESSION_NOT_CREATED,
-        f"{DEVICE_NAME} {device_name!r} is not a phonewire phone; use one of: {', '.join(profile_names())} "
+        f"{DEVICE_NAME} {device_name!r} is not a phonewire phone; use one of: {', '.join(profiles)} "
         f"(or {DEVICE} with a device spec such as web:pixel-7)",
     )
 

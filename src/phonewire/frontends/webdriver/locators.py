@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from phonewire.devices.android.hierarchy import CLASS_ROLES, simple_class_name
+from phonewire.devices.registry import android_class_role
 from phonewire.frontends.webdriver.errors import INVALID_SELECTOR, WebDriverError
 from phonewire.protocol.snapshot import ROLES
 
@@ -57,7 +57,7 @@ def _role(given: str, selector: str, hint: str) -> str:
         return given
     if given.startswith(_XCUI_PREFIX) and given[len(_XCUI_PREFIX) :] in _ROLE_NAMES:
         return given[len(_XCUI_PREFIX) :]
-    role = CLASS_ROLES.get(simple_class_name(given))
+    role = android_class_role(given)
     if role is not None and "." in given:
         return role
     raise WebDriverError(INVALID_SELECTOR, f"{selector!r}: no phonewire role for the type {given!r}; {hint}")

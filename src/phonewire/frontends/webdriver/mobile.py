@@ -257,3 +257,17 @@ async def run_mobile(session: WebDriverSession, name: str, params: Params) -> An
             UNSUPPORTED_OPERATION, f"unknown command 'mobile: {name}'; phonewire has: {', '.join(sorted(MOBILE))}"
         )
     return await handler(session, params)
+
+
+async def execute(session: WebDriverSession, body: Mapping[str, Any]) -> Any:
+    """Execute Script: ``mobile: NAME`` with its parameters; phonewire runs no other script."""
+    script, args = body.get("script"), body.get("args", [])
+    if not isinstance(script, str) or not isinstance(args, list):
+        raise WebDriverError(INVALID_ARGUMENT, 'execute takes {"script": STRING, "args": [...]}')
+    if not script.strip().startswith("mobile:"):
+        raise WebDriverError(
+            UNSUPPORTED_OPERATION,
+            "phonewire runs no scripts; execute takes `mobile:` commands only (docs/webdriver.md lists them)",
+        )
+    params = args[0] if args and isinstance(args[0], dict) else {}
+    return await run_mobile(session, script.strip().removeprefix("mobile:").strip(), params)

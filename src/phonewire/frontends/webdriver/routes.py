@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from phonewire.agent.core import AgentSession
+from phonewire.frontends.webdriver import mobile
 from phonewire.frontends.webdriver.capabilities import Wanted, wanted
 from phonewire.frontends.webdriver.errors import (
     INVALID_SESSION_ID,
@@ -283,7 +284,7 @@ async def _release(svc: Service, s: WebDriverSession | None, p: dict[str, str], 
 
 
 async def _execute(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
-    return await _s(s).execute(b)
+    return await mobile.execute(_s(s), b)
 
 
 async def _alert_text(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:

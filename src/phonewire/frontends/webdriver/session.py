@@ -31,7 +31,6 @@ from phonewire.agent.core import AgentSession
 from phonewire.agent.geometry import centre, has_box, select_of, visible_box
 from phonewire.agent.refs import Index, refind
 from phonewire.agent.view import node_line
-from phonewire.devices.web.dialogs import IDENTIFIER as PAGE_DIALOG
 from phonewire.frontends.serving import prepare_app
 from phonewire.frontends.webdriver import actions as a
 from phonewire.frontends.webdriver import source
@@ -47,9 +46,8 @@ from phonewire.frontends.webdriver.errors import (
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import TEXT_INPUT_ROLES
+from phonewire.protocol.snapshot import PAGE_DIALOG, TEXT_INPUT_ROLES, Node, rect_of
 
-Node = dict[str, Any]
 ELEMENT_KEY: Final = a.ELEMENT_KEY
 #: Elements a session remembers; the oldest are forgotten past it (then ``no such element``).
 MAX_ELEMENTS: Final = 2000
@@ -356,8 +354,8 @@ class WebDriverSession:
 
     async def rect(self, element_id: str) -> dict[str, float]:
         node, _ = await self._current(element_id)
-        r = node.get("rect") or {}
-        return {k: float(r.get(k, 0)) for k in ("x", "y", "width", "height")}
+        r = rect_of(node)
+        return {"x": float(r["x"]), "y": float(r["y"]), "width": float(r["width"]), "height": float(r["height"])}
 
     async def state(self, element_id: str, which: str) -> bool:
         node, _ = await self._current(element_id)
@@ -415,17 +413,3 @@ class WebDriverSession:
         for key, value in body.items():
             if isinstance(value, int):
                 self.timeouts[key] = value
-
-    async def execute(self, body: Mapping[str, Any]) -> Any:
-        from phonewire.frontends.webdriver.mobile import run_mobile
-
-        script, args = body.get("script"), body.get("args", [])
-        if not isinstance(script, str) or not isinstance(args, list):
-            raise WebDriverError(INVALID_ARGUMENT, 'execute takes {"script": STRING, "args": [...]}')
-        if not script.strip().startswith("mobile:"):
-            raise WebDriverError(
-                UNSUPPORTED_OPERATION,
-                "phonewire runs no scripts; execute takes `mobile:` commands only (docs/webdriver.md lists them)",
-            )
-        params = args[0] if args and isinstance(args[0], dict) else {}
-        return await run_mobile(self, script.strip().removeprefix("mobile:").strip(), params)

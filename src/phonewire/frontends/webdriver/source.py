@@ -24,9 +24,7 @@ from typing import Any, Final
 
 from phonewire.frontends.webdriver import locators
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, INVALID_SELECTOR, WebDriverError
-from phonewire.protocol.snapshot import ROLES, TEXT_INPUT_ROLES
-
-Node = dict[str, Any]
+from phonewire.protocol.snapshot import ROLES, TEXT_INPUT_ROLES, Node, rect_of
 
 #: Locator strategies and what they compare.
 ACCESSIBILITY_ID: Final = "accessibility id"
@@ -70,7 +68,7 @@ def attributes(node: Node) -> dict[str, str]:
     """The XML attributes of one node (see the module docstring), in document order."""
     role = str(node.get("type") or "Other")
     label, identifier, value = _text(node, "label"), _text(node, "identifier"), _text(node, "value")
-    rect = node.get("rect") or {}
+    rect = rect_of(node)
     x, y = _number(rect.get("x")), _number(rect.get("y"))
     w, h = _number(rect.get("width")), _number(rect.get("height"))
     attrs: dict[str, str] = {"type": role}

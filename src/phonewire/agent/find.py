@@ -1,0 +1,113 @@
+"""``find``: scroll until an element a selector matches shows, and answer its line, ready to act on.
+
+Already on screen: no scroll at all.  Else it scrolls ``direction``, up to ``max_scrolls`` times, looking after each;
+a device that can search off screen (the web phone) is sent the selector's terms (``revealTerms``) and scrolls the
+container that holds the first element off screen they match towards it instead (or, in a virtual list, jumps to
+where a numbered row would be).  Whatever the device did, the match is decided here, on the snapshot, by the same
+rules as ``tap``.  NOT_FOUND at the end of the content or after ``max_scrolls``, saying how far it scrolled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phonewire.agent import selectors
+from phonewire.agent.checks import check_direction, invalid
+from phonewire.agent.link import Link
+from phonewire.agent.refs import Index
+from phonewire.agent.resolve import Resolver
+from phonewire.agent.results import ActionResult, Reply
+from phonewire.agent.view import node_line
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import DEFAULT_FIND_SCROLLS, MAX_FIND_SCROLLS
+
+#: ``find``'s scrolls: most of the container each time (less than a full one, so nothing is skipped).
+FIND_SCROLL_AMOUNT = 0.8
+
+
+def checked(selector: str, direction: str, max_scrolls: int) -> tuple[selectors.Selector, str]:
+    """``find``'s arguments checked before any I/O (a bad selector costs nothing): the parsed selector and the
+    direction."""
+    d = check_direction(direction)
+    if isinstance(max_scrolls, bool) or not isinstance(max_scrolls, int) or not 0 <= max_scrolls <= MAX_FIND_SCROLLS:
+        raise invalid(
+            f"max_scrolls must be an integer from 0 to {MAX_FIND_SCROLLS}, got {max_scrolls!r}",
+            f"Leave it out (default {DEFAULT_FIND_SCROLLS}) or give a whole number.",
+        )
+    return selectors.parse(selector), d
+
+
+async def scroll_to(
+    link: Link,
+    resolver: Resolver,
+    selector: str,
+    parsed: selectors.Selector,
+    *,
+    direction: str,
+    max_scrolls: int,
+    located_only: bool,
+) -> ActionResult:
+    """The loop of ``find`` (``located_only``: scroll only towards what the device locates off screen)."""
+    reveal = reveal_terms(parsed)
+    scrolls, moved, at_end, went, measured = 0, 0.0, False, direction, False
+    located: bool | None = None
+    envs: list[Reply] = []
+    while True:
+        nodes = (await link.snapshot(refront=True))["nodes"]
+        shown = [n for n in selectors.match(parsed, nodes) if not n.get("coveredBy")]
+        if shown:
+            node = shown[0]
+            ref = resolver.ref_for(node, Index(nodes))
+            line = f"@{ref} {node_line(node)}"
+            how = f" after {scrolls} scroll(s), {moved:.0f} pt" if scrolls else ""
+            data = {"message": line + how, "line": line, "ref": ref, "scrolls": scrolls,
+                    "distance": round(moved, 1), "target": {"ref": ref, "type": node.get("type"),
+                                                          "label": node.get("label")}}  # fmt: skip
+            warning = "; ".join(env.warning for env in envs if env.warning) or None
+            return ActionResult(data, warning, any(env.reactivated for env in envs))
+        if located_only and (reveal is None or located is False):
+            raise ProtocolError(
+                e.NOT_FOUND,
+                f"nothing on screen matches {selector!r}, and the device located none off screen",
+                "Check the locator against the page source; where the device cannot search off screen "
+                "(Android, iOS), scroll first (`mobile: scroll`) or use `mobile: find`.",
+            )
+        if at_end or scrolls >= max_scrolls:
+            why = "reached the end" if at_end else f"stopped after max_scrolls={max_scrolls}"
+            raise ProtocolError(
+                e.NOT_FOUND,
+                f"nothing on screen matches {selector!r} after {scrolls} scroll(s) {went} "
+                f"({f'{moved:.0f} pt' if measured or not scrolls else 'the device cannot measure how far'}): "
+                f"{why}",
+                "Check the selector against `snapshot`; try `--direction up` (or left/right), "
+                + ("or a larger --max-scrolls." if not at_end else "or another screen."),
+            )
+        fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
+        if reveal:
+            fields["revealTerms"] = reveal
+        if located_only:
+            fields["revealOnly"] = True
+        env = await link.send(c.SCROLL, fields, app=True)
+        envs.append(env)
+        data = env.data or {}
+        scrolls += 1
+        went = str(data.get("direction") or went)
+        located = False if data.get("located") is False else None
+        distance = data.get("distance")
+        measured = measured or isinstance(distance, int | float)
+        moved += float(distance) if isinstance(distance, int | float) else 0.0
+        # at the end, or a measured scroll that did not move at all: nothing more to reveal that way
+        at_end = bool(data.get("atEnd")) or (isinstance(distance, int | float) and distance < 0.5)
+
+
+def reveal_terms(parsed: selectors.Selector) -> list[str] | None:
+    """What ``find`` asks the device to search off screen (the wire field ``revealTerms``): the selector's string
+    terms as ``key=value``, ``||`` between alternatives (its booleans — ``enabled`` … — are checked here only)."""
+    out: list[str] = []
+    for alternative in parsed.alternatives:
+        terms = [f"{t.key}={t.value}" for t in alternative if isinstance(t.value, str) and t.value]
+        if terms:
+            out.extend(["||", *terms] if out else terms)
+    return out or None

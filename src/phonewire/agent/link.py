@@ -1,0 +1,108 @@
+"""The session's link to its device: one wire command at a time, the session's app, and what the replies said.
+
+:class:`Link` is what every room of the agent layer sends through (:mod:`phonewire.agent.resolve`,
+:mod:`phonewire.agent.find`, :mod:`phonewire.agent.fill`, :class:`~phonewire.agent.core.AgentSession`): it adds the
+session's app to app-scoped commands, sees a mutating command to its end even when its caller is cancelled, and
+notes, for the operation in progress, that a reply re-fronted the app or said the device restarted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import anyio
+
+from phonewire.agent.results import Reply
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Node, Snapshot
+
+if TYPE_CHECKING:
+    from phonewire.host import CommandSender
+
+T = TypeVar("T")
+
+OPEN_APP_HINT = "Open an app first: `open APP` (e.g. open dev.phonewire.demo); `apps` lists them."
+
+
+class Link:
+    def __init__(self, sender: CommandSender, app_id: str | None) -> None:
+        self.sender = sender
+        self.app_id = app_id
+        #: A reply during the operation in progress re-fronted the app (``reactivated`` on its result).
+        self.refronted = False
+        #: A reply during the operation in progress said the device or runner restarted (``state_reset``).
+        self.state_reset = False
+
+    def begin(self) -> None:
+        """A new operation: nothing said yet."""
+        self.refronted = self.state_reset = False
+
+    async def wire(self, command: str, body: Mapping[str, Any]) -> Reply:
+        """Send one wire command.  A mutating one, once sent, is seen to its end even when this call is cancelled
+        (the CLI daemon stops a ``find`` whose client left; an MCP client goes away): the cancellation is raised
+        after its reply, so the host session records its fate and the next command never overtakes it."""
+        if command not in c.MUTATING:
+            return await self.sender.send(command, body)
+        return await to_the_end(self.sender.send(command, body))
+
+    async def app(self) -> str:
+        """The session's app.  Without one, the runner is asked for its ``uptime`` first: when it cannot be
+        reached, that (RUNNER_UNAVAILABLE, TRANSPORT_FAILED) is what the agent must fix before opening an app."""
+        if not self.app_id:
+            await self.wire(c.UPTIME, {})
+            raise ProtocolError(e.APP_BUNDLE_ID_REQUIRED, "no app is open in this session", OPEN_APP_HINT)
+        return self.app_id
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Reply:
+        body = dict(fields or {})
+        if app:
+            body["appBundleId"] = await self.app()
+        try:
+            reply = await self.wire(command, body)
+        except ProtocolError as exc:
+            self.state_reset = self.state_reset or exc.state_reset
+            raise
+        self.state_reset = self.state_reset or reply.state_reset
+        return reply
+
+    async def snapshot(self, *, refront: bool = False) -> Snapshot:
+        """The current screen's nodes.  ``refront``: a background app is brought to the front first (as the
+        action about to run would do anyway) instead of answering APP_BACKGROUNDED."""
+        try:
+            env = await self.send(c.SNAPSHOT, app=True)
+        except ProtocolError as exc:
+            if not refront or exc.code != e.APP_BACKGROUNDED:
+                raise
+            fronted = await self.send(c.VIEWPORT, app=True)  # app-scoped and read-only: re-fronts, nothing else
+            self.refronted = self.refronted or fronted.reactivated
+            env = await self.send(c.SNAPSHOT, app=True)
+        data = env.data or {}
+        nodes = data.get("nodes")
+        # the wire's nodes, as protocol/snapshot.py's build_snapshot made them on the device's side
+        listed = cast(list[Node], nodes) if isinstance(nodes, list) else []
+        return {"nodes": listed, "quality": data.get("quality") or {}}
+
+
+async def to_the_end(sent: Awaitable[T]) -> T:
+    """``sent``'s result, awaited to its end even when the caller is cancelled meanwhile (then the cancellation is
+    raised once it has ended, whatever it returned)."""
+    task = asyncio.ensure_future(sent)
+    interrupted = False
+    # Shielded from a cancelled anyio scope (an MCP request its client cancelled): anyio cancels a task in it again on
+    # every cycle of the event loop, so this loop would wake on each one until the command ended; the scope delivers
+    # its cancellation at the caller's next await instead.  A task's own cancel() (the CLI daemon) still lands here.
+    with anyio.CancelScope(shield=True):
+        while not task.done():
+            try:
+                await asyncio.wait({task})
+            except asyncio.CancelledError:
+                interrupted = True
+    if interrupted:
+        if not task.cancelled():
+            task.exception()  # retrieved: nobody will read it
+        raise asyncio.CancelledError
+    return task.result()

@@ -1,0 +1,94 @@
+"""What the agent reads of the screen and the device: the agent view of each snapshot (and its diff against the
+previous one), the log and request lines, the screenshot's image."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from typing import Any
+
+from phonewire.agent.refs import Index, RefTable
+from phonewire.agent.results import View
+from phonewire.agent.view import diff, quality_header, render
+from phonewire.protocol import commands as c
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Node
+
+
+class Views:
+    """One session's agent views: each snapshot rendered with the refs it issues, and what the previous showed
+    (for ``--diff``)."""
+
+    def __init__(self, refs: RefTable) -> None:
+        self.refs = refs
+        self._previous: list[Node] | None = None
+        self._previous_refs: dict[str, Node] = {}  # the refs the previous snapshot issued
+
+    def forget(self) -> None:
+        """Another app, or none: no refs, no previous screen."""
+        self.refs.clear()
+        self._previous = None
+
+    def render(
+        self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool, full: bool = False
+    ) -> View:
+        index = Index(nodes)
+        rendered = render(nodes, interactive=interactive, full=full, name=self.refs.namer(index))
+        header = quality_header(quality)
+        if as_diff:
+            if self._previous is None:
+                lines = ["# no previous snapshot in this session: full view", *rendered.lines]
+            else:
+                # the previous screen with the refs it issued, so that an element drawn anew in the same place (a
+                # page that rebuilds its DOM on every change: Streamlit) shows with its new ref (findings 4, F3)
+                issued = {id(n): r for r, n in self._previous_refs.items()}
+                before = render(
+                    self._previous, interactive=interactive, full=full, name=lambda n: issued.get(id(n), "")
+                )
+                changes = diff(before, rendered)
+                lines = changes or ["# no changes"]
+        else:
+            lines = rendered.lines
+        if header:
+            lines = [header, *lines]
+        self.refs.reset(index, rendered)
+        self._previous = nodes
+        self._previous_refs = rendered.refs
+        return View("\n".join(lines), nodes, rendered.refs, quality)
+
+
+def dropped(data: Mapping[str, Any]) -> str:
+    """What a ``logs`` / ``network`` reply does not hold: the older entries the device no longer kept, and those left
+    out to keep the reply small (the newest are in it)."""
+    dropped, truncated = data.get("dropped") or 0, data.get("truncated") or 0
+    notes = [f"{dropped} older one(s) were dropped: the device keeps the newest only"] if dropped else []
+    if truncated:
+        notes.append(f"…truncated: {truncated} older one(s) left out, this reply holds the newest "
+                     f"{c.MAX_OBSERVED_REPLY_BYTES // 1024} KB")  # fmt: skip
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
+def log_line(entry: Mapping[str, Any]) -> str:
+    """One log entry as the agent reads it: ``[console.warn] text (url)``."""
+    kind, level = entry.get("kind", "log"), entry.get("level", "")
+    tag = kind if not level or level == kind else f"{kind}.{level}"
+    where = f" ({entry['url']})" if entry.get("url") else ""
+    return f"[{tag}] {entry.get('text', '')}{where}"
+
+
+def request_line(entry: Mapping[str, Any]) -> str:
+    """One request as the agent reads it: ``GET 200 1.2 kB 14 ms http://…``."""
+    size = entry.get("size") or 0
+    ms = entry.get("ms")
+    status = entry.get("error") or entry.get("status")
+    timing = f" {ms:g} ms" if isinstance(ms, int | float) else ""
+    return f"{entry.get('method', 'GET')} {status} {size / 1000:.1f} kB{timing} {entry.get('url', '')}"
+
+
+def decode_image(data: Mapping[str, Any]) -> bytes:
+    """The runner's ``imageBase64`` (the one key it sends)."""
+    value = data.get("imageBase64")
+    if isinstance(value, str):
+        return base64.b64decode(value)
+    raise ProtocolError(e.COMMAND_FAILED, "screenshot reply carried no image", "Try the screenshot again.")

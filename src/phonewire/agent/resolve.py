@@ -1,0 +1,128 @@
+"""Targets: what ``@e3``, ``"X Y"`` or a selector names now, and where a gesture on it lands.
+
+A ref is re-found on a fresh snapshot (:mod:`phonewire.agent.refs`) or answers STALE_REF; a selector matches the
+fresh snapshot (:mod:`phonewire.agent.selectors`): nothing is AMBIGUOUS_MATCH / NOT_FOUND; a target that something
+else covers (its node carries ``coveredBy``: the device hit-tested the point a tap would use) is ELEMENT_COVERED,
+and a selector that matches covered and uncovered elements means the uncovered ones.  Nothing here sends an action.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from phonewire.agent import selectors
+from phonewire.agent.checks import check_reachable, invalid, is_text_input
+from phonewire.agent.geometry import centre, has_box, select_of
+from phonewire.agent.hooks import Observers
+from phonewire.agent.link import Link
+from phonewire.agent.refs import Index, RefTable
+from phonewire.agent.view import node_line
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Node
+
+POINT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[ ,]\s*(-?\d+(?:\.\d+)?)\s*$")
+_REF = re.compile(r"^@?(e\d+)$")
+
+#: A resolved target: the node, the ref it carries (if any) and the snapshot it was found in.
+Found = tuple[Node, str | None, Index]
+
+
+class Resolver:
+    """One session's refs and how its targets resolve."""
+
+    def __init__(self, link: Link, observers: Observers) -> None:
+        self.link = link
+        self.refs = RefTable()
+        self.observers = observers
+        #: Set by the last ref/selector resolution: how long the fresh-snapshot check took (seconds).
+        self.last_check_s: float = 0.0
+
+    async def resolve(self, target: str) -> tuple[float, float, dict[str, Any]]:
+        """The current centre of ``target`` (``@eN``, ``"X Y"`` or a selector) and what it resolved to."""
+        point = POINT.match(target)
+        if point:
+            return float(point.group(1)), float(point.group(2)), {}
+        node, ref, found_in = await self.find(target)
+        return self.place(node, ref, found_in, target)
+
+    def place(self, node: Node, ref: str | None, found_in: Index, target: str) -> tuple[float, float, dict[str, Any]]:
+        """Where a gesture on ``node`` lands (see :meth:`check_place`)."""
+        self.check_place(node, found_in, target)
+        x, y = centre(node, found_in)
+        return x, y, {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label"),
+                                 "x": round(x, 1), "y": round(y, 1)}}  # fmt: skip
+
+    def check_place(self, node: Node, found_in: Index, target: str) -> None:
+        """INVALID_REQUEST for an element with no place on the screen (a select's option, listed under it, shows
+        only while the select is open): a gesture there would land on the screen's origin, so nothing is sent."""
+        if not has_box(node):
+            owner = select_of(node, found_in)
+            hint = (
+                f"Choose it with `select TARGET OPTION` on its select ({self.line(owner, found_in)}), or `tap` the "
+                "option: a tap chooses it."
+                if owner is not None
+                else "Act on an element that shows on the screen (`snapshot` lists them with their places)."
+            )
+            raise invalid(f"{target!r} ({node_line(node)}) has no place on the screen to touch", hint)
+
+    def line(self, node: Node, index: Index) -> str:
+        """``@eN Role "label" id=…`` of ``node`` (not its value: it may be about to change), with the ref it carries
+        (or a new one)."""
+        return f"@{self.ref_for(node, index)} {node_line({**node, 'value': None})}"
+
+    def ref_for(self, node: Node, fresh: Index) -> str:
+        """The ref ``node`` carries over from the last snapshot, or a new one."""
+        return self.refs.claim(node, fresh)
+
+    async def find(self, target: str, *, editable: bool = False) -> Found:
+        """The node ``target`` names now (with its ref, if any, and the snapshot it was found in); the session's
+        observers are told.  ``editable``: a selector matching text fields among other nodes keeps only the text
+        fields, before the ancestor rule (``fill label=Name`` means the field, not its caption or a group of that
+        name)."""
+        node, ref, index = await self._find(target, editable)
+        self.observers.resolved(node, ref, index.nodes)
+        return node, ref, index
+
+    async def _find(self, target: str, editable: bool) -> Found:
+        target = target.strip()
+        if not target:
+            raise invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
+        start = time.perf_counter()
+        ref_match = _REF.match(target)
+        if ref_match:
+            ref = ref_match.group(1)
+            self.refs.check(ref)
+            now = Index((await self.link.snapshot(refront=True))["nodes"])
+            node = self.refs.refind(ref, now)
+            self.last_check_s = time.perf_counter() - start
+            check_reachable(node, f"@{ref}")
+            return node, ref, now
+        selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
+        nodes = (await self.link.snapshot(refront=True))["nodes"]
+        found = selectors.match(selector, nodes, prefer=is_text_input if editable else None)
+        self.last_check_s = time.perf_counter() - start
+        if not found:
+            raise ProtocolError(
+                e.NOT_FOUND,
+                f"nothing on screen matches {target!r}",
+                "Run `snapshot` to see what is on screen, then use a ref or a selector. An element further along the "
+                "page: `find SELECTOR` scrolls to it. One the page hides (drawn over by a widget of its own, inside "
+                "a closed menu) is not listed: act on what shows in its place.",
+            )
+        fresh = Index(nodes)
+        reachable = [n for n in found if not n.get("coveredBy")]
+        if not reachable:
+            check_reachable(found[0], target)
+        found = reachable
+        if len(found) > 1:
+            listing = "; ".join(f"@{self.refs.add(n, fresh)} {node_line(n)}" for n in found[:10])
+            more = f" (+{len(found) - 10} more)" if len(found) > 10 else ""
+            raise ProtocolError(
+                e.AMBIGUOUS_MATCH,
+                f"{target!r} matches {len(found)} elements: {listing}{more}",
+                "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=).",
+            )
+        return found[0], self.refs.existing(found[0], fresh), fresh
