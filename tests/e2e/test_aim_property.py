@@ -1,0 +1,100 @@
+"""The aim property (issue 22): on generated pages of every shape (aim_pages.py) a tap on an element of the view
+reaches exactly that element, as the page's own click handler records it, or it is refused with nothing reaching
+anything.  No tap answers ok having reached another element or nothing.
+
+Each page is tapped element by element through the real runner and Chromium, by the refs of one snapshot (a tap
+may open a widget that scrolls the page: later refs then land where their elements went, or are refused).  The
+seeds are fixed (the run is the same every time, and bounded); the counts are printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from aim_pages import generate
+from aim_site import AimSite
+
+import phonewire
+from phonewire.devices.web.profiles import resolve_profile
+from phonewire.protocol import errors as e
+
+pytestmark = pytest.mark.e2e
+
+SEEDS = tuple(range(1, 11))
+#: The default phone's screen, in points: every tap of the view is sent inside it.
+SCREEN = resolve_profile(None)
+#: What a tap that would not reach its element answers (nothing is sent).
+REFUSALS = frozenset({e.ELEMENT_COVERED, e.STALE_REF, e.NOT_FOUND, getattr(e, "ELEMENT_MOVED", "ELEMENT_MOVED")})
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[AimSite]:
+    s = AimSite()
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def _open(phone: phonewire.Phone, site: AimSite, seed: int) -> tuple[str, list[str], list[str]]:
+    page = generate(seed, frame_base=site.base, other_base=site.other)
+    for kind, html in page.frame_html.items():
+        site.put(f"gen-frame-{seed}-{kind}.html", html)
+    phone.open(site.put(f"gen-{seed}.html", page.html))
+    return page.shape, page.buttons, page.frame_buttons
+
+
+def test_every_tap_of_the_view_reaches_its_element_or_is_refused(module_phone: phonewire.Phone, site: AimSite) -> None:
+    phone = module_phone
+    landed, refused, wrong = 0, 0, []
+    for seed in SEEDS:
+        shape, _, _ = _open(phone, site, seed)
+        view = phone.snapshot(interactive=True)
+        targets = [(ref, str(n.get("identifier"))) for ref, n in view.refs.items() if n.get("identifier")]
+        assert targets, f"seed {seed} ({shape}): no element of the page in the view:\n{view.text}"
+        for ref, ident in targets:
+            site.clear()
+            try:
+                reply = phone.tap(f"@{ref}")
+            except phonewire.ProtocolError as exc:
+                if exc.code not in REFUSALS:
+                    wrong.append(f"seed {seed} ({shape}): tap @{ref} ({ident}) failed with {exc.code}: {exc.message}")
+                elif site.clicks():
+                    wrong.append(f"seed {seed} ({shape}): tap @{ref} ({ident}) refused but reached {site.clicks()}")
+                refused += 1
+                continue
+            point = reply.data.get("target") or {}
+            x, y = float(point.get("x", -1)), float(point.get("y", -1))
+            if not (0 <= x <= SCREEN.width and 0 <= y <= SCREEN.height):
+                wrong.append(f"seed {seed} ({shape}): tap @{ref} ({ident}) answered ok at ({x}, {y}), off the screen")
+            elif site.clicks() != [ident]:
+                wrong.append(
+                    f"seed {seed} ({shape}): tap @{ref} ({ident}) answered {reply.data.get('message')!r} "
+                    f"but the page saw {site.clicks()}"
+                )
+            else:
+                landed += 1
+    print(f"aim property: {len(SEEDS)} pages, {landed} taps landed, {refused} refused, {len(wrong)} wrong")
+    assert not wrong, "\n".join(wrong)
+    # a phone that refused everything would pass the lines above: most elements of a view are there to be tapped
+    assert landed >= 2 * refused, f"{landed} landed, {refused} refused"
+
+
+def test_the_frames_buttons_are_in_the_view_where_they_are_drawn(module_phone: phonewire.Phone, site: AimSite) -> None:
+    """Same-origin and cross-origin frames are part of the screen: their buttons are listed, and a tap on each
+    reaches it (or is refused)."""
+    phone = module_phone
+    seen, missing = 0, []
+    for seed in SEEDS:
+        shape, _, frame_buttons = _open(phone, site, seed)
+        if not frame_buttons:
+            continue
+        listed = {str(n.get("identifier")) for n in phone.snapshot(all=True).nodes}
+        for ident in frame_buttons:
+            if ident in listed:
+                seen += 1
+            else:
+                missing.append(f"seed {seed} ({shape}): {ident}")
+    assert not missing, "frame buttons not in the view:\n" + "\n".join(missing)
+    assert seen
