@@ -1,6 +1,7 @@
 // The page's own record of what a touch reached, for the aim tests (tests/e2e/aim_site.py).  Every click is
 // reported to the test's loopback server synchronously (the report is stored before the click's task ends, so
-// before the runner answers the tap): the id of the nearest element marked data-aim, or null for a click that
+// before the runner answers the tap): the nearest element marked data-aim (its data-aim value, or its id), or null
+// for a click that
 // reached no such element.  A button with data-opens shows that panel, focuses its field and scrolls it into view
 // (a widget whose opening moves focus and scrolls).  data-scroll="X,Y" on the body scrolls the page on load.
 (() => {
@@ -12,7 +13,7 @@
   };
   document.addEventListener("click", (ev) => {
     const el = ev.target instanceof Element ? ev.target.closest("[data-aim]") : null;
-    report(el ? el.id : null);
+    report(el ? el.dataset.aim || el.id : null);
   }, true);
   document.addEventListener("click", (ev) => {
     const opener = ev.target instanceof Element ? ev.target.closest("[data-opens]") : null;
