@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -67,28 +68,104 @@ class AimSite:
                     ident = json.loads(body or b"{}").get("id")
                     with site._lock:
                         site._clicks.append(ident if isinstance(ident, str) else None)
-                self._send(204, b"", "text/plain")
+                _send(self, 204, b"", "text/plain")
 
             def do_GET(self) -> None:
                 path = self.path.split("?", 1)[0].lstrip("/")
                 with site._lock:
                     html = site._pages.get(path)
                 if html is not None:
-                    self._send(200, html.encode(), "text/html; charset=utf-8")
+                    _send(self, 200, html.encode(), "text/html; charset=utf-8")
                     return
                 file = (AIM_DIR / path).resolve()
                 if AIM_DIR not in file.parents or not file.is_file():
-                    self._send(404, b"not here", "text/plain")
+                    _send(self, 404, b"not here", "text/plain")
                     return
                 kind = "text/javascript" if file.suffix == ".js" else "text/html; charset=utf-8"
-                self._send(200, file.read_bytes(), kind)
-
-            def _send(self, status: int, body: bytes, kind: str) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(body)
+                _send(self, 200, file.read_bytes(), kind)
 
         return Handler
+
+
+APG_DIR = Path(__file__).resolve().parents[1] / "apg" / "content"
+#: A page's links to other hosts (a W3C style sheet, a font): dropped, the phone has no internet to wait on.
+_FOREIGN = re.compile(rb"""<(?:link|script)\b[^>]*?(?:href|src)=["']https?://[^>]*>(?:\s*</script>)?""", re.I)
+
+
+class ApgSite:
+    """The vendored APG examples (tests/apg/content) on loopback, each HTML page served with aim/apg_recorder.js
+    loaded first and its links to other hosts dropped; :meth:`clicks` are the recorder's reports."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._clicks: list[dict[str, Any]] = []
+        self._stack = contextlib.ExitStack()
+        self.base = self._stack.enter_context(serve(self._handler(), "apg-site"))
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def url(self, path: str) -> str:
+        return f"{self.base}/{path}"
+
+    def clear(self) -> None:
+        with self._lock:
+            self._clicks.clear()
+
+    def clicks(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._clicks)
+
+    def _handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        site = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if self.path == "/__aim/record":
+                    report = json.loads(body or b"{}")
+                    with site._lock:
+                        site._clicks.append(report if isinstance(report, dict) else {})
+                _send(self, 204, b"", "text/plain")
+
+            def do_GET(self) -> None:
+                path = self.path.split("?", 1)[0].split("#", 1)[0].lstrip("/")
+                if path == "__aim/apg_recorder.js":
+                    _send(self, 200, (AIM_DIR / "apg_recorder.js").read_bytes(), "text/javascript")
+                    return
+                file = (APG_DIR / path).resolve()
+                if APG_DIR not in file.parents or not file.is_file():
+                    _send(self, 404, b"not here", "text/plain")
+                    return
+                body = file.read_bytes()
+                kind = _KINDS.get(file.suffix, "application/octet-stream")
+                if file.suffix == ".html":
+                    body = _FOREIGN.sub(b"", body)
+                    body = re.sub(rb"<head>", b'<head><script src="/__aim/apg_recorder.js"></script>', body, count=1)
+                _send(self, 200, body, kind)
+
+        return Handler
+
+
+_KINDS = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".json": "application/json",
+}
+
+
+def _send(handler: http.server.BaseHTTPRequestHandler, status: int, body: bytes, kind: str) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", kind)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.send_header("Cache-Control", "no-store")
+    handler.end_headers()
+    handler.wfile.write(body)
