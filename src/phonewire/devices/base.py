@@ -153,12 +153,17 @@ class Device(abc.ABC):
     async def viewport(self, app_id: str) -> Rect: ...
 
     @abc.abstractmethod
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
-        """Tap ``taps`` times at a point.  A backend that can hit-test answers what the tap reached there, as a
-        short description (``Button "Save" id=save``); else ``None``."""
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> str | None:
+        """Tap ``taps`` times at a point (screen points).  A backend that can hit-test answers what the tap reached
+        there, as a short description (``Button "Save" id=save``); else ``None``.  ``element``: the serial of the
+        node the tap is aimed at; a backend that has serials sends nothing unless the point reaches that element
+        (ELEMENT_MOVED, ELEMENT_COVERED), the others ignore it."""
 
     @abc.abstractmethod
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None: ...
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
+        """Touch and hold at a point; ``element`` as for :meth:`tap`."""
 
     @abc.abstractmethod
     async def drag(

@@ -38,6 +38,8 @@ FIELD_TYPES: dict[str, str] = {
     "text": _STRING,
     "button": _STRING,
     "url": _STRING,
+    # the element a tap, long press or typing is aimed at (extension: a node's serial from the last snapshot)
+    "element": _STRING,
     # key and setValue (extensions)
     "key": _STRING,
     "values": _STRINGS,

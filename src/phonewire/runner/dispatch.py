@@ -91,7 +91,8 @@ async def _viewport(d: Device, r: Request) -> JSONObject:
 
 async def _tap(d: Device, r: Request) -> JSONObject:
     x, y, taps = float(r.args["x"]), float(r.args["y"]), int(r.args.get("numberOfTaps", 1))
-    hit = await d.tap(_app(r), x, y, taps)
+    element = r.args.get("element")
+    hit = await d.tap(_app(r), x, y, taps, element=str(element) if element else None)
     data = _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
     if hit:
         data["hit"] = hit
@@ -101,7 +102,8 @@ async def _tap(d: Device, r: Request) -> JSONObject:
 async def _long_press(d: Device, r: Request) -> JSONObject:
     x, y = float(r.args["x"]), float(r.args["y"])
     duration = float(r.args.get("durationMs", DEFAULT_LONG_PRESS_MS))
-    await d.long_press(_app(r), x, y, duration)
+    element = r.args.get("element")
+    await d.long_press(_app(r), x, y, duration, element=str(element) if element else None)
     return _message(f"long-pressed ({x:g}, {y:g}) for {duration:g} ms")
 
 

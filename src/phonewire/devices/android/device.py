@@ -403,7 +403,7 @@ class AndroidDevice(Device):
 
         return await self._run(work)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> None:
         px, py = self._px(x), self._px(y)
 
         def work(agent: Agent) -> None:
@@ -415,7 +415,9 @@ class AndroidDevice(Device):
 
         await self._run(work)
 
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
         px, py = self._px(x), self._px(y)
         await self._run(lambda agent: agent.long_click(px, py, duration_ms / 1000.0))
 

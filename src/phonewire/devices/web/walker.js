@@ -22,8 +22,9 @@
 // when none does, the node is covered and gets an item [axRole, name, identifier, classes] of what covers it
 // (the centre's hit).  cfg (from walk.py, derived from roles.py): tapRoles (ax roles that are interactive),
 // clipRoles (ax roles of lists and tables), plainRoles (ax roles that a scrollable element turns into a
-// ScrollView).  With cfg.probe = [x, y] the walk is skipped and the description of the element at that point is
-// returned instead (what a tap there hits), or null.
+// ScrollView).  With cfg.probe = [x, y(, serial)] the walk is skipped and the gesture's aim at that screen point is
+// returned instead (perception's aim(): what a tap there hits, where it lands, whether it reaches the element).
+// Rects and points are screen points of the visual viewport (perception's coordinate model).
 // Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
 // unless they lie above or beside it and overflow their own box (content overflows downward and to the right).
 //
@@ -208,17 +209,19 @@ function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
   }
 }
 
-if (cfg.probe) {
-  const hit = document.elementFromPoint(cfg.probe[0], cfg.probe[1]);
-  return hit ? describe(hit) : null;
-}
+if (cfg.probe) return aim(cfg.probe[0], cfg.probe[1], cfg.probe[2] || null);
 const root = document.documentElement;
 const body = document.body || root;
 // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
 let modal = null;
 try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
-walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
+walk(modal || body, -1, SCREEN, SCREEN, 0, false, false);
 if (culled.size && !modal) shownFromCulled();
 serialOf(document);  // draws the document's id when nothing was pushed
-return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState,
-        doc: serials.doc, nodes: out};
+// the screen (w, h, in points) and how the page is shown on it: its scale, the layout's size in client px and the
+// part of it the screen shows (the visual viewport's page offsets and size)
+const se = document.scrollingElement || root;
+return {w: VW * SCALE, h: VH * SCALE, title: document.title || "", url: location.href, ready: document.readyState,
+        doc: serials.doc, nodes: out,
+        shown: {scale: SCALE, width: se.scrollWidth, height: se.scrollHeight, left: VV ? VV.pageLeft : scrollX,
+                top: VV ? VV.pageTop : scrollY, visibleWidth: VW, visibleHeight: VH}};
