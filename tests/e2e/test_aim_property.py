@@ -81,20 +81,52 @@ def test_every_tap_of_the_view_reaches_its_element_or_is_refused(module_phone: p
     assert landed >= 2 * refused, f"{landed} landed, {refused} refused"
 
 
-def test_the_frames_buttons_are_in_the_view_where_they_are_drawn(module_phone: phonewire.Phone, site: AimSite) -> None:
-    """Same-origin and cross-origin frames are part of the screen: their buttons are listed, and a tap on each
-    reaches it (or is refused)."""
-    phone = module_phone
-    seen, missing = 0, []
+def _frame_buttons_listed(phone: phonewire.Phone, site: AimSite, kind: str) -> tuple[int, int, list[str]]:
+    """Per seed with a frame of ``kind`` ("same" or "cross" origin): its buttons that the view lists, and a tap on
+    each (by ref) — it reaches the button (the frame's own click handler records it) or is refused."""
+    listed, landed, missing = 0, 0, []
     for seed in SEEDS:
         shape, _, frame_buttons = _open(phone, site, seed)
-        if not frame_buttons:
+        mine = [b for b in frame_buttons if f"-{kind}" in b]
+        if not mine:
             continue
-        listed = {str(n.get("identifier")) for n in phone.snapshot(all=True).nodes}
-        for ident in frame_buttons:
-            if ident in listed:
-                seen += 1
+        view = phone.snapshot()
+        refs = {str(n.get("identifier")): ref for ref, n in view.refs.items()}
+        for ident in mine:
+            if ident not in refs:
+                missing.append(f"seed {seed} ({shape}): {ident} not in the view")
+                continue
+            listed += 1
+            site.clear()
+            try:
+                phone.tap(f"@{refs[ident]}")
+            except phonewire.ProtocolError as exc:
+                assert exc.code in REFUSALS, exc
+                assert site.clicks() == [], f"seed {seed}: {ident} refused but the page saw {site.clicks()}"
+                continue
+            if site.clicks() == [ident]:
+                landed += 1
             else:
-                missing.append(f"seed {seed} ({shape}): {ident}")
-    assert not missing, "frame buttons not in the view:\n" + "\n".join(missing)
-    assert seen
+                missing.append(f"seed {seed} ({shape}): tap on {ident} reached {site.clicks()}")
+    return listed, landed, missing
+
+
+def test_a_same_origin_frames_buttons_are_in_the_view_and_taps_reach_them(
+    module_phone: phonewire.Phone, site: AimSite
+) -> None:
+    listed, landed, wrong = _frame_buttons_listed(module_phone, site, "same")
+    print(f"aim property, same-origin frames: {listed} buttons listed, {landed} taps landed")
+    assert not wrong, "\n".join(wrong)
+    assert landed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cross-origin (out-of-process) frames need their own DevTools sessions joined into the walk: not built yet",
+)
+def test_a_cross_origin_frames_buttons_are_in_the_view_and_taps_reach_them(
+    module_phone: phonewire.Phone, site: AimSite
+) -> None:
+    _, landed, wrong = _frame_buttons_listed(module_phone, site, "cross")
+    assert not wrong, "\n".join(wrong)
+    assert landed

@@ -243,12 +243,26 @@ class AgentSession:
             if POINT.match(target):
                 x, y, info = await self._resolver.resolve(target)
                 return await self._tap_at(x, y, count, info)
+            held = self._resolver.held(target)
+            if held is not None:
+                # a ref to an element with a serial, as its snapshot showed it: the tap goes where that snapshot
+                # put it and names the element, and the device sends it only if it still reaches it there (no
+                # snapshot round trip); if not (it moved, went, or something came over it), the ref is re-found on
+                # a fresh snapshot and tapped where it is now — or refused
+                node, ref, issued = held
+                x, y, info = self._resolver.place(node, ref, issued, target)
+                try:
+                    return await self._tap_at(x, y, count, info, element=str(node["serial"]))
+                except ProtocolError as exc:
+                    if exc.code not in (e.ELEMENT_MOVED, e.ELEMENT_COVERED):
+                        raise
             node, ref, found_in = await self._resolver.find(target)
             owner = select_of(node, found_in)
             if owner is not None:
                 return await self._choose_option(owner, node, ref, found_in)
             x, y, info = self._resolver.place(node, ref, found_in, target)
-            return await self._tap_at(x, y, count, info)
+            serial = node.get("serial")
+            return await self._tap_at(x, y, count, info, element=str(serial) if serial else None)
 
         return await self._locked(run)
 
@@ -276,10 +290,14 @@ class AgentSession:
         check_points(x, y)
         return await self._locked(lambda: self._tap_at(x, y, count, {}))
 
-    async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
+    async def _tap_at(
+        self, x: float, y: float, count: int, info: dict[str, Any], *, element: str | None = None
+    ) -> ActionResult:
         fields: dict[str, Any] = {"x": x, "y": y}
         if count != 1:
             fields["numberOfTaps"] = count
+        if element is not None:
+            fields["element"] = element
         result = action_result(await self._link.send(c.TAP, fields, app=True), info)
         hit = result.data.get("hit")
         if not info and hit and isinstance(result.data.get("message"), str):

@@ -68,6 +68,22 @@ class Resolver:
             )
             raise invalid(f"{target!r} ({node_line(node)}) has no place on the screen to touch", hint)
 
+    def held(self, target: str) -> Found | None:
+        """For ``@eN`` naming an element that carries a serial and had its own uncovered place in the snapshot that
+        issued the ref: that node, as that snapshot showed it (the device re-finds the element by its serial and
+        checks the point in the evaluation that sends the gesture); else None (the target resolves on a fresh
+        snapshot).  The session's observers are told, as for :meth:`find`."""
+        match = _REF.match(target.strip())
+        held = self.refs.refs.get(match.group(1)) if match else None
+        if held is None or match is None:
+            return None
+        node, issued = held
+        if not node.get("serial") or not has_box(node) or node.get("coveredBy") or select_of(node, issued):
+            return None
+        self.last_check_s = 0.0
+        self.observers.resolved(node, match.group(1), issued.nodes)
+        return node, match.group(1), issued
+
     def line(self, node: Node, index: Index) -> str:
         """``@eN Role "label" id=…`` of ``node`` (not its value: it may be about to change), with the ref it carries
         (or a new one)."""

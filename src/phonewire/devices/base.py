@@ -212,7 +212,7 @@ class Device(abc.ABC):
         return {"direction": direction, "distance": None, "atEnd": None}
 
     @abc.abstractmethod
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         """Type into the focused editable; TEXT_INPUT_NOT_FOCUSED when a focus probe finds none."""
 
     @abc.abstractmethod

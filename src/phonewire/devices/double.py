@@ -160,7 +160,7 @@ class DoubleDevice(Device):
     ) -> None:
         await self._behave(app_id)
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         await self._behave(app_id)
         self.typed[app_id] = self.typed.get(app_id, "") + text
 

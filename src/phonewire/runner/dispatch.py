@@ -122,8 +122,8 @@ async def _drag(d: Device, r: Request) -> JSONObject:
 
 
 async def _type(d: Device, r: Request) -> JSONObject:
-    text = str(r.args["text"])
-    await d.type_text(_app(r), text)
+    text, element = str(r.args["text"]), r.args.get("element")
+    await d.type_text(_app(r), text, element=str(element) if element else None)
     return _message(f"typed {len(text)} character(s)")
 
 

@@ -517,7 +517,7 @@ class AndroidDevice(Device):
                 "Tap a text field first (a TextField, SecureTextField or SearchField in the snapshot), then resend.",
             )
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         def work(agent: Agent) -> None:
             self._probe_focus(agent)
             agent.send_keys(text)  # the agent's input method: full Unicode, unlike `adb shell input text`

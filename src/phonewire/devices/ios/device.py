@@ -430,7 +430,7 @@ class IosDevice(Device):
         self._probe_focus()
         self._call("POST", "/wda/keys", {"value": [text]}, timeout_s=max(10.0, len(text) * 0.2))
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         self._forget()
         await self._run(lambda: self._keys(text))
 

@@ -9,6 +9,7 @@ aimed at.  Pure: the refusals a check answers, and the point on the screen a ges
         moved           ──► ELEMENT_MOVED "… is not at (x, y) now: it is at …; there is …"
         covered         ──► ELEMENT_COVERED "… is covered at (x, y) by …"
     off the screen      ──► INVALID_REQUEST before anything is evaluated
+    typing aimed at a field that has no focus ──► ELEMENT_MOVED, nothing typed (focus_on.js)
 """
 
 from __future__ import annotations
@@ -68,4 +69,18 @@ def check_aim(aim: Aim, element: str | None, x: float, y: float) -> None:
         e.ELEMENT_MOVED,
         f"the element aimed at is not at ({x:g}, {y:g}) any more: {where}; there is {there}",
         MOVED_HINT,
+    )
+
+
+def check_focus(elsewhere: object) -> None:
+    """ELEMENT_MOVED for typing aimed at a field that does not have focus (focus_on.js's answer is what has it
+    instead): nothing is typed."""
+    if elsewhere is None:
+        return
+    there = f"{elsewhere}" if elsewhere else "nothing"
+    raise ProtocolError(
+        e.ELEMENT_MOVED,
+        f"the field the text was aimed at does not have focus ({there} has it: a popup or the page moved focus): "
+        "nothing was typed",
+        "Take a `snapshot`: close what took focus (a list, a dialog), then fill the field again.",
     )

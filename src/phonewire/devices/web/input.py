@@ -5,12 +5,13 @@ arrive (:meth:`~phonewire.devices.web.view.Views._settle`)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import aiming, controls, dialogs, gestures, readback, scrolling, settle
+from phonewire.devices.web import aiming, controls, dialogs, gestures, js, readback, scrolling, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.target import Page
@@ -20,6 +21,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import finite
 
+_FOCUS_ON = js.load("focus_on.js").strip()
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
 _TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
 
@@ -160,13 +162,15 @@ class Inputs(Views):
             await self._settle(page)
             return result
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:
                 dialogs.typing_field(page.dialog).text += text
                 return
             kind = await self._require_focus(page)
+            if element is not None:
+                aiming.check_focus(await self._eval(page, f"({_FOCUS_ON})({json.dumps(element)})"))
             if not text:
                 return
             page.unsettled = True

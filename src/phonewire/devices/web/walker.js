@@ -179,6 +179,10 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
   if (standsFor && self !== parent) options(standsFor, self, r, false);
   if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
+  if ((tag === "IFRAME" || tag === "FRAME") && !outside && !geometryless) {
+    walkFrame(el, self, r, clip, depth);  // (perception: a same-origin frame's document, in place)
+    return;
+  }
   // a text-only element's text has the element's box (no Range needed)
   const ownBox = el.childElementCount === 0 && !geometryless && !outside && !name ? r : null;
   walkChildren(el, self, childClip, childTclip, depth, childInName, pointer, ownBox);

@@ -15,9 +15,41 @@ const SCALE = VV && VV.scale > 0 ? VV.scale : 1;
 const OX = VV ? VV.offsetLeft : 0, OY = VV ? VV.offsetTop : 0;
 const VW = VV ? VV.width : window.innerWidth, VH = VV ? VV.height : window.innerHeight;
 const SCREEN = [OX, OY, OX + VW, OY + VH];
-function toScreen(x, y) { return [(x - OX) * SCALE, (y - OY) * SCALE]; }
+// A same-origin frame's document is walked in place (walkFrame): its geometry is in the frame's client px, FX / FY
+// is where the frame's client origin lies in the top document's client px, VIEW the part of the frame's client
+// space the screen shows, FRAMES the frame elements the walk is inside (outermost first).
+let FX = 0, FY = 0, VIEW = SCREEN;
+const FRAMES = [];
+function toScreen(x, y) { return [(x + FX - OX) * SCALE, (y + FY - OY) * SCALE]; }
 function toClient(x, y) { return [x / SCALE + OX, y / SCALE + OY]; }
-function onScreen(x, y) { return x >= SCREEN[0] && y >= SCREEN[1] && x < SCREEN[2] && y < SCREEN[3]; }
+function onScreen(x, y) { return x >= VIEW[0] && y >= VIEW[1] && x < VIEW[2] && y < VIEW[3]; }
+function frameShows(x, y) {
+  // inside a frame, a point of it reaches the frame in the top document (nothing of the top page lies over it)
+  return !FRAMES.length || document.elementFromPoint(x + FX, y + FY) === FRAMES[0];
+}
+
+function walkFrame(frame, parent, r, clip, depth) {
+  // (same-origin frames: issue 22 item 2) the frame's document walked where it is drawn, its rows under the
+  // frame's; a frame of another origin has no document here and is left as its node
+  let doc = null;
+  try { doc = frame.contentDocument; } catch (e) { doc = null; }
+  if (!doc || !doc.body) return;
+  const cs = getComputedStyle(frame);
+  const bx = r.x + frame.clientLeft + parseFloat(cs.paddingLeft || "0");
+  const by = r.y + frame.clientTop + parseFloat(cs.paddingTop || "0");
+  const view = [Math.max(clip[0], bx) - bx, Math.max(clip[1], by) - by,
+                Math.min(clip[2], bx + frame.clientWidth) - bx, Math.min(clip[3], by + frame.clientHeight) - by];
+  if (!(view[0] < view[2] && view[1] < view[3])) return;
+  const saved = [FX, FY, VIEW];
+  FX += bx; FY += by; VIEW = view;
+  FRAMES.push(frame);
+  try {
+    walk(doc.body, parent, view, view, depth + 1, false, false);
+  } finally {
+    FRAMES.pop();
+    [FX, FY, VIEW] = saved;
+  }
+}
 const out = [];
 const MAX_DEPTH = 200;
 // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
@@ -65,14 +97,31 @@ function aim(x, y, serial) {
   const res = {scale: SCALE, client: [cx, cy], input: [x / SCALE, y / SCALE], hit: null, verdict: "ok"};
   const el = serial ? nodeOfSerial(serial) : null;
   if (serial && !el) { res.verdict = "gone"; return res; }
-  const hit = el && el.nodeType === 1 ? hitAt(cx, cy, el) : document.elementFromPoint(cx, cy);
+  let hit = document.elementFromPoint(cx, cy), fx = 0, fy = 0;
+  // into same-origin frames: the element there in the frame's own document
+  for (let i = 0; i < 8 && hit && (hit.tagName === "IFRAME" || hit.tagName === "FRAME"); i++) {
+    let doc = null;
+    try { doc = hit.contentDocument; } catch (e) { doc = null; }
+    if (!doc) break;
+    const fr = hit.getBoundingClientRect(), st = getComputedStyle(hit);
+    fx += fr.x + hit.clientLeft + parseFloat(st.paddingLeft || "0");
+    fy += fr.y + hit.clientTop + parseFloat(st.paddingTop || "0");
+    const inner = doc.elementFromPoint(cx - fx, cy - fy);
+    if (!inner) break;
+    hit = inner;
+  }
+  const root = el && el.nodeType === 1 ? el.getRootNode() : null;
+  if (hit && root && root.host && root.elementFromPoint) {
+    hit = root.elementFromPoint(cx - fx, cy - fy) || hit;  // (an element in a shadow root: the hit in that tree)
+  }
   res.hit = hit ? describe(hit) : null;
   if (!el) return res;
   const box = el.nodeType === 1 ? el : el.parentElement;
   if (reaches(hit, box)) return res;
-  const r = box.getBoundingClientRect(), at = toScreen(r.x, r.y);
+  const r = box.getBoundingClientRect(), at = toScreen(r.x + fx, r.y + fy);
   res.now = [at[0], at[1], r.width * SCALE, r.height * SCALE];
-  res.verdict = cx >= r.left && cx <= r.right && cy >= r.top && cy <= r.bottom ? "covered" : "moved";
+  const lx = cx - fx, ly = cy - fy;
+  res.verdict = lx >= r.left && lx <= r.right && ly >= r.top && ly <= r.bottom ? "covered" : "moved";
   return res;
 }
 
@@ -127,6 +176,7 @@ function coveredBy(el, r, tclip) {
   if (!(x0 < x1 && y0 < y1)) { x0 = r.x; y0 = r.y; x1 = r.x + r.width; y1 = r.y + r.height; }
   const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
   if (!onScreen(x, y)) return null;
+  if (!frameShows(x, y)) return describe(document.elementFromPoint(x + FX, y + FY));
   const hit = hitAt(x, y, el);
   if (reaches(hit, el)) return null;
   // The centre is under something else: try the centres of the left, right, top and bottom thirds of the part
