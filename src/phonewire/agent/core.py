@@ -206,7 +206,12 @@ class AgentSession:
         env = await self._link.send(c.VIEWPORT, app=True)
         self._link.refronted = self._link.refronted or env.reactivated  # an action that reads it first reports it
         data = env.data or {}
-        return {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
+        out = {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
+        page = data.get("page")
+        if isinstance(page, dict):  # (web) how the page is shown: its scale and the part of it on the screen
+            out.update({"scale": float(page.get("scale", 1)), "pageLeft": float(page.get("left", 0)),
+                        "pageTop": float(page.get("top", 0))})  # fmt: skip
+        return out
 
     @operation
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:

@@ -9,7 +9,7 @@ from typing import Any
 
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
-from phonewire.agent.view import diff, quality_header, render
+from phonewire.agent.view import diff, page_header, quality_header, render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -50,8 +50,7 @@ class Views:
                 lines = changes or ["# no changes"]
         else:
             lines = rendered.lines
-        if header:
-            lines = [header, *lines]
+        lines = [h for h in (header, page_header(quality)) if h] + lines
         self.refs.reset(index, rendered)
         self._previous = nodes
         self._previous_refs = rendered.refs

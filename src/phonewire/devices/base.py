@@ -152,6 +152,11 @@ class Device(abc.ABC):
     @abc.abstractmethod
     async def viewport(self, app_id: str) -> Rect: ...
 
+    async def page_shown(self, app_id: str) -> dict[str, float] | None:
+        """How the app's page is shown on the screen (web: its scale, size and the part the screen shows, as a
+        snapshot's ``quality.page`` says); None where the screen is not a view of a larger page."""
+        return None
+
     @abc.abstractmethod
     async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> str | None:
         """Tap ``taps`` times at a point (screen points).  A backend that can hit-test answers what the tap reached

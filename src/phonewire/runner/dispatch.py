@@ -86,7 +86,11 @@ def _message(text: str) -> JSONObject:
 
 async def _viewport(d: Device, r: Request) -> JSONObject:
     rect = await d.viewport(_app(r))
-    return dict(rect.to_wire())
+    data: JSONObject = dict(rect.to_wire())
+    page = await d.page_shown(_app(r))
+    if page is not None:
+        data["page"] = dict(page)
+    return data
 
 
 async def _tap(d: Device, r: Request) -> JSONObject:

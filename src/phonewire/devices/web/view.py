@@ -31,8 +31,14 @@ from phonewire.devices.web.walk import (
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect, Snapshot
+from phonewire.protocol.snapshot import Rect, Snapshot, finite
 
+#: How the page is shown: the walk's ``shown`` (walker.js), read alone.
+_SHOWN_JS = (
+    "(v => { const se = document.scrollingElement || document.documentElement; return {scale: v ? v.scale : 1, "
+    "width: se.scrollWidth, height: se.scrollHeight, left: v ? v.pageLeft : scrollX, top: v ? v.pageTop : scrollY, "
+    "visibleWidth: v ? v.width : innerWidth, visibleHeight: v ? v.height : innerHeight}; })(window.visualViewport)"
+)
 #: The screen in points: the visual viewport at its scale.
 _SCREEN_JS = "(v => v ? [v.width * v.scale, v.height * v.scale] : [innerWidth, innerHeight])(window.visualViewport)"
 
@@ -118,6 +124,16 @@ class Views(Pages):
             # the screen in points (the visual viewport at its scale: docs/snapshot.md's coordinate model)
             w, h = await self._eval(page, _SCREEN_JS)
             return Rect.of(0, 0, w, h)
+
+    async def page_shown(self, app_id: str) -> dict[str, float] | None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return None
+            shown = await self._eval(page, _SHOWN_JS)
+        return {k: round(finite(shown.get(k)), 3 if k == "scale" else 1) for k in
+                ("scale", "width", "height", "left", "top", "visibleWidth", "visibleHeight")} if isinstance(
+            shown, dict) else None  # fmt: skip
 
     async def change_mark(self, app_id: str | None) -> str | None:
         page = self._live(app_id) if app_id else self._foreground()

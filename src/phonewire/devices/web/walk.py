@@ -177,6 +177,9 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
     still parsing (``readyState`` loading) counts too.  Either makes ``quality`` say so (reasonCode ``loading``)."""
     root = tree_from_walk(walk)
     snapshot = build_snapshot(root, root.rect, backend)
+    page = page_shown(walk.get("shown"))
+    if page is not None:
+        snapshot["quality"]["page"] = page
     if loading is None and walk.get("ready") == "loading":
         loading = "the document was still loading"
     if loading is not None:
@@ -187,6 +190,20 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
         else:
             quality["reason"] = f"{quality.get('reason')}; {reason}"
     return snapshot
+
+
+def page_shown(shown: object) -> dict[str, float] | None:
+    """How the page is shown on the screen (the walk's ``shown``), for a page that does not simply fit it: laid out
+    wider than the screen shows, or at a scale other than 1 (a page laid out 980 px wide, a zoom).  ``width`` /
+    ``height``: the page's size in its own px; ``left`` / ``top`` / ``visibleWidth`` / ``visibleHeight``: the part
+    the screen shows; ``scale``: screen points per page px.  None for a page that fits."""
+    if not isinstance(shown, dict):
+        return None
+    page = {k: round(finite(shown.get(k)), 3 if k == "scale" else 1) for k in
+            ("scale", "width", "height", "left", "top", "visibleWidth", "visibleHeight")}  # fmt: skip
+    if abs(page["scale"] - 1) < 0.01 and page["width"] <= page["visibleWidth"] + 1:
+        return None
+    return page
 
 
 def tree_from_walk(walk: dict[str, Any]) -> RawNode:
