@@ -290,10 +290,12 @@ class AgentSession:
         info = {"target": {"ref": ref, "type": option.get("type"), "label": label}}
         return action_result(env, {**data, **info})
 
-    async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
+    async def tap_point(self, x: float, y: float, *, count: int = 1, element: str | None = None) -> ActionResult:
+        """A tap at a point; ``element``: the serial of the node it is aimed at (the device sends nothing unless the
+        point reaches that element: WebDriver's element click)."""
         check_count(count)
         check_points(x, y)
-        return await self._locked(lambda: self._tap_at(x, y, count, {}))
+        return await self._locked(lambda: self._tap_at(x, y, count, {}, element=element))
 
     async def _tap_at(
         self, x: float, y: float, count: int, info: dict[str, Any], *, element: str | None = None
