@@ -39,13 +39,13 @@ def main() -> None:
         os.environ.pop("PHONEWIRE_RUNNER_ADDR", None)
         with phonewire.Phone(device="web") as phone:
             phone.open(site.url("wide620.html"))
+            phone.tap("id=near")  # (the first tap focuses the button: a change of the screen, before the view)
+            time.sleep(0.4)
             view = phone.snapshot()
             ref = next(r for r, n in view.refs.items() if n.get("identifier") == "near")
             rect = view.refs[ref]["rect"]
             point = f"{rect['x'] + rect['width'] / 2} {rect['y'] + rect['height'] / 2}"
             times: dict[str, list[float]] = {"ref": [], "point": []}
-            for warm in (f"@{ref}", point):
-                phone.tap(warm)
             site.clear()
             for i in range(args.rounds):
                 order = [("ref", f"@{ref}"), ("point", point)]
@@ -57,7 +57,7 @@ def main() -> None:
             clicks = site.clicks()
     finally:
         site.close()
-    if clicks != ["near"] * (2 * args.rounds):
+    if clicks != ["near"] * (2 * args.rounds):  # (each tap once, on the button)
         raise SystemExit(f"the taps did not land once each on the button: {clicks[:10]}…")
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
     p90 = {k: statistics.quantiles(v, n=10)[-1] * 1000 for k, v in times.items()}

@@ -44,7 +44,7 @@ class Sweep:
 
 
 #: The example's heading (a page of one example, or the first of several) and the heading of the section after them.
-STARTS = ("ex_label", "ex1_label")
+STARTS = ("ex_label", "ex1_label", "start")
 ENDS = ("Accessibility Features", "Keyboard Support")
 
 
@@ -78,6 +78,11 @@ def sweep(phone: phonewire.Phone, site: ApgSite, example: str) -> Sweep:
     result = Sweep(example)
     _to_example(phone, site, example)
     targets = _example_targets(phone.snapshot())
+    for _ in range(3):  # the heading at the screen's bottom edge: the example is below it, as a person scrolls on
+        if targets:
+            break
+        phone.scroll("down", amount=0.5)
+        targets = _example_targets(phone.snapshot())
     for ref, n in targets[:MAX_TAPS]:
         label = str(n.get("label") or "")
         what = f"@{ref} {n.get('type')} {label!r}"

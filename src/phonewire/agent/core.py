@@ -197,7 +197,9 @@ class AgentSession:
                     f"{self.app_id} is behind another app and a snapshot never changes the screen. Bring it to the "
                     "front without touching it with `viewport` (or act on it: actions re-front it), then snapshot.",
                 ) from exc
-            return self._views.render(raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff, full=all)
+            return self._views.render(
+                raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff, full=all, mark=raw.get("mark")
+            )
 
         return await self._locked(run)
 
@@ -251,13 +253,13 @@ class AgentSession:
             held = self._resolver.held(target)
             if held is not None:
                 # a ref to an element with a serial, as its snapshot showed it: the tap goes where that snapshot
-                # put it and names the element, and the device sends it only if it still reaches it there (no
-                # snapshot round trip); if not (it moved, went, or something came over it), the ref is re-found on
-                # a fresh snapshot and tapped where it is now — or refused
-                node, ref, issued = held
-                x, y, info = self._resolver.place(node, ref, issued, target)
+                # put it, with the element's serial and the snapshot's change mark, and the device sends it only if
+                # the page has not changed since and the point still reaches the element (no snapshot round trip);
+                # if not, the ref is re-found on a fresh snapshot and tapped where it is now — or refused
+                held_node, held_ref, issued, mark = held
+                x, y, info = self._resolver.place(held_node, held_ref, issued, target)
                 try:
-                    return await self._tap_at(x, y, count, info, element=str(node["serial"]))
+                    return await self._tap_at(x, y, count, info, element=str(held_node["serial"]), mark=mark)
                 except ProtocolError as exc:
                     if exc.code not in (e.ELEMENT_MOVED, e.ELEMENT_COVERED):
                         raise
@@ -298,13 +300,22 @@ class AgentSession:
         return await self._locked(lambda: self._tap_at(x, y, count, {}, element=element))
 
     async def _tap_at(
-        self, x: float, y: float, count: int, info: dict[str, Any], *, element: str | None = None
+        self,
+        x: float,
+        y: float,
+        count: int,
+        info: dict[str, Any],
+        *,
+        element: str | None = None,
+        mark: str | None = None,
     ) -> ActionResult:
         fields: dict[str, Any] = {"x": x, "y": y}
         if count != 1:
             fields["numberOfTaps"] = count
         if element is not None:
             fields["element"] = element
+            if mark is not None:
+                fields["mark"] = mark
         result = action_result(await self._link.send(c.TAP, fields, app=True), info)
         hit = result.data.get("hit")
         if not info and hit and isinstance(result.data.get("message"), str):

@@ -84,7 +84,10 @@ class Link:
         nodes = data.get("nodes")
         # the wire's nodes, as protocol/snapshot.py's build_snapshot made them on the device's side
         listed = cast(list[Node], nodes) if isinstance(nodes, list) else []
-        return {"nodes": listed, "quality": data.get("quality") or {}}
+        out: Snapshot = {"nodes": listed, "quality": data.get("quality") or {}}
+        if isinstance(data.get("mark"), str):
+            out["mark"] = data["mark"]
+        return out
 
 
 async def to_the_end(sent: Awaitable[T]) -> T:

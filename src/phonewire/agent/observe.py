@@ -31,7 +31,14 @@ class Views:
         self._previous = None
 
     def render(
-        self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool, full: bool = False
+        self,
+        nodes: list[Node],
+        quality: dict[str, Any],
+        *,
+        interactive: bool,
+        as_diff: bool,
+        full: bool = False,
+        mark: str | None = None,
     ) -> View:
         index = Index(nodes)
         rendered = render(nodes, interactive=interactive, full=full, name=self.refs.namer(index))
@@ -51,7 +58,7 @@ class Views:
         else:
             lines = rendered.lines
         lines = [h for h in (header, page_header(quality)) if h] + lines
-        self.refs.reset(index, rendered)
+        self.refs.reset(index, rendered, mark)
         self._previous = nodes
         self._previous_refs = rendered.refs
         return View("\n".join(lines), nodes, rendered.refs, quality)

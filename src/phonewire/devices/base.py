@@ -158,11 +158,14 @@ class Device(abc.ABC):
         return None
 
     @abc.abstractmethod
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> str | None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> str | None:
         """Tap ``taps`` times at a point (screen points).  A backend that can hit-test answers what the tap reached
         there, as a short description (``Button "Save" id=save``); else ``None``.  ``element``: the serial of the
         node the tap is aimed at; a backend that has serials sends nothing unless the point reaches that element
-        (ELEMENT_MOVED, ELEMENT_COVERED), the others ignore it."""
+        (ELEMENT_MOVED, ELEMENT_COVERED), the others ignore it.  ``mark``: the change mark of the snapshot the point
+        was read from; a backend that has marks sends nothing (ELEMENT_MOVED) when the screen changed after it."""
 
     @abc.abstractmethod
     async def long_press(

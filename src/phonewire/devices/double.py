@@ -138,7 +138,9 @@ class DoubleDevice(Device):
         await self._behave(app_id)
         return Rect(0, 0, 390, 844)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> None:
         self.calls.append(("tap", app_id))
         await self._behave(app_id)
         self.taps[app_id] = self.taps.get(app_id, 0) + taps

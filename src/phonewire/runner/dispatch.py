@@ -95,8 +95,8 @@ async def _viewport(d: Device, r: Request) -> JSONObject:
 
 async def _tap(d: Device, r: Request) -> JSONObject:
     x, y, taps = float(r.args["x"]), float(r.args["y"]), int(r.args.get("numberOfTaps", 1))
-    element = r.args.get("element")
-    hit = await d.tap(_app(r), x, y, taps, element=str(element) if element else None)
+    element, mark = r.args.get("element"), r.args.get("mark")
+    hit = await d.tap(_app(r), x, y, taps, element=str(element) if element else None, mark=str(mark) if mark else None)
     data = _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
     if hit:
         data["hit"] = hit

@@ -403,7 +403,9 @@ class AndroidDevice(Device):
 
         return await self._run(work)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> None:
         px, py = self._px(x), self._px(y)
 
         def work(agent: Agent) -> None:

@@ -360,7 +360,9 @@ class IosDevice(Device):
                 return label
         return None
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> str | None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> str | None:
         button = self._alert_button_at(app_id, x, y) if taps == 1 else None
         self._forget()
         if button is not None:

@@ -6,6 +6,7 @@ aimed at.  Pure: the refusals a check answers, and the point on the screen a ges
                             what is hit, and for an element's serial the verdict
         verdict ok      ──► the gesture is sent at the input point (DevTools' CSS px of the visual viewport)
         gone            ──► ELEMENT_MOVED "… is no longer on the page"     (the agent re-finds the ref, once)
+        changed         ──► ELEMENT_MOVED "the screen changed after the snapshot" (with a snapshot's mark: idem)
         moved           ──► ELEMENT_MOVED "… is not at (x, y) now: it is at …; there is …"
         covered         ──► ELEMENT_COVERED "… is covered at (x, y) by …"
     off the screen      ──► INVALID_REQUEST before anything is evaluated
@@ -50,6 +51,12 @@ def check_aim(aim: Aim, element: str | None, x: float, y: float) -> None:
     if element is None or aim.verdict == "ok":
         return
     there = aim.hit or "nothing"
+    if aim.verdict == "changed":
+        raise ProtocolError(
+            e.ELEMENT_MOVED,
+            "the screen changed after the snapshot the tap was aimed by: its places are not proven any more",
+            MOVED_HINT,
+        )
     if aim.verdict == "gone":
         raise ProtocolError(e.ELEMENT_MOVED, f"the element aimed at ({element}) is no longer on the page", MOVED_HINT)
     if aim.verdict == "covered":

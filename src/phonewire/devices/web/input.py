@@ -38,13 +38,15 @@ class Inputs(Views):
         page.unsettled = True
         await self._settle(page)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None) -> str | None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:
                 return await dialogs.tap(page, page.dialog, self._dialog_screen(page), (x, y), taps)
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "tap")
-            probe: Probe = (x, y, element) if element else (x, y)
+            probe: Probe = (x, y, element, mark or "") if element else (x, y)
             evaluate = partial(self._eval, page, await_promise=True)
             if taps == 1:
                 # one evaluation: the aim checked (walker_perception.js's aim) and, when it is ok, the guard that
@@ -108,8 +110,8 @@ class Inputs(Views):
         with self._mapped(app_id):
             page = self._live(app_id)
             dialogs.no_dialog(page, "drag")
-            for point in (start, end):
-                aiming.check_on_screen(*point, self.profile.width, self.profile.height, "drag")
+            # (a drag starts on the screen; it may end past its edge, as a finger slides off it)
+            aiming.check_on_screen(*start, self.profile.width, self.profile.height, "drag")
             scale = await self._page_scale(page)
             page.unsettled = True
             with dialogs.may_open(page):

@@ -26,12 +26,13 @@ from phonewire.devices.web.walk import (
     DEFINE_WALKER,
     WALKER_MISSING,
     Probe,
+    page_shown,
     snapshot_from_walk,
     walker_call,
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect, Snapshot, finite
+from phonewire.protocol.snapshot import Rect, Snapshot
 
 #: How the page is shown: the walk's ``shown`` (walker.js), read alone.
 _SHOWN_JS = (
@@ -130,10 +131,7 @@ class Views(Pages):
             page = self._live(app_id)
             if page.dialog is not None:
                 return None
-            shown = await self._eval(page, _SHOWN_JS)
-        return {k: round(finite(shown.get(k)), 3 if k == "scale" else 1) for k in
-                ("scale", "width", "height", "left", "top", "visibleWidth", "visibleHeight")} if isinstance(
-            shown, dict) else None  # fmt: skip
+            return page_shown(await self._eval(page, _SHOWN_JS))
 
     async def change_mark(self, app_id: str | None) -> str | None:
         page = self._live(app_id) if app_id else self._foreground()

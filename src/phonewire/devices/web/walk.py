@@ -89,8 +89,9 @@ def walker_call(probe: Probe | None = None, *, define: bool = False) -> str:
     return f"new Promise(r => setTimeout(r, 0)).then(() => {run}())"
 
 
-#: A probe: a screen point, or a screen point and the serial (``doc:n``) of the element a gesture there aims at.
-Probe = tuple[float, float] | tuple[float, float, str]
+#: A probe: a screen point, or a screen point and the serial (``doc:n``) of the element a gesture there aims at,
+#: and the change mark of the snapshot it was read from ("" for none).
+Probe = tuple[float, float] | tuple[float, float, str] | tuple[float, float, str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,8 @@ class Aim:
     """Perception's ``aim()`` at a screen point (walker_perception.js): where a gesture there lands — ``client``, the
     point in the page's client px, ``input``, the point DevTools input events are sent at — what it reaches
     (``hit``, :func:`describe`'s words), and for a gesture aimed at an element the ``verdict``: ``ok``, ``gone``,
-    ``covered`` or ``moved`` (``now``: the element's rect in screen points)."""
+    ``covered`` or ``moved`` (``now``: the element's rect in screen points), or ``changed`` (the screen changed
+    after the snapshot whose mark came with it)."""
 
     hit: str | None
     client: tuple[float, float]
@@ -180,6 +182,8 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
     page = page_shown(walk.get("shown"))
     if page is not None:
         snapshot["quality"]["page"] = page
+    if isinstance(walk.get("mark"), str):
+        snapshot["mark"] = walk["mark"]
     if loading is None and walk.get("ready") == "loading":
         loading = "the document was still loading"
     if loading is not None:

@@ -213,7 +213,7 @@ function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
   }
 }
 
-if (cfg.probe) return aim(cfg.probe[0], cfg.probe[1], cfg.probe[2] || null);
+if (cfg.probe) return aim(cfg.probe[0], cfg.probe[1], cfg.probe[2] || null, cfg.probe[3] || null);
 const root = document.documentElement;
 const body = document.body || root;
 // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
@@ -225,7 +225,8 @@ serialOf(document);  // draws the document's id when nothing was pushed
 // the screen (w, h, in points) and how the page is shown on it: its scale, the layout's size in client px and the
 // part of it the screen shows (the visual viewport's page offsets and size)
 const se = document.scrollingElement || root;
+const changes = window[Symbol.for("phonewire.changes")];  // (changes.js: what changed the screen, counted)
 return {w: VW * SCALE, h: VH * SCALE, title: document.title || "", url: location.href, ready: document.readyState,
-        doc: serials.doc, nodes: out,
+        doc: serials.doc, nodes: out, mark: changes ? changes.doc + ":" + changes.n : null,
         shown: {scale: SCALE, width: se.scrollWidth, height: se.scrollHeight, left: VV ? VV.pageLeft : scrollX,
                 top: VV ? VV.pageTop : scrollY, visibleWidth: VW, visibleHeight: VH}};

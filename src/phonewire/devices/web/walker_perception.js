@@ -86,17 +86,20 @@ function nodeOfSerial(serial) {
   return node && node.isConnected ? node : null;
 }
 
-function aim(x, y, serial) {
+function aim(x, y, serial, since) {
   // A gesture's aim, checked in the evaluation that sends it (issue 22): the screen point (x, y) in the page's
   // client px and in the DevTools input space (CSS px of the visual viewport: a touch sent at (tx, ty) lands at
   // client (tx, ty) + offset), what a touch there reaches, and with the serial of the element it is aimed at the
   // verdict: "ok" (it reaches the element or its own descendant), "gone" (no such element in the document any
   // more), "covered" (the point is on the element, something else lies over it), "moved" (the element is not at
-  // the point now; `now` is its rect).
+  // the point now; `now` is its rect); with `since` (a snapshot's change mark) "changed" when the screen changed
+  // after that snapshot (its places and identities are no longer proven).
   const [cx, cy] = toClient(x, y);
   const res = {scale: SCALE, client: [cx, cy], input: [x / SCALE, y / SCALE], hit: null, verdict: "ok"};
   const el = serial ? nodeOfSerial(serial) : null;
   if (serial && !el) { res.verdict = "gone"; return res; }
+  const changes = window[Symbol.for("phonewire.changes")];
+  if (since && (!changes || changes.doc + ":" + changes.n !== since)) { res.verdict = "changed"; return res; }
   let hit = document.elementFromPoint(cx, cy), fx = 0, fy = 0;
   // into same-origin frames: the element there in the frame's own document
   for (let i = 0; i < 8 && hit && (hit.tagName === "IFRAME" || hit.tagName === "FRAME"); i++) {

@@ -105,7 +105,9 @@ function generated(el, which) {
   if (!v || v === "none" || v === "normal" || cs.display === "none" || cs.visibility === "hidden") return "";
   if (/(^|\s)counters?\(/.test(v)) return "";  // a counter's number is not in the computed value: leave it all out
   let s = "";
-  for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+  // (an image drawn as content, url("data:…"), is no text: its quoted URL is left out — the APG checkbox's icon)
+  const drawn = v.replace(/url\(\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)]*)\s*\)/g, "");
+  for (const m of drawn.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
     s += m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (el.getAttribute(m[2]) || "");
   }
   return s.replace(/[\ue000-\uf8ff]/g, "").trim();
