@@ -143,3 +143,18 @@ def test_a_calendar_week_row_is_never_one_tappable_cell(phone: phonewire.Phone, 
     phone.tap("id=day-15")
     assert site.clicks() == ["day-15"]
     assert node(phone, "picked")["label"] == "picked: 15"
+
+
+def test_a_page_wider_than_the_screen_says_so_and_scroll_right_moves_it(phone: phonewire.Phone, site: AimSite) -> None:
+    phone.open(site.url("wide620.html"))
+    header = phone.snapshot().text.splitlines()[0]
+    assert header.startswith("# page 620 x 2400 px shown at scale 1: x 0-393, y 0-852 of it"), header
+    assert "`scroll right` shows more of it" in header
+    phone.scroll("right")
+    page = phone.snapshot().quality["page"]
+    assert page["left"] > 100, page
+    shown = phone.viewport()
+    assert (shown["width"], shown["height"]) == (SCREEN.width, SCREEN.height)
+    assert shown["pageLeft"] == page["left"]
+    phone.scroll("left")
+    assert phone.snapshot().quality["page"]["left"] == 0
