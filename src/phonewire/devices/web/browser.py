@@ -15,7 +15,6 @@ Lifecycle::
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import os
 import shutil
@@ -26,6 +25,8 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
+
+from phonewire import lifeline
 
 #: Debian's ``chromium-headless-shell`` package: the old headless mode as a browser of its own (same version as
 #: ``chromium``, no desktop browser UI at all).  A cold start of the web phone costs about half the CPU of the full
@@ -96,14 +97,7 @@ def wants_sandbox() -> bool:
     return os.geteuid() != 0
 
 
-_PR_SET_PDEATHSIG = 1
 _PIPE_IN, _PIPE_OUT = 3, 4  # Chromium's fixed descriptors for --remote-debugging-pipe
-
-
-try:
-    _LIBC: ctypes.CDLL | None = ctypes.CDLL("libc.so.6", use_errno=True)  # loaded here, not in the child
-except OSError:
-    _LIBC = None
 
 
 def _child_setup(commands_fd: int, replies_fd: int) -> Callable[[], None]:
@@ -114,8 +108,7 @@ def _child_setup(commands_fd: int, replies_fd: int) -> Callable[[], None]:
     are in ``pass_fds`` so they survive."""
 
     def setup() -> None:
-        if _LIBC is not None:
-            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        lifeline.set_death_signal(signal.SIGKILL)
         high_in = fcntl.fcntl(commands_fd, fcntl.F_DUPFD, 10)
         high_out = fcntl.fcntl(replies_fd, fcntl.F_DUPFD, 10)
         os.dup2(high_in, _PIPE_IN)
@@ -259,6 +252,8 @@ class BrowserProcess:
         os.close(replies_w)
         with contextlib.suppress(OSError):  # a browser that died at once is found by the first real call
             os.write(commands_w, WARM_UP)
+        lifeline.record(process.pid)  # a runner SIGKILLed while its browser was stopped: the next start ends it
+        lifeline.sweep()
         remove_stale_profiles()  # after the fork: the browser starts up meanwhile
         browser = cls(process, user_data_dir, replies_r, commands_w, state)
         browser.extra_flags = extra_flags
@@ -293,6 +288,7 @@ class BrowserProcess:
             # The browser is gone; its helpers (same group) may linger a moment and still write to the profile.
             self._end_group(grace)
         finally:
+            lifeline.forget(self.process.pid)
             _remove_tree(self.user_data_dir)
 
     def _end_group(self, grace: float) -> None:
