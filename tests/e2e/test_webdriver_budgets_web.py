@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import signal
+import tempfile
 import threading
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from procs import children, wait_gone
 from web_runner import WebDriverServer
 
 pytestmark = pytest.mark.e2e
@@ -105,3 +110,31 @@ def test_always_match_that_is_no_object_is_an_invalid_argument(served: tuple[Ser
     server, _ = served
     code, value = server.call("POST", "/session", {"capabilities": {"alwaysMatch": always}})
     assert (code, value["error"]) == (400, "invalid argument"), value
+
+
+def test_a_webdriver_session_whose_runner_was_killed_leaves_no_profile_directory() -> None:
+    """Stale profile directories after a WebDriver run (issue 28, minor): the runner is SIGKILLed (it cannot remove
+    its browser's profile), the session is deleted, and no profile directory of that runner is left."""
+    server = Server()
+    try:
+        status, value = server.call("POST", "/session", CAPS)
+        assert status == 200, value
+        [runner] = children(server.proc.pid)
+        assert wait_for(lambda: bool(profiles_of(runner))), "the runner's browser has no profile directory"
+        os.kill(runner, signal.SIGKILL)
+        assert wait_gone(runner)
+        server.call("DELETE", f"/session/{value['sessionId']}")
+        assert profiles_of(runner) == []
+    finally:
+        server.stop()
+
+
+def profiles_of(pid: int) -> list[Path]:
+    return sorted(Path(tempfile.gettempdir()).glob(f"phonewire-chromium-{pid}-*"))
+
+
+def wait_for(check: Callable[[], bool], within_s: float = 30) -> bool:
+    deadline = time.monotonic() + within_s
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return check()

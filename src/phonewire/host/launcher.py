@@ -104,6 +104,8 @@ class RunnerProcess:
             await self.proc.wait()
         lifeline.forget(self.proc.pid)
         await self._finish_drains()
+        # what a killed runner could not remove (or its browser's helpers wrote after it did): it is gone now
+        await asyncio.to_thread(_clean_leftovers, self.device)
         return how
 
     async def _stop_alive(self, graceful: bool, shutdown: ShutdownFn | None) -> str:
@@ -262,6 +264,12 @@ def attach_token(port: int, env: Mapping[str, str]) -> str:
             f"{path}, mode 0600, when it generated its own token).",
         )
     return token
+
+
+def _clean_leftovers(device: str) -> None:
+    from phonewire.devices.registry import clean_leftovers
+
+    clean_leftovers(device)
 
 
 def _hint_start(device: str) -> str:

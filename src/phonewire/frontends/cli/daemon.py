@@ -56,6 +56,7 @@ from phonewire.frontends.cli.client import (
     ensure_private_dir,
     socket_path,
 )
+from phonewire.frontends.cli.restarts import SessionApps
 from phonewire.host.session import OWNER
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
@@ -124,6 +125,9 @@ class Daemon:
         self.hangups = Hangups()
         #: the requests being worked on (their clients may have gone)
         self.callers: set[Caller] = set()
+        #: The apps the sessions have open, kept for the daemon after this one (and what the one before lost).
+        self.apps = SessionApps(directory)
+        self._notes: dict[str, list[str]] = {}  # session name -> notes for its next reply (a restart's loss)
 
     # -- files -------------------------------------------------------------------------------------------------
     def path(self, name: str) -> Path:
@@ -154,7 +158,11 @@ class Daemon:
             if sender is None:
                 sender = self.sender_factory(None if runner else device, runner, token if runner else None)
                 self.senders[key] = sender
-        agent = self.sessions.setdefault((name, key), AgentSession(sender))
+        agent = self.sessions.get((name, key))
+        if agent is None:
+            agent = self.sessions[(name, key)] = AgentSession(sender)
+            if (note := self.apps.created(name, key)) is not None:
+                self._notes.setdefault(name, []).append(note)
         return agent
 
     async def devices(self) -> list[dict[str, Any]]:
@@ -266,7 +274,24 @@ class Daemon:
         caller: Caller | None = None,
     ) -> dict[str, Any]:
         """Run one CLI invocation; return ``{"exit", "stdout", "stderr"}`` (never raises, except the cancellation of
-        an abandonable command whose ``caller`` has gone)."""
+        an abandonable command whose ``caller`` has gone).  A session that lost its app with the daemon before this
+        one gets a note on stderr (restarts.py)."""
+        reply = await self._run_argv(argv, cwd=cwd, stdin=stdin, env=env, caller=caller)
+        self.apps.save({key: agent.app_id for key, agent in self.sessions.items()})
+        notes = [n for name in list(self._notes) for n in self._notes.pop(name)]
+        if notes:
+            reply["stderr"] = "".join(f"note: {n}\n" for n in notes) + str(reply.get("stderr", ""))
+        return reply
+
+    async def _run_argv(
+        self,
+        argv: list[str],
+        *,
+        cwd: str = ".",
+        stdin: object = None,
+        env: dict[str, str] | None = None,
+        caller: Caller | None = None,
+    ) -> dict[str, Any]:
         env = env or {}
         caller = caller or Caller()
         as_json = "--json" in argv
@@ -314,6 +339,7 @@ class Daemon:
     def _daemon_verb(self, inv: v.Invocation) -> dict[str, Any]:
         what = inv.args[0]
         if what == "stop":
+            self.apps.forget()  # a restart asked for is no surprise: no note after it
             self.stopping.set()
             return {"exit": 0, "stdout": "ok daemon stopping" if not inv.json else '{"ok":true,"data":{}}'}
         if what == "status":

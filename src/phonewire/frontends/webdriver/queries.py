@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from phonewire.frontends.webdriver.errors import INVALID_SELECTOR, UNKNOWN_ERROR, W3C_STATUS, WebDriverError
-from phonewire.frontends.webdriver.source import Node
+from phonewire.protocol.snapshot import Node
 
 #: How long one query may run in the worker (seconds; ``PHONEWIRE_TIME_SCALE`` scales it).
 QUERY_BUDGET_S: Final = 2.0

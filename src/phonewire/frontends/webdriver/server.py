@@ -43,6 +43,7 @@ from phonewire.frontends.bridge.server import is_loopback, peer_is_ours
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, UNKNOWN_ERROR, WebDriverError, error_body, to_w3c
 from phonewire.frontends.webdriver.routes import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_SESSIONS, Service
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.jsonlimits import bounded_int
 from phonewire.runner.http import is_loopback_host
 
 log = logging.getLogger("phonewire.webdriver")
@@ -227,7 +228,7 @@ class WebDriverServer:
             decoded: Any = {}
             if body.strip():
                 try:
-                    decoded = json.loads(body)
+                    decoded = json.loads(body, parse_int=bounded_int)
                 except (ValueError, RecursionError) as exc:
                     raise WebDriverError(INVALID_ARGUMENT, f"the request body is not JSON: {exc}") from exc
                 if not isinstance(decoded, dict):
