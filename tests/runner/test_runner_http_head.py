@@ -88,7 +88,9 @@ def test_two_authorization_headers_are_refused_even_if_one_is_right() -> None:
     twice = head(("Authorization", "Bearer other"), ("Host", "127.0.0.1"), ("Content-Length", "2"))
     with pytest.raises(FramingError) as caught:
         check_head(twice, TOKEN)
-    assert caught.value.status == 401
+    # its own refusal (issue 28): not "a wrong bearer token", which sends the client looking for another token
+    assert caught.value.status == 400
+    assert b"carries 2 Authorization headers; exactly one is taken" in caught.value.reply.body
 
 
 def test_the_bearer_scheme_is_case_insensitive() -> None:

@@ -130,9 +130,9 @@ URL_PART: Final = Param("url", "string", "Only requests whose URL contains this 
 STATUS: Final = Param("status", "integer", "Only requests answered with this HTTP status (0: failed, no answer).",
                       minimum=0, maximum=999, metavar="N")  # fmt: skip
 VIDEO_FILE: Final = Param("file", "string", "The video file: .mp4 (H.264) or .webm (VP8); the CLI resolves it "
-                          "against its working directory.", required=True, metavar="FILE")  # fmt: skip
+                          "against its working directory.", required=True, metavar="FILE", writes=True)  # fmt: skip
 TRACE_DIR: Final = Param("dir", "string", "Directory of the trace (created private; the CLI resolves it against "
-                         "its working directory).", required=True, metavar="DIR")  # fmt: skip
+                         "its working directory).", required=True, metavar="DIR", writes=True)  # fmt: skip
 
 
 def _points(*names: str) -> tuple[Param, ...]:

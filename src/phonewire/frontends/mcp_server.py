@@ -41,6 +41,7 @@ from phonewire.frontends.serving import (
     AgentAPI,
     Settle,
     ViewLike,
+    confine_outputs,
     image_size,
     prepare_app,
     settled_view,
@@ -135,6 +136,7 @@ async def run_tool(session: AgentAPI, spec: ToolSpec, args: dict[str, Any]) -> t
     op = spec.operation
     kwargs = {p.name: p.default for p in op.params_for("mcp") if p.default is not None}
     kwargs.update(op.kwargs(args))
+    confine_outputs(op.params, kwargs)
     result = await getattr(session, op.method)(**kwargs)
     if isinstance(result, bytes):
         return _image(result, str(kwargs["format"]))

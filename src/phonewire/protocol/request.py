@@ -9,6 +9,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from phonewire.protocol import commands as c
 from phonewire.protocol.errors import APP_BUNDLE_ID_REQUIRED, INVALID_REQUEST, ProtocolError
@@ -179,6 +180,21 @@ def _bound_hint(name: str) -> str:
     return "Coordinates are points on the screen: take them from a snapshot's rects (or the viewport)."
 
 
+def _check_url(url: str) -> None:
+    """A URL ``urllib`` can split, with a scheme and (when it names one) a port in range: ``http://[::1`` (an
+    unclosed IPv6 host) is refused here, before any device tries to open it."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError for a port out of range or not a number)
+    except ValueError as exc:
+        raise _invalid(
+            f"url {url[:200]!r} is not a URL: {exc}",
+            "Send a whole URL such as https://example.com/path (an IPv6 host goes in brackets: http://[::1]:8080/).",
+        ) from exc
+    if not parts.scheme:
+        raise _invalid(f"url {url[:200]!r} has no scheme", "Send a whole URL such as https://example.com/path.")
+
+
 def parse_request(obj: object) -> Request:
     """Validate one decoded request body.  Unknown fields are ignored (forward compatibility)."""
     if not isinstance(obj, dict):
@@ -229,6 +245,8 @@ def parse_request(obj: object) -> Request:
         raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
     if command == c.KEY and args.get("key") not in c.KEYS:
         raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
+    if command == c.OPEN_URL:
+        _check_url(str(args["url"]))
     if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
         raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
     if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:

@@ -33,6 +33,7 @@ from phonewire.frontends.serving import (
     AgentAPI,
     Settle,
     ViewLike,
+    confine_outputs,
     image_size,
     prepare_app,
     settled_view,
@@ -430,7 +431,9 @@ def _generic(op: ops.Operation) -> Handler:
     ``return_tree`` is false), a read-only operation answers its data."""
 
     async def handler(ctx: Context, params: JSONObject) -> JSONObject:
-        result = await getattr(ctx.session, op.method)(**op.kwargs(params))
+        kwargs = op.kwargs(params)
+        confine_outputs(op.params, kwargs)
+        result = await getattr(ctx.session, op.method)(**kwargs)
         if op.read_only:
             return dict(result.data) if hasattr(result, "data") else {"result": result}
         if not op.view_after:  # its answer is the point (find's line): no tree after it
