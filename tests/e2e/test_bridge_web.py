@@ -2,11 +2,12 @@
 replaying the PhoneAgent reference workflow on the demo app: get_tree → tap_element → enter_text → get_context.
 
 What is checked is what the page shows afterwards: the tapped row's counter went up by exactly one, the typed text
-is the field's value, and the screenshot written to disk decodes as a PNG of the reported size."""
+is the field's value, and the screenshot decodes as a JPEG of the reported size (a PNG at device pixels on request)."""
 
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import re
@@ -146,18 +147,26 @@ def test_reference_workflow_get_tree_tap_element_enter_text_get_context(bridge: 
     assert typed["coordinate"] == frame_of(name)
     assert 'value="hello bridge"' in find_line(typed["tree"], r"id=name\b")
 
-    # 4. get_context: tree + screenshot, written as a PNG that decodes at the reported size
+    # 4. get_context: tree + screenshot, by default a JPEG at one pixel per point that decodes at the reported size
+    #    (the viewport's size in points); a PNG at device pixels on request
     context = bridge.result("get_context")
     assert 'value="hello bridge"' in context["tree"]
-    png = tmp_path / "context.png"
-    png.write_bytes(base64.b64decode(context["screenshot_base64"]))
+    viewport = bridge.result("viewport")
     from PIL import Image
 
+    with Image.open(io.BytesIO(base64.b64decode(context["screenshot_base64"]))) as image:
+        image.load()
+        assert image.format == "JPEG" and context["metadata"]["format"] == "jpeg"
+        assert image.size == (context["metadata"]["width"], context["metadata"]["height"])
+        assert image.size == (round(viewport["width"]), round(viewport["height"]))
+    full = bridge.result("get_screen_image", format="png", scale="device")
+    png = tmp_path / "context.png"
+    png.write_bytes(base64.b64decode(full["screenshot_base64"]))
     with Image.open(png) as image:
         image.load()
         assert image.format == "PNG"
-        assert image.size == (context["metadata"]["width"], context["metadata"]["height"])
-        assert image.size[0] >= 393  # the phone's width in points, at device pixels
+        assert image.size == (full["metadata"]["width"], full["metadata"]["height"])
+        assert image.size == (round(viewport["width"] * 3), round(viewport["height"] * 3))  # iphone-15: 3 px a point
 
 
 def test_bad_input_on_the_live_bridge_gets_errors_and_the_connection_keeps_serving(bridge: Bridge) -> None:

@@ -240,3 +240,34 @@ def test_allow_remote_with_a_token_warns_and_serves_that_token(tmp_path: Path) -
         asyncio.run(body())
     finally:
         assert s.stop() == 0, s.stderr()
+
+
+def test_a_screenshot_is_a_jpeg_at_css_scale_by_default_and_a_png_at_device_pixels_on_request(
+    server: HttpServer,
+) -> None:
+    """Decoded, not trusted: the default image is a JPEG the viewport's size in points (iphone-15: 393 × 852, under
+    the 1568 px cap); scale=device with format=png is a PNG three pixels a point."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    async def body() -> None:
+        async with client(server) as c:
+            viewport = (await c.call_tool("viewport", {})).structured_content
+            assert viewport is not None
+            points = (round(viewport["width"]), round(viewport["height"]))
+            for args, fmt, size in (
+                ({}, "JPEG", points),
+                ({"format": "png", "scale": "device"}, "PNG", (points[0] * 3, points[1] * 3)),
+            ):
+                shot = await c.call_tool("screenshot", args)
+                image = shot.content[0]
+                assert isinstance(image, mt.ImageContent) and image.mime_type == f"image/{fmt.lower()}"
+                with Image.open(io.BytesIO(base64.b64decode(image.data))) as decoded:
+                    assert (decoded.format, decoded.size) == (fmt, size)
+                    assert max(decoded.size) <= 1568 or args
+                assert shot.structured_content == {"format": fmt.lower(), "bytes": len(base64.b64decode(image.data)),
+                                                   "width": size[0], "height": size[1]}  # fmt: skip
+
+    asyncio.run(body())
