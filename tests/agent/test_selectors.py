@@ -108,7 +108,9 @@ def form_labels(source: str) -> list[str | None]:
     return [n.get("label") for n in match(parse(source), FORM)]
 
 
-@pytest.mark.parametrize("source", ["label=Action", "label=action", "label=ACTION:", 'label=" Action : "', "text=action"])
+@pytest.mark.parametrize(
+    "source", ["label=Action", "label=action", "label=ACTION:", 'label=" Action : "', "text=action"]
+)
 def test_label_and_text_ignore_case_surrounding_punctuation_and_whitespace(source: str) -> None:
     """``label=Action`` is the select Django names "Action:" (findings 4, F6); its caption folds into it (rule 5)."""
     assert form_labels(source) == ["Action:"]
@@ -126,7 +128,7 @@ def test_exact_matching_is_spelled_with_two_equals() -> None:
 
 
 def test_several_that_fold_alike_all_match_so_a_tap_is_ambiguous() -> None:
-    """"Go" and "go!" are the same words to a person: both match, and ``tap`` refuses with AMBIGUOUS_MATCH."""
+    """ "Go" and "go!" are the same words to a person: both match, and ``tap`` refuses with AMBIGUOUS_MATCH."""
     assert form_labels("label=go") == ["Go", "go!"]
     assert form_labels("label==Go") == ["Go"]
 
