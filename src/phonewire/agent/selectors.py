@@ -61,6 +61,7 @@ from typing import Any, Final
 
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.folding import fold
 from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES, Node, rect_of
 
 STRING_KEYS: Final = ("id", "role", "label", "text", "value")
@@ -83,19 +84,6 @@ NUMERIC_OPS: Final = frozenset({"<", "<=", ">", ">="})
 NUMERIC_KEYS: Final = frozenset({"value", "label", "text"})
 PATTERN_KEYS: Final = frozenset({"label", "text", "value", "id"})
 _NUMBER: Final = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|[-+]?\.\d+")
-#: Quote marks (dropped by :func:`fold`) and the punctuation it strips from both ends.
-_QUOTE_MARKS: Final = "\"'`\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
-_EDGE_PUNCTUATION: Final = ".,:;!?\u2026*\u00b7\u2022\u2013\u2014-()[]{}<>|/\\\uff1a"
-_DROP_QUOTES: Final = str.maketrans("", "", _QUOTE_MARKS)
-
-
-def fold(text: object) -> str:
-    """``text`` as a person compares it: case folded, runs of whitespace one space, quote marks dropped, punctuation
-    stripped from both ends (``"Action:"`` → ``action``; ``Deselect file "Sums.ipynb"`` → ``deselect file
-    sums.ipynb``).  Text that is nothing but punctuation (``+``, ``…``) is kept as it is, folded."""
-    plain = " ".join(str(text).split()).casefold()
-    core = " ".join(plain.translate(_DROP_QUOTES).strip(_EDGE_PUNCTUATION + " ").split())
-    return core or plain
 
 
 def number_in(text: object) -> float | None:
