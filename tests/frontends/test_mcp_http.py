@@ -84,3 +84,20 @@ def test_a_refusal_body_is_a_json_rpc_error_with_the_code_and_a_hint() -> None:
     assert body["error"]["data"]["code"] == e.UNAUTHORIZED
     assert body["error"]["message"].startswith("UNAUTHORIZED: ")
     assert "Bearer" in body["error"]["data"]["hint"]
+
+
+def test_docs_mcp_md_describes_the_http_server_as_the_code_runs_it() -> None:
+    from pathlib import Path
+
+    from phonewire.frontends.mcp_http import DEFAULT_PORT, ENDPOINT, READY_LINE, TOKEN_ENV
+    from phonewire.frontends.mcp_server import build_parser
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+    assert f"http://127.0.0.1:{DEFAULT_PORT}{ENDPOINT}" in doc
+    assert READY_LINE.format(url=f"http://127.0.0.1:PORT{ENDPOINT}") in doc
+    assert TOKEN_ENV in doc and "`mcp-PORT.token`" in doc and "0600" in doc
+    options = {o for a in build_parser()._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+    usage = next(line for line in doc.splitlines() if line.startswith("phonewire mcp --http"))
+    assert options <= set(usage.replace("[", " ").replace("]", " ").split()), (options, usage)
+    for status, code in ((404, e.NOT_FOUND), (403, e.INVALID_REQUEST), (401, e.UNAUTHORIZED)):
+        assert f"| {status} `{code}` |" in doc

@@ -219,3 +219,14 @@ def test_a_css_screenshot_is_one_pixel_per_point_its_long_side_at_most_1568(
 
     assert CSS_MAX_SIDE == 1568
     assert css_image_size(*points) == pixels
+
+
+def test_docs_agent_view_md_lists_the_folded_punctuation_as_the_code_strips_it() -> None:
+    from pathlib import Path
+
+    from phonewire.protocol.folding import EDGE_PUNCTUATION, fold
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "agent-view.md").read_text(encoding="utf-8")
+    assert f"(`{EDGE_PUNCTUATION}`)" in doc
+    assert fold('Deselect file "Sums.ipynb"') == fold("Deselect file Sums.ipynb") == "deselect file sums.ipynb"
+    assert fold("  Action: ") == "action" and fold("+") == "+" and fold("…") == "…"
