@@ -226,3 +226,21 @@ def test_targets_by_ref_and_selector_and_an_ambiguous_selector_taps_nothing(brid
     ambiguous = bridge.call("tap", target="role=Button")
     assert ambiguous["error"]["code"] == "AMBIGUOUS_MATCH" and "@e" in ambiguous["error"]["message"]
     assert changed_lines(by_selector, bridge.result("get_tree")["tree"]) == []
+
+
+def test_forgiving_selectors_numbers_and_patterns_over_the_bridge(bridge: Bridge) -> None:
+    """Issue 25 item 4 through the bridge: a label read as a person reads it, a number, a pattern; a selector that
+    cannot be read is INVALID_REQUEST and taps nothing."""
+    tree = bridge.result("get_tree")["tree"]
+    row = fully_visible_row(tree)
+    count = likes(tree, row)
+    between = f"id=like-{row} label~=/^Like \\d+$/ value>={count} value<{count + 1}"  # its number, from its label
+    assert bridge.result("wait", selector=between, timeout_ms=0)["target"]["label"] == f"Like {count}"
+    shown = bridge.result("wait", selector=f"id=like-{row} label=like {count}!", timeout_ms=0)  # case, punctuation
+    assert shown["target"]["label"] == f"Like {count}"
+    exact = bridge.call("wait", selector=f"id=like-{row} label==like {count}", timeout_ms=0)
+    assert exact["error"]["code"] == "WAIT_TIMED_OUT"
+    for bad in (f"id=like-{row} value<many", "text~=/Like (/"):
+        refused = bridge.call("tap", target=bad)
+        assert refused["error"]["code"] == "INVALID_REQUEST" and "value<45.5" in str(refused["error"]), refused
+    assert likes(bridge.result("get_tree")["tree"], row) == count

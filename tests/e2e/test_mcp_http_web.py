@@ -271,3 +271,26 @@ def test_a_screenshot_is_a_jpeg_at_css_scale_by_default_and_a_png_at_device_pixe
                                                    "width": size[0], "height": size[1]}  # fmt: skip
 
     asyncio.run(body())
+
+
+def test_forgiving_selectors_numbers_and_patterns_over_http(server: HttpServer) -> None:
+    """Issue 25 item 4 through MCP over HTTP: a label read as a person reads it, a number, a pattern; a selector that
+    cannot be read is an isError INVALID_REQUEST result and taps nothing."""
+
+    async def body() -> None:
+        async with client(server) as c:
+            count = await likes(c, 3)
+            number = await c.call_tool("wait", {"selector": f"id=like-3 value>={count} value<{count + 1}",
+                                                "timeout_ms": 0})  # fmt: skip
+            assert not number.is_error, text(number)
+            tapped = await c.call_tool("tap", {"target": f"id=like-3 label=LIKE {count}:"})
+            assert not tapped.is_error, text(tapped)
+            assert await likes(c, 3) == count + 1
+            pattern = await c.call_tool("wait", {"selector": r"id=like-3 label~=/^like \d+$/i", "timeout_ms": 0})
+            assert not pattern.is_error, text(pattern)
+            for bad in ("id=like-3 value<lots", "label~=/Like (/", "role~=/Button/"):
+                refused = await c.call_tool("tap", {"target": bad})
+                assert refused.is_error and text(refused).startswith("INVALID_REQUEST: "), text(refused)
+            assert await likes(c, 3) == count + 1
+
+    asyncio.run(body())
