@@ -6,6 +6,8 @@ One directory per user (``$XDG_RUNTIME_DIR/phonewire`` when that exists, else ``
     runner-PORT.token   the bearer token of the runner listening on 127.0.0.1:PORT (0600, created with
                         O_EXCL at mode 0600, never readable by others for an instant; removed at the
                         runner's shutdown)
+    mcp-PORT.token      the bearer token of ``phonewire mcp --http`` on PORT when ``PHONEWIRE_MCP_TOKEN`` does not
+                        give one (0600, the same way; removed when the server stops)
 
 (the CLI daemon keeps its own files there too, unless ``PHONEWIRE_DAEMON_DIR`` moves them).
 
@@ -21,6 +23,8 @@ import stat
 
 #: The environment variable that carries a runner's bearer token (runner: the token to demand; host: to send).
 TOKEN_ENV = "PHONEWIRE_RUNNER_TOKEN"
+#: The environment variable that gives ``phonewire mcp --http`` its bearer token (else one is generated).
+MCP_TOKEN_ENV = "PHONEWIRE_MCP_TOKEN"
 #: Longest token accepted from the environment or a file (bytes).
 MAX_TOKEN_LENGTH = 512
 
@@ -132,6 +136,10 @@ def _no_space_hint(path: str | os.PathLike[str]) -> str:
 
 def runner_token_path(port: int, environ: dict[str, str] | None = None) -> str:
     return os.path.join(user_runtime_dir(environ), f"runner-{port}.token")
+
+
+def mcp_token_path(port: int, environ: dict[str, str] | None = None) -> str:
+    return os.path.join(user_runtime_dir(environ), f"mcp-{port}.token")
 
 
 def valid_token(token: str) -> bool:

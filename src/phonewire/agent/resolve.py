@@ -122,6 +122,7 @@ class Resolver:
             raise ProtocolError(
                 e.AMBIGUOUS_MATCH,
                 f"{target!r} matches {len(found)} elements: {listing}{more}",
-                "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=).",
+                "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=; "
+                "label== for the exact label: label= reads it as a person does, ignoring case and punctuation).",
             )
         return found[0], self.refs.existing(found[0], fresh), fresh

@@ -74,6 +74,18 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
 SCREENSHOT_SCALES = ("device", "css")
+#: The long side of a ``css`` screenshot at most (pixels): what the largest model image inputs take without resizing
+#: them.  A screen larger in points (a tablet at density 1) is scaled down further to fit; ``device`` is never capped.
+CSS_MAX_SIDE = 1568
+
+
+def css_image_size(width_pt: float, height_pt: float) -> tuple[int, int]:
+    """The pixel size of a ``css`` screenshot of a screen ``width_pt`` × ``height_pt`` points: one pixel per point,
+    scaled down to fit :data:`CSS_MAX_SIDE` on the long side (each side at least 1)."""
+    factor = min(1.0, CSS_MAX_SIDE / max(width_pt, height_pt, 1.0))
+    return max(1, round(width_pt * factor)), max(1, round(height_pt * factor))
+
+
 MAX_TAPS = 20
 #: A scroll's ``amount``: the fraction of the scrolled container's visible extent (the screen for the page) that the
 #: finger drags (the wire command ``scroll``; the device caps the drag's reach so that it never starts on an edge).

@@ -206,6 +206,10 @@ def parse_argv(argv: list[str]) -> Invocation:
     )
 
 
+#: A selector term in one shell word: key, operator, value (agent/selectors.py's grammar).
+_TERM: Final = re.compile(r"([A-Za-z]+)(==|~=|<=|>=|<|>|=)(.*)", re.DOTALL)
+
+
 def join_target(words: list[str]) -> str:
     """Several shell words → one target: ``X Y`` stays a point; selector words keep their spaces quoted."""
     if len(words) == 1:
@@ -217,9 +221,10 @@ def join_target(words: list[str]) -> str:
         if not any(ch.isspace() for ch in word):
             parts.append(word)
             continue
-        key, eq, value = word.partition("=")
-        if eq and key.lower() in _SELECTOR_KEYS:
-            parts.append(f"{key}={_quoted(value)}")
+        term = _TERM.match(word)
+        if term and term.group(1).lower() in _SELECTOR_KEYS:
+            key, op, value = term.groups()
+            parts.append(word if op == "~=" else f"{key}{op}{_quoted(value)}")  # a /pattern/ keeps its spaces
         else:
             parts.append(_quoted(word))
     return " ".join(parts)
