@@ -105,6 +105,42 @@ def test_read_only_replies_never_earn_the_skip() -> None:
     run(scenario)
 
 
+def test_snapshots_in_a_loop_make_one_runner_request_each() -> None:
+    """issue 27: a read-only command within the healthy window skips uptime: requests per snapshot = 1.0, counted
+    at the proxy in front of a real runner process; after a tap the snapshot skips too."""
+
+    async def scenario(host: HostSession, proxy: FaultProxy) -> None:
+        await host.send("launchApp", {"appBundleId": APP})
+        before = proxy.count()
+        for _ in range(50):
+            await host.send("snapshot", {"appBundleId": APP})
+            await host.send("tap", tap(APP))
+        for _ in range(50):
+            await host.send("snapshot", {"appBundleId": APP})
+        assert proxy.count("snapshot") == 100
+        assert proxy.count() - before == 151  # 100 snapshots, 50 taps and one uptime (the first tap's noRecord)
+        assert proxy.count("uptime") == 2  # launchApp (startup) and the first tap, never before a snapshot
+        reasons = [ev["reason"] for ev in host.diagnostics(event=d.PREFLIGHT) if ev["command"] == "snapshot"]
+        assert reasons == [r.SKIP_HEALTHY_REPLY] * 100
+        assert await tap_count(host, APP) == 50
+
+    run(scenario)
+
+
+def test_a_read_only_command_after_an_idle_moment_preflights() -> None:
+    """issue 27: past the healthy window the read-only skip ends (a negative window: every reply is stale)."""
+
+    async def scenario(host: HostSession, proxy: FaultProxy) -> None:
+        host.healthy_window_s = -1.0
+        await host.send("launchApp", {"appBundleId": APP})
+        uptimes = proxy.count("uptime")
+        await host.send("snapshot", {"appBundleId": APP})
+        assert proxy.count("uptime") == uptimes + 1
+        assert host.diagnostics(event=d.PREFLIGHT)[-1]["reason"] == r.PREFLIGHT_NO_RECENT_REPLY
+
+    run(scenario)
+
+
 def test_a_different_app_preflights_again() -> None:
     """OPT 2: the record counts only for the same appBundleId."""
 

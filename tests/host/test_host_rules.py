@@ -39,8 +39,8 @@ PREFLIGHT_CASES: list[tuple[str, str, str | None, bool, r.HealthyMutation | None
      c.TAP, APP, False, rec(), True, r.PREFLIGHT_STARTUP),
     ("ADR 0005: ready sessions preflight every non-allowlisted command (type)",
      c.TYPE, APP, True, rec(), True, r.PREFLIGHT_NOT_ALLOWLISTED),
-    ("ADR 0005: read-only commands on a ready session preflight (snapshot is not allowlisted)",
-     c.SNAPSHOT, APP, True, rec(), True, r.PREFLIGHT_NOT_ALLOWLISTED),
+    ("issue 27: a read-only command with no healthy reply on record preflights (snapshot)",
+     c.SNAPSHOT, APP, True, rec(), True, r.PREFLIGHT_NO_RECENT_REPLY),
     ("ADR 0005: launchApp is not allowlisted",
      c.LAUNCH_APP, APP, True, rec(), True, r.PREFLIGHT_NOT_ALLOWLISTED),
     ("OPT 2: no record → preflight",
@@ -58,6 +58,46 @@ PREFLIGHT_CASES: list[tuple[str, str, str | None, bool, r.HealthyMutation | None
     ("ADR 0005: allowlist includes longPress", c.LONG_PRESS, APP, True, rec(), False, r.SKIP_HEALTHY_MUTATION),
     ("ADR 0005: allowlist includes drag", c.DRAG, APP, True, rec(), False, r.SKIP_HEALTHY_MUTATION),
 ]  # fmt: skip
+
+
+# (rule, command, ready, age of the last healthy reply or None, expected preflight, expected reason)
+READ_ONLY_CASES: list[tuple[str, str, bool, float | None, bool, str]] = [
+    ("issue 27: a read-only command within the healthy window skips: the reply itself proves the runner alive",
+     c.SNAPSHOT, True, 0.0086, False, r.SKIP_HEALTHY_REPLY),
+    ("issue 27: the read-only skip applies at exactly 5 s", c.SNAPSHOT, True, 5.0, False, r.SKIP_HEALTHY_REPLY),
+    ("issue 27: any read-only command may skip (viewport)", c.VIEWPORT, True, 1.0, False, r.SKIP_HEALTHY_REPLY),
+    ("issue 27: after an idle moment (reply older than 5 s) a read-only command preflights",
+     c.SNAPSHOT, True, 5.01, True, r.PREFLIGHT_NO_RECENT_REPLY),
+    ("issue 27: a reply from the future (clock went backwards) is stale",
+     c.SNAPSHOT, True, -1.0, True, r.PREFLIGHT_NO_RECENT_REPLY),
+    ("issue 27: a recent reply never lets a mutating command skip (type)",
+     c.TYPE, True, 0.1, True, r.PREFLIGHT_NOT_ALLOWLISTED),
+    ("issue 27: a recent reply is no healthy mutation: a tap with no record preflights",
+     c.TAP, True, 0.1, True, r.PREFLIGHT_NO_RECORD),
+    ("ADR 0005: startup still wins: a read-only command on a fresh runner is the readiness proof",
+     c.SNAPSHOT, False, None, False, r.SKIP_READ_ONLY_STARTUP),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", READ_ONLY_CASES, ids=[x[0] for x in READ_ONLY_CASES])
+def test_read_only_preflight_decision(case: Any) -> None:
+    rule, command, ready, reply_age, preflight, reason = case
+    last = None if reply_age is None else NOW - reply_age
+    decision = r.decide_preflight(command, APP, ready=ready, record=None, now=NOW, last_reply_at=last)
+    assert (decision.preflight, decision.reason) == (preflight, reason), rule
+
+
+HEALTHY_REPLY_CASES: list[tuple[str, Envelope, bool]] = [
+    ("issue 27: an ok snapshot reply proves the runner alive", ok({"nodes": []}), True),
+    ("issue 27: a runnerFatal reply is never a health signal", ok({"runnerFatal": True}), False),
+    ("issue 27: an error reply is not counted", Envelope(ok=False, error=ProtocolError(e.COMMAND_FAILED, "x")), False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", HEALTHY_REPLY_CASES, ids=[x[0] for x in HEALTHY_REPLY_CASES])
+def test_healthy_reply(case: Any) -> None:
+    rule, envelope, expected = case
+    assert r.is_healthy_reply(envelope) is expected, rule
 
 
 @pytest.mark.parametrize("case", PREFLIGHT_CASES, ids=[x[0] for x in PREFLIGHT_CASES])
