@@ -2,7 +2,8 @@
 
 Nothing here does I/O or reads a clock: the caller passes ``now`` and whatever it observed, and gets a frozen
 decision back.  :mod:`phonewire.host.session` applies the decisions; diagnostics record them with the reason
-names below (the reference's names, so a diagnostics line can be read against the lifecycle ADR).
+names below.  Why each rule is what it is: docs/design/runner-lifecycle.md and docs/design/send-once-recovery.md;
+every case: docs/host.md.
 
 Order of one command (``RunnerSession.execute``)::
 
@@ -39,7 +40,8 @@ from phonewire.protocol.envelope import Envelope, decode_envelope
 from phonewire.protocol.errors import ProtocolError
 
 # --- constants of the rules -------------------------------------------------------------------------------------
-#: Mutating interactions whose healthy reply may stand in for the next ``uptime`` preflight (ADR 0005).
+#: Mutating interactions whose healthy reply may stand in for the next ``uptime`` preflight
+#: (docs/design/runner-lifecycle.md, decision 2).
 HEALTHY_MUTATION_ALLOWLIST: Final = frozenset({c.TAP, c.LONG_PRESS, c.DRAG})
 #: How long a healthy mutation proves liveness for the next allowlisted command of the same app, and a healthy
 #: reply of any command for the next read-only one.
