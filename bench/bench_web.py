@@ -387,9 +387,11 @@ def paired_taps(baseline_src: str | None, rounds: int, playwright: bool) -> dict
         spot = (0.0, 0.0)
         for runner in runners.values():
             url, spot, _ = open_demo(runner)
-        sides: dict[str, Callable[[], object]] = {
-            name: (lambda r=runner: r.send("tap", DEMO, x=spot[0], y=spot[1])) for name, runner in runners.items()
-        }
+
+        def tapper(r: Runner) -> Callable[[], object]:
+            return lambda: r.send("tap", DEMO, x=spot[0], y=spot[1])
+
+        sides: dict[str, Callable[[], object]] = {name: tapper(runner) for name, runner in runners.items()}
         if playwright:
             from playwright.sync_api import sync_playwright
 
