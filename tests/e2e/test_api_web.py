@@ -6,8 +6,8 @@ import contextlib
 from pathlib import Path
 
 import pytest
-from cli_harness import wait_gone
 from PIL import Image
+from procs import wait_gone
 
 import phonewire
 from phonewire.protocol import errors as e

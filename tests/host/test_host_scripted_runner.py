@@ -274,7 +274,8 @@ def test_cancelled_send_clears_the_healthy_record() -> None:
     async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
         await host.send("tap", {"appBundleId": APP, "x": 1, "y": 1})
         runner = host.runner
-        assert runner is not None and runner.last_healthy_mutation is not None
+        recorded = None if runner is None else runner.last_healthy_mutation
+        assert runner is not None and recorded is not None
         task = asyncio.ensure_future(host.send("tap", {"appBundleId": APP, "x": 1, "y": 1}))
         await asyncio.sleep(0)  # let it reach the transport
         task.cancel()
