@@ -192,7 +192,7 @@ def measure_shared(count: int, url: str) -> dict[str, float]:
 
 
 def _with_demo_server(count: int) -> dict[str, float]:
-    from phonewire.devices.web.device import DEMO_PATH
+    from phonewire.devices.web.pages import DEMO_PATH
     from phonewire.devices.web.server import StaticServer
 
     async def go() -> dict[str, float]:

@@ -25,9 +25,11 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from phonewire.protocol.snapshot import Node
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "fixtures"
@@ -74,7 +76,7 @@ def encoder() -> tuple[Counter, str]:
     return (lambda text: len(enc.encode(text, disallowed_special=()))), f"{data.name} (sha256 {digest[:12]}…)"
 
 
-def _row(name: str, count: Counter, views: tuple[str, str], nodes: list[dict[str, Any]], source: str) -> None:
+def _row(name: str, count: Counter, views: tuple[str, str], nodes: Sequence[Node], source: str) -> None:
     wire = json.dumps(nodes, separators=(",", ":"), ensure_ascii=False)
     cells = [count(views[0]), count(views[1]), count(wire), count(source)]
     ratio = cells[0] / cells[3] if cells[3] else 0.0
@@ -96,7 +98,7 @@ def ios(count: Counter, show: bool) -> int:
     for path in sorted((SHARED / "ios").glob("*.xml")):
         xml = path.read_text(encoding="utf-8")
         tree = parse_xml_source(xml, "app")
-        nodes: list[dict[str, Any]] = build_snapshot(tree, tree.rect, "ios-wda")["nodes"]
+        nodes = build_snapshot(tree, tree.rect, "ios-wda")["nodes"]
         view_i = render(nodes, interactive=True).text
         _row(path.name, count, (view_i, render(nodes).text), nodes, xml)
         if path.name == SETTINGS_ROOT:
@@ -119,15 +121,15 @@ def android(count: Counter) -> None:
     for path in sorted((SHARED / "android").glob("*.xml")):
         xml = path.read_text(encoding="utf-8")
         root = parse_hierarchy(xml, ANDROID_DENSITY, "app").root
-        nodes: list[dict[str, Any]] = build_snapshot(root, root.rect, "uiautomator2")["nodes"]
+        nodes = build_snapshot(root, root.rect, "uiautomator2")["nodes"]
         _row(path.name, count, (render(nodes, interactive=True).text, render(nodes).text), nodes, xml)
 
 
-def web_phonewire() -> dict[str, tuple[str, str, list[dict[str, Any]]]]:
+def web_phonewire() -> dict[str, tuple[str, str, list[Node]]]:
     """Each demo screen on the web device: (``snapshot -i`` text, full view text, wire nodes)."""
     import phonewire
 
-    out: dict[str, tuple[str, str, list[dict[str, Any]]]] = {}
+    out: dict[str, tuple[str, str, list[Node]]] = {}
     with phonewire.Phone(device="web") as phone:
         for name, taps in DEMO_SCREENS:
             phone.open(DEMO)

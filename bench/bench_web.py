@@ -52,7 +52,7 @@ from typing import Any
 
 from phonewire.devices.web.browser import CHROMIUM, BrowserProcess
 from phonewire.devices.web.cdp import CdpConnection, CdpSession
-from phonewire.devices.web.device import DEMO_PATH
+from phonewire.devices.web.pages import DEMO_PATH
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.server import StaticServer
 from phonewire.devices.web.settle import QUIET_MS
