@@ -283,7 +283,7 @@ def _app(title: str, *children: RawNode) -> list[dict[str, object]]:
     from phonewire.protocol.snapshot import build_snapshot
 
     root = RawNode("Application", label=title, rect=Rect(0, 0, 390, 844), children=list(children))
-    return build_snapshot(root, Rect(0, 0, 390, 844), "fake")["nodes"]  # type: ignore[no-any-return]
+    return build_snapshot(root, Rect(0, 0, 390, 844), "fake")["nodes"]
 
 
 def test_a_phrase_taps_the_button_not_the_application_whose_title_contains_it() -> None:

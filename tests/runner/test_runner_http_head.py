@@ -71,10 +71,10 @@ def test_refusals_are_invalid_request_envelopes_with_their_status(
     ],
 )
 def test_a_missing_or_wrong_bearer_token_is_401_unauthorized_before_any_other_check(auth: str | None) -> None:
-    headers: list[tuple[str, str | bytes]] = [("Content-Length", "20")]
+    headers: list[tuple[bytes, bytes]] = [(b"Content-Length", b"20")]
     if auth is not None:
-        headers.append(("Authorization", auth.encode("latin-1")))
-    request = h11.Request(method="GET", target="/", headers=[("Host", "evil.example"), *headers])  # 405 and 403 too
+        headers.append((b"Authorization", auth.encode("latin-1")))
+    request = h11.Request(method="GET", target="/", headers=[(b"Host", b"evil.example"), *headers])  # 405 and 403 too
     with pytest.raises(FramingError) as caught:
         check_head(request, TOKEN)
     assert caught.value.status == 401
