@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import json
 import os
 import signal
 import threading
@@ -157,6 +156,8 @@ def record(pid: int, environ: dict[str, str] | None = None) -> None:
     with contextlib.suppress(OSError):
         path = _records_dir(environ) / f"{pid}.json"
         tmp = path.with_suffix(".tmp")
+        import json  # (here, not at the top: the browser's prestart imports this module and must stay light)
+
         tmp.write_text(json.dumps(body))
         tmp.replace(path)
 
@@ -168,6 +169,8 @@ def forget(pid: int, environ: dict[str, str] | None = None) -> None:
 
 def sweep(environ: dict[str, str] | None = None) -> list[int]:
     """End what a dead parent of this user left running; answers the PIDs ended."""
+    import json  # (see record)
+
     ended: list[int] = []
     try:
         paths = list(_records_dir(environ).glob("*.json"))
