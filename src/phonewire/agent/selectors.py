@@ -210,33 +210,43 @@ def _raw_words(source: str) -> list[str]:
             words.append("||")
             i += 2
             continue
-        start = i
         pattern = _PATTERN_START.match(source, i)
-        if pattern:  # KEY~=/RE/flags: the expression verbatim, to its closing slash
-            i = pattern.end()
-            while i < n and source[i] != "/":
+        end = _pattern_end(source, pattern.end()) if pattern else _word_end(source, i)
+        words.append(source[i:end])
+        i = end
+    return words
+
+
+def _pattern_end(source: str, i: int) -> int:
+    """Where ``KEY~=/RE/flags`` ends, from just past its opening slash: the expression verbatim, to its closing
+    slash, then its flags."""
+    n = len(source)
+    while i < n and source[i] != "/":
+        i += 2 if source[i] == "\\" else 1
+    if i >= n:
+        raise _invalid(f"unterminated /pattern/ in selector {source!r}")
+    i += 1
+    while i < n and source[i].isalpha():
+        i += 1
+    return i
+
+
+def _word_end(source: str, i: int) -> int:
+    """Where the word at ``i`` ends: at unquoted white space or ``||``, a quoted part and an escape kept whole."""
+    n = len(source)
+    while i < n and not source[i].isspace() and not source.startswith("||", i):
+        if source[i] == "\\":
+            i += 2
+            continue
+        if source[i] in "\"'":
+            quote = source[i]
+            i += 1
+            while i < n and source[i] != quote:
                 i += 2 if source[i] == "\\" else 1
             if i >= n:
-                raise _invalid(f"unterminated /pattern/ in selector {source!r}")
-            i += 1
-            while i < n and source[i].isalpha():
-                i += 1
-            words.append(source[start:i])
-            continue
-        while i < n and not source[i].isspace() and not source.startswith("||", i):
-            if source[i] == "\\":
-                i += 2
-                continue
-            if source[i] in "\"'":
-                quote = source[i]
-                i += 1
-                while i < n and source[i] != quote:
-                    i += 2 if source[i] == "\\" else 1
-                if i >= n:
-                    raise _invalid(f"unterminated {quote} quote in selector {source!r}")
-            i += 1
-        words.append(source[start:i])
-    return words
+                raise _invalid(f"unterminated {quote} quote in selector {source!r}")
+        i += 1
+    return i
 
 
 def _unquote(raw: str, source: str) -> str:
@@ -263,25 +273,29 @@ def _operator_term(key: str, op: str, rest: str, source: str) -> Term:
             raise _invalid(f"{key}== needs a value")
         return Term(key, value, "==")
     if op == "~=":
-        if key not in PATTERN_KEYS:
-            raise _invalid(f"{key}~= is not a pattern key (patterns: {', '.join(sorted(PATTERN_KEYS))})")
-        found = re.fullmatch(r"/(.*)/([A-Za-z]*)", rest, re.DOTALL)
-        if found is None:
-            raise _invalid(f"a pattern is written {key}~=/REGEX/ (or /REGEX/i), got {rest[:60]!r}")
-        flags = found.group(2)
-        if set(flags) - {"i"}:
-            raise _invalid(f"unknown pattern flag(s) {flags!r}: only i (ignore case)")
-        try:
-            compiled = re.compile(found.group(1), re.IGNORECASE if flags else 0)
-        except re.error as exc:
-            raise _invalid(f"the pattern /{found.group(1)[:60]}/ does not compile: {exc}") from exc
-        return Term(key, compiled, "~=")
+        return Term(key, _pattern(key, rest), "~=")
     if key not in NUMERIC_KEYS:
         raise _invalid(f"{key}{op} compares numbers; only value, label and text do (e.g. value<45.5)")
     number = number_in(_unquote(rest, source)) if rest else None
     if number is None or _NUMBER.fullmatch(_unquote(rest, source).strip()) is None:
         raise _invalid(f"{key}{op} takes a number, got {rest[:40]!r}")
     return Term(key, number, op)
+
+
+def _pattern(key: str, rest: str) -> re.Pattern[str]:
+    """``KEY~=/REGEX/flags``'s expression, compiled."""
+    if key not in PATTERN_KEYS:
+        raise _invalid(f"{key}~= is not a pattern key (patterns: {', '.join(sorted(PATTERN_KEYS))})")
+    found = re.fullmatch(r"/(.*)/([A-Za-z]*)", rest, re.DOTALL)
+    if found is None:
+        raise _invalid(f"a pattern is written {key}~=/REGEX/ (or /REGEX/i), got {rest[:60]!r}")
+    flags = found.group(2)
+    if set(flags) - {"i"}:
+        raise _invalid(f"unknown pattern flag(s) {flags!r}: only i (ignore case)")
+    try:
+        return re.compile(found.group(1), re.IGNORECASE if flags else 0)
+    except re.error as exc:
+        raise _invalid(f"the pattern /{found.group(1)[:60]}/ does not compile: {exc}") from exc
 
 
 def _term(raw: str, source: str) -> Term:

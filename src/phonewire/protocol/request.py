@@ -207,6 +207,24 @@ def _check_url(url: str) -> None:
         raise _invalid(f"url {url[:200]!r} has no scheme", "Send a whole URL such as https://example.com/path.")
 
 
+def _check_choices(command: str, args: dict[str, Any]) -> None:
+    """The fields that name one of a fixed set (a button, a direction, a key, a screenshot's format and scale) and
+    the URL of openUrl."""
+    button = args.get("button")
+    if command == c.BUTTON and button not in c.BUTTONS:
+        raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
+    if command == c.SCROLL and args.get("direction") not in SCROLL_DIRECTIONS:
+        raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
+    if command == c.KEY and args.get("key") not in c.KEYS:
+        raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
+    if command == c.OPEN_URL:
+        _check_url(str(args["url"]))
+    if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
+        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
+    if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
+        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}", f"Use {' or '.join(SCREENSHOT_SCALES)}.")
+
+
 def parse_request(obj: object) -> Request:
     """Validate one decoded request body.  Unknown fields are ignored (forward compatibility)."""
     if not isinstance(obj, dict):
@@ -250,17 +268,5 @@ def parse_request(obj: object) -> Request:
             f"{' + '.join(GESTURE_PARTS)} must be at most {MAX_GESTURE_MS:.0f} ms together, got {gesture_ms:g}",
             "Shorten the hold or the settle: a whole gesture must finish well within its budget.",
         )
-    button = args.get("button")
-    if command == c.BUTTON and button not in c.BUTTONS:
-        raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
-    if command == c.SCROLL and args.get("direction") not in SCROLL_DIRECTIONS:
-        raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
-    if command == c.KEY and args.get("key") not in c.KEYS:
-        raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
-    if command == c.OPEN_URL:
-        _check_url(str(args["url"]))
-    if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
-        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
-    if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
-        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}", f"Use {' or '.join(SCREENSHOT_SCALES)}.")
+    _check_choices(command, args)
     return Request(command=command, command_id=obj.get("commandId"), app_id=app_id, args=args)
