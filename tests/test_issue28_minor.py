@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -114,13 +115,13 @@ def test_a_screenshot_on_a_full_disk_leaves_no_file_and_says_the_disk_is_full(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "shot.png"
-    real_fdopen = runtime.os.fdopen
+    real_fdopen = os.fdopen
 
     def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
         real_fdopen(fd, mode).close()  # the real descriptor is closed; the writes hit a full disk
         return io.BufferedWriter(FullDisk())
 
-    monkeypatch.setattr(runtime.os, "fdopen", fdopen)
+    monkeypatch.setattr(os, "fdopen", fdopen)  # (the os module runtime writes through)
     with pytest.raises(ProtocolError) as raised:
         runtime.write_private_output(target, b"x" * 100)
     assert raised.value.code == e.COMMAND_FAILED

@@ -5,7 +5,7 @@ list.  Each check reads the page's own report of what happened (its status line,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,7 +67,8 @@ def test_wait_on_a_pattern_returns_once_the_text_matches_it(phone: phonewire.Pho
 
 @pytest.mark.parametrize("selector", ["id=price value<cheap", r"text~=/Stock (/", "role~=/Button/", "id<3"])
 def test_a_selector_that_cannot_be_read_is_refused_and_nothing_is_tapped(phone: phonewire.Phone, selector: str) -> None:
-    for call in (lambda: phone.tap(selector), lambda: phone.wait(selector, timeout_ms=0)):
+    calls: tuple[Callable[[], object], ...] = (lambda: phone.tap(selector), lambda: phone.wait(selector, timeout_ms=0))
+    for call in calls:
         with pytest.raises(phonewire.ProtocolError) as refused:
             call()
         assert refused.value.code == e.INVALID_REQUEST and refused.value.hint
