@@ -394,7 +394,13 @@ async def _generic(inv: Invocation, op: Operation, session: AgentSession) -> Out
         if not words:
             break
         last = i == len(positional) - 1
-        kwargs[p.name] = join_target(words) if last and p.kind == "string" else words.pop(0)
+        if last and p.kind == "strings":
+            kwargs[p.name] = words
+        elif p.kind in ("number", "integer"):
+            number = _number(words.pop(0), p.metavar or p.name, VERBS[inv.verb].usage)
+            kwargs[p.name] = int(number) if p.kind == "integer" and number.is_integer() else number
+        else:
+            kwargs[p.name] = join_target(words) if last and p.kind == "string" else words.pop(0)
         if last:
             words = []
     spec = VERBS[inv.verb]
