@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from phonewire.devices.web.editing import Editing
+from phonewire.devices.web.observe import NETWORK_ENABLE
 from phonewire.devices.web.profiles import metrics, turned
 from phonewire.devices.web.target import Page
 
@@ -47,7 +48,17 @@ class Environment(Editing):
         if self._location != "unset":
             await page.session.send("Emulation.setGeolocationOverride", _position(self._location))
         if self._connectivity != "online":
-            await page.session.send("Network.emulateNetworkConditions", NETWORKS[self._connectivity])
+            await self._emulate_network(page, self._connectivity)
+
+    async def _emulate_network(self, page: Page, connectivity: str) -> None:
+        """The network conditions hold for the page's requests only while its Network domain is on: it is turned on
+        for them (the observer still records nothing before the first ``network``) and off again once the phone is
+        online, unless ``network`` captures."""
+        if connectivity != "online":
+            await page.session.send(*NETWORK_ENABLE)
+        await page.session.send("Network.emulateNetworkConditions", NETWORKS[connectivity])
+        if connectivity == "online" and not self._observer.network_domain:
+            await page.session.send("Network.disable")
 
     async def rotate(self, orientation: str) -> dict[str, Any]:
         landscape = orientation == "landscape"
@@ -75,7 +86,7 @@ class Environment(Editing):
         with self._mapped():
             self._connectivity = connectivity
             for page in self._pages():
-                await page.session.send("Network.emulateNetworkConditions", NETWORKS[connectivity])
+                await self._emulate_network(page, connectivity)
                 page.unsettled = True
         return {"connectivity": connectivity, "message": f"the phone is {connectivity}"}
 

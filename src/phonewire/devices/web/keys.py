@@ -55,8 +55,8 @@ def combo_events(key: str, modifiers: list[str], platform: str) -> list[dict[str
         events.append({"type": "rawKeyDown", "key": k, "code": code, "windowsVirtualKeyCode": vk, "modifiers": bits})
     spec, text = base_spec(key)
     typing = text is not None and set(modifiers) <= {"shift"}
-    if typing and text is not None and "shift" in modifiers:
-        text = text.upper() if text.isalpha() else text
+    if "shift" in modifiers and len(key) == 1 and key.isalpha():  # a keyboard's key with shift held: "Z"
+        text = key.upper()
         spec = {**spec, "key": text}
     down: dict[str, Any] = {"type": "keyDown" if typing else "rawKeyDown", **spec, "modifiers": bits}
     if typing:
