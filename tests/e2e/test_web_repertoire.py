@@ -228,3 +228,14 @@ def test_permissions_are_what_the_page_is_told(phone: phonewire.Phone) -> None:
         and "teleport" in info.value.message
         and "geolocation" in (info.value.hint or "")
     )
+
+
+def test_the_view_shows_the_selection_on_the_node_that_holds_it(phone: phonewire.Phone) -> None:
+    assert "selected text=" not in phone.snapshot().text
+    phone.select_text("id=quote", start=4, end=9)
+    line = next(x for x in phone.snapshot().text.splitlines() if "The quick brown fox jumps" in x)
+    assert line.rstrip().endswith('[selected text="quick"]')
+    phone.select_text("id=source", word=True)
+    line = next(x for x in phone.snapshot().text.splitlines() if 'TextField "Source"' in x)
+    assert 'selected text="please"' in line and "focused" in line
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "source")["selectedText"] == "please"
