@@ -83,7 +83,7 @@ def test_ctrl_a_ctrl_c_ctrl_v_go_through_the_pages_own_copy_and_paste_handlers(p
     assert phone.clipboard_get().data["text"] == "copy me please"
     phone.tap("id=target")
     phone.press("ctrl+v")
-    assert shown(phone, "pasted") == '"copy me please"'
+    assert shown(phone, "pasted") == '"copy me please" (14)'
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "target").get("value") == "copy me please"
 
 
@@ -143,7 +143,7 @@ def test_clipboard_set_is_what_the_page_pastes_and_reads(phone: phonewire.Phone)
     phone.clipboard_set("from the agent\twith a tab")
     phone.tap("id=target")
     phone.press("ctrl+v")
-    assert shown(phone, "pasted") == '"from the agent\\twith a tab"'  # (the page shows it as JSON: the tab kept)
+    assert shown(phone, "pasted") == '"from the agent\\twith a tab" (25)'  # (as JSON: the tab kept)
     phone.tap("id=read-clipboard")  # the page asks: refused until the phone grants it
     assert shown(phone, "read").startswith("refused")
     phone.permissions("grant", ["clipboard"])
