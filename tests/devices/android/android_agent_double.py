@@ -90,6 +90,9 @@ class AgentDouble:
     clock: FakeClock | None = None
     #: What ``logcat -v threadtime`` prints (the whole buffer; ``-t`` picks from it as logcat does).
     logcat: str = ""
+    #: The device clipboard (uiautomator2's ``clipboard``: None when it holds no text).
+    clip: str | None = None
+    sideways: bool = False
 
     def record(self, name: str, *args: Any) -> None:
         self.calls.append((name, *args))
@@ -117,8 +120,25 @@ class AgentDouble:
     def send_keys(self, text: str) -> None:
         self.record("send_keys", text)
 
-    def press(self, key: str) -> None:
-        self.record("press", key)
+    def press(self, key: str | int, meta: int | None = None) -> None:
+        if meta is None:
+            self.record("press", key)
+        else:
+            self.record("press", key, meta)
+
+    # -- the clipboard and the orientation (uiautomator2's getClipboard / setClipboard / setOrientation) ---------
+    @property
+    def clipboard(self) -> str | None:
+        self.record("clipboard")
+        return self.clip
+
+    def set_clipboard(self, text: str, label: str | None = None) -> None:
+        self.record("set_clipboard", text)
+        self.clip = text
+
+    def set_orientation(self, value: str) -> None:
+        self.record("set_orientation", value)
+        self.sideways = value in ("left", "right")  # `wm size` stays the physical size; the window turns
 
     # -- observation -------------------------------------------------------------------------------------------
     def dump_hierarchy(self) -> str:
@@ -136,7 +156,7 @@ class AgentDouble:
 
     def window_size(self) -> tuple[int, int]:
         self.record("window_size")
-        return self.size
+        return (self.size[1], self.size[0]) if self.sideways else self.size
 
     # -- apps ----------------------------------------------------------------------------------------------------
     def app_current(self) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from phonewire.devices.android.hierarchy import (
 )
 from phonewire.devices.android.logcat import Follower
 from phonewire.devices.android.logcat import entry as logcat_entry
+from phonewire.devices.android.repertoire import AndroidRepertoire
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
     SCROLL_HOLD_MS,
@@ -88,7 +89,7 @@ DRAG_END_SLACK_S: Final = 0.001
 DOUBLE_TAP_GAP_S: Final = 0.08
 
 
-class AndroidDevice(Device):
+class AndroidDevice(AndroidRepertoire, Device):
     kind = "android"
 
     def __init__(
