@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from android_agent_double import AgentDouble
-from test_android_device import SHOP, opened, protocol_error, run
+from test_android_device import FIXTURES, SHOP, opened, protocol_error, run
 
 from phonewire.protocol import errors as e
 
@@ -62,3 +62,14 @@ def test_what_the_agent_cannot_do_is_unsupported_and_sends_nothing(call: object)
     error = protocol_error(call(device))  # type: ignore[operator]
     assert error.code == e.UNSUPPORTED_OPERATION and error.hint
     assert len(agent.calls) == before
+
+
+def test_enter_on_a_focused_button_presses_enter_and_with_nothing_focused_is_refused() -> None:
+    dialog = (FIXTURES / "android-anr-system-dialog-appium-uiautomator2.xml").read_text(encoding="utf-8")
+    head, sep, tail = dialog.partition('text="Wait"')
+    device, agent = opened(AgentDouble(xml=head + sep + tail.replace('focused="false"', 'focused="true"', 1)))
+    run(device.keyboard_return(SHOP))  # a hardware keyboard's Enter activates the focused button
+    assert agent.calls[-1] == ("press", "enter")
+    agent.xml = dialog
+    assert protocol_error(device.keyboard_return(SHOP)).code == e.TEXT_INPUT_NOT_FOCUSED
+    assert protocol_error(device.type_text(SHOP, "x")).code == e.TEXT_INPUT_NOT_FOCUSED  # typing still needs a field

@@ -503,10 +503,11 @@ class AndroidDevice(AndroidRepertoire, Device):
         return {"direction": direction, "distance": round(moved, 1), "atEnd": moved < dragged / 2,
                 "changed": True, "container": container}  # fmt: skip
 
-    def _probe_focus(self, agent: Agent) -> None:
-        """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input."""
+    def _probe_focus(self, agent: Agent, *, or_any: bool = False) -> None:
+        """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input (``or_any``: no focused
+        node at all — Enter activates a focused button or list item)."""
         try:
-            focused = has_focused_text_input(agent.dump_hierarchy())
+            focused = has_focused_text_input(agent.dump_hierarchy(), or_any=or_any)
         except Exception:  # a probe that fails does not block typing
             return
         if not focused:
@@ -525,7 +526,7 @@ class AndroidDevice(AndroidRepertoire, Device):
 
     async def keyboard_return(self, app_id: str) -> None:
         def work(agent: Agent) -> None:
-            self._probe_focus(agent)
+            self._probe_focus(agent, or_any=True)
             agent.press("enter")
 
         await self._run(work)
