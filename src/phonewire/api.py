@@ -281,6 +281,11 @@ class Phone:
     def location_off(self) -> ActionResult:
         return self._call(self.session.location_off())
 
+    def appearance(self, mode: str) -> ActionResult:
+        """``light`` or ``dark``."""
+        self._check("appearance", mode=mode)
+        return self._call(self.session.appearance(mode))
+
     def connectivity(self, mode: str) -> ActionResult:
         """``online``, ``offline``, ``slow-3g`` or ``fast-3g``."""
         self._check("connectivity", mode=mode)

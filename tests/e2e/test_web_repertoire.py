@@ -197,6 +197,16 @@ def test_a_position_off_the_globe_is_a_specific_refusal(
     assert api.value.code == e.INVALID_REQUEST
 
 
+def test_dark_mode_is_the_pages_prefers_color_scheme_and_its_change_event(phone: phonewire.Phone) -> None:
+    assert shown(phone, "scheme") == "light"
+    try:
+        assert phone.appearance("dark").data["appearance"] == "dark"
+        assert shown(phone, "scheme") == "dark"  # the page's matchMedia change listener ran
+    finally:
+        phone.appearance("light")
+    assert shown(phone, "scheme") == "light"
+
+
 def test_offline_is_navigator_online_false_and_a_failing_fetch(phone: phonewire.Phone) -> None:
     assert shown(phone, "online") == "true"
     try:

@@ -25,7 +25,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from phonewire.agent.params import Param
-from phonewire.protocol.commands import CONNECTIVITY, MAX_VALUES, ORIENTATIONS, PERMISSION_SETTINGS, PERMISSIONS
+from phonewire.protocol.commands import (
+    APPEARANCES,
+    CONNECTIVITY,
+    MAX_VALUES,
+    ORIENTATIONS,
+    PERMISSION_SETTINGS,
+    PERMISSIONS,
+)
 from phonewire.protocol.request import (
     DEFAULT_FIND_SCROLLS,
     DEFAULT_WAIT_MS,
@@ -153,6 +160,7 @@ LONGITUDE: Final = Param("longitude", "number", "Degrees east, -180 to 180.", re
                          maximum=180, metavar="LON")  # fmt: skip
 ACCURACY: Final = Param("accuracy", "number", "Accuracy radius in metres (default 10).", minimum=0,
                         maximum=MAX_ACCURACY_M, metavar="M")  # fmt: skip
+APPEARANCE: Final = Param("mode", "string", "The system's light or dark mode.", required=True, choices=APPEARANCES)
 NETWORK_MODE: Final = Param("mode", "string", "The network the phone has.", required=True, choices=CONNECTIVITY)
 SETTING: Final = Param("setting", "string", "What to do with the permissions.", required=True,
                        choices=PERMISSION_SETTINGS)  # fmt: skip
@@ -339,6 +347,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   (LATITUDE, LONGITUDE, ACCURACY), view_after=False),
         Operation("location_off", "location_off", "Location off: apps asking for the position get none.",
                   view_after=False, cli="location off"),
+        Operation("appearance", "appearance", "The phone's light or dark mode (a page's prefers-color-scheme).",
+                  (APPEARANCE,)),
         Operation("connectivity", "connectivity", "The phone's network: online, offline (navigator.onLine is false), "
                   "or a slow one.", (NETWORK_MODE,)),
         Operation("permissions", "permissions", "Grant, deny or reset (apps ask again) permissions for the phone's "

@@ -163,6 +163,13 @@ class Repertoire:
         return await self._locked(lambda: self._act(c.SET_LOCATION, {}))
 
     @operation
+    async def appearance(self, mode: str) -> ActionResult:
+        """The system's light or dark mode (a web page's ``prefers-color-scheme``)."""
+        if mode not in c.APPEARANCES:
+            raise invalid(f"unknown appearance {mode!r}", f"Appearances: {', '.join(c.APPEARANCES)}.")
+        return await self._locked(lambda: self._act(c.SET_APPEARANCE, {"appearance": mode}))
+
+    @operation
     async def connectivity(self, mode: str) -> ActionResult:
         if mode not in c.CONNECTIVITY:
             raise invalid(f"unknown connectivity {mode!r}", f"Connectivity: {', '.join(c.CONNECTIVITY)}.")

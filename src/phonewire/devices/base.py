@@ -281,6 +281,10 @@ class Device(abc.ABC):
         """The network as the phone has it: online, offline, slow-3g, fast-3g."""
         raise self._cannot("change its connectivity")
 
+    async def set_appearance(self, appearance: str) -> dict[str, Any]:
+        """The system's light or dark mode, as apps see it."""
+        raise self._cannot("change its appearance")
+
     async def set_permissions(self, setting: str, permissions: list[str]) -> dict[str, Any]:
         """Grant, deny or reset (ask again) permissions for every app of the phone."""
         raise self._cannot("change permissions")

@@ -55,6 +55,7 @@ ROTATE: Final = "rotate"
 SET_LOCATION: Final = "setLocation"
 SET_CONNECTIVITY: Final = "setConnectivity"
 SET_PERMISSIONS: Final = "setPermissions"
+SET_APPEARANCE: Final = "setAppearance"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -66,6 +67,7 @@ EXTENSION_COMMANDS: Final = (
     UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE, SCROLL,
     LOGS, NETWORK, RECORD_START, RECORD_STOP,
     SELECT_TEXT, GET_CLIPBOARD, SET_CLIPBOARD, ROTATE, SET_LOCATION, SET_CONNECTIVITY, SET_PERMISSIONS,
+    SET_APPEARANCE,
 )  # fmt: skip
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
@@ -105,6 +107,8 @@ COMBO_KEYS: Final = (
 SELECT_MODES: Final = ("element", "word", "all", "range")
 #: ``rotate``'s ``orientation``.
 ORIENTATIONS: Final = ("portrait", "landscape")
+#: ``setAppearance``'s ``appearance``: the system's light or dark mode (``prefers-color-scheme`` on the web).
+APPEARANCES: Final = ("light", "dark")
 #: ``setConnectivity``'s ``connectivity``: the network as the phone has it (the slow ones: DevTools' presets).
 CONNECTIVITY: Final = ("online", "offline", "slow-3g", "fast-3g")
 #: ``setPermissions``' ``setting`` and the permission names it takes (the W3C Permissions names; location is

@@ -67,6 +67,7 @@ FIELD_TYPES: dict[str, str] = {
     "connectivity": _STRING,
     "setting": _STRING,
     "permissions": _STRINGS,
+    "appearance": _STRING,
 }
 
 #: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
@@ -86,6 +87,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.ROTATE: ("orientation",),
     c.SET_CONNECTIVITY: ("connectivity",),
     c.SET_PERMISSIONS: ("setting", "permissions"),
+    c.SET_APPEARANCE: ("appearance",),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
@@ -224,6 +226,7 @@ _CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {
     c.ROTATE: ("orientation", c.ORIENTATIONS),
     c.SET_CONNECTIVITY: ("connectivity", c.CONNECTIVITY),
     c.SET_PERMISSIONS: ("setting", c.PERMISSION_SETTINGS),
+    c.SET_APPEARANCE: ("appearance", c.APPEARANCES),
 }
 
 

@@ -185,6 +185,10 @@ async def _set_permissions(d: Device, r: Request) -> JSONObject:
     return await d.set_permissions(str(r.args["setting"]), [str(p) for p in r.args["permissions"]])
 
 
+async def _set_appearance(d: Device, r: Request) -> JSONObject:
+    return await d.set_appearance(str(r.args["appearance"]))
+
+
 async def _set_value(d: Device, r: Request) -> JSONObject:
     values = [str(v) for v in r.args["values"]]
     return await d.set_value(_app(r), r.args["x"], r.args["y"], values, add=bool(r.args.get("add", False)))
@@ -337,6 +341,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.SET_LOCATION: _set_location,
     c.SET_CONNECTIVITY: _set_connectivity,
     c.SET_PERMISSIONS: _set_permissions,
+    c.SET_APPEARANCE: _set_appearance,
     c.SET_VALUE: _set_value,
     c.SCROLL: _scroll,
     c.LOGS: _logs,

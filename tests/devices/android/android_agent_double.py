@@ -93,6 +93,9 @@ class AgentDouble:
     #: The device clipboard (uiautomator2's ``clipboard``: None when it holds no text).
     clip: str | None = None
     sideways: bool = False
+    #: ``cmd uimode`` (Android 10+; False: an older phone, whose shell answers "Unknown command") and its night mode.
+    uimode: bool = True
+    night: str = "no"
 
     def record(self, name: str, *args: Any) -> None:
         self.calls.append((name, *args))
@@ -188,6 +191,9 @@ class AgentDouble:
         head = tuple(cmdargs[:2])
         if head == ("wm", "size"):
             return ShellResponse(f"Physical size: {self.size[0]}x{self.size[1]}\n", 0)
+        if head == ("cmd", "uimode") and self.uimode:  # Android 10+: `cmd uimode night yes|no` answers the mode
+            self.night = cmdargs[3]
+            return ShellResponse(f"Night mode: {self.night}\n", 0)
         if head == ("wm", "density"):
             return ShellResponse(f"Physical density: {self.dpi}\n", 0)
         if cmdargs[0] == "logcat":
@@ -205,6 +211,8 @@ class AgentDouble:
                 self.running.add(package)
                 return ShellResponse(f"Starting: Intent {{ }}\nStatus: ok\nActivity: {self.url_activity}\n", 0)
             return ShellResponse("Error: Activity not started, unable to resolve Intent\n", 0)
+        if head == ("cmd", "uimode"):  # before Android 10
+            return ShellResponse("Unknown command: uimode\n", 255)
         raise AssertionError(f"unexpected shell command {cmdargs}")
 
     def _logcat(self, since: str) -> str:

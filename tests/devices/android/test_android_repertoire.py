@@ -51,6 +51,20 @@ def test_a_key_combination_is_one_key_code_with_androids_meta_state(
     assert agent.calls[-1] == ("press", code, meta)
 
 
+def test_dark_mode_is_the_systems_night_mode() -> None:
+    device, agent = opened()
+    assert run(device.set_appearance("dark"))["appearance"] == "dark"
+    assert agent.night == "yes" and ("shell", ("cmd", "uimode", "night", "yes")) in agent.calls
+    run(device.set_appearance("light"))
+    assert agent.night == "no"
+
+
+def test_a_phone_without_cmd_uimode_refuses_dark_mode_with_a_hint() -> None:
+    device, _ = opened(AgentDouble(uimode=False))
+    error = protocol_error(device.set_appearance("dark"))
+    assert error.code == e.UNSUPPORTED_OPERATION and "Android 10" in (error.hint or "")
+
+
 @pytest.mark.parametrize(
     "call",
     [lambda d: d.select_text(SHOP, 10, 10, "word"), lambda d: d.set_location((1.0, 2.0, 3.0)),

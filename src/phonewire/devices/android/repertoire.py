@@ -1,9 +1,10 @@
-"""The phone's repertoire on Android (issue 24), through uiautomator2's documented device API: the device clipboard
-(``clipboard`` / ``set_clipboard``: the agent's ``getClipboard`` / ``setClipboard`` JSON-RPC calls), rotation
-(``set_orientation``: ``natural`` or ``left``, then the display re-read, so points keep mapping to pixels), and keys
-with modifiers (``press(keycode, meta)``: the agent's ``pressKeyCode`` with Android's meta state — ctrl+a, ctrl+c and
-ctrl+v select, copy and paste in a text field as a hardware keyboard's would).  The rest of the repertoire
-(selection, location, connectivity, permissions) stays the base class's UNSUPPORTED_OPERATION."""
+"""The phone's repertoire on Android (issue 24), through uiautomator2's documented device API and adb: the
+device clipboard (``clipboard`` / ``set_clipboard``: the agent's ``getClipboard`` / ``setClipboard`` JSON-RPC
+calls), rotation (``set_orientation``: ``natural`` or ``left``, then the display re-read, so points keep mapping to
+pixels), dark mode (``cmd uimode night``), and keys with modifiers (``press(keycode, meta)``: the agent's
+``pressKeyCode`` with Android's meta state — ctrl+a, ctrl+c and ctrl+v select, copy and paste in a text field as a
+hardware keyboard's would).  The rest of the repertoire (selection, location, connectivity, permissions) stays the
+base class's UNSUPPORTED_OPERATION."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from phonewire.devices.android.agent import Agent
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
 
 T = TypeVar("T")
 
@@ -23,6 +26,8 @@ KEYCODES: Final[dict[str, int]] = {
     "lineEnd": 123,
 }  # fmt: skip
 META: Final[dict[str, int]] = {"shift": 0x1, "alt": 0x2, "ctrl": 0x1000, "meta": 0x10000}
+#: ``cmd uimode night``'s argument per appearance.
+_NIGHT: Final = {"light": "no", "dark": "yes"}
 #: uiautomator2's orientation names.
 ORIENTATION: Final = {"portrait": "natural", "landscape": "left"}
 
@@ -51,6 +56,17 @@ class AndroidRepertoire:
 
         await self._run(work)
         return {"orientation": orientation, "message": f"rotated to {orientation}"}
+
+    async def set_appearance(self, appearance: str) -> dict[str, Any]:
+        """Dark mode on or off: ``cmd uimode night yes|no`` (Android 10+), the system setting apps follow."""
+        answer = await self._run(lambda agent: agent.shell(["cmd", "uimode", "night", _NIGHT[appearance]]))
+        if answer.exit_code != 0 or "Night mode:" not in answer.output:
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"this phone did not take dark mode {_NIGHT[appearance]}: {answer.output.strip()[:200]}",
+                "`cmd uimode night` needs Android 10 or later.",
+            )
+        return {"appearance": appearance, "message": f"the phone is in {appearance} mode"}
 
     async def key_combo(self, app_id: str, key: str, modifiers: list[str]) -> dict[str, Any]:
         meta = sum(META[m] for m in modifiers) | (META["shift"] if key == "shiftTab" else 0)

@@ -93,6 +93,7 @@ class WebDevice(Environment):
         self._permission: dict[str, str] = {}
         self._location: tuple[float, float, float] | str | None = "unset"
         self._connectivity = "online"
+        self._appearance: str | None = None
         try:
             self._scale = time_scale()
         except ValueError:

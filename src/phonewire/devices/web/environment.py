@@ -1,4 +1,5 @@
-"""The phone's environment on the web phone: how it is held (``rotate``: the screen's metrics and orientation, so
+"""The phone's environment on the web phone: its light or dark mode (``appearance``: the page's
+``prefers-color-scheme``), how it is held (``rotate``: the screen's metrics and orientation, so
 the page's layout changes and ``orientationchange`` fires), where it is (``location``: the Geolocation API's
 answer, or "position unavailable" when location is off), its network (``connectivity``: offline is
 ``navigator.onLine`` false and failing requests; the slow ones are DevTools' throttling presets) and the
@@ -7,12 +8,17 @@ them allow).  Each applies to every page the phone has and to every page it make
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any, Final
 
+from phonewire.devices.web.cdp import CdpError
 from phonewire.devices.web.editing import Editing
+from phonewire.devices.web.input import TWO_FRAMES as _TWO_FRAMES
 from phonewire.devices.web.observe import NETWORK_ENABLE
 from phonewire.devices.web.profiles import metrics, turned
 from phonewire.devices.web.target import Page
+from phonewire.protocol.errors import ProtocolError
 
 #: ``Network.emulateNetworkConditions`` per connectivity (throughput in bytes/s; DevTools' Slow 3G and Fast 3G).
 NETWORKS: Final[dict[str, dict[str, Any]]] = {
@@ -39,9 +45,20 @@ class Environment(Editing):
     #: browser's own (none: "position unavailable" too).
     _location: tuple[float, float, float] | str | None
     _connectivity: str
+    _appearance: str | None
 
     def _pages(self) -> list[Page]:
         return [p for p in self._by_session.values() if not p.gone]
+
+    async def _seen(self) -> None:
+        """Once the phone changed: two frames of the page in front, so the page's own answer to the change (its
+        ``orientationchange``, ``matchMedia`` change, ``offline`` listeners: they run at the next frame) has run
+        before the reply, and the next snapshot shows it."""
+        page = self._foreground()
+        if page is None or page.frozen or page.dialog is not None:
+            return
+        with contextlib.suppress(ProtocolError, CdpError):
+            await asyncio.wait_for(self._eval(page, _TWO_FRAMES, await_promise=True), 1.0 * self._scale)
 
     async def _follow_environment(self, page: Page) -> None:
         """A new page gets the phone's location and network (its metrics come with the profile)."""
@@ -49,6 +66,8 @@ class Environment(Editing):
             await page.session.send("Emulation.setGeolocationOverride", _position(self._location))
         if self._connectivity != "online":
             await self._emulate_network(page, self._connectivity)
+        if self._appearance is not None:
+            await page.session.send("Emulation.setEmulatedMedia", _scheme(self._appearance))
 
     async def _emulate_network(self, page: Page, connectivity: str) -> None:
         """The network conditions hold for the page's requests only while its Network domain is on: it is turned on
@@ -69,6 +88,7 @@ class Environment(Editing):
             for page in self._pages():
                 await page.session.send("Emulation.setDeviceMetricsOverride", metrics(self.profile))
                 page.unsettled = True
+            await self._seen()
             size = f"{self.profile.width}×{self.profile.height}"
             return {"orientation": orientation, "message": f"rotated to {orientation} ({size} points)"}
 
@@ -88,7 +108,17 @@ class Environment(Editing):
             for page in self._pages():
                 await self._emulate_network(page, connectivity)
                 page.unsettled = True
+        await self._seen()
         return {"connectivity": connectivity, "message": f"the phone is {connectivity}"}
+
+    async def set_appearance(self, appearance: str) -> dict[str, Any]:
+        with self._mapped():
+            self._appearance = appearance
+            for page in self._pages():
+                await page.session.send("Emulation.setEmulatedMedia", _scheme(appearance))
+                page.unsettled = True
+        await self._seen()
+        return {"appearance": appearance, "message": f"the phone is in {appearance} mode"}
 
     async def set_permissions(self, setting: str, permissions: list[str]) -> dict[str, Any]:
         state = SETTINGS[setting]
@@ -99,6 +129,11 @@ class Environment(Editing):
                     self._permission[w3c] = state
         done = {"grant": "granted", "deny": "denied", "reset": "reset (apps ask again)"}[setting]
         return {"message": f"{done}: {', '.join(permissions)}"}
+
+
+def _scheme(appearance: str) -> dict[str, Any]:
+    """``Emulation.setEmulatedMedia``'s parameters: the page's ``prefers-color-scheme``."""
+    return {"features": [{"name": "prefers-color-scheme", "value": appearance}]}
 
 
 def _position(position: tuple[float, float, float] | str | None) -> dict[str, float]:

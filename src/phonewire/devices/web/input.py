@@ -20,7 +20,7 @@ from phonewire.protocol.errors import ProtocolError
 
 _FOCUSED = js.load("focused.js")
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
-_TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
+TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
 
 
 class Inputs(Views):
@@ -217,7 +217,7 @@ class Inputs(Views):
             # 4, F7; a key the page answered at once pays one round trip, ~1 ms, not the ~27 ms of the frames)
             with self._may_close(page):
                 if await self._eval(page, CHANGE_MARK) == before:
-                    await self._eval(page, _TWO_FRAMES, await_promise=True)
+                    await self._eval(page, TWO_FRAMES, await_promise=True)
 
     async def set_value(
         self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False

@@ -29,6 +29,7 @@ command             arguments                                     does
 ``resetGeolocation`` —                                            location off (``location_off``)
 ``setConnectivity`` ``mode``, or ``airplaneMode`` / ``wifi`` +    the phone's network (``connectivity``)
                     ``data`` (Appium's booleans)
+``setAppearance``   ``style``: light, dark (Appium's)               the phone's mode (``appearance``)
 ``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
                     grant, deny, revoke, reset
 ==================  ============================================  ==========================================
@@ -290,6 +291,10 @@ async def _set_connectivity(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.connectivity(mode)).data.get("message", ""))
 
 
+async def _set_appearance(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.appearance(_string(p, "style", "appearance"))).data.get("message", ""))
+
+
 async def _change_permissions(s: WebDriverSession, p: Params) -> str:
     names = p.get("permissions")
     names = [names] if isinstance(names, str) else names
@@ -325,6 +330,7 @@ MOBILE: Final[dict[str, Handler]] = {
     "resetGeolocation": _reset_geolocation,
     "setConnectivity": _set_connectivity,
     "changePermissions": _change_permissions,
+    "setAppearance": _set_appearance,
 }
 
 
