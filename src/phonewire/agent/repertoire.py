@@ -69,6 +69,11 @@ def parse_combo(combo: str) -> tuple[str, list[str]]:
     return COMBO_KEY_NAMES[key], modifiers
 
 
+def _choose(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise invalid(f"unknown {name} {value!r}", f"{name.capitalize()}: {', '.join(choices)}.")
+
+
 def _check_bound(name: str, value: float, what: str) -> None:
     low, high = NUMBER_BOUNDS[name]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
@@ -142,8 +147,7 @@ class Repertoire:
 
     @operation
     async def rotate(self, orientation: str) -> ActionResult:
-        if orientation not in c.ORIENTATIONS:
-            raise invalid(f"unknown orientation {orientation!r}", f"Orientations: {', '.join(c.ORIENTATIONS)}.")
+        _choose("orientation", orientation, c.ORIENTATIONS)
         return await self._locked(lambda: self._act(c.ROTATE, {"orientation": orientation}))
 
     @operation
@@ -165,21 +169,18 @@ class Repertoire:
     @operation
     async def appearance(self, mode: str) -> ActionResult:
         """The system's light or dark mode (a web page's ``prefers-color-scheme``)."""
-        if mode not in c.APPEARANCES:
-            raise invalid(f"unknown appearance {mode!r}", f"Appearances: {', '.join(c.APPEARANCES)}.")
+        _choose("appearance", mode, c.APPEARANCES)
         return await self._locked(lambda: self._act(c.SET_APPEARANCE, {"appearance": mode}))
 
     @operation
     async def connectivity(self, mode: str) -> ActionResult:
-        if mode not in c.CONNECTIVITY:
-            raise invalid(f"unknown connectivity {mode!r}", f"Connectivity: {', '.join(c.CONNECTIVITY)}.")
+        _choose("connectivity", mode, c.CONNECTIVITY)
         return await self._locked(lambda: self._act(c.SET_CONNECTIVITY, {"connectivity": mode}))
 
     @operation
     async def permissions(self, setting: str, names: list[str]) -> ActionResult:
         """Grant, deny or reset (apps ask again) permissions for the phone's apps."""
-        if setting not in c.PERMISSION_SETTINGS:
-            raise invalid(f"unknown setting {setting!r}", f"Settings: {', '.join(c.PERMISSION_SETTINGS)}.")
+        _choose("setting", setting, c.PERMISSION_SETTINGS)
         if not names:
             raise invalid("name at least one permission", f"Permissions: {', '.join(c.PERMISSIONS)}.")
         wanted = [n.strip().lower() for n in names]

@@ -178,7 +178,7 @@ class Inputs(Views):
         activates it, as on every platform; a text field (or nothing) with focus is typing's business."""
         if await self._eval(page, FOCUS_PROBE):
             return False
-        return bool(await self._eval(page, f"({_FOCUSED})()"))
+        return bool(await self._eval(page, f"({_FOCUSED})({js.ACTIVE_ELEMENT}())"))
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
