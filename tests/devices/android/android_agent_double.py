@@ -191,9 +191,8 @@ class AgentDouble:
         head = tuple(cmdargs[:2])
         if head == ("wm", "size"):
             return ShellResponse(f"Physical size: {self.size[0]}x{self.size[1]}\n", 0)
-        if head == ("cmd", "uimode") and self.uimode:  # Android 10+: `cmd uimode night yes|no` answers the mode
-            self.night = cmdargs[3]
-            return ShellResponse(f"Night mode: {self.night}\n", 0)
+        if head == ("cmd", "uimode"):
+            return self._uimode(cmdargs)
         if head == ("wm", "density"):
             return ShellResponse(f"Physical density: {self.dpi}\n", 0)
         if cmdargs[0] == "logcat":
@@ -211,9 +210,14 @@ class AgentDouble:
                 self.running.add(package)
                 return ShellResponse(f"Starting: Intent {{ }}\nStatus: ok\nActivity: {self.url_activity}\n", 0)
             return ShellResponse("Error: Activity not started, unable to resolve Intent\n", 0)
-        if head == ("cmd", "uimode"):  # before Android 10
-            return ShellResponse("Unknown command: uimode\n", 255)
         raise AssertionError(f"unexpected shell command {cmdargs}")
+
+    def _uimode(self, cmdargs: list[str]) -> ShellResponse:
+        """Android 10+: ``cmd uimode night yes|no`` answers the mode; before, the shell knows no such command."""
+        if not self.uimode:
+            return ShellResponse("Unknown command: uimode\n", 255)
+        self.night = cmdargs[3]
+        return ShellResponse(f"Night mode: {self.night}\n", 0)
 
     def _logcat(self, since: str) -> str:
         """``-t N``: the last N lines; ``-t 'MM-DD hh:mm:ss.mmm'``: the lines from that time on (inclusive)."""

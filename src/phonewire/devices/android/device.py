@@ -59,6 +59,7 @@ from phonewire.devices.observed import Ring
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import css_image_size
 from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
@@ -562,8 +563,7 @@ class AndroidDevice(AndroidRepertoire, Device):
         def work(agent: Agent) -> Screenshot:
             image = agent.screenshot()
             if scale == "css":
-                size = (max(1, round(image.width / self.density)), max(1, round(image.height / self.density)))
-                image = image.resize(size)
+                image = image.resize(css_image_size(image.width / self.density, image.height / self.density))
             out = io.BytesIO()
             if format == "jpeg":
                 image.convert("RGB").save(out, format="JPEG", quality=quality)
