@@ -368,7 +368,11 @@ REACHED_BY = {
     "wait": "mobile: waitFor", "select": "mobile: selectOptions", "find": "mobile: find",
     "trace_start": "mobile: traceStart", "trace_stop": "mobile: traceStop",
     "logs": "mobile: logs", "network": "mobile: network", "record_start": "mobile: recordStart",
-    "record_stop": "mobile: recordStop",
+    "record_stop": "mobile: recordStop", "select_text": "mobile: selectText", "clipboard_get": "mobile: getClipboard",
+    "clipboard_set": "mobile: setClipboard", "rotate": "POST /session/{session}/orientation",
+    "location": "mobile: setGeolocation", "location_off": "mobile: resetGeolocation",
+    "connectivity": "mobile: setConnectivity", "permissions": "mobile: changePermissions",
+    "appearance": "mobile: setAppearance",
 }  # fmt: skip
 
 

@@ -48,6 +48,7 @@ from phonewire.agent.hooks import Observer, Observers, operation
 from phonewire.agent.link import OPEN_APP_HINT, Link
 from phonewire.agent.observe import Views, decode_image, dropped, log_line, request_line
 from phonewire.agent.refs import Index
+from phonewire.agent.repertoire import KEYS, Repertoire
 from phonewire.agent.resolve import Resolver
 from phonewire.agent.results import ActionResult, View, action_result
 from phonewire.agent.view import node_line
@@ -70,18 +71,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: ``press`` key names → wire command (+ button name).
-KEYS: dict[str, tuple[str, str | None]] = {
-    "enter": (c.KEYBOARD_RETURN, None),
-    "return": (c.KEYBOARD_RETURN, None),
-    "delete": (c.KEYBOARD_DELETE, None),
-    "backspace": (c.KEYBOARD_DELETE, None),
-    **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
-    **{name.lower(): (c.KEY, name) for name in c.KEYS},
-}
 
-
-class AgentSession:
+class AgentSession(Repertoire):
     def __init__(self, sender: CommandSender, *, app_id: str | None = None) -> None:
         self.sender = sender
         self._link = Link(sender, app_id)
@@ -348,8 +339,8 @@ class AgentSession:
     @operation
     async def press(self, key: str) -> ActionResult:
         entry = KEYS.get(key.strip().lower())
-        if entry is None:
-            raise invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
+        if entry is None:  # ctrl+a …; anything else: the unknown key's error
+            return await self.press_combo(key)
         command, name = entry
 
         async def run() -> ActionResult:

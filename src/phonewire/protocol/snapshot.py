@@ -128,6 +128,8 @@ class Node(TypedDict, total=False):
     nameFrom: str
     expanded: bool
     serial: str
+    #: The page's text selection, on the node that holds it (the web phone: ``select-text``, ctrl+a, a drag).
+    selectedText: str
 
 
 def rect_of(node: Node) -> WireRect:

@@ -48,9 +48,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from phonewire.devices.base import AppInfo, AppState, IssueCounters
-from phonewire.devices.web.back import Buttons
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError
+from phonewire.devices.web.environment import Environment
 from phonewire.devices.web.home import DEMO_APP_ID, home_html
 from phonewire.devices.web.observe import CONSOLE_API, Observer
 from phonewire.devices.web.pages import AUTO_ATTACH, DEMO_PATH, HOME_PATH
@@ -67,7 +67,7 @@ __all__ = ["DEMO_APP_ID", "WebDevice"]
 _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
 
 
-class WebDevice(Buttons):
+class WebDevice(Environment):
     kind = "web"
 
     def __init__(self, profile: str | None = None) -> None:
@@ -90,6 +90,10 @@ class WebDevice(Buttons):
         #: Targets adopted (or being adopted) as an app's new screen: from ``Target.attachedToTarget`` (paused before
         #: their first script) or, failing that, ``Target.targetCreated`` — never both.
         self._adopted: set[str] = set()
+        self._permission: dict[str, str] = {}
+        self._location: tuple[float, float, float] | str | None = "unset"
+        self._connectivity = "online"
+        self._appearance: str | None = None
         try:
             self._scale = time_scale()
         except ValueError:

@@ -271,7 +271,11 @@ class Pages(Device):
             page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT), resume=resume
         )
         await self._follow_domains(page)
+        await self._follow_environment(page)
         return page
+
+    async def _follow_environment(self, page: Page) -> None:
+        """Give a new page the phone's environment (environment.py: location, network)."""
 
     async def _follow_domains(self, page: Page) -> None:
         for on, (method, params) in ((self._observer.log_domain, LOG_ENABLE),
