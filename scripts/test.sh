@@ -8,6 +8,7 @@ bash scripts/grid.sh >/dev/null || true   # Java + the Selenium jar of the grid 
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
+bash scripts/check_js.sh   # node --check on every src/**/*.js (tests/test_house.py runs it too)
 # pytest in three worker processes (pytest-xdist; the README says why three on 2 cores), each with its own session
 # runner and browser; --dist loadfile gives each test file to one worker, so a module's fixtures (the Grid, each real
 # app, a module's phone) start once.  The caller's arguments come last: `bash scripts/test.sh -n 0` runs in one

@@ -10,9 +10,10 @@ from phonewire.agent.geometry import centre
 from phonewire.agent.refs import Index
 from phonewire.devices.web import scrolling
 from phonewire.devices.web.cdp import CdpClosed, CdpProtocolError, CdpSession
-from phonewire.devices.web.device import WebDevice, _Page
+from phonewire.devices.web.device import WebDevice
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.roles import vocabulary_role
+from phonewire.devices.web.target import Page as _Page
 from phonewire.devices.web.walk import snapshot_from_walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError

@@ -11,7 +11,7 @@ on every message.
 
 Failure tree::
 
-    CdpError                 base; never crosses the device boundary (device.py maps it)
+    CdpError                 base; never crosses the device boundary (pages.py maps it)
      ├── CdpProtocolError    the browser answered {"error": {...}} to one call
      ├── CdpDialogOpen       a JavaScript dialog (alert, confirm, prompt, beforeunload) is open on the call's page
      └── CdpClosed           the pipe is closed: every pending and later call fails with it
@@ -64,6 +64,12 @@ class CdpProtocolError(CdpError):
         self.method = method
         self.code = code
         self.message = message
+
+
+def target_gone(exc: CdpProtocolError) -> bool:
+    """The call failed because its page target went away (closed, crashed) under it."""
+    text = exc.message.lower()
+    return "session with given id not found" in text or "target closed" in text or "no target with given id" in text
 
 
 class CdpDialogOpen(CdpError):

@@ -6,14 +6,14 @@ and ``change``), and read back.  Pure apart from reading controls.js once: the d
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any, Final
 
+from phonewire.devices.web import js
 from phonewire.devices.web.walk import DRAWN_SELECT_JS
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
-_CONTROLS = resources.files("phonewire.devices.web").joinpath("controls.js").read_text()
+_CONTROLS = js.load("controls.js")
 
 #: Input types whose value is set whole (a date picker has no caret to type at), with the format each one holds.
 FORMATS: Final[dict[str, str]] = {

@@ -6,7 +6,9 @@ While a page shows one, its renderer answers nothing that runs in it (the connec
 ``Alert`` node labelled with the message, a ``TextField`` holding a prompt's text, one ``Button`` per answer, laid
 out where a phone draws a dialog (centred), over the page's last walked view, whose interactive nodes are
 ``coveredBy`` the alert.  A tap inside a button answers the dialog (``Page.handleJavaScriptDialog``); a prompt's
-field takes typing and deletes in this object (sent with OK); Escape and back dismiss (Cancel).
+field takes typing and deletes in this object (sent with OK); Escape and back dismiss (Cancel).  The device's
+part lives here too, below the pure layout: answering a page's dialog, tapping it, drawing it over the page's last
+view, and the refusals of what cannot run under it (each on a page that shows one: :class:`Shows`).
 
 Lifecycle of one dialog::
 
@@ -16,13 +18,18 @@ Lifecycle of one dialog::
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
+from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError, CdpSession, target_gone
+from phonewire.devices.web.walk import tree_from_walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, PAGE_DIALOG, RawNode, Rect
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, PAGE_DIALOG, RawNode, Rect, Snapshot, build_snapshot
 
 KINDS: Final = ("alert", "confirm", "prompt", "beforeunload")
 OK: Final = "OK"
@@ -35,6 +42,8 @@ BUTTON_HEIGHT: Final = 44.0
 IDENTIFIER: Final = PAGE_DIALOG
 #: A beforeunload dialog's message (the page's own text is not shown by browsers).
 LEAVE_MESSAGE: Final = "Leave site? Changes that you made may not be saved."
+#: How long back waits for its history step to be taken, or for the page's beforeunload dialog (scaled).
+LEAVE_WAIT_S: Final = 1.0
 
 
 @dataclass(slots=True)
@@ -140,3 +149,103 @@ def cover(root: RawNode, alert: RawNode) -> None:
             n.covered_by = by
             n.tap_point = None
     root.children.insert(0, alert)
+
+
+# -- the device's part: a page that shows a dialog ----------------------------------------------------------------
+class Shows(Protocol):
+    """What dialogs read and write of a page (target.Page)."""
+
+    session: CdpSession
+    dialog: Dialog | None
+    unsettled: bool
+    gone: str | None
+    commits: int
+    last_walk: dict[str, Any] | None
+
+
+@contextlib.contextmanager
+def may_open(page: Shows) -> Iterator[None]:
+    """An action whose effect is a dialog (a click handler calling ``confirm()``) ends there: the page answers
+    nothing more until the dialog is answered, and the reply says it opened (the runner reads ``dialog()``)."""
+    try:
+        yield
+    except CdpDialogOpen:
+        if page.dialog is None:
+            raise
+
+
+async def answer(page: Shows, *, accept: bool) -> Dialog:
+    """Answer the page's dialog: OK (a prompt with its field's text) or Cancel."""
+    dialog = page.dialog
+    assert dialog is not None
+    params: dict[str, Any] = {"accept": accept}
+    if accept and dialog.kind == "prompt":
+        params["promptText"] = dialog.text
+    try:
+        await page.session.send("Page.handleJavaScriptDialog", params)
+    except CdpProtocolError as exc:
+        if target_gone(exc):
+            raise
+        # "No dialog is showing": it closed by itself (the page navigated) — nothing left to answer
+    dialog.wire["answer"] = "accepted" if accept else "dismissed"
+    if page.dialog is dialog:
+        page.dialog = None
+    page.unsettled = True
+    return dialog
+
+
+async def asked_to_leave(page: Shows, commits: int, scale: float) -> bool:
+    """After a step away was asked for (``commits`` counted before): wait (bounded) until a navigation commits
+    or the page's ``beforeunload`` dialog opens instead; True for the dialog (the page stays until it is
+    answered OK)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + LEAVE_WAIT_S * scale
+    while page.dialog is None and page.commits == commits and not page.gone and loop.time() < deadline:
+        await asyncio.sleep(0.01)
+    return page.dialog is not None and page.dialog.kind == "beforeunload"
+
+
+def viewport(page: Shows, width: float, height: float) -> Rect:
+    """The screen a dialog is drawn on: the page's last walked viewport, else the profile's (``width``,
+    ``height``)."""
+    walk = page.last_walk
+    if walk is not None:
+        return Rect.of(0, 0, walk.get("w"), walk.get("h"))
+    return Rect.of(0, 0, width, height)
+
+
+def snapshot(page: Shows, dialog: Dialog, screen: Rect, kind: str) -> Snapshot:
+    """The dialog over the page's last walked view (the page answers no walk while the dialog is open)."""
+    root = tree_from_walk(page.last_walk) if page.last_walk is not None else RawNode("Application", rect=screen)
+    cover(root, node(dialog, screen))
+    return build_snapshot(root, screen, kind)
+
+
+async def tap(page: Shows, dialog: Dialog, screen: Rect, at: tuple[float, float], taps: int) -> str:
+    """A tap at ``at`` on the dialog: its field takes the caret, a button answers it."""
+    target = hit(dialog, screen, *at)
+    if target == "field":
+        dialog.focused = True
+        return f"TextField of the {dialog.title()}"
+    if taps != 1:
+        raise ProtocolError(e.INVALID_REQUEST, f"a dialog button takes one tap, not {taps}", hint(dialog))
+    await answer(page, accept=target == OK)
+    return f"Button {json.dumps(target)} of the {dialog.title()}"
+
+
+def no_dialog(page: Shows, what: str) -> None:
+    """Refuse ``what`` while the page shows a dialog."""
+    if page.dialog is not None:
+        raise refused(page.dialog, f"{what} cannot run")
+
+
+def typing_field(dialog: Dialog) -> Dialog:
+    """The prompt whose field takes typing; TEXT_INPUT_NOT_FOCUSED for any other dialog or an untapped field."""
+    if dialog.kind != "prompt" or not dialog.focused:
+        raise ProtocolError(
+            e.TEXT_INPUT_NOT_FOCUSED,
+            f"no editable element has focus: {dialog.a_title()} is open"
+            + (" (tap its TextField first)" if dialog.kind == "prompt" else ""),
+            hint(dialog),
+        )
+    return dialog

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from phonewire.devices.web import js
 from phonewire.devices.web.cdp import CdpError, CdpSession
 from phonewire.protocol.errors import ProtocolError
 
@@ -124,51 +125,13 @@ async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
 # pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
 # ``answer`` resolves with the guard's state when the tap's click arrives, or when ``release`` is called (no click
 # came: the page cancelled the touch, or it landed in a frame).
-GUARD_JS: Final = """(function (x, y) {
-  const old = window.__phonewireTap; if (old) old.off();
-  const g = {state: "waiting"};
-  const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
-                 "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
-                 "pointerleave", "dblclick", "auxclick"];
-  let answer = null;
-  g.answer = new Promise((resolve) => { answer = resolve; });
-  g.release = () => answer(g.state);
-  const clicked = (state) => { g.state = state; answer(state); };
-  const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
-  const guard = (ev) => {
-    if (!ev.isTrusted) return;
-    const pointer = ev.type.startsWith("pointer");
-    if (pointer && ev.pointerType !== "mouse") return;  // the touch's own pointer events
-    if (g.state === "replaying") {
-      if (pointer) ev.stopImmediatePropagation();
-      else if (ev.type === "click") g.state = "done";
-      return;
-    }
-    if (near(ev)) { if (ev.type === "click" && g.state === "waiting") clicked("done"); return; }
-    ev.stopImmediatePropagation();
-    ev.preventDefault();
-    if (ev.type === "click" && g.state === "waiting") clicked("moved");
-  };
-  g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
-  for (const t of MOUSE) window.addEventListener(t, guard, true);
-  window.__phonewireTap = g;
-  return true;
-})"""
+GUARD_JS: Final = js.load("tap_guard.js")
 #: Sent once the touch pair was acknowledged: the guard's state, and the tap's end in the same evaluation — moved:
-#: the guard lets the click sent again at the point through; else it is turned off and ``%(then)s`` runs.  Almost
+#: the guard lets the click sent again at the point through; else it is turned off and ``then`` runs.  Almost
 #: always the click was handled before this evaluation runs (its task comes after the click's, so what the page's
 #: handlers did and threw is reported before its reply).  If not, it answers when the click arrives, mid-way through
 #: the click's task, prefixed ``late``: the caller then makes one more round trip through the page.
-_GUARD_ANSWER: Final = """(() => {
-  const g = window.__phonewireTap;
-  if (!g) return "gone";
-  const end = (state) => {
-    if (state === "moved") g.state = "replaying";
-    else { g.off(); %(then)s; }
-    return state;
-  };
-  return g.state !== "waiting" ? end(g.state) : g.answer.then((state) => "late " + end(state));
-})()"""
+_GUARD_ANSWER: Final = js.load("tap_answer.js")
 _GUARD_RELEASE: Final = "window.__phonewireTap ? (window.__phonewireTap.release(), 0) : 0"
 _GUARD_OFF: Final = "(window.__phonewireTap ? window.__phonewireTap.off() : null, %(then)s)"
 #: How long a guarded tap waits for its click after the touch was acknowledged (a page that cancels the touch
@@ -187,7 +150,7 @@ async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float,
     when ``then`` ran after the click's task; False when the caller must still make a round trip through the page
     (the click came late, or never, or the page went away under the tap: it navigated, closed, opened a dialog)."""
     await touch_pair(session, x, y)
-    answer = asyncio.ensure_future(evaluate(_GUARD_ANSWER % {"then": then}))
+    answer = asyncio.ensure_future(evaluate(f"({_GUARD_ANSWER})(() => {then})"))
     try:
         try:
             state = await asyncio.wait_for(asyncio.shield(answer), CLICK_WAIT_S)

@@ -13,38 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from phonewire.devices.web import js
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
-_DEEP_FOCUS = """let el = document.activeElement;
-  for (let i = 0; i < 20 && el; i++) {
-    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
-      el = el.contentDocument.activeElement; continue;
-    }
-    break;
-  }"""
-
-#: Keep the focused text field and answer {value, start, end, multiline, secret}, or null (nothing to check).
-MARK_JS = f"""(() => {{
-  {_DEEP_FOCUS}
-  window.__phonewireTyped = null;
-  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA')) return null;
-  window.__phonewireTyped = el;
-  let start = null, end = null;
-  try {{ start = el.selectionStart; end = el.selectionEnd; }} catch (err) {{}}
-  return {{value: el.value, start, end, multiline: el.tagName === 'TEXTAREA',
-           secret: (el.getAttribute('type') || '').toLowerCase() === 'password'}};
-}})()"""
-
-#: After the page's queued tasks ran: the kept field's value, or null when it left the page or lost focus.
-READ_JS = f"""new Promise(resolve => setTimeout(resolve, 0)).then(() => {{
-  const kept = window.__phonewireTyped;
-  window.__phonewireTyped = null;
-  {_DEEP_FOCUS}
-  if (!kept || !kept.isConnected || kept !== el) return null;
-  return {{value: kept.value}};
-}})"""
+#: ``mark``: keep the focused text field and answer {value, start, end, multiline, secret}, or null (nothing to
+#: check).  ``read``, after the page's queued tasks ran: the kept field's value, or null when it left the page or
+#: lost focus (readback.js).
+_READBACK = js.load("readback.js")
+MARK_JS = f"({_READBACK})('mark')"
+READ_JS = f"({_READBACK})('read')"
 
 
 def _as_typed(text: str, multiline: bool) -> str:

@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from phonewire.devices.web import js
 from phonewire.devices.web.cdp import CdpProtocolError
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -35,121 +36,21 @@ PENDING_TIMER_MS = 1000
 #: A WebSocket message an event handler sent is the page's reaction on its way until an answer comes, or this long.
 PENDING_SOCKET_MS = 1000
 
-# Resolves once the document is complete and no element was added or removed, no attribute changed and nothing
-# scrolled (any element: a capturing listener sees every scroll event) for QUIET_MS, or after %(max)d ms — after
-# %(scroll_max)d ms while the content is still scrolling then; true when it became quiet.
 # Installed in every document from its start (Page.addScriptToEvaluateOnNewDocument): the time of the last
 # structural DOM change, and of the last action (ACTION_MARK), so a snapshot taken long after the screen came to
 # rest need not watch it for QUIET_MS again.  It also counts the page's reactions on their way (``requests``: fetch
 # and XHR calls not answered yet; ``timers``: timers of at most PENDING_TIMER_MS set while an event was dispatched,
 # not fired or cleared yet; ``sockets``: WebSockets an event handler sent a message on that no message has answered
 # yet); one ending counts as a change, and so does any message received on a socket the page has sent on.
-OBSERVER_SCRIPT = """(() => {
-  if (window.__phonewireQuiet) return;
-  const state = window.__phonewireQuiet = {
-    last: performance.now(), requests: 0, timers: new Set(), scrolled: -Infinity};
-  const element = (n) => n.nodeType === 1;
-  new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
-          Array.prototype.some.call(r.removedNodes, element)) { state.last = performance.now(); return; }
-    }
-  }).observe(document, {subtree: true, childList: true, attributes: true});
-  const ended = () => { state.requests = Math.max(0, state.requests - 1); state.last = performance.now(); };
-  const fetch = window.fetch;
-  if (typeof fetch === "function") {
-    window.fetch = function () {
-      const p = fetch.apply(this, arguments);
-      state.requests++;
-      p.then(ended, ended);
-      return p;
-    };
-  }
-  const XHR = window.XMLHttpRequest && window.XMLHttpRequest.prototype, send = XHR && XHR.send;
-  if (send) {
-    XHR.send = function () {
-      this.addEventListener("loadend", ended, {once: true});
-      const r = send.apply(this, arguments);
-      state.requests++;
-      return r;
-    };
-  }
-  const setT = window.setTimeout, clearT = window.clearTimeout;
-  window.setTimeout = function (fn, delay) {
-    if (!window.event || typeof fn !== "function" || !(Number(delay || 0) <= PENDING_TIMER_MS)) {
-      return setT.apply(this, arguments);
-    }
-    const args = Array.prototype.slice.call(arguments);
-    let id = 0;
-    args[0] = function () {
-      state.timers.delete(id);
-      state.last = performance.now();
-      return fn.apply(this, arguments);
-    };
-    id = setT.apply(this, args);
-    state.timers.add(id);
-    return id;
-  };
-  window.clearTimeout = function (id) { state.timers.delete(id); return clearT.apply(this, arguments); };
-  // WebSocket: a message an event handler sent is a reaction on its way until a message comes back on that socket
-  // (at most PENDING_SOCKET_MS); a message received is a change (a server answering over a socket: NiceGUI).  The
-  // socket is watched from its first send on; the constructor is left alone (wrapping it at document start, the
-  // load-time alert test of tests/e2e/test_web_dialogs.py failed more often: 4 of 7 paired runs against 0 of 7).
-  state.sockets = new Map();
-  const WS = window.WebSocket, wsSend = WS && WS.prototype && WS.prototype.send;
-  if (wsSend) {
-    const got = function () { state.sockets.delete(this); state.last = performance.now(); };
-    const heard = new WeakSet();
-    WS.prototype.send = function () {
-      if (!heard.has(this)) {
-        heard.add(this);
-        this.addEventListener("message", got);
-        this.addEventListener("close", got);
-      }
-      if (window.event) state.sockets.set(this, performance.now());
-      return wsSend.apply(this, arguments);
-    };
-  }
-  const moved = () => { state.last = state.scrolled = performance.now(); };
-  addEventListener("scroll", moved, {capture: true, passive: true});
-})()""".replace("PENDING_TIMER_MS", str(PENDING_TIMER_MS)).replace("PENDING_SOCKET_MS", str(PENDING_SOCKET_MS))
+OBSERVER_SCRIPT = f"({js.load('observer.js')})({PENDING_TIMER_MS}, {PENDING_SOCKET_MS})"
 
 # After an action: the action itself counts as a change (its effect may start a moment later).
 ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"
 
-QUIET_SCRIPT = """new Promise(resolve => {
-  const QUIET = %(quiet)d, MAX = %(max)d, SCROLL_MAX = %(scroll_max)d, t0 = performance.now();
-  const known = window.__phonewireQuiet;
-  let last = known ? Math.min(known.last, t0) : t0, scrolled = known ? known.scrolled : -Infinity;
-  const element = (n) => n.nodeType === 1;
-  const obs = new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
-          Array.prototype.some.call(r.removedNodes, element)) { last = performance.now(); return; }
-    }
-  });
-  obs.observe(document, {subtree: true, childList: true, attributes: true});
-  const moved = () => { last = scrolled = performance.now(); };
-  addEventListener("scroll", moved, {capture: true, passive: true});
-  const answering = (k, now) => {
-    if (k.sockets) for (const sent of k.sockets.values()) if (now - sent < %(socket_max)d) return true;
-    return false;
-  };
-  const check = () => {
-    const now = performance.now(), ready = document.readyState === "complete";
-    if (known && known.last > last) last = known.last;
-    if (known && (known.requests > 0 || (known.timers && known.timers.size > 0) || answering(known, now))) {
-      last = now;  // on its way
-    }
-    const scrolling = now - scrolled < QUIET;
-    if ((ready && now - last >= QUIET) || (now - t0 >= MAX && !scrolling) || now - t0 >= SCROLL_MAX) {
-      obs.disconnect(); removeEventListener("scroll", moved, {capture: true});
-      resolve(ready && now - last >= QUIET);
-    }
-    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), (scrolling ? SCROLL_MAX : MAX) - (now - t0))));
-  };
-  check();
-})"""
+# Resolves once the document is complete and no element was added or removed, no attribute changed and nothing
+# scrolled (any element: a capturing listener sees every scroll event) for QUIET_MS, or after MAX ms — after
+# SCROLL_MAX ms while the content is still scrolling then; true when it became quiet (quiet.js, called with them).
+QUIET_SCRIPT = js.load("quiet.js")
 
 
 class Navigation(Protocol):
@@ -174,12 +75,9 @@ async def settle_screen(page: Navigation, evaluate: Callable[[str], Awaitable[An
     page and awaits its promise."""
     loop = asyncio.get_running_loop()
     nav_end = loop.time() + NAVIGATION_WAIT_S * scale
-    quiet = QUIET_SCRIPT % {
-        "quiet": QUIET_MS,
-        "max": round(SETTLE_MAX_S * scale * 1000),
-        "scroll_max": round(SCROLL_SETTLE_MAX_S * scale * 1000),
-        "socket_max": round(PENDING_SOCKET_MS * scale),
-    }
+    bounds = (QUIET_MS, round(SETTLE_MAX_S * scale * 1000), round(SCROLL_SETTLE_MAX_S * scale * 1000),
+              round(PENDING_SOCKET_MS * scale))  # fmt: skip
+    quiet = f"({QUIET_SCRIPT})({', '.join(map(str, bounds))})"
     for _ in range(4):
         while navigating(page) and loop.time() < nav_end:
             await asyncio.sleep(SETTLE_POLL_S)

@@ -1,14 +1,15 @@
-"""The in-page walk behind the web device's snapshot: the script (walker.js) and the expressions that run it, the
-focus probe, and :func:`snapshot_from_walk`, which turns the walk's compact rows into the protocol's nodes.  Pure
-apart from reading walker.js once and drawing the name the walker is stored under in pages (once per process)."""
+"""The in-page walk behind the web device's snapshot: the script (its layers, :data:`WALKER_LAYERS`, joined into one
+function) and the expressions that run it, the focus probe, and :func:`snapshot_from_walk`, which turns the walk's
+compact rows into the protocol's nodes.  Pure apart from reading the scripts once and drawing the name the walker is
+stored under in pages (once per process)."""
 
 from __future__ import annotations
 
 import json
 import secrets
-from importlib import resources
 from typing import Any, Final
 
+from phonewire.devices.web import js
 from phonewire.devices.web.roles import AX_TO_ROLE, vocabulary_role
 from phonewire.protocol.snapshot import (
     INTERACTIVE_ROLES,
@@ -27,9 +28,16 @@ _F_READ_ONLY, _F_NAME_FROM_ROW, _F_EXPANDED, _F_COLLAPSED = 256, 512, 1024, 2048
 
 #: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
 WALK_MAX_NODES = 2 * NODE_CAP
-_WALKER = resources.files("phonewire.devices.web").joinpath("walker.js").read_text()
+#: The walker's layers, in the order they are joined into its one function: the spec (roles, names, states), the
+#: named rules beyond it, perception (geometry, culling, hit tests), and the walk that joins them (last: it returns).
+WALKER_LAYERS: Final = ("walker_spec.js", "walker_rules.js", "walker_perception.js", "walker.js")
+
+
+_WALKER: Final = (
+    '(function (maxNodes, cfg, drawnSelect) {\n"use strict";\n' + "\n".join(map(js.load, WALKER_LAYERS)) + "})"
+)
 #: The one rule for a select a library draws a box for (drawn_select.js): the walk and controls.js both take it.
-DRAWN_SELECT_JS: Final = resources.files("phonewire.devices.web").joinpath("drawn_select.js").read_text().strip()
+DRAWN_SELECT_JS: Final = js.load("drawn_select.js").strip()
 #: What the walk needs from the role table (roles.py) to hit-test the nodes a tap may aim at and to clip their tap
 #: point the way agent/geometry.py's ``visible_box`` does: ax roles that are interactive, ax roles of lists and tables,
 #: and ax roles that a scrollable element turns into a ScrollView.
@@ -81,46 +89,13 @@ def walker_call(probe: tuple[float, float] | None = None, *, define: bool = Fals
 
 #: Run in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): remembers, in a WeakSet the
 #: walk reads, the elements that get click-like listeners — what makes a <span> or <div> a button to a person.
-CLICKERS_JS: Final = """(() => {
-  const key = Symbol.for("phonewire.clickers");
-  if (window[key]) return;
-  const clickers = new WeakSet();
-  Object.defineProperty(window, key, {value: clickers});
-  const kinds = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend",
-                         "dblclick"]);
-  const add = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (type, listener, options) {
-    if (kinds.has(type) && this instanceof Element) clickers.add(this);
-    return add.call(this, type, listener, options);
-  };
-})()"""
+CLICKERS_JS: Final = js.load("clickers.js").strip()
 
 
 #: Also before the page's scripts: a counter of what changes the screen (elements, attributes, text, values,
 #: focus, scrolling) and a random id of the document (a new document is a new screen); CHANGE_MARK reads them.
-CHANGES_JS: Final = """(() => {
-  const key = Symbol.for("phonewire.changes");
-  if (window[key]) return;
-  const state = {doc: Math.random().toString(36).slice(2), n: 0};
-  Object.defineProperty(window, key, {value: state});
-  const bump = () => { state.n++; };
-  // A mutation changes the screen only where something is rendered: a ticking counter on a hidden screen does
-  // not.  An attribute may have just hidden its own element, so there the parent being rendered is enough.
-  const rendered = (el) => !el || !el.isConnected || el.checkVisibility({visibilityProperty: true});
-  const shows = (r) => {
-    const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-    return rendered(el) || (r.type === "attributes" && rendered(el.parentElement));
-  };
-  new MutationObserver((records) => { if (records.some(shows)) bump(); })
-    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  for (const t of ["scroll", "input", "change", "focusin", "focusout"]) {
-    window.addEventListener(t, bump, {capture: true, passive: true});
-  }
-})()"""
-CHANGE_MARK: Final = """(() => {
-  const s = window[Symbol.for("phonewire.changes")];
-  return (s ? s.doc + ":" + s.n : "-") + ":" + location.href;
-})()"""
+CHANGES_JS: Final = js.load("changes.js").strip()
+CHANGE_MARK: Final = js.load("change_mark.js").strip()
 #: What every page runs before its own scripts.
 PAGE_HOOKS_JS: Final = CLICKERS_JS + ";\n" + CHANGES_JS
 
@@ -143,30 +118,7 @@ def describe(raw: object) -> str | None:
 
 # Focus probe: the kind of the focused editable (descending into same-origin frames and shadow roots), "readonly" /
 # "disabled" for a focused text field that takes no typing, or null.
-FOCUS_PROBE = """(() => {
-  let el = document.activeElement;
-  for (let i = 0; i < 20 && el; i++) {
-    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
-      el = el.contentDocument.activeElement; continue;
-    }
-    break;
-  }
-  if (!el) return null;
-  if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && (el.disabled || el.readOnly)) {
-    return el.disabled ? 'disabled' : 'readonly';
-  }
-  if (el.disabled || el.readOnly) return null;
-  if (el.isContentEditable) return 'contenteditable';
-  if (el.tagName === 'TEXTAREA') return 'textarea';
-  if (el.tagName === 'INPUT') {
-    const t = (el.getAttribute('type') || 'text').toLowerCase();
-    const ok = ['text','search','email','tel','url','password','number','date','time','datetime-local','month',
-                'week','color'];
-    return ok.includes(t) ? 'input:' + t : null;
-  }
-  return null;
-})()"""
+FOCUS_PROBE: Final = js.load("focus_probe.js").strip()
 
 
 def _point(value: Any) -> tuple[float, float] | None:

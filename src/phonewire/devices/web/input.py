@@ -1,0 +1,228 @@
+"""Input on the web phone: taps (a dialog's too), long presses, drags, scrolls, typing, keys and values set on
+controls — each a gesture of gestures.py on the app's page, then the round trip that lets the page's answer
+arrive (:meth:`~phonewire.devices.web.view.Views._settle`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
+from phonewire.devices.web import controls, dialogs, gestures, readback, scrolling, settle
+from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
+from phonewire.devices.web.page_script import require_focus
+from phonewire.devices.web.target import Page
+from phonewire.devices.web.view import Views
+from phonewire.devices.web.walk import CHANGE_MARK, describe
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+#: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
+_TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
+
+
+class Inputs(Views):
+    """Gestures, typing and keys on the app in front (or on the dialog it shows)."""
+
+    async def _require_focus(self, page: Page) -> str:
+        return await require_focus(page.session)
+
+    async def _key(self, page: Page, spec: dict[str, Any], text: str | None = None) -> None:
+        with self._may_close(page):
+            await gestures.key(page.session, spec, text)
+        page.unsettled = True
+        await self._settle(page)
+
+    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return await dialogs.tap(page, page.dialog, self._dialog_screen(page), (x, y), taps)
+            page.unsettled = True
+            if taps == 1:
+                # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
+                hit = describe(await self._walker(page, (x, y), before=f"({gestures.GUARD_JS})({x}, {y}), "))
+                with self._may_close(page), dialogs.may_open(page):
+                    # the evaluation that answers once the click was handled also marks the action (_settle's work)
+                    evaluate = partial(self._eval, page, await_promise=True)
+                    if await gestures.exact_tap(page.session, evaluate, x, y, then=settle.ACTION_MARK):
+                        await self._await_screens(page)
+                        return hit
+            else:
+                hit = describe(await self._walker(page, (x, y)))
+                with self._may_close(page), dialogs.may_open(page):
+                    await gestures.taps(page.session, x, y, taps)
+            await self._settle(page)
+            return hit
+
+    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            dialogs.no_dialog(page, "long press")
+            page.unsettled = True
+            with dialogs.may_open(page):
+                await gestures.long_press(page.session, x, y, duration_ms)
+            await self._settle(page)
+
+    async def drag(
+        self,
+        app_id: str,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        *,
+        duration_ms: float,
+        hold_ms: float,
+        settle_ms: float,
+    ) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            dialogs.no_dialog(page, "drag")
+            page.unsettled = True
+            with dialogs.may_open(page):
+                await gestures.drag(
+                    page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms
+                )
+            await self._rest(page)
+            await self._settle(page)
+
+    async def _rest(self, page: Page) -> None:
+        """After a drag: wait (bounded) until nothing scrolls any more — a fling decelerating, smooth scrolling,
+        snapping — so the reply, its ``changed`` and the next snapshot show where the content came to rest."""
+        if page.dialog is None:
+            await self._eval(page, scrolling.REST_JS, await_promise=True)
+
+    async def scroll(
+        self,
+        app_id: str,
+        direction: str,
+        *,
+        amount: float,
+        at: tuple[float, float] | None = None,
+        reveal: Sequence[str] | None = None,
+        reveal_only: bool = False,
+    ) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            dialogs.no_dialog(page, "scroll")
+            plan = await self._eval(page, scrolling.plan_expression(direction, amount, at, reveal, only=reveal_only))
+            if not isinstance(plan, dict):
+                raise ProtocolError(e.COMMAND_FAILED, "the page gave no scroll plan", "Take a snapshot.")
+            if "from" not in plan:  # at the end already, or (find) the element shows: nothing to drag
+                result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
+                if result.get("distance"):  # find's jump went all the way
+                    page.unsettled = True
+                    await self._settle(page)
+                return result
+            page.unsettled = True
+            start, end = (float(plan["from"][0]), float(plan["from"][1])), (float(plan["to"][0]), float(plan["to"][1]))
+            with dialogs.may_open(page):
+                await gestures.drag(
+                    page.session, start, end, duration_ms=SCROLL_DRAG_MS, hold_ms=SCROLL_HOLD_MS,
+                    settle_ms=SCROLL_REST_MS,
+                )  # fmt: skip
+            if page.dialog is not None:
+                return {"direction": direction}
+            await self._rest(page)
+            result = scrolling.outcome(plan, await self._eval(page, scrolling.MEASURE_JS))
+            await self._settle(page)
+            return result
+
+    async def type_text(self, app_id: str, text: str) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                dialogs.typing_field(page.dialog).text += text
+                return
+            kind = await self._require_focus(page)
+            if not text:
+                return
+            page.unsettled = True
+            if kind in controls.VALUE_KINDS:
+                # a date/time/number field has no caret to type at: its value is set whole and read back
+                current = await self._eval(page, "document.activeElement.value") if kind == "input:number" else ""
+                value = str(current or "") + text
+                controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
+            else:
+                # read back once the keys' handlers ran: a picker or mask may have rewritten the field (readback)
+                before = await self._eval(page, readback.MARK_JS)
+                with dialogs.may_open(page):
+                    await gestures.type_text(page.session, text)
+                if self.dialog(app_id) is not None:
+                    return  # a key's handler opened a dialog: the reply says so, nothing more can be read now
+                await self._settle(page)
+                if before is not None:
+                    try:
+                        after = await self._eval(page, readback.READ_JS, await_promise=True)
+                    except CdpProtocolError:  # the document went away under the read (typing navigated)
+                        after = None
+                    failed = readback.mismatch(before, after, text)
+                    if failed is not None:
+                        raise failed
+                return
+            await self._settle(page)
+
+    async def keyboard_return(self, app_id: str) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:  # return in a dialog is its OK
+                await dialogs.answer(page, accept=True)
+                return
+            await self._require_focus(page)
+            await self._key(page, gestures.ENTER, "\r")
+
+    async def keyboard_delete(self, app_id: str) -> None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                field = dialogs.typing_field(page.dialog)
+                field.text = field.text[:-1]
+                return
+            kind = await self._require_focus(page)
+            if kind in controls.VALUE_KINDS:
+                # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
+                # number field it drops the last character
+                current = str(await self._eval(page, "document.activeElement.value") or "")
+                value = current[:-1] if kind == "input:number" else ""
+                page.unsettled = True
+                await self._eval(page, controls.expression(None, [value]))
+                return
+            await self._key(page, gestures.BACKSPACE)
+
+    async def key(self, app_id: str, key: str) -> None:
+        spec, text = gestures.KEYS[key]
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                if key == "escape":  # Escape is a dialog's Cancel
+                    await dialogs.answer(page, accept=False)
+                    return
+                if key == "space":
+                    dialogs.typing_field(page.dialog).text += " "
+                    return
+                raise dialogs.refused(page.dialog, f"the {key} key cannot be pressed")
+            before = await self._eval(page, CHANGE_MARK)
+            await self._key(page, spec, text)
+            # the page's answer to a key may render a moment later (Gradio's list closes on Escape after the key):
+            # when nothing changed yet, two frames more, as back waits, so the reply's `changed` sees it (findings
+            # 4, F7; a key the page answered at once pays one round trip, ~1 ms, not the ~27 ms of the frames)
+            with self._may_close(page):
+                if await self._eval(page, CHANGE_MARK) == before:
+                    await self._eval(page, _TWO_FRAMES, await_promise=True)
+
+    async def set_value(
+        self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False
+    ) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            dialogs.no_dialog(page, "setting a value")
+            page.unsettled = True
+            try:
+                result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+            except CdpDialogOpen:
+                if page.dialog is None:
+                    raise
+                # the page's change handler opened a dialog: the value was set, its read-back waits on the dialog
+                return {"selected": list(values)}
+            await self._settle(page)
+            return result

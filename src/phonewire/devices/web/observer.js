@@ -1,0 +1,72 @@
+// Settled screens' observer (settle.py's OBSERVER_SCRIPT calls it with settle.py's PENDING_TIMER_MS and
+// PENDING_SOCKET_MS), installed in every document from its start: the time of the last structural DOM change and of
+// the last action, and the page's reactions on their way (settle.py says which).
+((PENDING_TIMER_MS, PENDING_SOCKET_MS) => {
+  if (window.__phonewireQuiet) return;
+  const state = window.__phonewireQuiet = {
+    last: performance.now(), requests: 0, timers: new Set(), scrolled: -Infinity};
+  const element = (n) => n.nodeType === 1;
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes" || Array.prototype.some.call(r.addedNodes, element) ||
+          Array.prototype.some.call(r.removedNodes, element)) { state.last = performance.now(); return; }
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+  const ended = () => { state.requests = Math.max(0, state.requests - 1); state.last = performance.now(); };
+  const fetch = window.fetch;
+  if (typeof fetch === "function") {
+    window.fetch = function () {
+      const p = fetch.apply(this, arguments);
+      state.requests++;
+      p.then(ended, ended);
+      return p;
+    };
+  }
+  const XHR = window.XMLHttpRequest && window.XMLHttpRequest.prototype, send = XHR && XHR.send;
+  if (send) {
+    XHR.send = function () {
+      this.addEventListener("loadend", ended, {once: true});
+      const r = send.apply(this, arguments);
+      state.requests++;
+      return r;
+    };
+  }
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  window.setTimeout = function (fn, delay) {
+    if (!window.event || typeof fn !== "function" || !(Number(delay || 0) <= PENDING_TIMER_MS)) {
+      return setT.apply(this, arguments);
+    }
+    const args = Array.prototype.slice.call(arguments);
+    let id = 0;
+    args[0] = function () {
+      state.timers.delete(id);
+      state.last = performance.now();
+      return fn.apply(this, arguments);
+    };
+    id = setT.apply(this, args);
+    state.timers.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { state.timers.delete(id); return clearT.apply(this, arguments); };
+  // WebSocket: a message an event handler sent is a reaction on its way until a message comes back on that socket
+  // (at most PENDING_SOCKET_MS); a message received is a change (a server answering over a socket: NiceGUI).  The
+  // socket is watched from its first send on; the constructor is left alone (wrapping it at document start, the
+  // load-time alert test of tests/e2e/test_web_dialogs.py failed more often: 4 of 7 paired runs against 0 of 7).
+  state.sockets = new Map();
+  const WS = window.WebSocket, wsSend = WS && WS.prototype && WS.prototype.send;
+  if (wsSend) {
+    const got = function () { state.sockets.delete(this); state.last = performance.now(); };
+    const heard = new WeakSet();
+    WS.prototype.send = function () {
+      if (!heard.has(this)) {
+        heard.add(this);
+        this.addEventListener("message", got);
+        this.addEventListener("close", got);
+      }
+      if (window.event) state.sockets.set(this, performance.now());
+      return wsSend.apply(this, arguments);
+    };
+  }
+  const moved = () => { state.last = state.scrolled = performance.now(); };
+  addEventListener("scroll", moved, {capture: true, passive: true});
+})

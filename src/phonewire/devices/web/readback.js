@@ -1,0 +1,32 @@
+// Typing read back (readback.py): 'mark' keeps the focused text field before the keys and answers what it holds;
+// 'read' answers, once the page's queued tasks ran, the kept field's value (null: it left the page or lost focus).
+(mode) => {
+  const focused = () => {
+    let el = document.activeElement;
+    for (let i = 0; i < 20 && el; i++) {
+      if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+      if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
+        el = el.contentDocument.activeElement; continue;
+      }
+      break;
+    }
+    return el;
+  };
+  if (mode === 'read') {
+    return new Promise(resolve => setTimeout(resolve, 0)).then(() => {
+      const kept = window.__phonewireTyped;
+      window.__phonewireTyped = null;
+      const el = focused();
+      if (!kept || !kept.isConnected || kept !== el) return null;
+      return {value: kept.value};
+    });
+  }
+  const el = focused();
+  window.__phonewireTyped = null;
+  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA')) return null;
+  window.__phonewireTyped = el;
+  let start = null, end = null;
+  try { start = el.selectionStart; end = el.selectionEnd; } catch (err) {}
+  return {value: el.value, start, end, multiline: el.tagName === 'TEXTAREA',
+          secret: (el.getAttribute('type') || '').toLowerCase() === 'password'};
+}

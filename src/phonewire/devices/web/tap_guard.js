@@ -1,0 +1,31 @@
+// The guard of one tap at (x, y): gestures.py's GUARD_JS says why and how.
+(function (x, y) {
+  const old = window.__phonewireTap; if (old) old.off();
+  const g = {state: "waiting"};
+  const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
+                 "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
+                 "pointerleave", "dblclick", "auxclick"];
+  let answer = null;
+  g.answer = new Promise((resolve) => { answer = resolve; });
+  g.release = () => answer(g.state);
+  const clicked = (state) => { g.state = state; answer(state); };
+  const near = (ev) => Math.abs(ev.clientX - x) <= 1.5 && Math.abs(ev.clientY - y) <= 1.5;
+  const guard = (ev) => {
+    if (!ev.isTrusted) return;
+    const pointer = ev.type.startsWith("pointer");
+    if (pointer && ev.pointerType !== "mouse") return;  // the touch's own pointer events
+    if (g.state === "replaying") {
+      if (pointer) ev.stopImmediatePropagation();
+      else if (ev.type === "click") g.state = "done";
+      return;
+    }
+    if (near(ev)) { if (ev.type === "click" && g.state === "waiting") clicked("done"); return; }
+    ev.stopImmediatePropagation();
+    ev.preventDefault();
+    if (ev.type === "click" && g.state === "waiting") clicked("moved");
+  };
+  g.off = () => { for (const t of MOUSE) window.removeEventListener(t, guard, true); delete window.__phonewireTap; };
+  for (const t of MOUSE) window.addEventListener(t, guard, true);
+  window.__phonewireTap = g;
+  return true;
+})

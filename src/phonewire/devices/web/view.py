@@ -1,0 +1,228 @@
+"""What the web phone shows and keeps: the walk behind a snapshot (the walker primed while the screen settles, then
+run: walk.py, settle.py), the viewport, the change mark of a reply's ``changed``, screenshots, and the logs,
+requests and video of observe.py and screencast.py.  Also the round trip after an action (:meth:`Views._settle`)
+that input.py and back.py end with."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+from phonewire.devices.base import Screenshot
+from phonewire.devices.video import VideoWriter, already_recording, codec_for
+from phonewire.devices.web import capture, dialogs, settle
+from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError, target_gone
+from phonewire.devices.web.dialogs import Dialog
+from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE
+from phonewire.devices.web.page_script import evaluate
+from phonewire.devices.web.pages import Pages
+from phonewire.devices.web.screencast import Recording
+from phonewire.devices.web.target import Page
+from phonewire.devices.web.walk import CHANGE_MARK, DEFINE_WALKER, WALKER_MISSING, snapshot_from_walk, walker_call
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Rect, Snapshot
+
+
+class Views(Pages):
+    """The screen as the agent reads it, and the helpers every action ends with."""
+
+    # -- helpers for app-scoped commands ---------------------------------------------------------------------------
+    async def _eval(self, page: Page, expression: str, *, await_promise: bool = False) -> Any:
+        return await evaluate(page.session, expression, await_promise=await_promise)
+
+    async def _walker(self, page: Page, probe: tuple[float, float] | None = None, *, before: str = "") -> Any:
+        """The walk, or with ``probe`` the description of what a tap at that point hits, from the walker stored in
+        the page (walk.py's walker_call), defined first where it is missing.  ``before``: an expression evaluated
+        first, in the same evaluation."""
+        document = page.documents
+        if page.walker_in == document:
+            value = await self._eval(page, before + walker_call(probe), await_promise=probe is None)
+            if value != WALKER_MISSING:
+                return value
+            before = ""  # (it ran)
+        value = await self._eval(page, before + walker_call(probe, define=True), await_promise=probe is None)
+        page.walker_in = document
+        return value
+
+    def _prime_walker(self, page: Page) -> asyncio.Future[None] | None:
+        """In a document the walker is not defined in yet (a new screen after a launch or a navigation), define it
+        now, while the snapshot waits for the screen to hold still: the page's main thread is idle then, and the
+        walk that follows finds it compiled and ready (the first snapshot after a launch: 85.0 vs 89.8 ms p50, 16
+        alternating starts; the walker's functions still compile on their first call)."""
+        if page.walker_in == page.documents:
+            return None
+        document = page.documents
+
+        async def define() -> None:
+            await self._eval(page, DEFINE_WALKER)
+            if page.documents == document:
+                page.walker_in = document
+
+        return asyncio.ensure_future(define())
+
+    async def _settle(self, page: Page) -> None:
+        """One round trip through the page's main thread after a gesture or key: events the page emitted while
+        handling the input (an uncaught exception) arrive before its reply, so the runner's counter bracket
+        around the command sees them.  It also marks the action's time in the page (``settle.ACTION_MARK``), from
+        which the next snapshot's quiet window counts.  Costs well under a millisecond."""
+        if page.dialog is not None:
+            return  # the page runs nothing until the dialog is answered
+        with self._may_close(page):
+            await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
+            await self._await_screens(page)
+
+    @contextlib.contextmanager
+    def _may_close(self, page: Page) -> Iterator[None]:
+        """An action on a screen that an app opened may close it (a Done button calling ``window.close()``): its
+        target goes mid-action, and the screen below it shows again.  The action happened."""
+        try:
+            yield
+        except CdpProtocolError as exc:
+            if not (target_gone(exc) and any(p is not page and not p.gone for p in page.stack())):
+                raise
+            page.gone = page.gone or "its page closed"
+            self._pop(page)
+
+    # -- what the screen shows (a dialog over the page: dialogs.py) ------------------------------------------------
+    def dialog(self, app_id: str | None) -> dict[str, Any] | None:
+        page = self._apps.get(app_id) if app_id else self._foreground()
+        if page is None or page.gone or page.dialog is None:
+            return None
+        return page.dialog.wire
+
+    def _dialog_screen(self, page: Page) -> Rect:
+        return dialogs.viewport(page, self.profile.width, self.profile.height)
+
+    def _dialog_snapshot(self, page: Page, dialog: Dialog) -> Snapshot:
+        return dialogs.snapshot(page, dialog, self._dialog_screen(page), self.kind)
+
+    async def viewport(self, app_id: str) -> Rect:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return self._dialog_screen(page)
+            w, h = await self._eval(page, "[window.innerWidth, window.innerHeight]")
+            return Rect.of(0, 0, w, h)
+
+    async def change_mark(self, app_id: str | None) -> str | None:
+        page = self._live(app_id) if app_id else self._foreground()
+        if page is None:
+            return "home"
+        if page.dialog is not None:
+            return f"{page.target_id}:dialog:{id(page.dialog)}"  # a dialog opening (or another one) is a change
+        if settle.navigating(page):
+            return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
+        return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
+
+    async def snapshot(self, app_id: str) -> Snapshot:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return self._dialog_snapshot(page, page.dialog)
+        try:
+            return await self._walked(app_id)
+        except ProtocolError:
+            top = self._apps.get(app_id)
+            if top is None or top.dialog is None:
+                raise
+            return self._dialog_snapshot(top, top.dialog)  # a timer opened one while the page settled
+
+    async def _walked(self, app_id: str) -> Snapshot:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            loading = None
+            if page.unsettled:
+                primed = self._prime_walker(page)
+                try:
+                    loading = await settle.settle_screen(
+                        page, partial(self._eval, page, await_promise=True), self._scale
+                    )
+                finally:
+                    if primed is not None:
+                        with contextlib.suppress(Exception):  # the walk below meets whatever went wrong
+                            await primed
+            page.unsettled = False
+            if loading is None and settle.navigating(page):
+                loading = "a navigation was under way"
+            try:
+                walk = await self._walker(page)
+            except ProtocolError as exc:
+                if exc.code != e.COMMAND_FAILED:
+                    raise
+                # (the runner retries a failed capture once after a short pause; the device does not)
+                raise ProtocolError(
+                    e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; if it keeps failing, take a screenshot."
+                ) from exc
+            if not isinstance(walk, dict):
+                raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            page.last_walk = walk
+            return snapshot_from_walk(walk, self.kind, loading=loading)
+
+    async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
+        with self._mapped():
+            page = self._foreground() or await self._ensure_home()
+            if page.dialog is not None:  # the renderer draws no frame until the dialog is answered
+                raise dialogs.refused(page.dialog, "no screenshot can be taken (the page draws nothing under it)")
+            return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
+
+    # -- logs, requests, video (observe.py, screencast.py) ---------------------------------------------------------
+    def _app_pages(self) -> list[Page]:
+        return [p for p in self._apps.values() if not p.gone]
+
+    async def _enable(self, method: str, params: dict[str, Any]) -> None:
+        for page in self._app_pages():
+            with contextlib.suppress(CdpProtocolError, CdpDialogOpen):  # a page closing under us, or in a dialog
+                await page.session.send(method, params)
+
+    async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
+        with self._mapped():
+            if not self._observer.log_domain:
+                self._observer.log_domain = True
+                await self._enable(*LOG_ENABLE)
+            return self._observer.logs.since(since, keep=(lambda x: x.get("app") == app_id) if app_id else None)
+
+    async def network(self, since: int) -> dict[str, Any]:
+        with self._mapped():
+            if not self._observer.network_domain:
+                self._observer.network_domain = True
+                await self._enable(*NETWORK_ENABLE)
+            out = self._observer.requests.since(since)
+            out["requests"] = out.pop("entries")
+            return out
+
+    async def record_start(self, path: str) -> dict[str, Any]:
+        codec_for(path)
+        if self._recording is not None:
+            raise already_recording(self._recording.writer.path)
+        with self._mapped():
+            page = self._foreground() or await self._ensure_home()
+            try:
+                writer = await asyncio.to_thread(VideoWriter, path, self.profile.width, self.profile.height)
+            except OSError as exc:
+                raise ProtocolError(
+                    e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}", "Pass a writable file path."
+                ) from exc
+            recording = Recording(writer, self.profile.width, self.profile.height)
+            self._recording = recording  # before the screencast starts: its first frame is acknowledged
+            try:
+                await recording.follow(page.session)
+            except BaseException:  # refused (a dialog covers the page): nothing records, the name stays free
+                self._recording = None
+                await recording.discard()
+                raise
+            return {"path": path, "width": writer.width, "height": writer.height, "codec": writer.codec}
+
+    async def record_stop(self) -> dict[str, Any]:
+        recording, self._recording = self._recording, None
+        if recording is None:
+            return await super().record_stop()
+        with self._mapped():
+            return await recording.stop()
+
+
+#: The layers a back closes first, as the view describes them (``Dialog "Menu" id=drawer``): open dialogs, modals
+#: and popovers that show; ``at``/``quiet``: when the DOM last changed structurally and whether it held still for

@@ -1,0 +1,212 @@
+// The walker's perception layer: what is on the screen and where — the viewport, element geometry, culling of
+// off-screen subtrees (and the position: fixed elements they still hold: rule fixed-in-culled), the hit test a tap
+// would make (occlusion, the point a tap lands on), the rows the walk returns (push) and the serials that name their
+// DOM nodes.  A fragment of the walker's one function body (walk.py concatenates the layers in the order it
+// declares); `maxNodes` and `cfg` are the walker's arguments.
+
+const VW = window.innerWidth, VH = window.innerHeight;
+const out = [];
+const MAX_DEPTH = 200;
+// A closed <select> lists at most this many options (geometry-less: they show only when it opens).
+const MAX_OPTIONS = 50;
+const SERIALS_KEY = Symbol.for("phonewire.serials");
+let serials = null;
+
+function serialOf(node) {
+  if (!node) return 0;
+  if (serials === null) {
+    serials = document[SERIALS_KEY];
+    if (!serials) {
+      serials = {doc: Math.random().toString(36).slice(2, 10), n: 0, of: new WeakMap()};
+      Object.defineProperty(document, SERIALS_KEY, {value: serials});
+    }
+  }
+  let s = serials.of.get(node);
+  if (s === undefined) { s = ++serials.n; serials.of.set(node, s); }
+  return s;
+}
+
+const TAP_ROLES = new Set(cfg.tapRoles), CLIP_ROLES = new Set(cfg.clipRoles), PLAIN = new Set(cfg.plainRoles);
+const DULL = new Set(["generic", "none", "paragraph", "LabelText", "main", "form"]);
+
+function describe(el) {
+  // What a person would call the element at a point: the nearest of it and its ancestors (up to 6 levels) that
+  // has a role, a name or an id; else the element itself, by its classes.
+  let e = el;
+  for (let i = 0; e && i < 6; i++, e = e.parentElement) {
+    const tag = e.tagName, role = roleOf(e, tag);
+    const name = DULL.has(role) && !e.id ? "" : nameOf(e, tag, role);
+    if (!DULL.has(role) || name || e.id) return [role, name.slice(0, 60), e.id || "", ""];
+  }
+  const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2).join(" ") : "";
+  return [roleOf(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
+}
+
+function hitTest(el, row, r, role, flags, tclip) {
+  // A node a tap may aim at is hit-tested (its row gets what covers it, or where a tap on it lands); a list, a
+  // table or a scroll view clips the tap points of what it holds: the clip its children get.
+  if (TAP_ROLES.has(role) || (flags & 8)) {
+    const cover = coveredBy(el, r, tclip);
+    if (cover) out[row].push(cover);
+  }
+  if (CLIP_ROLES.has(role) || ((flags & 64) && PLAIN.has(role))) {
+    const c = [Math.max(tclip[0], r.x), Math.max(tclip[1], r.y),
+               Math.min(tclip[2], r.x + r.width), Math.min(tclip[3], r.y + r.height)];
+    if (c[0] < c[2] && c[1] < c[3]) return c;
+  }
+  return tclip;
+}
+
+function hitAt(x, y, el) {
+  // The element a tap at (x, y) reaches, from the root (document or shadow root) that holds el.
+  const root = el && el.getRootNode ? el.getRootNode() : document;
+  return (root.elementFromPoint ? root : document).elementFromPoint(x, y);
+}
+
+function coveredBy(el, r, tclip) {
+  let x0 = Math.max(r.x, tclip[0]), y0 = Math.max(r.y, tclip[1]);
+  let x1 = Math.min(r.x + r.width, tclip[2]), y1 = Math.min(r.y + r.height, tclip[3]);
+  if (!(x0 < x1 && y0 < y1)) { x0 = r.x; y0 = r.y; x1 = r.x + r.width; y1 = r.y + r.height; }
+  const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
+  if (!(x >= 0 && y >= 0 && x < VW && y < VH)) return null;
+  const hit = hitAt(x, y, el);
+  if (reaches(hit, el)) return null;
+  // The centre is under something else: try the centres of the left, right, top and bottom thirds of the part
+  // that shows (at most 4 more hit tests); the first that reaches the element is where a tap on it lands.
+  const w6 = (x1 - x0) / 6, h6 = (y1 - y0) / 6;
+  const tries = [[x0 + w6, y], [x1 - w6, y], [x, y0 + h6], [x, y1 - h6]];
+  for (let i = 0; i < tries.length; i++) {
+    const px = tries[i][0], py = tries[i][1];
+    if (!(px >= 0 && py >= 0 && px < VW && py < VH)) continue;
+    if (reaches(hitAt(px, py, el), el)) return {tap: [px, py]};
+  }
+  return describe(hit);
+}
+
+function reaches(hit, el) {
+  // A tap that hits `hit` reaches el: it is el, inside it, or a <label> of it.  An ancestor hit there (el lets
+  // taps through, or the ancestor's ::before / ::after lies over it) takes the tap itself: it reaches el only
+  // when it is a control that holds el (a button or link around it, a clickable row), not a plain container.
+  if (!hit || hit === el || el.contains(hit)) return true;
+  const label = hit.closest ? hit.closest("label") : null;
+  if (label && label.control === el) return true;
+  return hit.contains(el) && forwards(hit);
+}
+
+function forwards(a) {
+  // An ancestor that a tap on its content means: a native control, an explicit tap role, or a click handler of
+  // its own (a list item or table row is no control by its implicit role alone).
+  const tag = a.tagName;
+  if (tag === "BODY" || tag === "HTML") return false;
+  if (tag === "BUTTON" || tag === "SUMMARY" || tag === "LABEL" || (tag === "A" && a.hasAttribute("href"))) return true;
+  return (a.hasAttribute("role") && TAP_ROLES.has(roleOf(a, tag))) || clicked(a);
+}
+
+function options(sel, parent, r, multi) {
+  // A select's options as text under it, the chosen ones [selected].  A list box (multiple / size > 1) shows
+  // the options inside its box, with their places; a closed one lists them without a place (up to MAX_OPTIONS).
+  const opts = sel.options;
+  let shown = 0, more = 0;
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i];
+    if (o.hidden) continue;
+    let box = null;
+    if (multi) {
+      const b = o.getBoundingClientRect();
+      if (!(b.width > 0 && b.height > 0 && b.y + b.height > r.y && b.y < r.y + r.height)) { more++; continue; }
+      box = b;
+    } else if (shown >= MAX_OPTIONS) { more++; continue; }
+    // a list box's options are its rows (a person taps them); a closed select's are text until it opens
+    push(parent, multi ? "option" : "StaticText", clean(o.label || o.text), "", "", box,
+         (o.selected ? 4 : 0) | (multi ? 8 : 0) | (multi && o.disabled ? 1 : 0), o);
+    shown++;
+    if (out.length >= maxNodes) return;
+  }
+  if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0, null);
+}
+
+function push(parent, role, name, ident, value, r, flags, node) {
+  out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
+            serialOf(node)]);
+  return out.length - 1;
+}
+
+function textRun(parent, node, clip) {
+  const t = clean(node.data);
+  if (!t) return;
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const r = range.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) return;
+  if (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]) return;
+  push(parent, "StaticText", t, "", "", r, 0, node);
+}
+
+// Subtrees the walk left out as off screen.  An element of one may still show: a position: fixed one (a chat
+// button, a toast, a modal placed in a footer below the screen) is laid out against the viewport, and no overflow
+// of its ancestors says so.  shownFromCulled() finds those and walks them as subtrees of their own.
+const culled = new Set();
+const FIXED_KEY = Symbol.for("phonewire.fixedRules");
+// Where the style rules cannot be read, the screen is hit-tested every SWEEP_PX (its edges included).
+const SWEEP_PX = 48;
+
+// The selectors of the document's style rules that make an element position: fixed, plus inline styles; cached
+// on the document while its sheets' rule counts stay the same.  null when a sheet cannot be read (another
+// origin's, without CORS).
+function fixedSelector() {
+  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+  let key = "";
+  try {
+    for (const sheet of sheets) key += sheet.cssRules.length + ",";
+  } catch (e) {
+    return null;
+  }
+  const cached = document[FIXED_KEY];
+  if (cached && cached.key === key) return cached.selector;
+  const found = ['[style*="fixed"]'];
+  const visit = (rules) => {
+    for (const rule of rules) {
+      if (rule.selectorText && rule.style && rule.style.position === "fixed") {
+        try { document.querySelector(rule.selectorText); found.push(rule.selectorText); } catch (e) { /* ::before */ }
+      }
+      if (rule.cssRules) visit(rule.cssRules);
+    }
+  };
+  for (const sheet of sheets) visit(sheet.cssRules);
+  const selector = found.join(",");
+  if (cached) { cached.key = key; cached.selector = selector; }
+  else Object.defineProperty(document, FIXED_KEY, {value: {key, selector}});
+  return selector;
+}
+
+// Elements that might show although a culled subtree holds them, in document order.
+function fixedCandidates() {
+  const selector = fixedSelector();
+  if (selector !== null) return document.querySelectorAll(selector);
+  const xs = [], ys = [], hits = new Set();
+  for (let x = 4; x < VW - 4; x += SWEEP_PX) xs.push(x);
+  for (let y = 4; y < VH - 4; y += SWEEP_PX) ys.push(y);
+  xs.push(VW - 4); ys.push(VH - 4);
+  for (const y of ys) for (const x of xs) { const hit = document.elementFromPoint(x, y); if (hit) hits.add(hit); }
+  return hits;
+}
+
+function shownFromCulled() {
+  const shown = [];
+  for (const hit of fixedCandidates()) {
+    let top = null;
+    for (let a = hit.parentElement; a && !top; a = a.parentElement) if (culled.has(a)) top = a;
+    if (!top || shown.some((s) => s.contains(hit))) continue;
+    // the outermost fixed element between them; one that shows by other means (a transform, a negative offset)
+    // is shown from the element hit
+    let el = null;
+    for (let a = hit; a !== top; a = a.parentElement) if (getComputedStyle(a).position === "fixed") el = a;
+    el = el || hit;
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0 && r.x < VW && r.y < VH && r.x + r.width > 0 && r.y + r.height > 0)) continue;
+    if (shown.some((s) => s.contains(el))) continue;
+    shown.push(el);
+    if (out.length >= maxNodes) return;
+    walk(el, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
+  }
+}

@@ -1,0 +1,371 @@
+// The walker's rules layer: what the view shows beyond the spec (walker_spec.js), each rule named, with the finding
+// that needed it and the test page that shows it (RULES below).  A rule is where a real page draws a control the
+// spec cannot see (a label styled as the checkbox, a box a library draws for a hidden select, a calendar's day
+// served by a handler on the calendar), or where the spec's answer is not what a person reads (a name made of an
+// icon font's class, a sentence with bold words as one line).  A fragment of the walker's one function body
+// (walk.py concatenates the layers in the order it declares); the code of a rule names it in a "(rule …)" comment
+// where the walk applies it.
+
+// name → the finding it came from (docs/realapps-findings*.md, docs/miniwob-report.md, an issue) and its test page.
+// Each entry is checked by tests/devices/web/test_walker_layers.py: a page that exists, a name the code uses.
+const RULES = {
+  "drawn-toggle": {finding: "issue 10 item 4; findings 4, F2 (React Aria's 1-px visually hidden wrapper)",
+    page: "tests/e2e/hostile/findings4.html", does: "a label drawn instead of its hidden checkbox/radio is that control"},
+  "drawn-select": {finding: "findings 3, E6 (Select2)", page: "tests/e2e/hostile/findings3.html",
+    does: "a box a library draws for a hidden <select> is the ComboBox; the select and its echoing label go"},
+  "tapped-though-hidden": {finding: "miniwob (jQuery UI spinner arrows); findings 3, E11 (Bootstrap's ×)",
+    page: "tests/e2e/hostile/findings3_flash.html", does: "an aria-hidden control a person taps stays"},
+  "slider-handle": {finding: "miniwob (jQuery UI slider); findings 4, F5", page: "tests/e2e/widgets/controls.html",
+    does: "a handle drawn without ARIA is a Slider, valued by its widget or its place on the track"},
+  "message-box": {finding: "findings 3, E11 (Flask-Admin's flash)", page: "tests/e2e/hostile/findings3_flash.html",
+    does: "a role-less .alert / .flash box or aria-live region is a status named by its text"},
+  "calendar-day": {finding: "findings 3, E4 (daterangepicker, bootstrap-datepicker, xdsoft)",
+    page: "tests/e2e/hostile/findings3_calendar.html", does: "a day a date picker serves is a cell of its own; its week row stands for none"},
+  "clickable": {finding: "issue 10 item 8; miniwob bugs 2, 4, 5", page: "tests/e2e/widgets/menu.html",
+    does: "an element without a role that takes clicks (a listener, onclick, where cursor:pointer starts) and holds no control is a button"},
+  "same-as-control": {finding: "findings 3, E18 (Quasar's QBtn)", page: "tests/e2e/hostile/findings3_nicegui.html",
+    does: "the content of a button given a listener of its own is that button, not a second one"},
+  "delegating-container": {finding: "miniwob (menus)", page: "tests/e2e/widgets/menu.html",
+    does: "an element whose descendants take the clicks is no button"},
+  "backdrop": {finding: "findings 3, E12", page: "tests/e2e/hostile/findings3_icons.html",
+    does: "a modal's backdrop or a widget's mask without text is no button"},
+  "icon-class-name": {finding: "findings 3, E12; issue 10 item 8", page: "tests/e2e/hostile/findings3_icons.html",
+    does: "a control without a name is named by its icon font's class (fa-times: close), else its class words"},
+  "icon-title": {finding: "issue 10 item 8", page: "tests/e2e/widgets/names.html",
+    does: "a control without a name is named by a descendant's title / aria-label or an SVG <title>"},
+  "svg-shape": {finding: "miniwob (shapes)", page: "tests/e2e/widgets/shapes.html",
+    does: "a clickable SVG shape is named by its <title>, its id, else its kind"},
+  "drawn-expander": {finding: "tree expanders (jQuery treeview)", page: "tests/e2e/widgets/tree.html",
+    does: "an expander drawn without ARIA is named 'expander', its state from its classes or its item's nested list"},
+  "name-from-row": {finding: "refs issue (TodoMVC's toggles)", page: "tests/e2e/widgets/todorow.html",
+    does: "a checkbox/radio/switch without a name is named by its row's text (flagged nameFrom row)"},
+  "menu-entry": {finding: "miniwob (menus)", page: "tests/e2e/widgets/menu.html",
+    does: "a list item with a click handler of its own is named by its text, like a button"},
+  "sentence": {finding: "issue 10 item 8; miniwob (Enter <b>Dannie</b> into…)", page: "tests/e2e/widgets/instruction.html",
+    does: "text with inline markup is one StaticText line, with its spaces"},
+  "editor-text": {finding: "findings 2, D4 (CodeMirror 5)", page: "tests/e2e/hostile/findings2.html",
+    does: "an editable region's value is its lines, without gutters and line numbers"},
+  "transparent-wrapper": {finding: "findings 3, E3 (Wagtail's hidden footer)", page: "tests/e2e/hostile/findings3_hidden.html",
+    does: "an element drawn with opacity 0 (not a control) is not seen"},
+  "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
+    page: "tests/devices/web/pages/fixed_in_culled.html", does: "a position: fixed element inside an off-screen subtree shows where it is"},
+};
+
+// Elements given click-like listeners (walk.py's CLICKERS_JS records them from before the page's scripts run).
+const CLICKERS = window[Symbol.for("phonewire.clickers")] || null;
+// Inline elements whose text joins the sentence around them (one StaticText for a line with bold words).
+const INLINE = new Set(["SPAN", "B", "I", "EM", "STRONG", "SMALL", "CODE", "MARK", "U", "S", "SUB", "SUP", "ABBR",
+  "CITE", "Q", "KBD", "TIME", "FONT", "BDI", "DFN", "VAR", "SAMP", "INS", "DEL"]);
+// Words of an icon's class that say nothing about what it does.
+const NOISE = new Set(["icon", "icons", "fa", "fas", "far", "fab", "fal", "glyphicon", "material", "symbols",
+  "outlined", "btn", "button", "bi", "ion", "svg", "ui", "js", "is", "has", "lg", "sm", "md", "xs", "xl", "fw",
+  "inline", "block", "flex", "hidden", "active", "selected", "pull", "left", "right", "img", "image", "wrapper",
+  "container", "item", "link", "clickable", "pointer", "cursor", "action", "actions", "el", "c", "x",
+  // layout and spacing words, and the prefixes of widget libraries (xdsoft_prev, backdrop-ux)
+  "align", "middle", "center", "float", "text", "nowrap", "me", "ms", "mx", "my", "mt",
+  "mb", "px", "py", "pt", "pb", "xdsoft", "ux", "available", "mdi", "ti"]);
+// An icon font's class (fa-times, bi-trash, glyphicon-search): its word says what the icon shows.
+const ICON_CLASS = /^(?:fa|fas|far|fab|fal|bi|glyphicon|icon|ion|mdi|ti)-([a-z][a-z-]*)$/;
+// Icons whose word is the shape, not the meaning (a "×").
+const ICON_MEANING = {times: "close", xmark: "close", remove: "close", multiply: "close"};
+const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
+  "[role=checkbox],[role=tab],[role=menuitem],[role=option],[tabindex],[onclick],[contenteditable=true]";
+// A calendar's day: a table cell that a date picker serves through a handler on the calendar (daterangepicker's
+// td.available, bootstrap-datepicker's td.day, xdsoft's td.xdsoft_date, a data-date).
+// (daterangepicker's month arrows are th.available too)
+const SERVED_CELL = "td.available,td.day,td[data-date],td[data-day],td.xdsoft_date,th.available";
+
+function classWords(el) {
+  // "fa fa-reply" → "reply"; an icon inside the element counts too (<span class="icon-trash">), and before the
+  // element's own layout classes (<a class="align-middle"><span class="fa fa-times"> → "close").
+  for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
+    const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
+    for (const part of cls.toLowerCase().split(/\s+/)) {
+      const m = ICON_CLASS.exec(part);
+      if (m && !NOISE.has(m[1])) return ICON_MEANING[m[1]] || m[1].replace(/-/g, " ");
+    }
+  }
+  const words = [];
+  for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
+    const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
+    for (const part of cls.toLowerCase().split(/[\s_-]+/)) {
+      if (part.length > 1 && !NOISE.has(part) && !/\d/.test(part) && !words.includes(part)) words.push(part);
+    }
+    if (words.length >= 3) break;
+  }
+  return words.slice(0, 3).join(" ");
+}
+
+function iconName(el) {
+  // The best name an element without text offers: a descendant's title or aria-label, an SVG <title>.
+  const t = el.querySelector("[title],[aria-label]");
+  if (t) {
+    const v = clean(t.getAttribute("aria-label") || t.getAttribute("title"));
+    if (v) return v;
+  }
+  const st = el.querySelector("svg title");
+  return st ? clean(st.textContent) : "";
+}
+
+function rowText(node, depth) {
+  // The text a row shows, without its controls (their values, a hidden edit field) and unrendered parts.
+  if (depth > 20) return "";
+  let s = "";
+  for (let c = node.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) { s += c.data; continue; }
+    if (c.nodeType !== 1 || c.hidden || c.getAttribute("aria-hidden") === "true") continue;
+    const tag = c.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON" || tag === "SCRIPT" ||
+        tag === "STYLE" || tag === "TEMPLATE" || tag === "style" || c.getClientRects().length === 0) continue;
+    s += " " + rowText(c, depth + 1) + " ";
+  }
+  return s;
+}
+
+function rowName(el) {
+  // A checkbox, radio or switch without a name of its own is heard with its row: the text of the nearest list
+  // item or table row (up to 6 levels up) that holds it, without the row's controls.
+  for (let e = el.parentElement, i = 0; e && i < 6; e = e.parentElement, i++) {
+    const role = (e.getAttribute("role") || "").trim().toLowerCase();
+    if (e.tagName === "LI" || e.tagName === "TR" || role === "row" || role === "listitem") {
+      return clean(rowText(e, 0));
+    }
+  }
+  return "";
+}
+
+// Class words of an expander drawn without ARIA (jQuery treeview's <div class="hitarea expandable-hitarea">, a
+// twisty, a caret) and the words that tell its state, on it or on its tree item.
+const EXPANDER_WORDS = new Set(["hitarea", "expander", "toggle", "toggler", "twisty", "twistie", "caret", "chevron",
+  "arrow", "disclosure", "expand", "collapse", "expandable", "collapsable", "collapsible", "collapsed", "expanded"]);
+const CLOSED_WORDS = new Set(["expandable", "collapsed", "closed"]);
+const OPEN_WORDS = new Set(["collapsable", "expanded", "open", "opened"]);
+
+function classSet(el) {
+  const cls = typeof el.className === "string" ? el.className : (el.getAttribute && el.getAttribute("class")) || "";
+  return new Set(cls.toLowerCase().split(/[\s_-]+/).filter(Boolean));
+}
+
+function treeItemOf(el) {
+  // The tree item an element belongs to: the nearest list item or role=treeitem, up to 2 levels up.
+  for (let e = el.parentElement, i = 0; e && i < 2; e = e.parentElement, i++) {
+    const role = (e.getAttribute("role") || "").trim().toLowerCase();
+    if (e.tagName === "LI" || role === "treeitem") return e;
+  }
+  return null;
+}
+
+function expanderState(el) {
+  // An element without text that opens and closes its tree item: true (open) / false (closed) / null (not one).
+  // Its state from its classes or its item's (expandable → closed, collapsable/expanded/open → open), else the
+  // item's aria-expanded, else whether the item's nested list shows.
+  const own = classSet(el);
+  if (![...own].some((w) => EXPANDER_WORDS.has(w))) return null;
+  const item = treeItemOf(el);
+  if (!item) return null;
+  for (const words of [own, classSet(item)]) {
+    for (const w of words) {
+      if (CLOSED_WORDS.has(w)) return false;
+      if (OPEN_WORDS.has(w)) return true;
+    }
+  }
+  const a = item.getAttribute("aria-expanded");
+  if (a === "true" || a === "false") return a === "true";
+  const nested = item.querySelector(":scope > ul, :scope > ol, :scope > [role=group]");
+  return nested ? nested.getClientRects().length > 0 : null;
+}
+
+function backdrop(el) {
+  // A modal's backdrop or a widget's mask (backdrop-ux, select2-drop-mask, modal-backdrop): what covers the
+  // page while something is open, no button of its own.
+  const cls = typeof el.className === "string" ? el.className.toLowerCase() : "";
+  return /backdrop|(^|[\s_-])(mask|scrim|overlay)([\s_-]|$)/.test(cls) && !clean(el.textContent);
+}
+
+function messageBox(el, role) {
+  // An alert or status that is one message (short, no list, table, heading or field inside): named by its text.
+  // A live region around a whole list of results is no message: its content keeps its own lines.
+  return (role === "alert" || role === "status") && (el.textContent || "").length <= 300 &&
+    !el.querySelector("li,tr,h1,h2,h3,h4,h5,h6,input,select,textarea");
+}
+
+function clicked(el) {
+  return (CLICKERS !== null && CLICKERS.has(el)) || el.onclick !== null;
+}
+
+function sameAsControl(el) {
+  // The content of a button or link that a listener was put on (Quasar's QBtn adds its press-end listeners to
+  // the element the press started on, its content span): the same control a second time, not a button inside
+  // it (findings 3, E18).
+  const a = el.parentElement && el.parentElement.closest(
+    "button, a[href], summary, [role=button], [role=link], [role=menuitem], [role=tab]");
+  return !!a && clean(a.textContent || "") === clean(el.textContent || "");
+}
+
+function holdsClicker(el) {
+  // A descendant with a click handler of its own (a menu's entries inside the element that opens it): the
+  // element delegates, it is no button itself.  Bounded: an element with more descendants than this is no
+  // button either way (its text is long).
+  const all = el.getElementsByTagName("*");
+  for (let i = 0; i < all.length && i < 200; i++) if (clicked(all[i])) return true;
+  return false;
+}
+
+function servedCell(td) {
+  // A calendar day a person taps (SERVED_CELL, no control inside) whose click handler is its own, on the calendar
+  // around it (delegated, up to 8 levels up), or that the page marks with a pointer.
+  if (!td.matches(SERVED_CELL) || td.querySelector(INTERACTIVE_SELECTOR)) return false;
+  for (let a = td, i = 0; a && i < 9 && a.tagName !== "BODY"; a = a.parentElement, i++) if (clicked(a)) return true;
+  return getComputedStyle(td).cursor === "pointer";
+}
+
+function shapeName(el) {
+  // A clickable shape inside an <svg> (a circle, a polygon): its <title>, else its id, else its kind.
+  const t = el.querySelector(":scope > title");
+  return (t && clean(t.textContent)) || clean(el.id) || el.tagName.toLowerCase();
+}
+
+function sliderHandle(el) {
+  // A slider's handle that a widget library draws without ARIA (jQuery UI's <span class="ui-slider-handle">).
+  const cls = typeof el.className === "string" ? el.className : "";
+  return /(^|\s)(ui-slider-handle|slider-handle|noUi-handle)(\s|$)/.test(cls);
+}
+
+function handleValue(el) {
+  // What a handle without aria-valuenow stands at: the widget's own value (jQuery UI), else its place along the
+  // track, in per cent.
+  const host = el.parentElement;
+  const jq = window.jQuery;
+  try {
+    const inst = jq && host && jq.data ? jq.data(host, "ui-slider") : null;
+    if (inst && typeof inst.value === "function") {
+      const handles = host.querySelectorAll(":scope > .ui-slider-handle");
+      if (handles.length > 1 && typeof inst.values === "function") {
+        return String(inst.values(Array.prototype.indexOf.call(handles, el)));
+      }
+      return String(inst.value());
+    }
+  } catch (e) { /* not a jQuery UI slider after all: fall back to the place */ }
+  if (!host) return "";
+  const hr = host.getBoundingClientRect(), r = el.getBoundingClientRect();
+  const vertical = hr.height > hr.width;
+  const span = vertical ? hr.height : hr.width;
+  if (!(span > 0)) return "";
+  const at = vertical ? (hr.y + hr.height - (r.y + r.height / 2)) / span : (r.x + r.width / 2 - hr.x) / span;
+  return Math.round(Math.min(Math.max(at, 0), 1) * 100) + "%";
+}
+
+function mergedText(el, depth) {
+  // The text of an element whose children are text and plain inline elements (a sentence with bold words),
+  // with the spaces it has; null when a child is anything else (a control, an identified element, a block).
+  let s = "";
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) { s += c.data; continue; }
+    if (c.nodeType !== 1) continue;
+    if (c.tagName === "BR") { s += " "; continue; }
+    if (depth > 3 || !INLINE.has(c.tagName) || c.id || c.hasAttribute("data-testid") || c.hasAttribute("role") ||
+        c.hasAttribute("tabindex") || c.onclick !== null || (CLICKERS && CLICKERS.has(c)) || c.hidden ||
+        c.getAttribute("aria-hidden") === "true" || c.getClientRects().length === 0) return null;
+    const cs = getComputedStyle(c);
+    if (cs.cursor === "pointer" && getComputedStyle(el).cursor !== "pointer") return null;
+    if ((cs.display !== "inline" && cs.display !== "inline-block") || cs.visibility === "hidden") return null;
+    const inner = mergedText(c, depth + 1);
+    if (inner === null) return null;
+    s += inner;
+  }
+  return s;
+}
+
+function tiny(el) {
+  // Not drawn as itself: no box, a box under 4 px a side, or invisible (a styled checkbox's real input).
+  const r = el.getBoundingClientRect();
+  if (r.width < 4 || r.height < 4) return true;
+  const cs = getComputedStyle(el);
+  if (cs.visibility === "hidden" || cs.display === "none") return true;
+  // or clipped away by a box under 4 px around it (the "visually hidden" wrapper of React Aria, which Streamlit
+  // draws its radios and checkboxes with: the input keeps its 13-px box inside a 1-px one; findings 4, F2)
+  const p = el.parentElement;
+  if (!p) return false;
+  const pr = p.getBoundingClientRect();
+  return (pr.width < 4 || pr.height < 4) && getComputedStyle(p).overflow !== "visible";
+}
+
+function hiddenToggle(el) {
+  // A checkbox or radio input that a label draws instead (the input hidden, the label styled).
+  if (!el || el.tagName !== "INPUT") return false;
+  const t = (el.getAttribute("type") || "").toLowerCase();
+  return (t === "checkbox" || t === "radio") && el.labels && el.labels.length > 0 && tiny(el);
+}
+
+function editorText(el) {
+  // The text an editable region shows: its lines (one per block), without a code editor's gutters and line
+  // numbers (contenteditable=false), or hidden parts (measuring elements, cursors).
+  let s = "";
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) { s += c.data; continue; }
+    if (c.nodeType !== 1 || c.tagName === "TEXTAREA" || c.getAttribute("aria-hidden") === "true" ||
+        c.getAttribute("contenteditable") === "false") continue;
+    const cls = typeof c.className === "string" ? c.className : "";
+    if (/gutter|line-?number|(^|\s)margin(\s|$)/i.test(cls)) continue;
+    const cs = getComputedStyle(c);
+    if (cs.display === "none" || cs.visibility === "hidden") continue;
+    s += editorText(c) + (cs.display === "block" ? "\n" : "");
+    if (s.length > 2 * NAME_MAX) break;  // more than a value holds: the rest of a long document is not read
+  }
+  return s;
+}
+
+// Where the spec layer asks the rules (walker_spec.js calls these).
+
+function namedByContent(el, role) {
+  // (rules menu-entry, message-box) a list item with a click handler of its own is a menu entry, an alert or status
+  // that is one message: both named by their text, like a button
+  return (role === "listitem" && clicked(el)) || messageBox(el, role);
+}
+
+function unnamedControlName(el) {
+  // (rules svg-shape, icon-title, drawn-expander, icon-class-name) a button or link the spec leaves unnamed; an
+  // expander drawn without ARIA is named for what it is (its state is a flag, not a class word)
+  if (el.ownerSVGElement) return iconName(el) || shapeName(el);
+  return iconName(el) || (expanderState(el) !== null ? "expander" : classWords(el));
+}
+
+// Where the walk asks the rules (walker.js calls these).
+
+function ruledRole(el, tag, role, r, flags) {
+  // The role (and flags) the rules give an element whose spec role says less than a person sees: [role, flags].
+  if ((role === "generic" || role === "none") && sliderHandle(el)) {
+    // (rule slider-handle) a slider's handle a library draws without ARIA
+    role = "slider";
+    flags |= 8;
+  }
+  // (rule message-box) a message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a
+  // status, named by its text, that the interactive view keeps
+  if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
+      /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4 &&
+      messageBox(el, "status")) {
+    role = "status";
+  }
+  // (rule calendar-day) a calendar's days are cells of their own (named by their day), and their week row stands
+  // for none of them
+  if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
+    role = clean(el.textContent) ? "gridcell" : "clickable";  // (an arrow drawn by CSS: named by its class)
+    flags |= 8;
+    if (/(^|[\s_-])disabled(\s|$)/.test(typeof el.className === "string" ? el.className : "")) flags |= 1;
+  } else if (tag === "TR" && role === "row" && !el.hasAttribute("role") && !clicked(el)) {
+    const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
+    if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
+  }
+  return [role, flags];
+}
+
+function clickable(el, tag, role, r, pointerStarts) {
+  // (rules clickable, delegating-container, backdrop, same-as-control) an element without a role that takes clicks
+  // (a click listener, onclick, or where cursor:pointer starts) and holds no control of its own: a button to a
+  // person.  One that holds controls delegates their clicks: it stays generic.
+  return (role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
+    ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || pointerStarts) &&
+    r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
+    !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
+    !backdrop(el) && !sameAsControl(el);
+}
