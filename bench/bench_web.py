@@ -52,7 +52,7 @@ from typing import Any
 
 from phonewire.devices.web.browser import CHROMIUM, BrowserProcess
 from phonewire.devices.web.cdp import CdpConnection, CdpSession
-from phonewire.devices.web.device import DEMO_PATH
+from phonewire.devices.web.pages import DEMO_PATH
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.server import StaticServer
 from phonewire.devices.web.settle import QUIET_MS
@@ -387,9 +387,11 @@ def paired_taps(baseline_src: str | None, rounds: int, playwright: bool) -> dict
         spot = (0.0, 0.0)
         for runner in runners.values():
             url, spot, _ = open_demo(runner)
-        sides: dict[str, Callable[[], object]] = {
-            name: (lambda r=runner: r.send("tap", DEMO, x=spot[0], y=spot[1])) for name, runner in runners.items()
-        }
+
+        def tapper(r: Runner) -> Callable[[], object]:
+            return lambda: r.send("tap", DEMO, x=spot[0], y=spot[1])
+
+        sides: dict[str, Callable[[], object]] = {name: tapper(runner) for name, runner in runners.items()}
         if playwright:
             from playwright.sync_api import sync_playwright
 

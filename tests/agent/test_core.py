@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -59,7 +59,7 @@ class UnreachableSender(FakeSender):
 
 
 def test_an_unreachable_runner_is_reported_as_such_not_as_no_app_open_whatever_the_operation() -> None:
-    calls = {
+    calls: dict[str, Callable[[AgentSession], Coroutine[Any, Any, object]]] = {
         "snapshot": lambda s: s.snapshot(),
         "tap": lambda s: s.tap("1 1"),
         "close_app": lambda s: s.close_app(),

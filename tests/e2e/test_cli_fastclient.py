@@ -19,12 +19,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cli_harness import Cli, Result, cli_for, wait_gone
+from cli_harness import Cli, Result, cli_for
 from PIL import Image
-from procs import children
+from procs import children, wait_gone
 
+import phonewire
 from phonewire.frontends.cli import fastclient
 from phonewire.frontends.cli.client import MAY_HAVE_RUN_HINT
 from phonewire.frontends.cli.daemon import TEST_ONLY_VERSION_ENV
@@ -313,7 +315,7 @@ def test_install_keeps_pips_script_as_the_fallback_and_survives_a_pip_rerun(tmp_
     (bin_dir / "phonewire").write_text(script)  # what `pip install -e .` does again
     assert "installed" in fastclient.install(bin_dir)
     version = subprocess.run([str(bin_dir / "phonewire"), "--version"], capture_output=True, text=True, check=False)
-    assert (version.returncode, version.stdout) == (0, f"phonewire {fastclient.__version__}\n")
+    assert (version.returncode, version.stdout) == (0, f"phonewire {phonewire.__version__}\n")
 
 
 def test_the_documented_fallback_verbs_are_the_native_clients() -> None:
@@ -338,7 +340,7 @@ def test_an_answer_that_cannot_be_written_is_one_error_line_from_both_clients_no
     fallbacks(cli)
     before = taps_shown(cli)
 
-    def tap(command: tuple[str, ...], stdout: object) -> tuple[int, str]:
+    def tap(command: tuple[str, ...], stdout: Any) -> tuple[int, str]:
         proc = subprocess.run([*command, *D, "tap", "id=counter"], env=cli.env, stdout=stdout, stderr=subprocess.PIPE,
                               text=True, timeout=90, check=False)  # fmt: skip
         return proc.returncode, proc.stderr

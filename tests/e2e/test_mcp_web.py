@@ -118,6 +118,6 @@ def test_mcp_over_stdio_lists_tools_taps_by_ref_and_reports_failures_as_tool_err
 
         with Image.open(io.BytesIO(base64.b64decode(image.data))) as decoded:
             assert viewport is not None
-            assert decoded.format == "JPEG" and decoded.size[0] == round(viewport["width"])
+            assert decoded.format == "JPEG" and decoded.size == (round(viewport["width"]), round(viewport["height"]))
 
     run(body)

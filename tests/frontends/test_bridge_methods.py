@@ -152,12 +152,17 @@ def test_open_app_accepts_the_android_spelling_package_name(sender: Sender) -> N
     assert sender.commands("launchApp") == [{"appBundleId": "dev.phonewire.demo"}]
 
 
-def test_get_screen_image_is_base64_png_with_its_dimensions(agent: AgentSession, sender: Sender) -> None:
-    reply = call(agent, {"id": 1, "method": "get_screen_image", "params": {}})
+def test_get_screen_image_is_base64_with_its_dimensions_a_jpeg_at_css_scale_unless_asked(
+    agent: AgentSession, sender: Sender
+) -> None:
+    call(agent, {"id": 1, "method": "get_screen_image", "params": {}})
+    call(agent, {"id": 2, "method": "screenshot", "params": {}})
+    assert sender.commands("screenshot") == [{"format": "jpeg", "scale": "css"}] * 2
+    reply = call(agent, {"id": 3, "method": "get_screen_image", "params": {"format": "png", "scale": "device"}})
     result = reply["result"]
     assert base64.b64decode(result["screenshot_base64"]) == PNG_2X3
     assert result["metadata"] == {"format": "png", "width": 2, "height": 3}
-    assert sender.commands("screenshot") == [{"format": "png", "scale": "device"}]
+    assert sender.commands("screenshot")[-1] == {"format": "png", "scale": "device"}
 
 
 def test_get_context_is_tree_plus_image(agent: AgentSession) -> None:

@@ -43,12 +43,12 @@ from phonewire.agent.checks import (
     checked_path,
     invalid,
 )
-from phonewire.agent.geometry import centre, select_of
+from phonewire.agent.geometry import centre, check_on_screen, point_of, select_of
 from phonewire.agent.hooks import Observer, Observers, operation
 from phonewire.agent.link import OPEN_APP_HINT, Link
 from phonewire.agent.observe import Views, decode_image, dropped, log_line, request_line
 from phonewire.agent.refs import Index
-from phonewire.agent.resolve import POINT, Resolver
+from phonewire.agent.resolve import Resolver
 from phonewire.agent.results import ActionResult, View, action_result
 from phonewire.agent.view import node_line
 from phonewire.agent.waiting import poll
@@ -269,7 +269,7 @@ class AgentSession:
         check_count(count)
 
         async def run() -> ActionResult:
-            if POINT.match(target):
+            if point_of(target) is not None:
                 x, y, info = await self._resolver.resolve(target)
                 return await self._tap_at(x, y, count, info)
             node, ref, found_in = await self._resolver.find(target)
@@ -303,6 +303,7 @@ class AgentSession:
     async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
         check_count(count)
         check_points(x, y)
+        check_on_screen(x, y)
         return await self._acted(lambda: self._tap_at(x, y, count, {}))
 
     async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:

@@ -27,6 +27,7 @@ from typing import Any, Final, Literal
 from phonewire.agent.params import Param
 from phonewire.protocol.commands import MAX_VALUES
 from phonewire.protocol.request import (
+    CSS_MAX_SIDE,
     DEFAULT_FIND_SCROLLS,
     DEFAULT_WAIT_MS,
     MAX_DURATION_MS,
@@ -83,7 +84,8 @@ AMOUNT: Final = Param(
 )
 FORMAT: Final = Param("format", "string", "Image format.", choices=SCREENSHOT_FORMATS, default="png")
 SCALE: Final = Param(
-    "scale", "string", "device = device pixels, css = one pixel per point.", choices=SCREENSHOT_SCALES,
+    "scale", "string", f"device = device pixels, css = one pixel per point (at most {CSS_MAX_SIDE} px on the long "
+    "side).", choices=SCREENSHOT_SCALES,
     default="device",
 )  # fmt: skip
 OVERLAY_REFS: Final = Param("overlay_refs", "boolean", "Draw each ref's box and label over the image (set-of-marks).",
@@ -130,9 +132,14 @@ URL_PART: Final = Param("url", "string", "Only requests whose URL contains this 
 STATUS: Final = Param("status", "integer", "Only requests answered with this HTTP status (0: failed, no answer).",
                       minimum=0, maximum=999, metavar="N")  # fmt: skip
 VIDEO_FILE: Final = Param("file", "string", "The video file: .mp4 (H.264) or .webm (VP8); the CLI resolves it "
-                          "against its working directory.", required=True, metavar="FILE")  # fmt: skip
+                          "against its working directory.", required=True, metavar="FILE", writes=True)  # fmt: skip
 TRACE_DIR: Final = Param("dir", "string", "Directory of the trace (created private; the CLI resolves it against "
-                         "its working directory).", required=True, metavar="DIR")  # fmt: skip
+                         "its working directory).", required=True, metavar="DIR", writes=True)  # fmt: skip
+
+
+#: What an agent's screenshot is by default (MCP, the bridge): a JPEG at one pixel per point, its long side at most
+#: CSS_MAX_SIDE (protocol/request.py) — what model image inputs take without resizing; PNG / device on request.
+AGENT_IMAGE: Final[Mapping[str, Any]] = {"format": "jpeg", "scale": "css"}
 
 
 def _points(*names: str) -> tuple[Param, ...]:
@@ -260,7 +267,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),
                   read_only=True, cli_extra="[PATH]", bridge_aliases=("get_screen_image",),
                   # the API's format defaults to the extension of the file it writes (else PNG): agent/imagefile.py
-                  defaults={"mcp": {"format": "jpeg", "scale": "css"}, "api": {"format": None}}),
+                  defaults={"mcp": AGENT_IMAGE, "bridge": AGENT_IMAGE, "api": {"format": None}}),
         Operation("tap", "tap", "Tap an element (its current centre) or a point.", (TARGET, COUNT),
                   bridge_aliases=("tap_element",)),
         Operation("long_press", "long_press", "Press and hold an element or a point.",

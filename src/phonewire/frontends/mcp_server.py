@@ -41,6 +41,7 @@ from phonewire.frontends.serving import (
     AgentAPI,
     Settle,
     ViewLike,
+    confine_outputs,
     image_size,
     prepare_app,
     settled_view,
@@ -140,6 +141,7 @@ async def run_tool(session: AgentAPI, spec: ToolSpec, args: dict[str, Any]) -> t
     op = spec.operation
     kwargs = {p.name: p.default for p in op.params_for("mcp") if p.default is not None}
     kwargs.update(op.kwargs(args))
+    confine_outputs(op.params, kwargs)
     result = await getattr(session, op.method)(**kwargs)
     if isinstance(result, bytes):
         return _image(result, str(kwargs["format"]))
@@ -370,6 +372,11 @@ def _is_json(line: str) -> bool:
 async def _run(args: argparse.Namespace) -> int:
     from phonewire.frontends.serving import SignalStop, agent_session
 
+    if args.http:
+        from phonewire.frontends.mcp_http import run_http
+
+        return await run_http(args)
+
     left_behind = False
     with SignalStop() as signals:
         try:
@@ -399,16 +406,33 @@ _SIGNALLED: Final = 143
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from phonewire.frontends.mcp_http import DEFAULT_PORT, ENDPOINT
     from phonewire.frontends.serving import add_host_options
 
-    parser = argparse.ArgumentParser(prog="phonewire mcp", description="MCP server over stdio for phonewire.")
+    parser = argparse.ArgumentParser(
+        prog="phonewire mcp", description="MCP server for phonewire: over stdio, or Streamable HTTP with --http."
+    )
     add_host_options(parser)
+    parser.add_argument("--http", action="store_true", help=f"serve Streamable HTTP at {ENDPOINT} instead of stdio")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"with --http: TCP port (default {DEFAULT_PORT}; 0 = any free port)")  # fmt: skip
+    parser.add_argument("--host", default="127.0.0.1", help="with --http: address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--allow-remote", action="store_true", help="with --http: serve other machines too (needs PHONEWIRE_MCP_TOKEN)"
+    )
     return parser
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
-    from phonewire.frontends.serving import run_server
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from phonewire.frontends.serving import port_error, run_server
+
+    if not args.http and (args.allow_remote or args.host != "127.0.0.1" or "--port" in argv):
+        parser.error("--port, --host and --allow-remote go with --http")
+    if (problem := port_error("mcp", args.port)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
 
     return run_server("mcp", _run(args))
 

@@ -59,6 +59,9 @@ ELEMENT_COVERED: Final = "ELEMENT_COVERED"
 ALREADY_RECORDING: Final = "ALREADY_RECORDING"
 #: Agent side: ``wait`` ran out of time before the screen showed (or stopped showing) what it waited for.
 WAIT_TIMED_OUT: Final = "WAIT_TIMED_OUT"
+#: Host side: a mutating command whose caller has gone (hung up, or its deadline passed — e.g. the daemon was
+#: stopped and resumed) is never started late: nothing was sent to the runner.
+CLIENT_GONE: Final = "CLIENT_GONE"
 
 #: Codes the runner itself can put on the wire (the v1 set plus the runner-side extensions).
 RUNNER_CODES: Final = (
@@ -91,6 +94,7 @@ CLIENT_CODES: Final = (
     AMBIGUOUS_MATCH,
     NOT_FOUND,
     WAIT_TIMED_OUT,
+    CLIENT_GONE,
 )
 
 ALL_CODES: Final = RUNNER_CODES + CLIENT_CODES

@@ -9,6 +9,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from phonewire.protocol import commands as c
 from phonewire.protocol.errors import APP_BUNDLE_ID_REQUIRED, INVALID_REQUEST, ProtocolError
@@ -73,6 +74,18 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
 SCREENSHOT_SCALES = ("device", "css")
+#: The long side of a ``css`` screenshot at most (pixels): what the largest model image inputs take without resizing
+#: them.  A screen larger in points (a tablet at density 1) is scaled down further to fit; ``device`` is never capped.
+CSS_MAX_SIDE = 1568
+
+
+def css_image_size(width_pt: float, height_pt: float) -> tuple[int, int]:
+    """The pixel size of a ``css`` screenshot of a screen ``width_pt`` × ``height_pt`` points: one pixel per point,
+    scaled down to fit :data:`CSS_MAX_SIDE` on the long side (each side at least 1)."""
+    factor = min(1.0, CSS_MAX_SIDE / max(width_pt, height_pt, 1.0))
+    return max(1, round(width_pt * factor)), max(1, round(height_pt * factor))
+
+
 MAX_TAPS = 20
 #: A scroll's ``amount``: the fraction of the scrolled container's visible extent (the screen for the page) that the
 #: finger drags (the wire command ``scroll``; the device caps the drag's reach so that it never starts on an edge).
@@ -179,6 +192,39 @@ def _bound_hint(name: str) -> str:
     return "Coordinates are points on the screen: take them from a snapshot's rects (or the viewport)."
 
 
+def _check_url(url: str) -> None:
+    """A URL ``urllib`` can split, with a scheme and (when it names one) a port in range: ``http://[::1`` (an
+    unclosed IPv6 host) is refused here, before any device tries to open it."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError for a port out of range or not a number)
+    except ValueError as exc:
+        raise _invalid(
+            f"url {url[:200]!r} is not a URL: {exc}",
+            "Send a whole URL such as https://example.com/path (an IPv6 host goes in brackets: http://[::1]:8080/).",
+        ) from exc
+    if not parts.scheme:
+        raise _invalid(f"url {url[:200]!r} has no scheme", "Send a whole URL such as https://example.com/path.")
+
+
+def _check_choices(command: str, args: dict[str, Any]) -> None:
+    """The fields that name one of a fixed set (a button, a direction, a key, a screenshot's format and scale) and
+    the URL of openUrl."""
+    button = args.get("button")
+    if command == c.BUTTON and button not in c.BUTTONS:
+        raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
+    if command == c.SCROLL and args.get("direction") not in SCROLL_DIRECTIONS:
+        raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
+    if command == c.KEY and args.get("key") not in c.KEYS:
+        raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
+    if command == c.OPEN_URL:
+        _check_url(str(args["url"]))
+    if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
+        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
+    if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
+        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}", f"Use {' or '.join(SCREENSHOT_SCALES)}.")
+
+
 def parse_request(obj: object) -> Request:
     """Validate one decoded request body.  Unknown fields are ignored (forward compatibility)."""
     if not isinstance(obj, dict):
@@ -222,15 +268,5 @@ def parse_request(obj: object) -> Request:
             f"{' + '.join(GESTURE_PARTS)} must be at most {MAX_GESTURE_MS:.0f} ms together, got {gesture_ms:g}",
             "Shorten the hold or the settle: a whole gesture must finish well within its budget.",
         )
-    button = args.get("button")
-    if command == c.BUTTON and button not in c.BUTTONS:
-        raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
-    if command == c.SCROLL and args.get("direction") not in SCROLL_DIRECTIONS:
-        raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
-    if command == c.KEY and args.get("key") not in c.KEYS:
-        raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
-    if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
-        raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
-    if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:
-        raise _invalid(f"scale must be one of {SCREENSHOT_SCALES}", f"Use {' or '.join(SCREENSHOT_SCALES)}.")
+    _check_choices(command, args)
     return Request(command=command, command_id=obj.get("commandId"), app_id=app_id, args=args)

@@ -41,7 +41,7 @@ def test_every_rule_has_a_finding_and_a_test_page_and_is_applied() -> None:
     code = "\n".join((WEB / n).read_text() for n in walk.WALKER_LAYERS)
     start = code.index("const RULES")
     code = code[:start] + code[code.index("};", start) :]  # all but the table itself
-    named = set()
+    named: set[str] = set()
     for group in re.findall(r"\(rules? ([a-z, -]+)\)", code):
         named.update(part.strip() for part in group.split(","))
     assert named == set(table)

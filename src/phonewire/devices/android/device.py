@@ -28,9 +28,10 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Protocol, TypeVar, cast
+from typing import Any, Final, TypeVar
 
 from phonewire.devices.android import errors as android_errors
+from phonewire.devices.android.agent import Agent, default_adb, default_connect
 from phonewire.devices.android.discovery import AdbLister, choose_serial, list_devices
 from phonewire.devices.android.hierarchy import (
     choose_scroller,
@@ -57,6 +58,7 @@ from phonewire.devices.observed import Ring
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import css_image_size
 from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
@@ -87,60 +89,6 @@ DRAG_END_SLACK_S: Final = 0.001
 DOUBLE_TAP_GAP_S: Final = 0.08
 
 
-# --- the slice of uiautomator2's Device that this backend uses (a test double implements the same) ------------
-class ShellResult(Protocol):
-    @property
-    def output(self) -> str: ...
-    @property
-    def exit_code(self) -> int: ...
-
-
-class Touch(Protocol):
-    def down(self, x: int, y: int) -> Any: ...
-    def move(self, x: int, y: int) -> Any: ...
-    def up(self, x: int, y: int) -> Any: ...
-
-
-class Agent(Protocol):
-    """The methods of ``uiautomator2.Device`` used here, with the reply shapes its documentation gives."""
-
-    @property
-    def touch(self) -> Touch: ...
-    @property
-    def info(self) -> dict[str, Any]: ...  # {"displayWidth", "displayHeight", "displaySizeDpX", ...}
-    def click(self, x: int, y: int) -> Any: ...
-    def double_click(self, x: int, y: int, duration: float = ...) -> Any: ...
-    def long_click(self, x: int, y: int, duration: float = ...) -> Any: ...
-    def send_keys(self, text: str) -> Any: ...
-    def press(self, key: str) -> Any: ...
-    def dump_hierarchy(self) -> str: ...
-    def screenshot(self) -> Any: ...  # a PIL.Image.Image
-    def window_size(self) -> tuple[int, int]: ...
-    def app_current(self) -> dict[str, Any]: ...  # {"package", "activity", "pid"?}
-    def app_start(self, package_name: str) -> Any: ...
-    def app_stop(self, package_name: str) -> Any: ...
-    def app_list(self, filter: str | None = ...) -> list[str]: ...
-    def app_list_running(self) -> list[str]: ...
-    def shell(self, cmdargs: list[str]) -> ShellResult: ...
-    def start_uiautomator(self) -> Any: ...
-    def stop_uiautomator(self, wait: bool = ...) -> Any: ...
-
-
-def _default_adb() -> AdbLister:
-    import adbutils
-
-    return cast(AdbLister, adbutils.adb)
-
-
-def _default_connect(serial: str) -> Agent:
-    """Start (or attach to) the agent on ``serial``: uiautomator2 pushes its jar and waits until it answers."""
-    import adbutils
-
-    from phonewire.devices.android.send_once import SendOnceDevice
-
-    return cast(Agent, SendOnceDevice(adbutils.adb.device(serial)))
-
-
 class AndroidDevice(Device):
     kind = "android"
 
@@ -155,7 +103,7 @@ class AndroidDevice(Device):
     ) -> None:
         self._wanted = serial
         self._adb = adb
-        self._connect = connect or _default_connect
+        self._connect = connect or default_connect
         self._sleep = sleep
         self._clock = clock
         self._lock = threading.Lock()
@@ -211,7 +159,7 @@ class AndroidDevice(Device):
         await self._run_raw(self._open_sync)
 
     def _open_sync(self) -> None:
-        entries = list_devices(self._adb if self._adb is not None else _default_adb())
+        entries = list_devices(self._adb if self._adb is not None else default_adb())
         serial = choose_serial(entries, self._wanted)
         agent = self._connect(serial)
         self.serial = serial
@@ -613,8 +561,7 @@ class AndroidDevice(Device):
         def work(agent: Agent) -> Screenshot:
             image = agent.screenshot()
             if scale == "css":
-                size = (max(1, round(image.width / self.density)), max(1, round(image.height / self.density)))
-                image = image.resize(size)
+                image = image.resize(css_image_size(image.width / self.density, image.height / self.density))
             out = io.BytesIO()
             if format == "jpeg":
                 image.convert("RGB").save(out, format="JPEG", quality=quality)

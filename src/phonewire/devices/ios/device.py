@@ -59,6 +59,7 @@ from phonewire.devices.ios.source import parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import css_image_size
 from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
@@ -501,8 +502,8 @@ class IosDevice(Device):
             data = base64.b64decode(str(self.client.get("/screenshot")))
             image: Image.Image = Image.open(io.BytesIO(data))
             image.load()
-            if scale == "css" and self.screen_scale != 1:
-                size = (max(1, round(image.width / self.screen_scale)), max(1, round(image.height / self.screen_scale)))
+            size = css_image_size(image.width / self.screen_scale, image.height / self.screen_scale)
+            if scale == "css" and size != image.size:
                 image = image.resize(size)
             elif format == "png" and image.format == "PNG":
                 return Screenshot(data, "png", image.width, image.height)

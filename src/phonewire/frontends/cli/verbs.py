@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from phonewire.agent.core import AgentSession
+from phonewire.agent.geometry import POINT
 from phonewire.agent.imagefile import format_for_path
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, ActionResult, stamp_fields
@@ -97,7 +98,6 @@ GLOBAL_FLAGS: Final = {
 }  # fmt: skip
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
-_POINT = re.compile(r"^\s*-?\d+(\.\d+)?\s*[ ,]\s*-?\d+(\.\d+)?\s*$")
 _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 
@@ -211,20 +211,25 @@ def parse_argv(argv: list[str]) -> Invocation:
     )
 
 
+#: A selector term in one shell word: key, operator, value (agent/selectors.py's grammar).
+_TERM: Final = re.compile(r"([A-Za-z]+)(==|~=|<=|>=|<|>|=)(.*)", re.DOTALL)
+
+
 def join_target(words: list[str]) -> str:
     """Several shell words → one target: ``X Y`` stays a point; selector words keep their spaces quoted."""
     if len(words) == 1:
         word = words[0]
-        plain_text = not any(ch in word for ch in "=\"'") and "||" not in word and not _POINT.match(word)
+        plain_text = not any(ch in word for ch in "=\"'") and "||" not in word and not POINT.match(word)
         return _quoted(word) if plain_text and any(ch.isspace() for ch in word) else word
     parts = []
     for word in words:
         if not any(ch.isspace() for ch in word):
             parts.append(word)
             continue
-        key, eq, value = word.partition("=")
-        if eq and key.lower() in _SELECTOR_KEYS:
-            parts.append(f"{key}={_quoted(value)}")
+        term = _TERM.match(word)
+        if term and term.group(1).lower() in _SELECTOR_KEYS:
+            key, op, value = term.groups()
+            parts.append(word if op == "~=" else f"{key}{op}{_quoted(value)}")  # a /pattern/ keeps its spaces
         else:
             parts.append(_quoted(word))
     return " ".join(parts)
@@ -235,12 +240,13 @@ def _quoted(text: str) -> str:
 
 
 def _number(text: str, what: str, usage: str) -> float:
+    shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}… ({len(text)} characters)"
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"{what} must be a number, got {text!r}", usage) from None
+        raise UsageError(f"{what} must be a number, got {shown}", usage) from None
     if not math.isfinite(value):
-        raise UsageError(f"{what} must be finite, got {text!r}", usage)
+        raise UsageError(f"{what} must be a finite number, got {shown}", usage)
     return value
 
 
@@ -308,8 +314,9 @@ def _target_text(data: dict[str, Any]) -> str:
 
 
 def _in_cwd(ctx: Context, path: str) -> str:
-    """A path as the calling client meant it (the daemon runs elsewhere)."""
-    return str(Path(ctx.cwd) / Path(path).expanduser())
+    """A path as the calling client meant it (the daemon runs elsewhere); an empty one stays empty (refused by the
+    agent, never read as the working directory itself)."""
+    return str(Path(ctx.cwd) / Path(path).expanduser()) if path.strip() else path
 
 
 async def execute(inv: Invocation, ctx: Context) -> Outcome:

@@ -85,6 +85,7 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     # time
     e.COMMAND_TIMED_OUT: TIMEOUT,
     e.WAIT_TIMED_OUT: TIMEOUT,
+    e.CLIENT_GONE: TIMEOUT,  # the command's deadline passed before it could start: nothing ran
     # the machinery behind the session: the message and stacktrace say which
     e.RUNNER_BUSY: UNKNOWN_ERROR,
     e.RUNNER_WEDGED: UNKNOWN_ERROR,
