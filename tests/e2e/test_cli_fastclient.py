@@ -81,7 +81,10 @@ def both(cli: Cli, native: Path, *argv: str, stdin: str | None = None) -> Result
 
 
 def _timeless(out: str) -> str:
-    """``out`` without the figures that change between two calls (the daemon's uptime in ``daemon status``)."""
+    """``out`` without what changes between two calls: the daemon's uptime in ``daemon status``, and an action's
+    settled diff (the second call acts on the screen the first one left: another diff, each true to its call)."""
+    out = "".join(line for line in out.splitlines(keepends=True) if not re.match(r"[-+~] ", line))
+    out = re.sub(r'"diff":\s*\[(?:"(?:[^"\\]|\\.)*",?\s*)*\]', '"diff": [#]', out)
     return re.sub(r'("uptimeS":\s*)[0-9.]+|(uptime )[0-9.]+', r"\1\2#", out)
 
 

@@ -105,7 +105,12 @@ async def _action(
 ) -> tuple[Content, dict[str, Any]]:
     stamps = stamp_fields(result.warning, result.reactivated, result.state_reset)
     structured: dict[str, Any] = {"ok": True, "data": result.data, **stamps}
-    lines = [f"ok: {name}" + (f" {json.dumps(result.data, ensure_ascii=False)}" if result.data else "")]
+    # the settled diff (data["diff"], in the structured content) as its lines under the ok line
+    said = {k: v for k, v in result.data.items() if k != "diff"}
+    lines = [f"ok: {name}" + (f" {json.dumps(said, ensure_ascii=False)}" if said else "")]
+    diff = result.data.get("diff")
+    if isinstance(diff, list):
+        lines.extend(map(str, diff))
     if result.warning:
         lines.append(f"warning: {result.warning}")
     if result.reactivated:
