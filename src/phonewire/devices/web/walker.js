@@ -52,7 +52,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   const overflows = sh > ch + 1 || el.scrollWidth > el.clientWidth + 1;
   if (outside && !overflows && el.childElementCount < 50) { culled.add(el); return; }  // (rule fixed-in-culled)
   if (el.hidden && tag !== "svg") return;
-  let role = roleOf(el, tag);
+  let role = shownRole(el, tag);
   const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;  // (rule drawn-toggle)
   if (drawn) role = (drawn.getAttribute("type") || "").toLowerCase();
   else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
@@ -174,7 +174,8 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     self = parent;
   }
   const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox" ||
-    (!!name && messageBox(el, role));
+    // (a message box named by its own text: its text is in the name; one named by its author still shows its text)
+    (!!name && messageBox(el, role) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby"));
   if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
   if (standsFor && self !== parent) options(standsFor, self, r, false);
   if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;

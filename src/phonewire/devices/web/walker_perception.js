@@ -26,6 +26,16 @@ function serialOf(node) {
   return s;
 }
 
+// Roles of text-level and grouping elements (HTML-AAM gives <b>, <code>, <time>, <figure>… roles of their own) that
+// the view does not show: their text reads as part of the text around them, as a generic element's does.
+const TEXT_LEVEL = new Set(["strong", "emphasis", "code", "deletion", "insertion", "mark", "subscript", "superscript",
+  "time", "term", "definition", "blockquote", "caption", "figure"]);
+
+function shownRole(el, tag) {
+  const role = roleOf(el, tag);
+  return TEXT_LEVEL.has(role) ? "generic" : role;
+}
+
 const TAP_ROLES = new Set(cfg.tapRoles), CLIP_ROLES = new Set(cfg.clipRoles), PLAIN = new Set(cfg.plainRoles);
 const DULL = new Set(["generic", "none", "paragraph", "LabelText", "main", "form"]);
 
@@ -34,12 +44,12 @@ function describe(el) {
   // has a role, a name or an id; else the element itself, by its classes.
   let e = el;
   for (let i = 0; e && i < 6; i++, e = e.parentElement) {
-    const tag = e.tagName, role = roleOf(e, tag);
+    const tag = e.tagName, role = shownRole(e, tag);
     const name = DULL.has(role) && !e.id ? "" : nameOf(e, tag, role);
     if (!DULL.has(role) || name || e.id) return [role, name.slice(0, 60), e.id || "", ""];
   }
   const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2).join(" ") : "";
-  return [roleOf(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
+  return [shownRole(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
 }
 
 function hitTest(el, row, r, role, flags, tclip) {
