@@ -136,8 +136,11 @@ function options(sel, parent, r, multi) {
 }
 
 function push(parent, role, name, ident, value, r, flags, node) {
-  out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
-            serialOf(node)]);
+  // (a row shaped by rules says which: {rules: […]}, and takes them — the next row starts with none)
+  const row = [parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
+               serialOf(node)];
+  if (shaped.length) { row.push({rules: shaped}); shaped = []; }
+  out.push(row);
   return out.length - 1;
 }
 
@@ -156,6 +159,8 @@ function textRun(parent, node, clip) {
 // button, a toast, a modal placed in a footer below the screen) is laid out against the viewport, and no overflow
 // of its ancestors says so.  shownFromCulled() finds those and walks them as subtrees of their own.
 const culled = new Set();
+// The fixed element shownFromCulled walks now (its row says rule fixed-in-culled).
+let shownAlone = null;
 const FIXED_KEY = Symbol.for("phonewire.fixedRules");
 // Where the style rules cannot be read, the screen is hit-tested every SWEEP_PX (its edges included).
 const SWEEP_PX = 48;
@@ -217,6 +222,7 @@ function shownFromCulled() {
     if (shown.some((s) => s.contains(el))) continue;
     shown.push(el);
     if (out.length >= maxNodes) return;
+    shownAlone = el;
     walk(el, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
   }
 }

@@ -151,8 +151,11 @@ function generated(el, which) {
   const v = cs.content;
   if (!v || v === "none" || v === "normal" || cs.display === "none" || cs.visibility === "hidden") return "";
   if (/(^|\s)counters?\(/.test(v)) return "";  // a counter's number is not in the computed value: leave it all out
+  // an image is no text (APG's checkboxes draw theirs with url("data:image/svg+xml,…"): the name was that URL,
+  // issue 23); its alternative text after "/" is
+  const text = v.replace(/(?:url|image-set|image|(?:repeating-)?(?:linear|radial|conic)-gradient)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)/g, "");
   let s = "";
-  for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
     s += m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (el.getAttribute(m[2]) || "");
   }
   return s.replace(/[\ue000-\uf8ff]/g, "").trim();
@@ -254,7 +257,7 @@ function nameOf(el, tag, role) {
   borrowedName = false;
   if (own || !(role === "checkbox" || role === "radio" || role === "switch")) return own;
   const row = rowName(el);  // (rule name-from-row)
-  borrowedName = !!row;
+  borrowedName = !!row && shape("name-from-row");
   return row;
 }
 
@@ -309,7 +312,7 @@ function expandedOf(el, tag, role) {
 }
 
 function valueOf(el, tag, role, flags) {
-  if (role === "switch" || role === "checkbox" || role === "radio" || role === "menuitemcheckbox") {
+  if (role === "switch" || role === "checkbox" || role === "radio") {
     if (tag === "INPUT") return el.checked ? "1" : "0";
     const c = el.getAttribute("aria-checked");
     return c === "true" ? "1" : c === "mixed" ? "2" : "0";
@@ -331,7 +334,19 @@ function valueOf(el, tag, role, flags) {
     const o = el.selectedOptions && el.selectedOptions[0];
     return o ? clean(o.textContent) : "";
   }
-  if (flags & 128) return clean(editorText(el).replace(/\u200b/g, ""));  // (rule editor-text)
+  // a column or row header sorted by it (aria-sort): the way it is sorted
+  if (role === "columnheader" || role === "rowheader") {
+    const sort = el.getAttribute("aria-sort");
+    return sort === "ascending" || sort === "descending" || sort === "other" ? sort : "";
+  }
+  // a select-only combobox drawn by a page (role=combobox on an element that takes no typing): what it shows is its
+  // value, the option chosen (Ionic's select: "Size … Large", issue 23)
+  if (role === "combobox" && tag !== "INPUT" && !(flags & 128) &&
+      !el.querySelector("input, textarea, [role=listbox], [role=option], [contenteditable=true]")) {
+    const shown = clean(textOf(el, 0));
+    return shown && shown !== clean(el.getAttribute("aria-label") || "") ? shown : "";
+  }
+  if (flags & 128) return shape("editor-text") && clean(editorText(el).replace(/\u200b/g, ""));  // (rule editor-text)
   return "";
 }
 
@@ -347,8 +362,14 @@ function statesOf(el, tag, role) {
   if (((tag === "TEXTAREA" || (tag === "INPUT" && TYPED_INPUTS.has((el.type || "").toLowerCase()))) &&
        el.readOnly) || el.getAttribute("aria-readonly") === "true") flags |= 256;
   if (el.getAttribute("aria-disabled") === "true" || (("disabled" in el) && el.matches(":disabled"))) flags |= 1;
+  // selected: aria-selected (a tab, an option), a pressed toggle button (aria-pressed), a checked menu item
+  // (menuitemradio / menuitemcheckbox: aria-checked) — the states a person sees marked (issue 23)
   const sel = el.getAttribute("aria-selected");
   if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
+  if (el.getAttribute("aria-pressed") === "true" && (role === "button" || tag === "BUTTON")) flags |= 4;
+  if ((role === "menuitemradio" || role === "menuitemcheckbox") && el.getAttribute("aria-checked") === "true") {
+    flags |= 4;
+  }
   if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
   return flags;
 }
