@@ -70,6 +70,13 @@ def test_states_a_person_sees(truth: tuple[str, list[dict[str, Any]]]) -> None:
     assert "selected-by-class" in by_id(nodes, "tab-two")["rules"]
 
 
+def test_a_tables_cells_are_lines_of_their_own_not_one_row(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    """Dash's DataTable read each row as one Cell ("Tokyo Japan 37"): a row named by its cells swallowed them."""
+    _, nodes = truth
+    labels = [n["label"] for n in nodes]
+    assert "Tokyo" in labels and "Japan" in labels and "Tokyo Japan" not in labels
+
+
 def test_shadow_root_text_and_slots_read_in_order(truth: tuple[str, list[dict[str, Any]]]) -> None:
     _, nodes = truth
     texts = [n["label"] for n in nodes if n["type"] == "StaticText"]

@@ -49,6 +49,8 @@ const RULES = {
     does: "an element drawn with opacity 0 (not a control) is not seen"},
   "selected-by-class": {finding: "issue 23 (Dash's tabs: the selected tab marked only by tab--selected)",
     page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
+  "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
+    page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
   "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
     page: "tests/devices/web/pages/fixed_in_culled.html", does: "a position: fixed element inside an off-screen subtree shows where it is"},
 };

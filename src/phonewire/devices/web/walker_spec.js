@@ -15,7 +15,9 @@ const TYPED_INPUTS = new Set(["text", "search", "email", "tel", "url", "password
   "datetime-local", "month", "week"]);
 const NAME_FROM_CONTENT = new Set([
   "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
-  "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
+  // (not "row": ARIA allows a row its cells' text as a name, Chromium gives none, and a row named by its cells
+  // swallowed them — Dash's DataTable read as one Cell "Tokyo Japan 37" a row: issue 23)
+  "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip",
   "PopUpButton", "DisclosureTriangle", "clickable",
 ]);
 const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
@@ -34,6 +36,7 @@ const INLINE_TAGS = new Set(["SPAN", "B", "I", "EM", "STRONG", "A", "SMALL", "CO
 function clean(s) {
   if (!s) return "";
   // zero-width characters (spaces, joiners, byte-order marks) that break up a name but draw nothing
+  // (rule zero-width-text)
   s = s.replace(/[\u200b-\u200d\u2060\ufeff]/g, "").replace(/\s+/g, " ").trim();
   return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
 }
@@ -108,9 +111,9 @@ function implicitRole(el, tag) {
     case "SECTION": return (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) ? "region" : "generic";
     case "FORM": return "form";
     case "DIALOG": return "dialog";
-    case "TABLE": return "table";
-    case "TR": return "row";
-    case "TD": return "cell";
+    case "TABLE": return layoutTable(el) ? "generic" : "table";
+    case "TR": return layoutTable(el.closest("table")) ? "generic" : "row";
+    case "TD": return layoutTable(el.closest("table")) ? "generic" : "cell";
     case "TH": return "columnheader";
     case "PROGRESS": return "progressbar";
     case "METER": return "meter";
@@ -128,6 +131,16 @@ function implicitRole(el, tag) {
       return "none";
     default: return "generic";
   }
+}
+
+function layoutTable(table) {
+  // A table used for layout, not data (Chromium's tree makes its rows and cells plain): nothing of a data table —
+  // no caption, header cells, head or foot, summary or role — and a single row or a single column.  (Chromium
+  // weighs more signs; this is the part that never calls a data table a layout one.)
+  if (!table || table.tagName !== "TABLE" || table.hasAttribute("role") || table.hasAttribute("summary")) return false;
+  if (table.querySelector(":scope > caption, :scope > thead, :scope > tfoot, th")) return false;
+  const rows = table.rows;
+  return rows.length <= 1 || (rows[0] && rows[0].cells.length <= 1);
 }
 
 function roleOf(el, tag) {
