@@ -49,6 +49,8 @@ const RULES = {
     does: "an element drawn with opacity 0 (not a control) is not seen"},
   "selected-by-class": {finding: "issue 23 (Dash's tabs: the selected tab marked only by tab--selected)",
     page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
+  "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
+    page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by its data-md-toggle (drawer, search)"},
   "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
     page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
   "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
@@ -319,7 +321,12 @@ function toggleName(label, input) {
   // one — what the shown label says it does (mkdocs-material's palette toggle: the label shown in light mode is
   // titled "Switch to dark mode", its input's aria-label names the other scheme: issue 23) —, else the input's
   // aria-label (Streamlit's checkbox has one inside a label that shows the same words), else the label's text
-  return clean(label.getAttribute("title") || input.getAttribute("aria-label") || textOf(label, 0));
+  const name = clean(label.getAttribute("title") || input.getAttribute("aria-label") || textOf(label, 0));
+  if (name) return name;
+  // (rule mkdocs-toggle) mkdocs-material's header draws its menu and search toggles as icon labels of hidden
+  // checkboxes that say what they open only in data-md-toggle
+  const opens = clean(input.getAttribute("data-md-toggle") || "");
+  return opens && shape("mkdocs-toggle") ? opens : "";
 }
 
 function tiny(el) {
