@@ -37,7 +37,7 @@ import contextlib
 import json
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 EventHandler = Callable[[str, dict[str, Any], str | None], None]
 """``handler(method, params, session_id)``; called from the pipe reader, must not block."""
@@ -286,12 +286,43 @@ class CdpConnection:
             self._reader.close()
 
 
+#: Calls a page's busy main thread does not hold up, or that wait on purpose (a navigation, a promise): never
+#: answered by stopping the page's script.
+_UNGUARDED: Final = frozenset({
+    "Page.navigate", "Page.reload", "Page.handleJavaScriptDialog", "Runtime.runIfWaitingForDebugger",
+    "Runtime.terminateExecution", "Page.close", "Page.stopScreencast", "Page.screencastFrameAck",
+})  # fmt: skip
+
+
 class CdpSession:
-    """Calls scoped to one attached target (flattened session)."""
+    """Calls scoped to one attached target (flattened session).
+
+    A page's own script cannot hold a call for longer than ``budget_s`` (:meth:`guard`): a call still unanswered
+    then — ``while(true){}`` in the page, or a walk of a document too big to finish — gets
+    ``Runtime.terminateExecution`` on the same session, which stops the script running in the page (the page
+    itself lives on), and ``on_stopped(method)`` is told; the call then answers as the browser says (an
+    evaluation that was the script stopped answers its exception)."""
 
     def __init__(self, connection: CdpConnection, session_id: str) -> None:
         self.connection = connection
         self.session_id = session_id
+        self.budget_s: float | None = None
+        self.on_stopped: Callable[[str], None] | None = None
+
+    def guard(self, budget_s: float, on_stopped: Callable[[str], None]) -> None:
+        self.budget_s, self.on_stopped = budget_s, on_stopped
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return await self.connection.send(method, params, self.session_id)
+        call = self.connection.send(method, params, self.session_id)
+        if self.budget_s is None or method in _UNGUARDED or (params or {}).get("awaitPromise"):
+            return await call
+        task = asyncio.ensure_future(call)
+        done, _ = await asyncio.wait({task}, timeout=self.budget_s)
+        if not done:
+            if self.on_stopped is not None:
+                self.on_stopped(method)
+            with contextlib.suppress(CdpError, TimeoutError):
+                await asyncio.wait_for(
+                    self.connection.send("Runtime.terminateExecution", None, self.session_id), self.budget_s
+                )
+        return await task

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
@@ -33,6 +34,8 @@ from phonewire.devices.web.walk import PAGE_HOOKS_JS
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
+log = logging.getLogger("phonewire.web")
+
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
@@ -46,6 +49,11 @@ AUTO_ATTACH: dict[str, Any] = {
 #: How long a page that announced itself (Target.targetCreated with an opener) may take to arrive auto-attached
 #: before it is attached the late way.
 AUTO_ATTACH_GRACE_S = 0.5
+#: The longest one call into a page may be held by the page's own script (``while(true){}``, a walk of a document
+#: too big to finish) before that script is stopped (``Runtime.terminateExecution``, cdp.CdpSession.guard): one page
+#: costs the other apps and sessions of the phone at most this.  Scaled up with the time scale, never down (a short
+#: scale shortens the runner's budgets, not what a page may legitimately take).
+PAGE_SCRIPT_BUDGET_S = 4.0
 #: How long an action waits for a window its page opened to become the app's new screen (scaled).
 POPUP_WAIT_S = 1.0
 # Resolves a task after the load event: the page's own load handlers have run by then (ours, added at commit,
@@ -217,6 +225,14 @@ class Pages(Device):
             self._adopted.add(target_id)
             await self._adopt(opener, target_id, url)
 
+    def _script_stopped(self, page: Page, method: str) -> None:
+        """A page's script held ``method`` past its budget and is being stopped: counted as a muted issue (a
+        mutation's reply warns of it) and logged."""
+        if page is not self._home:
+            self._suppressed += 1
+        log.warning("%s: its script held %s past %.3g s and was stopped", page.app_id or page.target_id, method,
+                    PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0))  # fmt: skip
+
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -266,6 +282,9 @@ class Pages(Device):
             attached = await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
             session_id = str(attached["sessionId"])
         page = Page("", target_id, cdp.session(session_id), "about:blank")
+        page.session.guard(
+            PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0), lambda method: self._script_stopped(page, method)
+        )
         self._by_session[session_id] = page
         await apply_profile(
             page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT), resume=resume
