@@ -35,3 +35,21 @@ def test_a_page_looping_for_ever_is_stopped_and_the_phone_keeps_serving(
     # another app of the same phone is served at once
     assert runner.ok("launchApp", "dev.phonewire.demo")["state"] == "foreground"
     assert any(n.get("identifier") == "like-1" for n in runner.ok("snapshot", "dev.phonewire.demo")["nodes"])
+
+
+def test_a_page_too_deep_to_lay_out_is_ended_and_reported_as_crashed(
+    runner: RunnerProc, hostile_site: HostileSite
+) -> None:
+    """50,000 nested divs: the renderer's main thread is stuck in layout, where no script runs to stop.  It was
+    "ok opened", then 30 s COMMAND_TIMED_OUT, RUNNER_BUSY, and APP_NOT_AVAILABLE with no word of a crash."""
+    url = hostile_site.url("abyss.html")
+    opened = runner.send("launchApp", url)
+    if opened["ok"]:  # a fast machine laid it out after all: nothing to end
+        pytest.skip("this machine's browser laid out 50,000 nested divs within the page budget")
+    assert opened["error"]["code"] == "APP_CRASHED", opened
+    assert "stopped answering" in opened["error"]["message"] and "was ended" in opened["error"]["message"]
+    assert "other apps of the phone are unharmed" in opened["error"]["hint"]
+    assert runner.ok("status")["state"] == "idle"
+    assert runner.ok("launchApp", "dev.phonewire.demo")["state"] == "foreground"
+    assert any(n.get("identifier") == "like-1" for n in runner.ok("snapshot", "dev.phonewire.demo")["nodes"])
+    assert url not in {a["appBundleId"] for a in runner.ok("listApps")["apps"] if a["state"] != "notRunning"}
