@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import fill as filling
 from phonewire.agent import find as finding
-from phonewire.agent import selectors, trace
+from phonewire.agent import recording, selectors, trace
 from phonewire.agent.checks import (
     check_choice,
     check_count,
@@ -92,6 +92,8 @@ class AgentSession:
         #: Where this session's next ``logs`` / ``network`` read starts (the runner's ``next`` of the previous one).
         self._logs_since = 0
         self._network_since = 0
+        #: The file this session's recording goes to (a ``record stop`` that finds none on the device says it was lost).
+        self._recording_to: str | None = None
 
     @property
     def app_id(self) -> str | None:
@@ -509,6 +511,7 @@ class AgentSession:
         async def run() -> ActionResult:
             reply = await self._link.send(c.RECORD_START, {"path": path})
             data = reply.data or {}
+            self._recording_to = path
             return ActionResult({"message": f"recording to {path}", **data})
 
         return await self._locked(run)
@@ -517,6 +520,9 @@ class AgentSession:
     async def record_stop(self) -> ActionResult:
         async def run() -> ActionResult:
             data = (await self._link.send(c.RECORD_STOP)).data or {}
+            started, self._recording_to = self._recording_to, None
+            if not data.get("path") and started is not None:  # the runner or its browser restarted mid-recording
+                return ActionResult(await asyncio.to_thread(recording.lost, started))
             if not data.get("path"):
                 return ActionResult({"message": "nothing was recording", **data})
             message = f"recorded {data.get('frames', 0)} frame(s), {data.get('seconds', 0):g} s, into {data['path']}"
