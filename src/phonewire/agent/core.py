@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import fill as filling
 from phonewire.agent import find as finding
-from phonewire.agent import selectors, trace
+from phonewire.agent import recording, selectors, trace
 from phonewire.agent.checks import (
     check_choice,
     check_count,
@@ -85,6 +85,8 @@ class AgentSession(Repertoire):
         #: Where this session's next ``logs`` / ``network`` read starts (the runner's ``next`` of the previous one).
         self._logs_since = 0
         self._network_since = 0
+        #: The file this session's recording goes to (a ``record stop`` that finds none on the device says it was lost).
+        self._recording_to: str | None = None
 
     @property
     def app_id(self) -> str | None:
@@ -529,6 +531,7 @@ class AgentSession(Repertoire):
         async def run() -> ActionResult:
             reply = await self._link.send(c.RECORD_START, {"path": path})
             data = reply.data or {}
+            self._recording_to = path
             return ActionResult({"message": f"recording to {path}", **data})
 
         return await self._locked(run)
@@ -537,6 +540,9 @@ class AgentSession(Repertoire):
     async def record_stop(self) -> ActionResult:
         async def run() -> ActionResult:
             data = (await self._link.send(c.RECORD_STOP)).data or {}
+            started, self._recording_to = self._recording_to, None
+            if not data.get("path") and started is not None:  # the runner or its browser restarted mid-recording
+                return ActionResult(await asyncio.to_thread(recording.lost, started))
             if not data.get("path"):
                 return ActionResult({"message": "nothing was recording", **data})
             message = f"recorded {data.get('frames', 0)} frame(s), {data.get('seconds', 0):g} s, into {data['path']}"
