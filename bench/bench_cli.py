@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -390,11 +391,11 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     return 0
 
 
-def _digits(node: dict[str, Any]) -> bool:
+def _digits(node: Mapping[str, Any]) -> bool:
     return any(ch.isdigit() for ch in str(node.get("label") or ""))
 
 
-def stable_ref(refs: dict[str, dict[str, Any]]) -> str | None:
+def stable_ref(refs: Mapping[str, Mapping[str, Any]]) -> str | None:
     """A harmless, stable ref to tap again and again: a static text without digits (a counter's text changes when
     tapped), else a button, else any ref; None when the screen has none (the double's app has no such text)."""
     stable = [r for r, node in refs.items() if node["type"] == "StaticText" and not _digits(node)]

@@ -220,7 +220,10 @@ def main() -> None:
     finally:
         for r in runners.values():
             r.stop()
-    ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
+
+    def ms(xs: list[float]) -> float:
+        return statistics.median(xs) * 1000
+
     print(
         f"pages: {args.burst} x {args.size}-character console.log burst; 20 per 0-ms tick forever; {args.rounds} rounds"
     )

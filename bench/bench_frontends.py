@@ -33,7 +33,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from phonewire.frontends.bridge.methods import TAP_SETTLE
+from phonewire.frontends.serving import TAP_SETTLE
 
 #: The runner's bearer token (in its environment and the bridge's, which attaches with it).
 TOKEN = secrets.token_urlsafe(32)

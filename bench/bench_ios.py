@@ -164,7 +164,7 @@ def run_script(src: Path) -> list[tuple[str, list[str], str]]:
                             timeout=300, check=False)  # fmt: skip
     if result.returncode != 0:
         raise SystemExit(f"call script under {src} failed:\n{result.stderr[-2000:]}")
-    return [tuple(row) for row in json.loads(result.stdout)]  # type: ignore[misc]
+    return [tuple(row) for row in json.loads(result.stdout)]
 
 
 def calls(baseline_src: Path | None) -> None:

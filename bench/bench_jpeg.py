@@ -29,7 +29,7 @@ import bench_web  # the bench directory is not a package
 from phonewire.devices.web import browser as browser_module
 from phonewire.devices.web.browser import BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpConnection, CdpSession
-from phonewire.devices.web.device import DEMO_PATH
+from phonewire.devices.web.pages import DEMO_PATH
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.server import StaticServer
 

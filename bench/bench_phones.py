@@ -1,6 +1,6 @@
 """Many web phones on one machine: memory per additional phone and tap latency with all of them busy.
 
-    .venv/bin/python bench/bench_phones.py [--counts 1,5,10] [--taps 20] [--baseline-src DIR]
+    .venv/bin/python bench/bench_phones.py [--counts 1,5,10] [--taps 20] [--seconds 60] [--baseline-src DIR]
 
 For each count N, N runners (``phonewire runner --device web``, one Chromium each) are started, the demo is
 launched on each and snapshotted once, then, after a short rest:
@@ -9,7 +9,10 @@ launched on each and snapshotted once, then, after a short rest:
   group of its own), summed over all phones; and the same as PSS (shared pages split between the processes that
   map them, so the sum is not inflated by the pages every Chromium process shares);
 * per additional phone: (total at N − total at 1) / (N − 1);
-* tap p50 with all N busy: one thread per phone taps an inert spot ``--taps`` times, all at once;
+* tap p50 with all N busy: one thread per phone taps an inert spot and reads the screen (``snapshot``), in a loop,
+  ``--taps`` times or until ``--seconds`` have passed, all at once; the tap p50 at N is printed as a ratio to the
+  tap p50 at the first count (one phone by default), measured in the same run, and the snapshot p50 beside it;
+* PSS per phone: the total PSS at N divided by N;
 * what the machine loses: ``MemAvailable`` (/proc/meminfo) before the phones start minus after, the figure a
   fleet planner cares about (the machine is shared, so other users' allocations are noise in it: read it
   next to PSS, which counts only these processes' pages, shared ones split between the processes that map them);
@@ -21,7 +24,8 @@ launched on each and snapshotted once, then, after a short rest:
 
 ``--baseline-src DIR`` runs the same measurement, interleaved, with runners importing phonewire from DIR (e.g. a
 ``git archive`` of the commit before a change), and prints both, so a change is measured against its baseline in
-the same run.  Everything started is stopped by PID at the end of each count.  Prints figures; asserts nothing.
+the same run.  Everything started is stopped by PID at the end of each count.  Bounded: at most MAX_PHONES phones
+and ``--seconds`` of loop per count.  Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_web import DEMO, Runner  # the bench directory is not a package
 from bench_web import _group as _group_pids
+
+#: The most phones one run starts (each is a runner and a Chromium: about 200 MB PSS).
+MAX_PHONES = 16
 
 
 def _memory_kb(pid: int) -> tuple[int, int, int]:
@@ -99,15 +106,21 @@ class Phone:
         summary = next(n for n in nodes if n["identifier"] == "likes-total")["rect"]
         self.spot = (summary["x"] - 20.0, summary["y"] + summary["height"] / 2)
 
-    def taps(self, n: int, out: list[float]) -> None:
+    def loop(self, n: int, deadline: float, taps: list[float], reads: list[float]) -> None:
+        """Tap, then read the screen, ``n`` times or until ``deadline`` (perf_counter)."""
         x, y = self.spot
         for _ in range(n):
+            if time.perf_counter() > deadline:
+                return
             t = time.perf_counter()
             self.runner.send("tap", DEMO, x=x, y=y)
-            out.append(time.perf_counter() - t)
+            taps.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            self.runner.send("snapshot", DEMO)
+            reads.append(time.perf_counter() - t)
 
 
-def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
+def measure(count: int, taps: int, env: dict[str, str], seconds: float = 60.0) -> dict[str, float]:
     phones: list[Phone] = []
     available = mem_available_mb()
     try:
@@ -117,7 +130,9 @@ def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
         mem = [phone_memory_mb(p.runner, p.browser_pid) for p in phones]
         lost = available - mem_available_mb()
         samples: list[float] = []
-        threads = [threading.Thread(target=p.taps, args=(taps, samples)) for p in phones]
+        reads: list[float] = []
+        deadline = time.perf_counter() + seconds
+        threads = [threading.Thread(target=p.loop, args=(taps, deadline, samples, reads)) for p in phones]
         for t in threads:
             t.start()
         for t in threads:
@@ -130,6 +145,8 @@ def measure(count: int, taps: int, env: dict[str, str]) -> dict[str, float]:
             "uss": sum(m[4] for m in mem),
             "lost": lost,
             "tap_p50": statistics.median(samples) * 1000,
+            "read_p50": statistics.median(reads) * 1000,
+            "loops": len(samples),
         }
     finally:
         for p in phones:
@@ -175,7 +192,7 @@ def measure_shared(count: int, url: str) -> dict[str, float]:
 
 
 def _with_demo_server(count: int) -> dict[str, float]:
-    from phonewire.devices.web.device import DEMO_PATH
+    from phonewire.devices.web.pages import DEMO_PATH
     from phonewire.devices.web.server import StaticServer
 
     async def go() -> dict[str, float]:
@@ -192,11 +209,14 @@ def _with_demo_server(count: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--counts", default="1,5,10", help="phone counts, the first is the base (default 1,5,10)")
-    parser.add_argument("--taps", type=int, default=20, help="taps per phone while all are busy")
+    parser.add_argument("--taps", type=int, default=20, help="tap + snapshot loops per phone while all are busy")
+    parser.add_argument("--seconds", type=float, default=60.0, help="at most this long a loop per count")
     parser.add_argument("--baseline-src", help="a src/ directory to import phonewire from for the baseline")
     parser.add_argument("--shared", action="store_true", help="also measure one browser with a context per phone")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
+    if not counts or min(counts) < 1 or max(counts) > MAX_PHONES:
+        parser.error(f"counts must be 1..{MAX_PHONES}")
 
     variants = {"this tree": dict(os.environ)}
     variants["this tree"].pop("PYTHONPATH", None)
@@ -207,7 +227,7 @@ def main() -> None:
     shared: dict[int, dict[str, float]] = {}
     for count in counts:  # interleaved: both variants see the same machine load
         for name, env in variants.items():
-            results[name][count] = measure(count, args.taps, env)
+            results[name][count] = measure(count, args.taps, env, args.seconds)
         if args.shared:
             shared[count] = _with_demo_server(count)
 
@@ -218,8 +238,10 @@ def main() -> None:
         print(f"{name}:")
         for count, r in by_count.items():
             line = (
-                f"  {count:>2} phones: RSS {r['rss']:7.0f} MB  PSS {r['pss']:7.0f} MB  "
-                f"({r['procs']:.1f} processes/phone)  tap p50 all busy {r['tap_p50']:6.1f} ms"
+                f"  {count:>2} phones: RSS {r['rss']:7.0f} MB  PSS {r['pss']:7.0f} MB ({r['pss'] / count:4.0f}/phone)  "
+                f"({r['procs']:.1f} processes/phone)  all busy ({r['loops']:.0f} loops): tap p50 {r['tap_p50']:6.1f} ms"
+                f" = {r['tap_p50'] / by_count[base]['tap_p50']:.2f}x {base} phone(s)'s, snapshot p50 "
+                f"{r['read_p50']:6.1f} ms = {r['read_p50'] / by_count[base]['read_p50']:.2f}x"
             )
             if count != base:
                 extra = count - base

@@ -34,7 +34,7 @@ from phonewire.api import Phone
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from grid_harness import STEREOTYPE, Grid, Phonewire, descendants, server_jar
 
-CAPS = {**STEREOTYPE, "appium:deviceName": "iPhone 15", "appium:app": "dev.phonewire.demo"}
+CAPS: dict[str, object] = {**STEREOTYPE, "appium:deviceName": "iPhone 15", "appium:app": "dev.phonewire.demo"}
 
 
 def _ms(samples: list[float]) -> str:

@@ -7,7 +7,7 @@ bash scripts/realapps.sh   # the real third-party apps of tests/realapps (a guar
 bash scripts/grid.sh >/dev/null || true   # Java + the Selenium jar of the grid tests (guarded apt; cached by version)
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
-.venv/bin/mypy
+bash scripts/mypy.sh
 bash scripts/check_js.sh   # node --check on every src/**/*.js (tests/test_house.py runs it too)
 # pytest in three worker processes (pytest-xdist; the README says why three on 2 cores), each with its own session
 # runner and browser; --dist loadfile gives each test file to one worker, so a module's fixtures (the Grid, each real

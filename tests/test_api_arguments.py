@@ -57,7 +57,7 @@ def test_a_wrong_argument_type_is_invalid_request_with_a_hint_and_sends_nothing(
 def test_the_error_names_the_parameter_and_what_it_takes(phone: tuple[Phone, FakeSender]) -> None:
     p, _ = phone
     with pytest.raises(ProtocolError) as caught:
-        p.tap(None)
+        p.tap(None)  # type: ignore[arg-type]
     assert caught.value.message == "Phone.tap parameter 'target' must be a string, got null"
     assert caught.value.hint is not None and caught.value.hint.startswith("Phone.tap takes {target: string}")
 

@@ -8,6 +8,9 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "runner":
+        from phonewire.lifeline import watch_parent
+
+        watch_parent()  # a host that started this runner and died (even by SIGKILL) ends it
         spec = _runner_device(args[1:])
         if spec is not None:  # Chromium starts up while the runner's modules import
             from phonewire.devices.registry import prestart

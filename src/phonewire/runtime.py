@@ -6,6 +6,8 @@ One directory per user (``$XDG_RUNTIME_DIR/phonewire`` when that exists, else ``
     runner-PORT.token   the bearer token of the runner listening on 127.0.0.1:PORT (0600, created with
                         O_EXCL at mode 0600, never readable by others for an instant; removed at the
                         runner's shutdown)
+    mcp-PORT.token      the bearer token of ``phonewire mcp --http`` on PORT when ``PHONEWIRE_MCP_TOKEN`` does not
+                        give one (0600, the same way; removed when the server stops)
 
 (the CLI daemon keeps its own files there too, unless ``PHONEWIRE_DAEMON_DIR`` moves them).
 
@@ -13,7 +15,7 @@ Imports only ``os`` and ``stat``: the CLI's thin client imports this module on e
 """
 
 # Kept on os.path and without contextlib, like the thin client that imports it (import time on every warm command).
-# ruff: noqa: PTH101, PTH103, PTH108, PTH111, PTH112, PTH118, PTH120, SIM105
+# ruff: noqa: PTH100, PTH101, PTH103, PTH108, PTH111, PTH112, PTH118, PTH120, SIM105
 from __future__ import annotations
 
 import os
@@ -21,6 +23,8 @@ import stat
 
 #: The environment variable that carries a runner's bearer token (runner: the token to demand; host: to send).
 TOKEN_ENV = "PHONEWIRE_RUNNER_TOKEN"
+#: The environment variable that gives ``phonewire mcp --http`` its bearer token (else one is generated).
+MCP_TOKEN_ENV = "PHONEWIRE_MCP_TOKEN"
 #: Longest token accepted from the environment or a file (bytes).
 MAX_TOKEN_LENGTH = 512
 
@@ -87,21 +91,55 @@ def write_private_output(path: str | os.PathLike[str], data: bytes, *, noun: str
     """Write ``data`` to ``path`` through :func:`open_private_output`; a refusal is ``INVALID_REQUEST`` with a hint
     (``noun``: how the front end names the argument, ``PATH`` on the CLI)."""
     try:
-        with os.fdopen(open_private_output(path), "wb") as out:
-            out.write(data)
+        fd = open_private_output(path)
     except OSError as exc:
         from phonewire.protocol import errors as e
         from phonewire.protocol.errors import ProtocolError
 
+        if exc.errno in _NO_SPACE:
+            raise ProtocolError(e.COMMAND_FAILED, f"cannot write {path}: {exc.strerror}", _no_space_hint(path)) from exc
         raise ProtocolError(
             e.INVALID_REQUEST, f"cannot write {path}: {exc.strerror or exc}",
             f"Pass a {noun} of your own that is not a symlink (e.g. under your home, not a name others could create "
             "in /tmp).",
         ) from exc  # fmt: skip
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+    except OSError as exc:  # a full disk (or quota): no 0-byte or cut file is left behind
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        from phonewire.protocol import errors as e
+        from phonewire.protocol.errors import ProtocolError
+
+        hint = _no_space_hint(path) if exc.errno in _NO_SPACE else "Name a path on a disk that can be written."
+        message = f"cannot write {path}: {exc.strerror or exc}; nothing was kept"
+        raise ProtocolError(e.COMMAND_FAILED, message, hint) from exc
+
+
+#: ENOSPC and EDQUOT: the disk (or the user's quota) is full.
+_NO_SPACE = (28, 122)
+
+
+def _no_space_hint(path: str | os.PathLike[str]) -> str:
+    """What to do when the disk holding ``path`` is full, with its free space when it can be read."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        st = os.statvfs(directory)
+        free = f" ({st.f_bavail * st.f_frsize // (1024 * 1024)} MiB free)"
+    except OSError:
+        free = ""
+    return f"The disk holding {directory} is full{free}: free some space, or name a path on another disk."
 
 
 def runner_token_path(port: int, environ: dict[str, str] | None = None) -> str:
     return os.path.join(user_runtime_dir(environ), f"runner-{port}.token")
+
+
+def mcp_token_path(port: int, environ: dict[str, str] | None = None) -> str:
+    return os.path.join(user_runtime_dir(environ), f"mcp-{port}.token")
 
 
 def valid_token(token: str) -> bool:

@@ -140,3 +140,62 @@ def test_find_located_is_not_found_at_once_when_the_device_locates_nothing_and_m
         run(s.find_located("focused"))
     assert len(sender.commands("scroll")) == 1
     assert run(s.find_located("Person 5")).data["scrolls"] == 0  # on screen: answered at once
+
+
+INSTRUCTION = RawNode("StaticText", label="Select Janessa from the list and click Submit.", rect=Rect(0, 0, 390, 40))
+
+
+class Mentioned(FakeSender):
+    """An instruction that mentions "Janessa" on screen; the device locates the row off screen (``locates``) and a
+    reveal-only scroll brings it in, or it locates nothing and moves nothing."""
+
+    def __init__(self, *, locates: bool) -> None:
+        super().__init__(screen(INSTRUCTION, RawNode("Cell", label="Aaron", rect=Rect(0, 50, 390, 40))))
+        self.locates = locates
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if command != "scroll":
+            return await super().send(command, fields)
+        self.sent.append((command, dict(fields or {})))
+        if not self.locates:
+            return ok({"direction": "down", "located": False, "distance": 0.0, "atEnd": False})
+        self.nodes = screen(INSTRUCTION, RawNode("Cell", label="Janessa", rect=Rect(0, 50, 390, 40)))
+        return ok({"direction": "down", "revealed": True, "distance": 320.0, "atEnd": False,
+                   "container": 'div "names"'})  # fmt: skip
+
+
+def test_find_looks_past_a_paragraph_that_mentions_the_words_and_answers_the_row() -> None:
+    """MiniWoB's click-scroll-list: the instruction was answered; now the device is asked (revealOnly) for a match
+    off screen first, and the row it brings in is the answer."""
+    sender = Mentioned(locates=True)
+    result = run(AgentSession(sender, app_id="dev.phonewire.demo").find("Janessa"))
+    assert result.data["line"].endswith('Cell "Janessa"') and result.data["scrolls"] == 1
+    [scroll] = sender.commands("scroll")
+    assert scroll["revealOnly"] is True and scroll["revealTerms"] == ["text=Janessa"]
+
+
+def test_find_answers_the_mention_when_the_device_locates_nothing_beyond_it() -> None:
+    sender = Mentioned(locates=False)
+    result = run(AgentSession(sender, app_id="dev.phonewire.demo").find("Janessa"))
+    assert "Select Janessa from the list" in result.data["line"] and result.data["scrolls"] == 0
+    assert len(sender.commands("scroll")) == 1  # one look, nothing moved
+
+
+def test_find_answers_a_row_on_screen_at_once_even_beside_a_mention() -> None:
+    sender = Mentioned(locates=True)
+    sender.nodes = screen(INSTRUCTION, RawNode("Cell", label="Janessa", rect=Rect(0, 50, 390, 40)))
+    result = run(AgentSession(sender, app_id="dev.phonewire.demo").find("Janessa"))
+    assert result.data["line"].endswith('Cell "Janessa"') and not sender.commands("scroll")
+
+
+def test_two_elements_that_read_alike_are_an_ambiguous_tap_that_names_label_exact() -> None:
+    """``label=go`` matches "Go" and "go!": AMBIGUOUS_MATCH, nothing tapped, and the hint names ``label==``."""
+    sender = FakeSender(screen(RawNode("Button", label="Go", rect=Rect(0, 0, 90, 40)),
+                               RawNode("Link", label="go!", rect=Rect(0, 50, 90, 40))))  # fmt: skip
+    session = AgentSession(sender, app_id="dev.phonewire.demo")
+    with pytest.raises(ProtocolError) as info:
+        run(session.tap("label=go"))
+    assert info.value.code == e.AMBIGUOUS_MATCH and "label==" in str(info.value.hint)
+    assert not sender.commands("tap")
+    run(session.tap("label==Go"))
+    assert sender.commands("tap") == [{"x": 45.0, "y": 20.0, "appBundleId": "dev.phonewire.demo"}]

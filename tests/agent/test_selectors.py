@@ -80,12 +80,147 @@ def labels(source: str) -> list[str | None]:
     return [n.get("label") for n in match(parse(source), NODES)]
 
 
-def test_id_role_label_and_value_match_exactly() -> None:
+def test_id_role_and_value_match_exactly_label_as_a_person_reads_it() -> None:
     assert labels("id=save") == ["Save"]
     assert labels("role=button label=Delete") == ["Delete"]
     assert labels("role=textfield") == ["Email"]
     assert labels("value=a@b.c") == ["Email"]
-    assert labels("label=save") == []
+    assert labels("label=save") == ["Save"]  # case does not matter to label=
+    assert labels("label==save") == []  # label== is exact
+    assert labels("label==Save") == ["Save"]
+
+
+# --- selectors forgive what a person would (issue 25, item 4) ---------------------------------------------------
+FORM = screen(
+    RawNode("StaticText", label="Action:", rect=Rect(0, 0, 60, 30)),
+    RawNode("ComboBox", label="Action:", identifier="action", rect=Rect(70, 0, 200, 30)),
+    RawNode("Button", label='Deselect file "Sums.ipynb"', rect=Rect(0, 40, 200, 30)),
+    RawNode("Button", label="Save changes…", rect=Rect(0, 80, 200, 30)),
+    RawNode("Button", label="Go", rect=Rect(0, 120, 50, 30)),
+    RawNode("Link", label="go!", rect=Rect(60, 120, 50, 30)),
+    RawNode("Button", label="+", rect=Rect(120, 120, 30, 30)),
+    RawNode("StaticText", label="Stock price: $45.20", identifier="price", rect=Rect(0, 160, 200, 30)),
+    RawNode("TextField", label="Qty", value="1,204", identifier="qty", rect=Rect(0, 200, 200, 30)),
+)  # fmt: skip
+
+
+def form_labels(source: str) -> list[str | None]:
+    return [n.get("label") for n in match(parse(source), FORM)]
+
+
+@pytest.mark.parametrize(
+    "source", ["label=Action", "label=action", "label=ACTION:", 'label=" Action : "', "text=action"]
+)
+def test_label_and_text_ignore_case_surrounding_punctuation_and_whitespace(source: str) -> None:
+    """``label=Action`` is the select Django names "Action:" (findings 4, F6); its caption folds into it (rule 5)."""
+    assert form_labels(source) == ["Action:"]
+    assert [n.get("type") for n in match(parse(source), FORM)] == ["ComboBox"]
+
+
+def test_exact_matching_is_spelled_with_two_equals() -> None:
+    assert form_labels("label==Action") == []
+    assert form_labels("label==Action:") == ["Action:"]
+    assert form_labels("text==Action") == []
+    assert form_labels("text==Save changes…") == ["Save changes…"]
+    assert form_labels("text==save changes…") == []
+    assert form_labels("label=save changes") == ["Save changes…"]
+    assert form_labels('label="  SAVE   changes "') == ["Save changes…"]
+
+
+def test_several_that_fold_alike_all_match_so_a_tap_is_ambiguous() -> None:
+    """ "Go" and "go!" are the same words to a person: both match, and ``tap`` refuses with AMBIGUOUS_MATCH."""
+    assert form_labels("label=go") == ["Go", "go!"]
+    assert form_labels("label==Go") == ["Go"]
+
+
+def test_text_that_is_only_punctuation_is_compared_as_it_is() -> None:
+    assert form_labels("label=+") == ["+"]
+    assert form_labels("+") == ["+"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'Deselect file "Sums.ipynb"',  # what the Jupyter user typed: it matched nothing for 40 s
+        "Deselect file Sums.ipynb",
+        "label='Deselect file \"Sums.ipynb\"'",
+        'label="Deselect file Sums.ipynb"',
+        'text=Deselect file "Sums.ipynb"',
+    ],
+)
+def test_a_text_with_quotes_inside_matches_the_label_that_has_them(source: str) -> None:
+    assert form_labels(source) == ['Deselect file "Sums.ipynb"']
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ('Deselect file "Sums.ipynb', "unterminated"),
+        ("id=price value<cheap", "takes a number"),
+        ("id<3", "compares numbers"),
+        ("role~=/But/", "not a pattern key"),
+        ("text~=Stock", "/REGEX/"),
+        ("text~=/Stock (/", "does not compile"),
+        ("text~=/Stock", "unterminated /pattern/"),
+        ("text~=/a/x", "flag"),
+        ("role==Button", "matches exactly"),
+        ("label==", "needs a value"),
+    ],
+)
+def test_a_selector_that_cannot_be_read_is_a_usage_error_never_silently_nothing(source: str, message: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse(source)
+    assert info.value.code == e.INVALID_REQUEST and message in info.value.message, info.value.message
+    assert info.value.hint and "value<45.5" in info.value.hint
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("id=price value<45.5", ["Stock price: $45.20"]),  # no value: the number in its text
+        ("id=price value<45.2", []),
+        ("id=price value<=45.2", ["Stock price: $45.20"]),
+        ("id=price text>45", ["Stock price: $45.20"]),
+        ("id=qty value>1200", ["Qty"]),  # "1,204" is 1204
+        ("id=qty value>=1205", []),
+        ("value<0", []),
+    ],
+)
+def test_numeric_conditions_compare_the_number_shown(source: str, found: list[str]) -> None:
+    assert form_labels(source) == found
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        (r"text~=/Stock price: \$4\d/", ["Stock price: $45.20"]),  # spaces and backslashes kept
+        (r"text~=/Stock price: \$5\d/", []),
+        (r"text~=/stock PRICE/i", ["Stock price: $45.20"]),
+        (r"text~=/stock PRICE/", []),
+        (r"id~=/^pri/ text~=/\d+\.\d{2}$/", ["Stock price: $45.20"]),
+        (r"label~=/^Deselect/ || id=qty", ['Deselect file "Sums.ipynb"']),
+    ],
+)
+def test_pattern_conditions_search_the_text_with_a_regular_expression(source: str, found: list[str]) -> None:
+    assert form_labels(source) == found
+
+
+def test_a_paragraph_that_mentions_the_words_is_a_mention_a_row_or_an_exact_text_is_not() -> None:
+    from phonewire.agent.selectors import mentions_only
+
+    nodes = screen(
+        RawNode("StaticText", label="Select Janessa from the list and click Submit.", rect=Rect(0, 0, 300, 30)),
+        RawNode("Cell", label="Janessa", rect=Rect(0, 40, 300, 30)),
+        RawNode("StaticText", label="Janessa:", rect=Rect(0, 80, 300, 30)),
+        RawNode("Button", label="Ask Janessa", rect=Rect(0, 120, 300, 30)),
+    )  # fmt: skip
+    by_label = {n.get("label"): n for n in nodes}
+    sel = parse("Janessa")
+    assert mentions_only(sel, by_label["Select Janessa from the list and click Submit."])
+    assert not mentions_only(sel, by_label["Janessa"])
+    assert not mentions_only(sel, by_label["Janessa:"])
+    assert not mentions_only(sel, by_label["Ask Janessa"])  # a control
+    assert not mentions_only(parse("id=x || Janessa"), by_label["Janessa"])
 
 
 def test_text_is_a_case_insensitive_substring_but_exact_matches_win() -> None:
@@ -148,7 +283,7 @@ def _app(title: str, *children: RawNode) -> list[dict[str, object]]:
     from phonewire.protocol.snapshot import build_snapshot
 
     root = RawNode("Application", label=title, rect=Rect(0, 0, 390, 844), children=list(children))
-    return build_snapshot(root, Rect(0, 0, 390, 844), "fake")["nodes"]  # type: ignore[no-any-return]
+    return build_snapshot(root, Rect(0, 0, 390, 844), "fake")["nodes"]
 
 
 def test_a_phrase_taps_the_button_not_the_application_whose_title_contains_it() -> None:

@@ -34,89 +34,117 @@ def _button(ident: str, style: str, extra: str = "") -> str:
     return f'<button id="{ident}" data-aim {extra} style="position:absolute;{style}">{ident}</button>'
 
 
-def generate(seed: int, *, frame_base: str, other_base: str) -> GeneratedPage:
-    """The page of ``seed``; its frames load ``{frame_base}/gen-frame-SEED-same.html`` (same origin) and
-    ``{other_base}/gen-frame-SEED-cross.html`` (the second origin)."""
-    rng = random.Random(seed)
-    width = rng.choice(WIDTHS)
-    tag = rng.choice(VIEWPORT_TAGS)
-    height = rng.choice((900, 1600, 2600))
-    scroll = (rng.choice((0, 0, 120, 400)), rng.choice((0, 0, 300, 900)))
-    p = f"g{seed}"
-    parts: list[str] = []
-    ids: list[str] = []
-    for i in range(rng.randint(4, 7)):
-        bw, bh = rng.choice((44, 90, 160)), rng.choice((28, 44))
-        edge = rng.random()
-        x, y = rng.randint(0, max(0, width - bw)), rng.randint(60, height - bh)
-        if edge < 0.2:  # cut by the layout's right edge
-            x = width - bw // 2
-        elif edge < 0.3:  # cut by the bottom
-            y = height - bh // 2
-        ident = f"{p}-b{i}"
-        ids.append(ident)
-        parts.append(_button(ident, f"left:{x}px;top:{y}px;width:{bw}px;height:{bh}px"))
-    if rng.random() < 0.6:  # a transformed box
+class _Page:
+    """One generated page being built: its random choices, its parts and the ids of its buttons."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.seed, self.p = seed, f"g{seed}"
+        self.width = self.rng.choice(WIDTHS)
+        self.tag = self.rng.choice(VIEWPORT_TAGS)
+        self.height = self.rng.choice((900, 1600, 2600))
+        self.scroll = (self.rng.choice((0, 0, 120, 400)), self.rng.choice((0, 0, 300, 900)))
+        self.parts: list[str] = []
+        self.ids: list[str] = []
+
+    def add(self, ident: str, style: str, extra: str = "") -> str:
+        self.ids.append(ident)
+        return _button(ident, style, extra)
+
+    def buttons(self) -> None:
+        rng = self.rng
+        for i in range(rng.randint(4, 7)):
+            bw, bh = rng.choice((44, 90, 160)), rng.choice((28, 44))
+            edge = rng.random()
+            x, y = rng.randint(0, max(0, self.width - bw)), rng.randint(60, self.height - bh)
+            if edge < 0.2:  # cut by the layout's right edge
+                x = self.width - bw // 2
+            elif edge < 0.3:  # cut by the bottom
+                y = self.height - bh // 2
+            self.parts.append(self.add(f"{self.p}-b{i}", f"left:{x}px;top:{y}px;width:{bw}px;height:{bh}px"))
+
+    def transformed(self) -> None:
+        rng = self.rng
         t = rng.choice(("scale(0.8)", "translate(30px, 40px) scale(1.25)", "rotate(8deg)", "scale(0.5)"))
-        x, y = rng.randint(0, max(0, width - 240)), rng.randint(80, height - 200)
-        inner = []
-        for j in range(2):
-            ident = f"{p}-t{j}"
-            ids.append(ident)
-            inner.append(_button(ident, f"left:{20 + 110 * j}px;top:40px;width:90px;height:40px"))
-        parts.append(
+        x, y = rng.randint(0, max(0, self.width - 240)), rng.randint(80, self.height - 200)
+        inner = [self.add(f"{self.p}-t{j}", f"left:{20 + 110 * j}px;top:40px;width:90px;height:40px") for j in (0, 1)]
+        self.parts.append(
             f'<div style="position:absolute;left:{x}px;top:{y}px;width:240px;height:140px;transform:{t};'
             f'transform-origin:0 0;background:#eef">{"".join(inner)}</div>'
         )
-    header = rng.random() < 0.5
-    if header:  # a fixed header over the content, with a button of its own
-        ident = f"{p}-h"
-        ids.append(ident)
-        parts.append(
+
+    def header(self) -> None:
+        self.parts.append(
             '<div style="position:fixed;left:0;top:0;right:0;height:48px;background:#333;z-index:5">'
-            + _button(ident, "left:8px;top:8px;width:80px;height:32px")
+            + self.add(f"{self.p}-h", "left:8px;top:8px;width:80px;height:32px")
             + "</div>"
         )
-    frames = []
-    if rng.random() < 0.5:
-        frames.append(("same", frame_base))
-    if rng.random() < 0.5:
-        frames.append(("cross", other_base))
-    for k, (kind, base) in enumerate(frames):
-        x, y = rng.randint(0, max(0, width - 300)), rng.randint(100, height - 220)
-        parts.append(
-            f'<iframe id="{p}-f{k}" src="{base}/gen-frame-{seed}-{kind}.html" '
+
+    def frame(self, k: int, kind: str, base: str) -> None:
+        x, y = self.rng.randint(0, max(0, self.width - 300)), self.rng.randint(100, self.height - 220)
+        self.parts.append(
+            f'<iframe id="{self.p}-f{k}" src="{base}/gen-frame-{self.seed}-{kind}.html" '
             f'style="position:absolute;left:{x}px;top:{y}px;width:300px;height:200px;border:1px solid #999">'
             "</iframe>"
         )
-    if rng.random() < 0.5:  # a widget whose opening focuses a field further down and scrolls to it
-        ident = f"{p}-open"
-        ids.append(ident)
-        y = rng.randint(60, 400)
-        parts.append(_button(ident, f"left:10px;top:{y}px;width:120px;height:40px", f'data-opens="{p}-panel"'))
-        parts.append(
-            f'<div id="{p}-panel" hidden style="position:absolute;left:20px;top:{height - 260}px;width:300px">'
+
+    def widget(self) -> None:
+        p, y = self.p, self.rng.randint(60, 400)
+        self.parts.append(
+            self.add(f"{p}-open", f"left:10px;top:{y}px;width:120px;height:40px", f'data-opens="{p}-panel"')
+        )
+        self.parts.append(
+            f'<div id="{p}-panel" hidden style="position:absolute;left:20px;top:{self.height - 260}px;width:300px">'
             f'<input aria-label="{p} field" style="width:200px">'
-            + _button(f"{p}-ok", "left:0;top:40px;width:100px;height:40px")
+            + self.add(f"{p}-ok", "left:0;top:40px;width:100px;height:40px")
             + "</div>"
         )
-        ids.append(f"{p}-ok")
-    meta = f'<meta name="viewport" content="{tag}">' if tag else ""
-    html = (
-        f"<!doctype html><html><head>{meta}<title>gen {seed}</title>"
-        '<script src="/recorder.js"></script></head>'
-        f'<body data-scroll="{scroll[0]},{scroll[1]}" style="margin:0">'
-        f'<div style="position:relative;width:{width}px;height:{height}px">{"".join(parts)}</div></body></html>'
-    )
-    frame_html: dict[str, str] = {}
-    frame_ids: list[str] = []
-    for kind, _ in frames:
-        mine = [f"{p}-{kind}{j}" for j in range(2)]
-        frame_ids += mine
-        frame_html[kind] = (
-            '<!doctype html><html><head><script src="/recorder.js"></script></head><body style="margin:0">'
-            + "".join(_button(i, f"left:{20 + 120 * j}px;top:60px;width:100px;height:40px") for j, i in enumerate(mine))
-            + "</body></html>"
+
+    def html(self) -> str:
+        meta = f'<meta name="viewport" content="{self.tag}">' if self.tag else ""
+        return (
+            f"<!doctype html><html><head>{meta}<title>gen {self.seed}</title>"
+            '<script src="/recorder.js"></script></head>'
+            f'<body data-scroll="{self.scroll[0]},{self.scroll[1]}" style="margin:0">'
+            f'<div style="position:relative;width:{self.width}px;height:{self.height}px">{"".join(self.parts)}</div>'
+            "</body></html>"
         )
-    shape = f"width={width} viewport={tag!r} height={height} scroll={scroll} header={header} frames={len(frames)}"
-    return GeneratedPage(seed, html, frame_html, ids, frame_ids, shape)
+
+
+def _frame_page(ids: list[str]) -> str:
+    return (
+        '<!doctype html><html><head><script src="/recorder.js"></script></head><body style="margin:0">'
+        + "".join(_button(i, f"left:{20 + 120 * j}px;top:60px;width:100px;height:40px") for j, i in enumerate(ids))
+        + "</body></html>"
+    )
+
+
+def generate(seed: int, *, frame_base: str, other_base: str) -> GeneratedPage:
+    """The page of ``seed``; its frames load ``{frame_base}/gen-frame-SEED-same.html`` (same origin) and
+    ``{other_base}/gen-frame-SEED-cross.html`` (the second origin)."""
+    page = _Page(seed)
+    rng = page.rng
+    page.buttons()
+    if rng.random() < 0.6:  # a transformed box
+        page.transformed()
+    header = rng.random() < 0.5
+    if header:  # a fixed header over the content, with a button of its own
+        page.header()
+    frames = [(kind, base) for kind, base in (("same", frame_base), ("cross", other_base)) if rng.random() < 0.5]
+    for k, (kind, base) in enumerate(frames):
+        page.frame(k, kind, base)
+    if rng.random() < 0.5:  # a widget whose opening focuses a field further down and scrolls to it
+        page.widget()
+    frame_ids = {kind: [f"{page.p}-{kind}{j}" for j in range(2)] for kind, _ in frames}
+    shape = (
+        f"width={page.width} viewport={page.tag!r} height={page.height} scroll={page.scroll} header={header} "
+        f"frames={len(frames)}"
+    )
+    return GeneratedPage(
+        seed,
+        page.html(),
+        {kind: _frame_page(ids) for kind, ids in frame_ids.items()},
+        page.ids,
+        [i for ids in frame_ids.values() for i in ids],
+        shape,
+    )

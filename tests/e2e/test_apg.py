@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from aim_site import APG_DIR, ApgSite
@@ -74,16 +75,33 @@ def _example_targets(view: phonewire.View) -> list[tuple[str, dict[str, object]]
     return out
 
 
-def sweep(phone: phonewire.Phone, site: ApgSite, example: str) -> Sweep:
-    result = Sweep(example)
-    _to_example(phone, site, example)
+def _judged(reply: phonewire.ActionResult, clicks: list[dict[str, Any]], what: str, label: str) -> str | None:
+    """What is wrong with a tap that answered ok (None: it reached the element it named)."""
+    point = reply.data.get("target") or {}
+    x, y = float(point.get("x", -1)), float(point.get("y", -1))
+    if not (0 <= x <= SCREEN.width and 0 <= y <= SCREEN.height):
+        return f"{what}: ok at ({x}, {y}), off the screen; the page saw {len(clicks)} click(s)"
+    if not clicks:
+        return f"{what}: ok at ({x}, {y}) but the page saw no click"
+    if label and not any(label in str(name) for name in clicks[0].get("names", [])):
+        return f"{what}: ok at ({x}, {y}) but the click reached {clicks[0].get('names', [])[:3]}"
+    return None
+
+
+def _targets(phone: phonewire.Phone) -> list[tuple[str, dict[str, object]]]:
     targets = _example_targets(phone.snapshot())
     for _ in range(3):  # the heading at the screen's bottom edge: the example is below it, as a person scrolls on
         if targets:
             break
         phone.scroll("down", amount=0.5)
         targets = _example_targets(phone.snapshot())
-    for ref, n in targets[:MAX_TAPS]:
+    return targets
+
+
+def sweep(phone: phonewire.Phone, site: ApgSite, example: str) -> Sweep:
+    result = Sweep(example)
+    _to_example(phone, site, example)
+    for ref, n in _targets(phone)[:MAX_TAPS]:
         label = str(n.get("label") or "")
         what = f"@{ref} {n.get('type')} {label!r}"
         site.clear()
@@ -96,17 +114,12 @@ def sweep(phone: phonewire.Phone, site: ApgSite, example: str) -> Sweep:
             elif site.clicks():
                 result.wrong.append(f"{what}: refused ({exc.code}) but the page saw a click")
             continue
-        point = reply.data.get("target") or {}
-        x, y = float(point.get("x", -1)), float(point.get("y", -1))
         clicks = site.clicks()
-        if not (0 <= x <= SCREEN.width and 0 <= y <= SCREEN.height):
-            result.wrong.append(f"{what}: ok at ({x}, {y}), off the screen; the page saw {len(clicks)} click(s)")
-        elif not clicks:
-            result.wrong.append(f"{what}: ok at ({x}, {y}) but the page saw no click")
-        elif label and not any(label in str(name) for name in clicks[0].get("names", [])):
-            result.wrong.append(f"{what}: ok at ({x}, {y}) but the click reached {clicks[0].get('names', [])[:3]}")
-        else:
+        wrong = _judged(reply, clicks, what, label)
+        if wrong is None:
             result.landed += 1
+        else:
+            result.wrong.append(wrong)
         if any(c.get("away") for c in clicks):
             _to_example(phone, site, example)  # it followed a link: back to the example (refs of it stay valid)
     return result

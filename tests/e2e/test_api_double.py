@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_harness import wait_gone
+from procs import wait_gone
 
 import phonewire
 from phonewire.protocol import errors as e

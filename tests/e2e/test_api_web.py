@@ -6,8 +6,8 @@ import contextlib
 from pathlib import Path
 
 import pytest
-from cli_harness import wait_gone
 from PIL import Image
+from procs import wait_gone
 
 import phonewire
 from phonewire.protocol import errors as e
@@ -54,7 +54,7 @@ def test_a_script_drives_the_demo_and_the_runner_stops_with_the_phone(
 
 def test_scroll_moves_the_content_by_the_amount_asked_and_does_not_fling(shared_phone: phonewire.Phone) -> None:
     def row_tops(phone: phonewire.Phone) -> dict[str, float]:
-        return {n["identifier"]: n["rect"]["y"] for n in phone.snapshot().nodes if n["type"] == "Button"}
+        return {str(n["identifier"]): n["rect"]["y"] for n in phone.snapshot().nodes if n["type"] == "Button"}
 
     with contextlib.nullcontext(shared_phone) as phone:
         phone.open("dev.phonewire.demo")

@@ -2,11 +2,12 @@
 replaying the PhoneAgent reference workflow on the demo app: get_tree → tap_element → enter_text → get_context.
 
 What is checked is what the page shows afterwards: the tapped row's counter went up by exactly one, the typed text
-is the field's value, and the screenshot written to disk decodes as a PNG of the reported size."""
+is the field's value, and the screenshot decodes as a JPEG of the reported size (a PNG at device pixels on request)."""
 
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import re
@@ -146,18 +147,26 @@ def test_reference_workflow_get_tree_tap_element_enter_text_get_context(bridge: 
     assert typed["coordinate"] == frame_of(name)
     assert 'value="hello bridge"' in find_line(typed["tree"], r"id=name\b")
 
-    # 4. get_context: tree + screenshot, written as a PNG that decodes at the reported size
+    # 4. get_context: tree + screenshot, by default a JPEG at one pixel per point that decodes at the reported size
+    #    (the viewport's size in points); a PNG at device pixels on request
     context = bridge.result("get_context")
     assert 'value="hello bridge"' in context["tree"]
-    png = tmp_path / "context.png"
-    png.write_bytes(base64.b64decode(context["screenshot_base64"]))
+    viewport = bridge.result("viewport")
     from PIL import Image
 
+    with Image.open(io.BytesIO(base64.b64decode(context["screenshot_base64"]))) as image:
+        image.load()
+        assert image.format == "JPEG" and context["metadata"]["format"] == "jpeg"
+        assert image.size == (context["metadata"]["width"], context["metadata"]["height"])
+        assert image.size == (round(viewport["width"]), round(viewport["height"]))
+    full = bridge.result("get_screen_image", format="png", scale="device")
+    png = tmp_path / "context.png"
+    png.write_bytes(base64.b64decode(full["screenshot_base64"]))
     with Image.open(png) as image:
         image.load()
         assert image.format == "PNG"
-        assert image.size == (context["metadata"]["width"], context["metadata"]["height"])
-        assert image.size[0] >= 393  # the phone's width in points, at device pixels
+        assert image.size == (full["metadata"]["width"], full["metadata"]["height"])
+        assert image.size == (round(viewport["width"] * 3), round(viewport["height"] * 3))  # iphone-15: 3 px a point
 
 
 def test_bad_input_on_the_live_bridge_gets_errors_and_the_connection_keeps_serving(bridge: Bridge) -> None:
@@ -217,3 +226,21 @@ def test_targets_by_ref_and_selector_and_an_ambiguous_selector_taps_nothing(brid
     ambiguous = bridge.call("tap", target="role=Button")
     assert ambiguous["error"]["code"] == "AMBIGUOUS_MATCH" and "@e" in ambiguous["error"]["message"]
     assert changed_lines(by_selector, bridge.result("get_tree")["tree"]) == []
+
+
+def test_forgiving_selectors_numbers_and_patterns_over_the_bridge(bridge: Bridge) -> None:
+    """Issue 25 item 4 through the bridge: a label read as a person reads it, a number, a pattern; a selector that
+    cannot be read is INVALID_REQUEST and taps nothing."""
+    tree = bridge.result("get_tree")["tree"]
+    row = fully_visible_row(tree)
+    count = likes(tree, row)
+    between = f"id=like-{row} label~=/^Like \\d+$/ value>={count} value<{count + 1}"  # its number, from its label
+    assert bridge.result("wait", selector=between, timeout_ms=0)["target"]["label"] == f"Like {count}"
+    shown = bridge.result("wait", selector=f"id=like-{row} label=like {count}!", timeout_ms=0)  # case, punctuation
+    assert shown["target"]["label"] == f"Like {count}"
+    exact = bridge.call("wait", selector=f"id=like-{row} label==like {count}", timeout_ms=0)
+    assert exact["error"]["code"] == "WAIT_TIMED_OUT"
+    for bad in (f"id=like-{row} value<many", "text~=/Like (/"):
+        refused = bridge.call("tap", target=bad)
+        assert refused["error"]["code"] == "INVALID_REQUEST" and "value<45.5" in str(refused["error"]), refused
+    assert likes(bridge.result("get_tree")["tree"], row) == count

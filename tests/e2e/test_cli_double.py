@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_harness import Cli, cli_for, wait_gone
+from cli_harness import Cli, cli_for
 from PIL import Image
+from procs import wait_gone
 
 import phonewire
 from phonewire.frontends.cli.client import DAEMON_HINTS, connect, decode_reply, encode_request, ensure_private_dir

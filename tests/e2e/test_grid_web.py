@@ -23,7 +23,8 @@ from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from selenium.common.exceptions import InvalidSessionIdException, SessionNotCreatedException, WebDriverException
 
-from grid_harness import STEREOTYPE, TIMEOUT_STEREOTYPE, Grid, Proc, alive, free_port, server_jar
+from grid_harness import STEREOTYPE, TIMEOUT_STEREOTYPE, Grid, Proc, alive, server_jar
+from loopback import free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.grid, pytest.mark.timeout(420)]
 

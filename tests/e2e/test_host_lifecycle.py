@@ -33,7 +33,7 @@ def pid_gone(pid: int) -> bool:
 
 
 def test_sigkilled_runner_is_replaced_by_the_next_command_without_a_graceful_wait(tmp_path: Path) -> None:
-    """ADR 0005: dead cached runner processes are invalidated without graceful shutdown; the next command
+    """lifecycle: dead cached runner processes are invalidated without graceful shutdown; the next command
     notices at once, starts a new runner and succeeds."""
 
     async def main() -> None:
@@ -71,7 +71,7 @@ def test_sigkilled_runner_is_replaced_by_the_next_command_without_a_graceful_wai
 
 
 def test_sigkill_during_a_hot_loop_resends_the_tap_that_never_left() -> None:
-    """ADR 0005 + PROTO: a skipped preflight meets a refused connection; the tap was never delivered, so it
+    """lifecycle + send-once: a skipped preflight meets a refused connection; the tap was never delivered, so it
     goes to the new runner exactly once."""
 
     async def main() -> None:
@@ -140,7 +140,7 @@ def test_wedged_runner_is_recycled() -> None:
 
 
 def test_relaunch_of_a_running_app_sends_one_lifecycle_reset_and_keeps_the_runner() -> None:
-    """ADR 0005: after replacing the app process, a lifecycle reset keeps the warm runner."""
+    """lifecycle: after replacing the app process, a lifecycle reset keeps the warm runner."""
 
     async def main() -> None:
         async with HostSession("double", write_diagnostics=False) as host:
@@ -248,7 +248,7 @@ def test_attached_runner_that_is_gone_is_runner_unavailable() -> None:
 
 
 def test_a_spawned_runner_never_gets_a_larger_time_scale_than_the_host() -> None:
-    """PROTO timeout budgets: every client window strictly exceeds the runner budget.  An environment naming a
+    """send-once budgets: every client window strictly exceeds the runner budget.  An environment naming a
     larger scale than the host's own timing would give the runner a 75 s tap budget under a 0.9 s host window,
     and the runner's COMMAND_TIMED_OUT verdict would be swallowed as a transport timeout."""
 

@@ -89,7 +89,7 @@ async def count_on_screen(host: HostSession, app: str) -> int:
 
 
 def test_taps_with_dropped_replies_count_exactly_once_on_a_real_page() -> None:
-    """PROTO send-once + OPT 1 on the web device: every 4th tap reply is dropped and recovered from the
+    """send-once + recovery on the web device: every 4th tap reply is dropped and recovered from the
     runner's journal; the page's own counter equals the taps the host reported, never more."""
     seen = {"taps": 0}
 
@@ -133,7 +133,7 @@ def test_taps_with_dropped_replies_count_exactly_once_on_a_real_page() -> None:
 
 
 def test_hot_taps_on_the_web_device_make_one_request_each_and_relaunch_keeps_the_runner() -> None:
-    """ADR 0005 on the web device: after the first tap, one runner request per allowlisted tap."""
+    """lifecycle on the web device: after the first tap, one runner request per allowlisted tap."""
 
     async def main() -> None:
         async with counter_page() as url, running_runner("web") as process, FaultProxy(process.port) as proxy:
@@ -150,7 +150,7 @@ def test_hot_taps_on_the_web_device_make_one_request_each_and_relaunch_keeps_the
                     await host.send("tap", {"appBundleId": url, "x": 100, "y": 60})
                 assert proxy.count() - before == 20
                 assert await count_on_screen(host, url) == 21
-                # ADR 0005: relaunching the app keeps the warm runner through one lifecycle reset
+                # lifecycle: relaunching the app keeps the warm runner through one lifecycle reset
                 runner = host.runner
                 relaunch = await host.send("launchApp", {"appBundleId": url})
                 assert relaunch.data is not None and relaunch.data["relaunched"] is True
@@ -166,7 +166,7 @@ def test_hot_taps_on_the_web_device_make_one_request_each_and_relaunch_keeps_the
 
 
 def test_sigkilled_web_runner_is_replaced_by_the_next_command() -> None:
-    """ADR 0005 on the web device: the next command notices the dead runner, starts a new one (and a new
+    """lifecycle on the web device: the next command notices the dead runner, starts a new one (and a new
     Chromium) and succeeds, with no graceful-shutdown wait."""
 
     async def main() -> None:

@@ -10,6 +10,7 @@ from web_runner import HostileSite
 
 import phonewire
 from phonewire.protocol import errors as e
+from phonewire.protocol.snapshot import Node
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +25,7 @@ def text_of(phone: phonewire.Phone, ident: str) -> str:
     return str(next(n for n in phone.snapshot().nodes if n.get("identifier") == ident).get("label"))
 
 
-def alert_of(view: phonewire.View) -> dict[str, object]:
+def alert_of(view: phonewire.View) -> Node:
     return next(n for n in view.nodes if n.get("type") == "Alert")
 
 

@@ -17,6 +17,7 @@ from web_runner import HostileSite
 import phonewire
 from loopback import serve
 from phonewire.protocol import errors as e
+from phonewire.protocol.snapshot import Node
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +28,7 @@ def phone(shared_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire
     return shared_phone
 
 
-def node_of(phone: phonewire.Phone, ident: str) -> dict[str, object]:
+def node_of(phone: phonewire.Phone, ident: str) -> Node:
     return next(n for n in phone.snapshot().nodes if n.get("identifier") == ident)
 
 

@@ -182,7 +182,7 @@ def test_a_name_borrowed_from_the_row_gives_way_to_the_words_a_person_sees(phone
 
     def counts() -> tuple[str, str]:
         nodes = {n.get("identifier"): n for n in phone.snapshot().nodes}
-        return nodes["edits"]["label"], nodes["toggles"]["label"]
+        return str(nodes["edits"]["label"]), str(nodes["toggles"]["label"])
 
     view = phone.snapshot()
     box = next(n for n in view.nodes if n.get("type") == "CheckBox" and n.get("label") == "B second")
@@ -212,7 +212,7 @@ def test_tree_expanders_show_their_state_and_a_tap_opens_them(phone: phonewire.P
     phone.open(site + "tree.html")
 
     def toggles() -> int:
-        return int(next(n for n in phone.snapshot().nodes if n.get("identifier") == "toggles")["label"])
+        return int(str(next(n for n in phone.snapshot().nodes if n.get("identifier") == "toggles")["label"]))
 
     view = phone.snapshot(interactive=True)
     assert lines(view) == [

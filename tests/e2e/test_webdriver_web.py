@@ -116,14 +116,14 @@ def test_long_press_and_double_tap_by_w3c_actions(driver: appium_webdriver.Remot
     driver.find_element(AppiumBy.ACCESSIBILITY_ID, "open-1").click()
     hold = driver.find_element(AppiumBy.ID, "hold-target")
     actions = ActionChains(driver)
-    actions.w3c_actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "touch"))
-    actions.w3c_actions.pointer_action.move_to(hold).pointer_down().pause(1).release()
+    actions.w3c_actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "touch"))  # type: ignore[no-untyped-call]
+    actions.w3c_actions.pointer_action.move_to(hold).pointer_down().pause(1).release()  # type: ignore[no-untyped-call]
     actions.perform()
     assert driver.find_element(AppiumBy.ID, "long-presses").text == "1"
     pad = driver.find_element(AppiumBy.ID, "double-tap-target")
     actions = ActionChains(driver)
-    actions.w3c_actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "touch"))
-    actions.w3c_actions.pointer_action.move_to(pad).click().pause(0.05).click()
+    actions.w3c_actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "touch"))  # type: ignore[no-untyped-call]
+    actions.w3c_actions.pointer_action.move_to(pad).click().pause(0.05).click()  # type: ignore[no-untyped-call]
     actions.perform()
     assert driver.find_element(AppiumBy.ID, "double-taps").text == "1"
 

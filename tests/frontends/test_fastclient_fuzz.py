@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from phonewire.frontends.cli import fastclient
-from phonewire.frontends.cli.client import decode_reply, encode_request
+from phonewire.frontends.cli.client import decode_reply, decode_request, encode_request
 
 LOST, FALLBACK = 94, 95  # the exit codes of the stand-in scripts
 SANITIZER_EXIT = 77
@@ -219,6 +220,17 @@ def test_the_fake_daemon_stands_in_for_a_private_directory(native: Native) -> No
     assert shutil.which(str(native.exe))
 
 
+def test_the_request_carries_the_client_deadline_as_the_python_client_sends_it(native: Native) -> None:
+    native.requests.clear()
+    before = time.time()
+    proc = run(native, SEEDS[0], env={b"PHONEWIRE_TIMEOUT": b"5"})
+    after = time.time()
+    assert proc.returncode == 0, proc.stderr
+    [request] = native.requests
+    env = decode_request(request).env
+    assert before + 5 - 0.001 <= float(env["PHONEWIRE_CLIENT_DEADLINE"]) <= after + 5 + 0.001
+
+
 def test_argv_and_environment_of_any_bytes_travel_exactly_as_the_python_client_sends_them(
     native: Native, tmp_path: Path
 ) -> None:
@@ -230,7 +242,7 @@ def test_argv_and_environment_of_any_bytes_travel_exactly_as_the_python_client_s
         argv = (b"--device", b"double", b"fill", *words)
         env = {b"PHONEWIRE_SESSION": bytes(rng.randrange(1, 256) for _ in range(rng.randint(0, 20))).replace(b"=", b"")}
         native.requests.clear()
-        proc = run(native, SEEDS[0], argv=argv, env=env)
+        proc = run(native, SEEDS[0], argv=argv, env={**env, b"PHONEWIRE_TIMEOUT": b"0"})  # no deadline entry
         assert (proc.returncode, proc.stdout) == (0, b"hello\n"), proc.stderr
         decode = os.fsdecode
         expected = encode_request("fuzz-token", [decode(a) for a in argv], str(Path.cwd()),

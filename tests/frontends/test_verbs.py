@@ -77,6 +77,11 @@ def test_shell_words_join_into_one_target_keeping_spaces_in_values() -> None:
     joined = join_target(["role=Button", "label=Sign in"])
     assert parse(joined).alternatives[0] == (Term("role", "Button"), Term("label", "Sign in"))
     assert parse(join_target(["Sign in"])).alternatives[0] == (Term("text", "Sign in"),)
+    exact = join_target(["role=Button", "label==Sign in"])
+    assert parse(exact).alternatives[0] == (Term("role", "Button"), Term("label", "Sign in", "=="))
+    pattern = parse(join_target(["id=price", r"text~=/Stock price: \$4\d/"])).alternatives[0]
+    assert pattern[1].op == "~=" and pattern[1].value.pattern == r"Stock price: \$4\d"  # type: ignore[union-attr]
+    assert parse(join_target(["id=price", "value<45.5"])).alternatives[0][1] == Term("value", 45.5, "<")
 
 
 def test_batch_steps_are_argv_arrays() -> None:

@@ -1,4 +1,4 @@
-"""Diagnostics (issue 4 slice 4 / OPT 2): a structured event per decision, as JSON lines and through the API."""
+"""Diagnostics (issue 4 slice 4 / lifecycle): a structured event per decision, as JSON lines and through the API."""
 
 from __future__ import annotations
 

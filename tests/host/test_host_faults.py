@@ -74,7 +74,7 @@ def nth(command: str, n: int, fault: Fault) -> Rule:
 
 # --- healthy-mutation skip ----------------------------------------------------------------------------------------
 def test_hot_loop_of_200_taps_makes_one_runner_request_per_tap_after_the_first() -> None:
-    """ADR 0005 / OPT 2: 1 runner request per hot allowlisted command after the first (counted at the proxy)."""
+    """lifecycle: 1 runner request per hot allowlisted command after the first (counted at the proxy)."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
         await host.send("launchApp", {"appBundleId": APP})
@@ -93,7 +93,7 @@ def test_hot_loop_of_200_taps_makes_one_runner_request_per_tap_after_the_first()
 
 
 def test_read_only_replies_never_earn_the_skip() -> None:
-    """ADR 0005: snapshots and other read-only responses never count as a health signal."""
+    """lifecycle: snapshots and other read-only responses never count as a health signal."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
         await host.send("launchApp", {"appBundleId": APP})
@@ -105,8 +105,44 @@ def test_read_only_replies_never_earn_the_skip() -> None:
     run(scenario)
 
 
+def test_snapshots_in_a_loop_make_one_runner_request_each() -> None:
+    """issue 27: a read-only command within the healthy window skips uptime: requests per snapshot = 1.0, counted
+    at the proxy in front of a real runner process; after a tap the snapshot skips too."""
+
+    async def scenario(host: HostSession, proxy: FaultProxy) -> None:
+        await host.send("launchApp", {"appBundleId": APP})
+        before = proxy.count()
+        for _ in range(50):
+            await host.send("snapshot", {"appBundleId": APP})
+            await host.send("tap", tap(APP))
+        for _ in range(50):
+            await host.send("snapshot", {"appBundleId": APP})
+        assert proxy.count("snapshot") == 100
+        assert proxy.count() - before == 151  # 100 snapshots, 50 taps and one uptime (the first tap's noRecord)
+        assert proxy.count("uptime") == 2  # launchApp (startup) and the first tap, never before a snapshot
+        reasons = [ev["reason"] for ev in host.diagnostics(event=d.PREFLIGHT) if ev["command"] == "snapshot"]
+        assert reasons == [r.SKIP_HEALTHY_REPLY] * 100
+        assert await tap_count(host, APP) == 50
+
+    run(scenario)
+
+
+def test_a_read_only_command_after_an_idle_moment_preflights() -> None:
+    """issue 27: past the healthy window the read-only skip ends (a negative window: every reply is stale)."""
+
+    async def scenario(host: HostSession, proxy: FaultProxy) -> None:
+        host.healthy_window_s = -1.0
+        await host.send("launchApp", {"appBundleId": APP})
+        uptimes = proxy.count("uptime")
+        await host.send("snapshot", {"appBundleId": APP})
+        assert proxy.count("uptime") == uptimes + 1
+        assert host.diagnostics(event=d.PREFLIGHT)[-1]["reason"] == r.PREFLIGHT_NO_RECENT_REPLY
+
+    run(scenario)
+
+
 def test_a_different_app_preflights_again() -> None:
-    """OPT 2: the record counts only for the same appBundleId."""
+    """lifecycle: the record counts only for the same appBundleId."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
         await host.send("launchApp", {"appBundleId": "app.b"})
@@ -123,7 +159,7 @@ def test_a_different_app_preflights_again() -> None:
 
 # --- lost replies: status-before-invalidate ---------------------------------------------------------------------------
 def test_1000_taps_with_10_percent_dropped_replies_count_exactly_once() -> None:
-    """PROTO send-once + OPT 1/4: the counter equals the taps reported done or recovered — never more — and
+    """send-once + recovery: the counter equals the taps reported done or recovered — never more — and
     at least 99 % of dropped replies are recovered without invalidating the session."""
     rng = random.Random(4)
 
@@ -156,7 +192,7 @@ def test_1000_taps_with_10_percent_dropped_replies_count_exactly_once() -> None:
 
 
 def test_reset_mid_reply_is_recovered_from_the_journal() -> None:
-    """OPT 1: a connection reset mid-reply runs one status probe with the original id; completed → the reply."""
+    """recovery: a connection reset mid-reply runs one status probe with the original id; completed → the reply."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
         await host.send("launchApp", {"appBundleId": APP})
@@ -171,7 +207,7 @@ def test_reset_mid_reply_is_recovered_from_the_journal() -> None:
 
 
 def test_failed_command_with_lost_reply_surfaces_the_runners_own_error() -> None:
-    """OPT 1: failed → the runner failure code/message/hint instead of a generic transport failure."""
+    """recovery: failed → the runner failure code/message/hint instead of a generic transport failure."""
     app = "fail.APP_NOT_AVAILABLE"
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
@@ -187,7 +223,7 @@ def test_failed_command_with_lost_reply_surfaces_the_runners_own_error() -> None
 
 
 def test_command_still_running_when_the_connection_dies_is_reported_in_flight() -> None:
-    """OPT 4: accepted/started → session kept, COMMAND_IN_FLIGHT, and the command is not replayed."""
+    """recovery: accepted/started → session kept, COMMAND_IN_FLIGHT, and the command is not replayed."""
     app = "hang.400"
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
@@ -238,7 +274,7 @@ def test_a_tap_lost_on_the_way_twice_is_not_sent_a_third_time_and_keeps_the_runn
 
 
 def test_read_only_command_with_lost_unretained_reply_is_retried() -> None:
-    """OPT 1: a read-only command whose response was not retained keeps the retry behaviour."""
+    """recovery: a read-only command whose response was not retained keeps the retry behaviour."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
         await host.send("launchApp", {"appBundleId": APP})
@@ -253,7 +289,7 @@ def test_read_only_command_with_lost_unretained_reply_is_retried() -> None:
 
 
 def test_timeout_after_a_skipped_preflight_clears_the_record_and_carries_the_skip_context() -> None:
-    """ADR 0005: a transport failure after a skip clears the recency record and is marked with the skip
+    """lifecycle: a transport failure after a skip clears the recency record and is marked with the skip
     context; timeout-shaped failures propagate (no status recovery)."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
@@ -273,7 +309,7 @@ def test_timeout_after_a_skipped_preflight_clears_the_record_and_carries_the_ski
 
 
 def test_connection_failure_after_a_skip_runs_status_recovery() -> None:
-    """ADR 0005: connection-shaped failures after a skipped preflight run status recovery, never a replay."""
+    """lifecycle: connection-shaped failures after a skipped preflight run status recovery, never a replay."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:
         await host.send("launchApp", {"appBundleId": APP})
@@ -325,7 +361,7 @@ def test_runner_busy_is_retried_after_a_backoff_because_nothing_ran() -> None:
 
 
 def test_failed_status_probe_invalidates_and_reports_an_unknown_fate() -> None:
-    """OPT 1: a status timeout preserves the invalidation behaviour; the mutating command is not replayed."""
+    """recovery: a status timeout preserves the invalidation behaviour; the mutating command is not replayed."""
 
     def rule(_index: int, body: dict[str, Any]) -> Plan:
         command = body.get("command")
@@ -349,7 +385,7 @@ def test_failed_status_probe_invalidates_and_reports_an_unknown_fate() -> None:
 
 
 def test_failed_readiness_preflight_invalidates_before_the_command_is_sent() -> None:
-    """ADR 0005: a failed uptime preflight (runnerReadinessPreflightFailed) invalidates; the command, never sent,
+    """lifecycle: a failed uptime preflight (runnerReadinessPreflightFailed) invalidates; the command, never sent,
     goes to the next runner session exactly once."""
 
     async def scenario(host: HostSession, proxy: FaultProxy) -> None:

@@ -1,6 +1,6 @@
 # ruff: noqa: E501  (decision tables read best one case per line)
-"""The session rules as tables: every case names the reference rule it checks (ADR 0005 = the runner lifecycle
-ADR, OPT n = work slice n of the runner protocol optimization plan, PROTO = the v1 protocol's send-once contract).
+"""The session rules as tables: every case names the record it checks (lifecycle = docs/design/runner-lifecycle.md,
+recovery and send-once = docs/design/send-once-recovery.md; docs/design/README.md lists the tags).
 """
 
 from __future__ import annotations
@@ -27,37 +27,77 @@ def rec(app: str | None = APP, age: float = 1.0, command: str = c.TAP) -> r.Heal
 # --- preflight ---------------------------------------------------------------------------------------------------
 # (rule, command, app, ready, record, expected preflight, expected reason)
 PREFLIGHT_CASES: list[tuple[str, str, str | None, bool, r.HealthyMutation | None, bool, str]] = [
-    ("ADR 0005: readiness probe commands skip preflight to avoid recursion (uptime)",
+    ("lifecycle: readiness probe commands skip preflight to avoid recursion (uptime)",
      c.UPTIME, None, True, None, False, r.SKIP_READINESS_PROBE),
-    ("ADR 0005: readiness probe commands skip preflight (status)",
+    ("lifecycle: readiness probe commands skip preflight (status)",
      c.STATUS, None, False, None, False, r.SKIP_READINESS_PROBE),
-    ("ADR 0005: read-only startup commands skip preflight; the first success is the readiness proof",
+    ("lifecycle: read-only startup commands skip preflight; the first success is the readiness proof",
      c.SNAPSHOT, APP, False, None, False, r.SKIP_READ_ONLY_STARTUP),
-    ("ADR 0005: read-only startup skip applies to any read-only command (listApps)",
+    ("lifecycle: read-only startup skip applies to any read-only command (listApps)",
      c.LIST_APPS, None, False, None, False, r.SKIP_READ_ONLY_STARTUP),
-    ("OPT 2: first-command/startup mutating commands still preflight",
+    ("lifecycle: first-command/startup mutating commands still preflight",
      c.TAP, APP, False, rec(), True, r.PREFLIGHT_STARTUP),
-    ("ADR 0005: ready sessions preflight every non-allowlisted command (type)",
+    ("lifecycle: ready sessions preflight every non-allowlisted command (type)",
      c.TYPE, APP, True, rec(), True, r.PREFLIGHT_NOT_ALLOWLISTED),
-    ("ADR 0005: read-only commands on a ready session preflight (snapshot is not allowlisted)",
-     c.SNAPSHOT, APP, True, rec(), True, r.PREFLIGHT_NOT_ALLOWLISTED),
-    ("ADR 0005: launchApp is not allowlisted",
+    ("issue 27: a read-only command with no healthy reply on record preflights (snapshot)",
+     c.SNAPSHOT, APP, True, rec(), True, r.PREFLIGHT_NO_RECENT_REPLY),
+    ("lifecycle: launchApp is not allowlisted",
      c.LAUNCH_APP, APP, True, rec(), True, r.PREFLIGHT_NOT_ALLOWLISTED),
-    ("OPT 2: no record → preflight",
+    ("lifecycle: no record → preflight",
      c.TAP, APP, True, None, True, r.PREFLIGHT_NO_RECORD),
-    ("OPT 2: app-activation-uncertain (record for another app) → preflight",
+    ("lifecycle: app-activation-uncertain (record for another app) → preflight",
      c.TAP, "app.other", True, rec(), True, r.PREFLIGHT_APP_ACTIVATION_UNCERTAIN),
-    ("OPT 2: stale record (older than 5 s) → preflight",
+    ("lifecycle: stale record (older than 5 s) → preflight",
      c.TAP, APP, True, rec(age=5.01), True, r.PREFLIGHT_STALE_RECORD),
-    ("OPT 2: a record from the future (clock went backwards) is stale",
+    ("lifecycle: a record from the future (clock went backwards) is stale",
      c.TAP, APP, True, rec(age=-1.0), True, r.PREFLIGHT_STALE_RECORD),
-    ("ADR 0005: healthy mutation of the same app within 5 s → skip (tap)",
+    ("lifecycle: healthy mutation of the same app within 5 s → skip (tap)",
      c.TAP, APP, True, rec(age=0.2), False, r.SKIP_HEALTHY_MUTATION),
-    ("ADR 0005: skip applies at exactly 5 s",
+    ("lifecycle: skip applies at exactly 5 s",
      c.TAP, APP, True, rec(age=5.0), False, r.SKIP_HEALTHY_MUTATION),
-    ("ADR 0005: allowlist includes longPress", c.LONG_PRESS, APP, True, rec(), False, r.SKIP_HEALTHY_MUTATION),
-    ("ADR 0005: allowlist includes drag", c.DRAG, APP, True, rec(), False, r.SKIP_HEALTHY_MUTATION),
+    ("lifecycle: allowlist includes longPress", c.LONG_PRESS, APP, True, rec(), False, r.SKIP_HEALTHY_MUTATION),
+    ("lifecycle: allowlist includes drag", c.DRAG, APP, True, rec(), False, r.SKIP_HEALTHY_MUTATION),
 ]  # fmt: skip
+
+
+# (rule, command, ready, age of the last healthy reply or None, expected preflight, expected reason)
+READ_ONLY_CASES: list[tuple[str, str, bool, float | None, bool, str]] = [
+    ("issue 27: a read-only command within the healthy window skips: the reply itself proves the runner alive",
+     c.SNAPSHOT, True, 0.0086, False, r.SKIP_HEALTHY_REPLY),
+    ("issue 27: the read-only skip applies at exactly 5 s", c.SNAPSHOT, True, 5.0, False, r.SKIP_HEALTHY_REPLY),
+    ("issue 27: any read-only command may skip (viewport)", c.VIEWPORT, True, 1.0, False, r.SKIP_HEALTHY_REPLY),
+    ("issue 27: after an idle moment (reply older than 5 s) a read-only command preflights",
+     c.SNAPSHOT, True, 5.01, True, r.PREFLIGHT_NO_RECENT_REPLY),
+    ("issue 27: a reply from the future (clock went backwards) is stale",
+     c.SNAPSHOT, True, -1.0, True, r.PREFLIGHT_NO_RECENT_REPLY),
+    ("issue 27: a recent reply never lets a mutating command skip (type)",
+     c.TYPE, True, 0.1, True, r.PREFLIGHT_NOT_ALLOWLISTED),
+    ("issue 27: a recent reply is no healthy mutation: a tap with no record preflights",
+     c.TAP, True, 0.1, True, r.PREFLIGHT_NO_RECORD),
+    ("lifecycle: startup still wins: a read-only command on a fresh runner is the readiness proof",
+     c.SNAPSHOT, False, None, False, r.SKIP_READ_ONLY_STARTUP),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", READ_ONLY_CASES, ids=[x[0] for x in READ_ONLY_CASES])
+def test_read_only_preflight_decision(case: Any) -> None:
+    rule, command, ready, reply_age, preflight, reason = case
+    last = None if reply_age is None else NOW - reply_age
+    decision = r.decide_preflight(command, APP, ready=ready, record=None, now=NOW, last_reply_at=last)
+    assert (decision.preflight, decision.reason) == (preflight, reason), rule
+
+
+HEALTHY_REPLY_CASES: list[tuple[str, Envelope, bool]] = [
+    ("issue 27: an ok snapshot reply proves the runner alive", ok({"nodes": []}), True),
+    ("issue 27: a runnerFatal reply is never a health signal", ok({"runnerFatal": True}), False),
+    ("issue 27: an error reply is not counted", Envelope(ok=False, error=ProtocolError(e.COMMAND_FAILED, "x")), False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", HEALTHY_REPLY_CASES, ids=[x[0] for x in HEALTHY_REPLY_CASES])
+def test_healthy_reply(case: Any) -> None:
+    rule, envelope, expected = case
+    assert r.is_healthy_reply(envelope) is expected, rule
 
 
 @pytest.mark.parametrize("case", PREFLIGHT_CASES, ids=[x[0] for x in PREFLIGHT_CASES])
@@ -68,7 +108,7 @@ def test_preflight_decision(case: Any) -> None:
 
 
 def test_preflight_reports_recency_age_for_diagnostics() -> None:
-    """OPT 2: diagnostics expose the recency age of the record a decision looked at."""
+    """lifecycle: diagnostics expose the recency age of the record a decision looked at."""
     decision = r.decide_preflight(c.TAP, APP, ready=True, record=rec(age=0.25), now=NOW)
     assert decision.age_s == pytest.approx(0.25)
     assert decision.skipped_on_recency
@@ -76,13 +116,13 @@ def test_preflight_reports_recency_age_for_diagnostics() -> None:
 
 # --- healthy-mutation record ---------------------------------------------------------------------------------------
 RECORD_CASES: list[tuple[str, str, Envelope, bool]] = [
-    ("ADR 0005: a healthy allowlisted mutation is recorded", c.TAP, ok({"message": "tapped"}), True),
-    ("ADR 0005: recorded only after the runnerFatal check", c.TAP, ok({"runnerFatal": True}), False),
-    ("ADR 0005: an error reply is not healthy", c.TAP, Envelope(ok=False, error=ProtocolError(e.COMMAND_FAILED, "x")), False),
-    ("ADR 0005: snapshots never count as a health signal", c.SNAPSHOT, ok({"nodes": []}), False),
-    ("ADR 0005: read-only replies never count (viewport)", c.VIEWPORT, ok({}), False),
-    ("ADR 0005: non-allowlisted mutations are not recorded (type)", c.TYPE, ok({}), False),
-    ("ADR 0005: a warning-carrying ok reply is still parsed ok and not fatal", c.DRAG, ok({}, warning="w"), True),
+    ("lifecycle: a healthy allowlisted mutation is recorded", c.TAP, ok({"message": "tapped"}), True),
+    ("lifecycle: recorded only after the runnerFatal check", c.TAP, ok({"runnerFatal": True}), False),
+    ("lifecycle: an error reply is not healthy", c.TAP, Envelope(ok=False, error=ProtocolError(e.COMMAND_FAILED, "x")), False),
+    ("lifecycle: snapshots never count as a health signal", c.SNAPSHOT, ok({"nodes": []}), False),
+    ("lifecycle: read-only replies never count (viewport)", c.VIEWPORT, ok({}), False),
+    ("lifecycle: non-allowlisted mutations are not recorded (type)", c.TYPE, ok({}), False),
+    ("lifecycle: a warning-carrying ok reply is still parsed ok and not fatal", c.DRAG, ok({}, warning="w"), True),
 ]  # fmt: skip
 
 
@@ -94,13 +134,13 @@ def test_healthy_mutation_record(case: Any) -> None:
 
 # --- transport failure classification ----------------------------------------------------------------------------
 FAILURE_CASES: list[tuple[str, r.FailureShape, bool, r.FailureAction]] = [
-    ("ADR 0005: connection-shaped failures after send run status recovery, never a blind replay",
+    ("lifecycle: connection-shaped failures after send run status recovery, never a blind replay",
      r.FailureShape.CONNECTION, True, r.FailureAction.STATUS_RECOVERY),
-    ("ADR 0005: timeout-shaped failures propagate",
+    ("lifecycle: timeout-shaped failures propagate",
      r.FailureShape.TIMEOUT, True, r.FailureAction.PROPAGATE),
     ("issue 4: a malformed reply propagates",
      r.FailureShape.MALFORMED, True, r.FailureAction.PROPAGATE),
-    ("ADR 0005: a refused connection never delivered the command: the runner is gone",
+    ("lifecycle: a refused connection never delivered the command: the runner is gone",
      r.FailureShape.CONNECTION, False, r.FailureAction.NOT_SENT),
     ("issue 4: a connect timeout never delivered the command",
      r.FailureShape.TIMEOUT, False, r.FailureAction.NOT_SENT),
@@ -119,16 +159,16 @@ RETAINED_ERR = {"ok": False, "error": {"code": e.APP_NOT_AVAILABLE, "message": "
 
 # (rule, command, status data or None, action, reason, code of the error or None)
 RECOVERY_CASES: list[tuple[str, str, dict[str, Any] | None, r.RecoveryAction, str, str | None]] = [
-    ("OPT 1: completed with retained response → that reply, session kept",
+    ("recovery: completed with retained response → that reply, session kept",
      c.TAP, {"state": "completed", "responseOk": True, "responseJson": RETAINED},
      r.RecoveryAction.REPLY, r.RECOVERED_COMPLETED, None),
-    ("OPT 5: retained JSON may arrive as an object, not only a string",
+    ("recovery: retained JSON may arrive as an object, not only a string",
      c.TAP, {"state": "completed", "responseJson": {"ok": True, "data": {}}},
      r.RecoveryAction.REPLY, r.RECOVERED_COMPLETED, None),
-    ("PROTO: a retained error envelope is the command's answer",
+    ("send-once: a retained error envelope is the command's answer",
      c.TAP, {"state": "completed", "responseOk": False, "responseJson": RETAINED_ERR},
      r.RecoveryAction.REPLY, r.RECOVERED_COMPLETED, None),
-    ("OPT 1: read-only commands whose response was not retained keep the retry behaviour",
+    ("recovery: read-only commands whose response was not retained keep the retry behaviour",
      c.SNAPSHOT, {"state": "completed", "responseOk": True},
      r.RecoveryAction.RETRY, r.RECOVERY_COMPLETED_NOT_RETAINED, None),
     ("issue 4: completed without reply, mutating → fail with a hint to re-observe, session kept",
@@ -137,18 +177,18 @@ RECOVERY_CASES: list[tuple[str, str, dict[str, Any] | None, r.RecoveryAction, st
     ("issue 4: an unreadable retained reply counts as not retained",
      c.TAP, {"state": "completed", "responseJson": "{not json"},
      r.RecoveryAction.FAIL, r.RECOVERY_COMPLETED_NOT_RETAINED, e.TRANSPORT_FAILED),
-    ("OPT 1: failed → the runner failure code/message/hint",
+    ("recovery: failed → the runner failure code/message/hint",
      c.TAP, {"state": "failed", "errorCode": e.APP_NOT_AVAILABLE, "errorMessage": "gone", "errorHint": "launch it"},
      r.RecoveryAction.FAIL, r.RECOVERY_FAILED, e.APP_NOT_AVAILABLE),
-    ("OPT 4: accepted → session kept, command reported in flight, never replayed",
+    ("recovery: accepted → session kept, command reported in flight, never replayed",
      c.TAP, {"state": "accepted"}, r.RecoveryAction.FAIL, r.RECOVERY_IN_FLIGHT, e.COMMAND_IN_FLIGHT),
-    ("OPT 4: started → session kept, command reported in flight",
+    ("recovery: started → session kept, command reported in flight",
      c.DRAG, {"state": "started"}, r.RecoveryAction.FAIL, r.RECOVERY_IN_FLIGHT, e.COMMAND_IN_FLIGHT),
     ("issue 15: notAccepted proves nothing ran: resend, session kept (was: invalidate)",
      c.TAP, {"state": "notAccepted"}, r.RecoveryAction.RESEND, r.RECOVERY_NOT_ACCEPTED, None),
-    ("OPT 4: unknown status states still invalidate",
+    ("recovery: unknown status states still invalidate",
      c.TAP, {"state": "exploded"}, r.RecoveryAction.INVALIDATE, r.RECOVERY_UNKNOWN_STATE, None),
-    ("OPT 1: a status timeout or transport failure preserves invalidation",
+    ("recovery: a status timeout or transport failure preserves invalidation",
      c.TAP, None, r.RecoveryAction.INVALIDATE, r.RECOVERY_PROBE_FAILED, None),
 ]  # fmt: skip
 
@@ -171,19 +211,19 @@ INVALIDATION_FOR = [
 
 @pytest.mark.parametrize("case", INVALIDATION_FOR, ids=[x[0] for x in INVALIDATION_FOR])
 def test_recovery_names_the_invalidation_reason(case: Any) -> None:
-    """OPT 4: diagnostics record why invalidation was retained."""
+    """recovery: diagnostics record why invalidation was retained."""
     _name, status, reason = case
     assert r.decide_recovery(c.TAP, status).invalidation_reason == reason
 
 
 def test_recovered_reply_is_the_retained_envelope() -> None:
-    """OPT 1: the recovered command result is returned without resending."""
+    """recovery: the recovered command result is returned without resending."""
     decision = r.decide_recovery(c.TAP, {"state": "completed", "responseJson": RETAINED})
     assert decision.envelope is not None and decision.envelope.data == {"message": "tapped"}
 
 
 def test_failed_recovery_keeps_the_runner_hint() -> None:
-    """OPT 1: failed returns the runner failure hint instead of a generic transport failure."""
+    """recovery: failed returns the runner failure hint instead of a generic transport failure."""
     decision = r.decide_recovery(
         c.TAP, {"state": "failed", "errorCode": e.COMMAND_FAILED, "errorMessage": "m", "errorHint": "h"}
     )
@@ -193,18 +233,18 @@ def test_failed_recovery_keeps_the_runner_hint() -> None:
 # --- retry ----------------------------------------------------------------------------------------------------------
 # (rule, command, outcome, attempt, retry?, delay)
 RETRY_CASES: list[tuple[str, str, r.Outcome, int, bool, float]] = [
-    ("PROTO: a mutating command is never sent twice after a lost reply", c.TAP, r.Outcome.REPLY_LOST, 0, False, 0.0),
+    ("send-once: a mutating command is never sent twice after a lost reply", c.TAP, r.Outcome.REPLY_LOST, 0, False, 0.0),
     ("issue 4: read-only retries on retryable transport errors, 300 ms first", c.SNAPSHOT, r.Outcome.REPLY_LOST, 0, True, 0.3),
     ("issue 4: backoff doubles (600 ms) before the third attempt", c.SNAPSHOT, r.Outcome.REPLY_LOST, 1, True, 0.6),
     ("issue 4: RUNNER_BUSY is retried after a backoff, nothing ran (even mutating)", c.TAP, r.Outcome.RUNNER_BUSY, 0, True, 0.3),
     ("issue 4: RUNNER_BUSY second backoff 600 ms", c.TAP, r.Outcome.RUNNER_BUSY, 1, True, 0.6),
     ("issue 4: 3 attempts at most", c.SNAPSHOT, r.Outcome.RUNNER_BUSY, 2, False, 0.0),
-    ("ADR 0005: a command that never left the host goes to the new runner at once", c.TAP, r.Outcome.NOT_SENT, 0, True, 0.0),
+    ("lifecycle: a command that never left the host goes to the new runner at once", c.TAP, r.Outcome.NOT_SENT, 0, True, 0.0),
     ("issue 15: a tap the runner never received is sent once more", c.TAP, r.Outcome.NOT_ACCEPTED, 0, True, 0.0),
     ("issue 15: ... but only once", c.TAP, r.Outcome.NOT_ACCEPTED, 1, False, 0.0),
     ("issue 4: RUNNER_WEDGED recycles the runner and is surfaced, not replayed", c.TAP, r.Outcome.RUNNER_WEDGED, 0, False, 0.0),
-    ("PROTO: in flight / timeout / unknown fate is final", c.SNAPSHOT, r.Outcome.FINAL, 0, False, 0.0),
-    ("PROTO: a runner error envelope is final", c.SNAPSHOT, r.Outcome.RUNNER_ERROR, 0, False, 0.0),
+    ("send-once: in flight / timeout / unknown fate is final", c.SNAPSHOT, r.Outcome.FINAL, 0, False, 0.0),
+    ("send-once: a runner error envelope is final", c.SNAPSHOT, r.Outcome.RUNNER_ERROR, 0, False, 0.0),
 ]  # fmt: skip
 
 
@@ -229,9 +269,9 @@ def test_backoff_is_300ms_doubling_capped_at_2s(attempt: int, expected: float) -
 # --- invalidation -----------------------------------------------------------------------------------------------------
 # (rule, reason, owned, alive, reachable, stop)
 INVALIDATION_CASES: list[tuple[str, str, bool, bool, bool, r.StopMode]] = [
-    ("ADR 0005: dead cached runner processes are invalidated without graceful shutdown",
+    ("lifecycle: dead cached runner processes are invalidated without graceful shutdown",
      r.INVALIDATE_PROCESS_EXITED, True, False, False, r.StopMode.REAP),
-    ("ADR 0005: a dead process is reaped even when the reason was something else",
+    ("lifecycle: a dead process is reaped even when the reason was something else",
      r.INVALIDATE_UNKNOWN_STATE, True, False, True, r.StopMode.REAP),
     ("issue 4: an unreachable live process skips the shutdown request it cannot answer",
      r.INVALIDATE_PROBE_FAILED, True, True, False, r.StopMode.TERMINATE),
@@ -254,12 +294,12 @@ def test_invalidation_decision(case: Any) -> None:
 
 # --- lifecycle reset after relaunch -----------------------------------------------------------------------------------
 RESET_CASES: list[tuple[str, str, frozenset[str], Envelope, bool]] = [
-    ("ADR 0005: relaunching a running app sends a lifecycle reset", c.LAUNCH_APP, frozenset({APP}), ok({}), True),
-    ("ADR 0005: a first launch needs no reset", c.LAUNCH_APP, frozenset(), ok({}), False),
-    ("ADR 0005: the runner's own relaunch marker counts", c.LAUNCH_APP, frozenset(), ok({"wasRunning": True}), True),
-    ("ADR 0005: a failed relaunch is not reset (the runner is discarded instead)",
+    ("lifecycle: relaunching a running app sends a lifecycle reset", c.LAUNCH_APP, frozenset({APP}), ok({}), True),
+    ("lifecycle: a first launch needs no reset", c.LAUNCH_APP, frozenset(), ok({}), False),
+    ("lifecycle: the runner's own relaunch marker counts", c.LAUNCH_APP, frozenset(), ok({"wasRunning": True}), True),
+    ("lifecycle: a failed relaunch is not reset (the runner is discarded instead)",
      c.LAUNCH_APP, frozenset({APP}), Envelope(ok=False, error=ProtocolError(e.APP_UNKNOWN, "x")), False),
-    ("ADR 0005: only launchApp relaunches", c.TAP, frozenset({APP}), ok({}), False),
+    ("lifecycle: only launchApp relaunches", c.TAP, frozenset({APP}), ok({}), False),
 ]  # fmt: skip
 
 
@@ -270,11 +310,11 @@ def test_lifecycle_reset_decision(case: Any) -> None:
 
 
 RELAUNCH_FAILED_CASES = [
-    ("ADR 0005: a relaunch that fails before the reset discards the runner",
+    ("lifecycle: a relaunch that fails before the reset discards the runner",
      frozenset({APP}), Envelope(ok=False, error=ProtocolError(e.APP_NOT_AVAILABLE, "x")), True),
-    ("ADR 0005: a first launch that fails leaves the runner alone",
+    ("lifecycle: a first launch that fails leaves the runner alone",
      frozenset(), Envelope(ok=False, error=ProtocolError(e.APP_UNKNOWN, "x")), False),
-    ("ADR 0005: a successful relaunch is reset, not discarded", frozenset({APP}), ok({}), False),
+    ("lifecycle: a successful relaunch is reset, not discarded", frozenset({APP}), ok({}), False),
 ]  # fmt: skip
 
 
@@ -299,13 +339,13 @@ def snap(labels: list[str], app: str | None = APP, fatal: bool = False) -> r.Sna
 BEFORE = snap(["Home", "Counter"])
 # (rule, baseline, after, success?, reason)
 RECORDED_CASES: list[tuple[str, r.SnapshotEvidence | None, r.SnapshotEvidence | None, bool, str]] = [
-    ("ADR 0005: changed digest → success with explicit warning", BEFORE, snap(["Details", "Back"]), True, r.EVIDENCE_CHANGED),
-    ("ADR 0005: unchanged → the original failure", BEFORE, snap(["Home", "Counter"]), False, r.EVIDENCE_UNCHANGED),
-    ("ADR 0005: unavailable evidence → the original failure", BEFORE, None, False, r.EVIDENCE_UNAVAILABLE),
-    ("ADR 0005: no retained snapshot → the original failure", None, snap(["Details", "Back"]), False, r.EVIDENCE_NO_BASELINE),
-    ("ADR 0005: sparse evidence → the original failure", BEFORE, snap(["only"]), False, r.EVIDENCE_SPARSE),
-    ("ADR 0005: a fatal (AX-fallback) capture is sparse evidence", BEFORE, snap(["a", "b"], fatal=True), False, r.EVIDENCE_SPARSE),
-    ("ADR 0005: mismatched presentation (other app) → the original failure",
+    ("lifecycle: changed digest → success with explicit warning", BEFORE, snap(["Details", "Back"]), True, r.EVIDENCE_CHANGED),
+    ("lifecycle: unchanged → the original failure", BEFORE, snap(["Home", "Counter"]), False, r.EVIDENCE_UNCHANGED),
+    ("lifecycle: unavailable evidence → the original failure", BEFORE, None, False, r.EVIDENCE_UNAVAILABLE),
+    ("lifecycle: no retained snapshot → the original failure", None, snap(["Details", "Back"]), False, r.EVIDENCE_NO_BASELINE),
+    ("lifecycle: sparse evidence → the original failure", BEFORE, snap(["only"]), False, r.EVIDENCE_SPARSE),
+    ("lifecycle: a fatal (AX-fallback) capture is sparse evidence", BEFORE, snap(["a", "b"], fatal=True), False, r.EVIDENCE_SPARSE),
+    ("lifecycle: mismatched presentation (other app) → the original failure",
      BEFORE, snap(["Details", "Back"], app="app.other"), False, r.EVIDENCE_APP_MISMATCH),
 ]  # fmt: skip
 
@@ -318,7 +358,7 @@ def test_recorded_failure_decision(case: Any) -> None:
 
 
 def test_post_action_capture_only_after_a_tap_with_a_usable_baseline() -> None:
-    """ADR 0005: one post-action capture only when a usable retained snapshot of the same app exists."""
+    """lifecycle: one post-action capture only when a usable retained snapshot of the same app exists."""
     assert r.wants_post_action_capture(c.TAP, e.XCTEST_RECORDED_FAILURE, BEFORE, APP)
     assert not r.wants_post_action_capture(c.DRAG, e.XCTEST_RECORDED_FAILURE, BEFORE, APP)
     assert not r.wants_post_action_capture(c.TAP, e.COMMAND_FAILED, BEFORE, APP)
@@ -327,7 +367,7 @@ def test_post_action_capture_only_after_a_tap_with_a_usable_baseline() -> None:
 
 
 def test_allowlist_is_the_reference_lists_gestures_that_exist_on_this_wire() -> None:
-    """ADR 0005: the explicit mutating allowlist; its swipe/scroll/sequence are not commands of this wire (the
+    """lifecycle: the explicit mutating allowlist; its swipe/scroll/sequence are not commands of this wire (the
     agent's swipe and scroll are sent as drag)."""
     assert {"tap", "longPress", "drag"} == r.HEALTHY_MUTATION_ALLOWLIST
     assert r.HEALTHY_MUTATION_ALLOWLIST <= c.MUTATING

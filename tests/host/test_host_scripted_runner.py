@@ -123,7 +123,7 @@ def recorded_failure_script(after_tap: dict[str, Any]) -> Script:
 
 
 def test_recorded_failure_with_changed_screen_is_success_with_an_explicit_warning() -> None:
-    """ADR 0005: one post-action capture; a changed digest is reported as success with an explicit warning."""
+    """lifecycle: one post-action capture; a changed digest is reported as success with an explicit warning."""
 
     async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
         await host.send("snapshot", {"appBundleId": APP})
@@ -138,7 +138,7 @@ def test_recorded_failure_with_changed_screen_is_success_with_an_explicit_warnin
 
 
 def test_recorded_failure_with_unchanged_screen_stays_the_original_failure() -> None:
-    """ADR 0005: unchanged evidence remains the original failure."""
+    """lifecycle: unchanged evidence remains the original failure."""
 
     async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
         await host.send("snapshot", {"appBundleId": APP})
@@ -151,7 +151,7 @@ def test_recorded_failure_with_unchanged_screen_stays_the_original_failure() -> 
 
 
 def test_recorded_failure_without_a_retained_snapshot_takes_no_capture() -> None:
-    """ADR 0005: with no usable retained snapshot there is no post-action capture; the failure stands."""
+    """lifecycle: with no usable retained snapshot there is no post-action capture; the failure stands."""
 
     async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
         with pytest.raises(ProtocolError) as info:
@@ -189,7 +189,7 @@ def test_mutating_command_completed_without_retained_reply_fails_with_a_reobserv
 
 
 def test_status_probe_uses_the_original_command_id() -> None:
-    """OPT 1: one bounded status probe with the original commandId."""
+    """recovery: one bounded status probe with the original commandId."""
 
     def script(body: dict[str, Any]) -> dict[str, Any] | None:
         if body["command"] == "type":
@@ -210,7 +210,7 @@ def test_status_probe_uses_the_original_command_id() -> None:
 
 
 def test_unconfirmed_lifecycle_reset_discards_the_runner() -> None:
-    """ADR 0005: if the reset after a relaunch cannot be confirmed, the runner session is discarded."""
+    """lifecycle: if the reset after a relaunch cannot be confirmed, the runner session is discarded."""
 
     def script(body: dict[str, Any]) -> dict[str, Any] | None:
         if body["command"] == "reset":
@@ -232,7 +232,7 @@ def test_unconfirmed_lifecycle_reset_discards_the_runner() -> None:
 
 
 def test_runner_fatal_reply_never_earns_the_preflight_skip() -> None:
-    """ADR 0005: the record is written only after the runnerFatal check."""
+    """lifecycle: the record is written only after the runnerFatal check."""
 
     def script(body: dict[str, Any]) -> dict[str, Any] | None:
         if body["command"] == "tap":
@@ -266,7 +266,7 @@ def test_busy_runner_gives_up_after_three_attempts_and_says_so() -> None:
 
 
 def test_cancelled_send_clears_the_healthy_record() -> None:
-    """ADR 0005: an uncertain send never leaves a recency record behind; the next tap preflights."""
+    """lifecycle: an uncertain send never leaves a recency record behind; the next tap preflights."""
 
     def script(body: dict[str, Any]) -> dict[str, Any] | None:
         return ok({})
@@ -274,7 +274,8 @@ def test_cancelled_send_clears_the_healthy_record() -> None:
     async def scenario(host: HostSession, received: list[dict[str, Any]]) -> None:
         await host.send("tap", {"appBundleId": APP, "x": 1, "y": 1})
         runner = host.runner
-        assert runner is not None and runner.last_healthy_mutation is not None
+        recorded = None if runner is None else runner.last_healthy_mutation
+        assert runner is not None and recorded is not None
         task = asyncio.ensure_future(host.send("tap", {"appBundleId": APP, "x": 1, "y": 1}))
         await asyncio.sleep(0)  # let it reach the transport
         task.cancel()

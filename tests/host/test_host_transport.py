@@ -155,7 +155,7 @@ async def huge_chunked(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
 
 
 def test_ok_and_error_envelopes_are_returned_whatever_the_http_status() -> None:
-    """PROTO: the envelope is authoritative; the HTTP status is informational."""
+    """send-once: the envelope is authoritative; the HTTP status is informational."""
     ok = exchange(answer_ok)
     assert getattr(ok, "ok", None) is True and getattr(ok, "data", None) == {"n": 1}
     err = exchange(answer_error_500)
@@ -194,7 +194,7 @@ def test_reset_detail_is_reset_or_hung_up() -> None:
 
 
 def test_refused_connection_was_never_delivered() -> None:
-    """ADR 0005: connection refused is connection-shaped, and the command provably never left the host."""
+    """lifecycle: connection refused is connection-shaped, and the command provably never left the host."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # bound, not listening: connects are refused

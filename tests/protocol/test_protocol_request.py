@@ -199,3 +199,34 @@ def test_a_drag_whose_parts_together_outlast_its_budget_is_refused() -> None:
         parse_request({**body, "durationMs": 60_000, "holdMs": 60_000, "settle": 60_000})
     assert info.value.code == e.INVALID_REQUEST and "together" in info.value.message and info.value.hint
     assert parse_request({**body, "durationMs": 30_000, "holdMs": 20_000, "settle": 10_000}).args["settle"] == 10_000
+
+
+@pytest.mark.parametrize(
+    ("points", "pixels"),
+    [
+        ((393, 852), (393, 852)),  # a phone: one pixel per point
+        ((1180, 820), (1180, 820)),  # a tablet in landscape, under the cap
+        ((2560, 1600), (1568, 980)),  # a tablet at density 1: the long side fits the cap
+        ((1600, 2560), (980, 1568)),
+        ((1568, 10), (1568, 10)),
+        ((5000, 1), (1568, 1)),  # each side at least one pixel
+    ],
+)
+def test_a_css_screenshot_is_one_pixel_per_point_its_long_side_at_most_1568(
+    points: tuple[float, float], pixels: tuple[int, int]
+) -> None:
+    from phonewire.protocol.request import CSS_MAX_SIDE, css_image_size
+
+    assert CSS_MAX_SIDE == 1568
+    assert css_image_size(*points) == pixels
+
+
+def test_docs_agent_view_md_lists_the_folded_punctuation_as_the_code_strips_it() -> None:
+    from pathlib import Path
+
+    from phonewire.protocol.folding import EDGE_PUNCTUATION, fold
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "agent-view.md").read_text(encoding="utf-8")
+    assert f"(`{EDGE_PUNCTUATION}`)" in doc
+    assert fold('Deselect file "Sums.ipynb"') == fold("Deselect file Sums.ipynb") == "deselect file sums.ipynb"
+    assert fold("  Action: ") == "action" and fold("+") == "+" and fold("…") == "…"

@@ -71,10 +71,10 @@ def test_refusals_are_invalid_request_envelopes_with_their_status(
     ],
 )
 def test_a_missing_or_wrong_bearer_token_is_401_unauthorized_before_any_other_check(auth: str | None) -> None:
-    headers: list[tuple[str, str | bytes]] = [("Content-Length", "20")]
+    headers: list[tuple[bytes, bytes]] = [(b"Content-Length", b"20")]
     if auth is not None:
-        headers.append(("Authorization", auth.encode("latin-1")))
-    request = h11.Request(method="GET", target="/", headers=[("Host", "evil.example"), *headers])  # 405 and 403 too
+        headers.append((b"Authorization", auth.encode("latin-1")))
+    request = h11.Request(method="GET", target="/", headers=[(b"Host", b"evil.example"), *headers])  # 405 and 403 too
     with pytest.raises(FramingError) as caught:
         check_head(request, TOKEN)
     assert caught.value.status == 401
@@ -88,7 +88,9 @@ def test_two_authorization_headers_are_refused_even_if_one_is_right() -> None:
     twice = head(("Authorization", "Bearer other"), ("Host", "127.0.0.1"), ("Content-Length", "2"))
     with pytest.raises(FramingError) as caught:
         check_head(twice, TOKEN)
-    assert caught.value.status == 401
+    # its own refusal (issue 28): not "a wrong bearer token", which sends the client looking for another token
+    assert caught.value.status == 400
+    assert b"carries 2 Authorization headers; exactly one is taken" in caught.value.reply.body
 
 
 def test_the_bearer_scheme_is_case_insensitive() -> None:

@@ -39,6 +39,40 @@ def checked_path(text: str, what: str, hint: str) -> Path:
         raise invalid(f"cannot use {what} {text!r}: {exc}", hint) from exc
 
 
+#: The environment variables whose directories an agent may have phonewire write a trace or a video into, besides
+#: the home directory, the working directory and the temporary directory (see :func:`output_place`).
+OUTPUT_PLACE_ENV = ("PHONEWIRE_STATE_DIR", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "TMPDIR")
+
+
+def output_places() -> list[Path]:
+    """Where a trace or a video may go: the home directory, the working directory, the temporary directories, and
+    the directories of :data:`OUTPUT_PLACE_ENV` that are set."""
+    import tempfile
+
+    named = [os.environ.get(name, "") for name in OUTPUT_PLACE_ENV]
+    places = [Path.home(), Path.cwd(), Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp")]
+    places += [Path(p) for p in named if p.startswith("/")]
+    return [p.resolve() for p in places if str(p) != "/"]
+
+
+def output_place(text: str, what: str, hint: str) -> Path:
+    """``text`` as :func:`checked_path` makes it, refused (INVALID_REQUEST) unless it lies under one of
+    :func:`output_places`: an agent that names ``/etc`` gets a refusal, not ``/etc/trace.jsonl`` — phonewire often
+    runs with more rights than the agent driving it should have.  The symlink and other-user checks stay the
+    writer's."""
+    if not text.strip():
+        raise invalid(f"{what} is empty", hint)
+    path = checked_path(text, what, hint)
+    places = output_places()
+    if not any(path == place or place in path.parents for place in places):
+        shown = ", ".join(dict.fromkeys(str(p) for p in places))
+        raise invalid(
+            f"{what} {str(path)!r} is outside the places phonewire writes to ({shown})",
+            f"{hint} Under your home, the working directory or the temporary directory; not a system directory.",
+        )
+    return path
+
+
 # Options the runner would refuse (protocol.request) are refused here first, with a hint, before anything is sent.
 def check_count(count: object) -> None:
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TAPS:

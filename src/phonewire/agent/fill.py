@@ -11,10 +11,10 @@ import asyncio
 from typing import Any
 
 from phonewire.agent.checks import MAX_CLEAR, invalid, uncleared
-from phonewire.agent.geometry import centre, visible_box
+from phonewire.agent.geometry import centre, point_of, visible_box
 from phonewire.agent.link import Link
 from phonewire.agent.refs import Index, refind
-from phonewire.agent.resolve import POINT, Resolver
+from phonewire.agent.resolve import Resolver
 from phonewire.agent.results import ActionResult, Reply, action_result
 from phonewire.agent.view import node_line
 from phonewire.protocol import commands as c
@@ -29,11 +29,11 @@ REFOCUS_PAUSE_S = 0.4
 
 
 async def fill(link: Link, resolver: Resolver, target: str, text: str) -> ActionResult:
-    point = POINT.match(target)
+    point = point_of(target)
     original = ""
-    if point:
+    if point is not None:
         info: dict[str, Any] = {}
-        envs = [await link.send(c.TAP, {"x": float(point.group(1)), "y": float(point.group(2))}, app=True)]
+        envs = [await link.send(c.TAP, {"x": point[0], "y": point[1]}, app=True)]
         cleared = 0
     else:
         node, ref, found_in = await resolver.find(target, editable=True)

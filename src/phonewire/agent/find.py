@@ -5,6 +5,12 @@ a device that can search off screen (the web phone) is sent the selector's terms
 container that holds the first element off screen they match towards it instead (or, in a virtual list, jumps to
 where a numbered row would be).  Whatever the device did, the match is decided here, on the snapshot, by the same
 rules as ``tap``.  NOT_FOUND at the end of the content or after ``max_scrolls``, saying how far it scrolled.
+
+What merely mentions the words (:func:`~phonewire.agent.selectors.mentions_only`: a paragraph holding them among
+others, no control or row — MiniWoB's "Select Janessa from the list" above the list) is not settled on at once: the
+device is asked to locate a match off screen and to move only towards it (``revealOnly``: the container the match is
+in, an inner list rather than the page), until the match shows or the device locates nothing more (or cannot
+search: Android, iOS answer ``located: false`` and move nothing); then the mention on screen is the answer.
 """
 
 from __future__ import annotations
@@ -53,12 +59,18 @@ async def scroll_to(
     reveal = reveal_terms(parsed)
     scrolls, moved, at_end, went, measured = 0, 0.0, False, direction, False
     located: bool | None = None
+    looking_past_mention, revealed = False, False  # asked the device for a match beyond a mention; it shows now
     envs: list[Reply] = []
     while True:
         nodes = (await link.snapshot(refront=True))["nodes"]
         shown = [n for n in selectors.match(parsed, nodes) if not n.get("coveredBy")]
-        if shown:
-            node = shown[0]
+        strong = [n for n in shown if not selectors.mentions_only(parsed, n)]
+        look_past = (
+            shown and not strong and not located_only and reveal is not None and scrolls < max_scrolls
+            and not at_end and not revealed and not (looking_past_mention and located is False)
+        )  # fmt: skip
+        if (strong or shown) and not look_past:
+            node = (strong or shown)[0]
             ref = resolver.ref_for(node, Index(nodes))
             line = f"@{ref} {node_line(node)}"
             how = f" after {scrolls} scroll(s), {moved:.0f} pt" if scrolls else ""
@@ -87,14 +99,18 @@ async def scroll_to(
         fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
         if reveal:
             fields["revealTerms"] = reveal
-        if located_only:
+        if located_only or look_past:
             fields["revealOnly"] = True
+        looking_past_mention = looking_past_mention or bool(look_past)
         env = await link.send(c.SCROLL, fields, app=True)
         envs.append(env)
         data = env.data or {}
+        located = False if data.get("located") is False else None
+        revealed = bool(data.get("revealed"))
+        if look_past and located is False:
+            continue  # nothing located beyond the mention, nothing moved: it is the answer
         scrolls += 1
         went = str(data.get("direction") or went)
-        located = False if data.get("located") is False else None
         distance = data.get("distance")
         measured = measured or isinstance(distance, int | float)
         moved += float(distance) if isinstance(distance, int | float) else 0.0

@@ -2,8 +2,44 @@
 
 from __future__ import annotations
 
+import math
+import re
+from typing import Final
+
 from phonewire.agent.refs import Index
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import MAX_COORDINATE
 from phonewire.protocol.snapshot import SCROLL_ROLES, Node, rect_of
+
+_NUMBER: Final = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|[+-]?(?:nan|inf(?:inity)?)"
+#: A point target, ``X Y`` (or ``X,Y``): two numbers in any spelling ``float()`` takes — ``1e308``, ``NaN``, ``-5``
+#: included — so a number that is no place on the screen is refused as a point, never looked for as text.
+POINT: Final = re.compile(rf"^\s*({_NUMBER})\s*[ ,]\s*({_NUMBER})\s*$", re.IGNORECASE)
+
+
+def point_of(target: str) -> tuple[float, float] | None:
+    """The point ``target`` names (``None``: it is no point).  INVALID_REQUEST for one that is no place on the
+    screen: not finite, left of or above its corner (negative), or past the protocol's coordinate bound."""
+    match = POINT.match(target)
+    if match is None:
+        return None
+    x, y = float(match.group(1)), float(match.group(2))
+    check_on_screen(x, y, target.strip()[:60])
+    return x, y
+
+
+def check_on_screen(x: float, y: float, shown: str | None = None) -> None:
+    """INVALID_REQUEST for a point that is no place on the screen (see :func:`point_of`)."""
+    for name, value in (("x", x), ("y", y)):
+        if not math.isfinite(value) or not 0 <= value <= MAX_COORDINATE:
+            raise ProtocolError(
+                e.INVALID_REQUEST,
+                f"the point {shown or f'{x:.6g} {y:.6g}'!r} is off the screen: {name} must be from 0 to "
+                f"{MAX_COORDINATE:g} points, got {value:.6g}",
+                "Points start at 0,0 at the top left of the screen: take them from a snapshot's rects, or tap a ref "
+                "or a selector instead.",
+            )
 
 
 def visible_box(node: Node, index: Index) -> tuple[float, float, float, float]:

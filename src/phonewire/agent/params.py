@@ -101,6 +101,9 @@ class Param:
     metavar: str = ""
     #: The CLI's one-letter spelling of a boolean option (``-i``).
     short: str = ""
+    #: A path phonewire writes (a trace directory, a video file): the bridge and the MCP server take it only under
+    #: the places :func:`phonewire.agent.checks.output_place` allows (the CLI's user names their own paths).
+    writes: bool = False
 
     def signature(self) -> str:
         shown: str = {"frame": "frame string", "strings": "string[]"}.get(self.kind, self.kind)
@@ -145,9 +148,13 @@ class Param:
                 raise ProtocolError(INVALID_REQUEST, f"{expected} a whole number, got {value}", hint)
             number = int(value)
         if self.minimum is not None and number < self.minimum:
-            raise ProtocolError(INVALID_REQUEST, f"{expected} at least {_plain(self.minimum)}, got {number}", hint)
+            raise ProtocolError(
+                INVALID_REQUEST, f"{expected} at least {_plain(self.minimum)}, got {_shown(number)}", hint
+            )
         if self.maximum is not None and number > self.maximum:
-            raise ProtocolError(INVALID_REQUEST, f"{expected} at most {_plain(self.maximum)}, got {number}", hint)
+            raise ProtocolError(
+                INVALID_REQUEST, f"{expected} at most {_plain(self.maximum)}, got {_shown(number)}", hint
+            )
         return number
 
     def schema(self) -> dict[str, Any]:
@@ -219,6 +226,11 @@ def _json_type(value: object) -> str:
     if isinstance(value, dict):
         return "object"
     return type(value).__name__
+
+
+def _shown(v: float) -> str:
+    """A number as a message shows it: ``1e+308``, never its 309 digits."""
+    return f"{v:.6g}" if abs(v) >= 1e15 else str(v)
 
 
 def _plain(v: float) -> str:

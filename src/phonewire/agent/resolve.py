@@ -14,7 +14,7 @@ from typing import Any
 
 from phonewire.agent import selectors
 from phonewire.agent.checks import check_reachable, invalid, is_text_input
-from phonewire.agent.geometry import centre, has_box, select_of
+from phonewire.agent.geometry import centre, has_box, point_of, select_of
 from phonewire.agent.hooks import Observers
 from phonewire.agent.link import Link
 from phonewire.agent.refs import Index, RefTable
@@ -23,7 +23,6 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Node
 
-POINT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[ ,]\s*(-?\d+(?:\.\d+)?)\s*$")
 _REF = re.compile(r"^@?(e\d+)$")
 
 #: A resolved target: the node, the ref it carries (if any) and the snapshot it was found in.
@@ -42,9 +41,9 @@ class Resolver:
 
     async def resolve(self, target: str) -> tuple[float, float, dict[str, Any]]:
         """The current centre of ``target`` (``@eN``, ``"X Y"`` or a selector) and what it resolved to."""
-        point = POINT.match(target)
-        if point:
-            return float(point.group(1)), float(point.group(2)), {}
+        point = point_of(target)
+        if point is not None:
+            return point[0], point[1], {}
         node, ref, found_in = await self.find(target)
         return self.place(node, ref, found_in, target)
 
@@ -141,6 +140,7 @@ class Resolver:
             raise ProtocolError(
                 e.AMBIGUOUS_MATCH,
                 f"{target!r} matches {len(found)} elements: {listing}{more}",
-                "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=).",
+                "Pick one of the refs listed (e.g. `tap @eN`) or add terms to the selector (role=, id=, label=; "
+                "label== for the exact label: label= reads it as a person does, ignoring case and punctuation).",
             )
         return found[0], self.refs.existing(found[0], fresh), fresh

@@ -30,10 +30,12 @@ Rules (docs/agent-view.md is the user-facing version):
   its value and ``(12 options, select one)``, without its options (the full view and ``--json`` list them, and so
   does ``select``'s NOT_FOUND); a list box's options (they show on the page) keep their lines;
 * ``interactive=True`` leaves covered nodes out and keeps interactive nodes, headings, alerts/dialogs, and the
-  text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node,
-  and text in the same row (same emitted parent, overlapping vertical band) as an interactive node, and the text
-  block just above interactive content (the last static text of three words or more before a control, with
-  nothing kept between them: a task's or form's instruction); an
+  text an agent needs to choose among the interactive nodes: non-interactive text inside an interactive node
+  (not a static text that is its control's whole label or value: an iOS cell's caption with an id of its own), the
+  screen's title (a static text right under a navigation bar or toolbar), and text in the same row (same emitted
+  parent, overlapping vertical band) as an interactive node, and the text block just above interactive content
+  (the last static text of three words or more before a control, with nothing kept between them: a task's or
+  form's instruction); an
   unlabeled interactive container (a list row's Cell) that holds other kept controls gets no line there — its
   controls stand for it, and a List or Table with a label or identifier whose own rows are listed gets a line (a
   multi-select's list box, the target of ``select``);
@@ -61,6 +63,8 @@ from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES, Nod
 STATEFUL_ROLES = TEXT_INPUT_ROLES | frozenset({"Switch", "CheckBox", "RadioButton", "Slider", "Stepper"})
 #: Non-interactive roles always kept by the interactive filter (they say which screen/overlay this is).
 LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog"})
+#: Bars whose own text is the screen's title (iOS's large "Settings", an Android toolbar's title): kept by ``-i``.
+TITLE_BARS = frozenset({"NavigationBar", "Toolbar"})
 #: Roots of a screen: their line is printed, but they do not indent their content.
 ROOT_ROLES = frozenset({"Application", "Window"})
 #: Longest label/value printed; longer texts are cut with an ellipsis (identity uses the full text).
@@ -132,6 +136,8 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
         flags.append("focused")
     if node.get("coveredBy"):
         flags.append("covered")
+    if node.get("selectedText"):
+        flags.append(f"selected text={_quote(str(node['selectedText']), MAX_TEXT)}")
     if flags:
         parts.append("[" + ",".join(flags) + "]")
     if options:
@@ -241,6 +247,8 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
             own = n.get("label") or n.get("value")
             if own and plabel and own == plabel and not n.get("identifier"):
                 continue  # repeats its container's caption
+            if interactive and own and _repeats_control(n, by_index[parent]):
+                continue  # a cell's own caption or subtitle, already on the cell's line
         keep.add(i)
     if interactive:
         chosen: set[int] = set()
@@ -259,6 +267,8 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
             inside = [by_index[a] for a in _ancestors(i, parents) if a in by_index and is_interactive(by_index[a])]
             if inside and not inside[0].get("coveredBy"):
                 chosen.add(i)  # text inside a cell/button: what the control says
+            elif _titles_bar(n, parents.get(i), by_index):
+                chosen.add(i)  # the screen's title: which screen this is
         chosen.update(_instructions(nodes, keep, chosen, parents, by_index))
         # An unlabeled row (a Cell with no text of its own) whose controls are listed stands aside for them.
         wrapped: set[int] = set()
@@ -310,6 +320,21 @@ def _instructions(
             if not inside:
                 pending = i
     return out
+
+
+def _repeats_control(node: Node, parent: Node) -> bool:
+    """``-i``: a text whose whole text is its control's label or value (an iOS cell's caption, with an identifier of
+    its own, and its subtitle): a person reads it once, on the control's line; selectors still find it by id."""
+    if not is_interactive(parent) or parent.get("nameFrom"):
+        return False
+    own = node.get("label") or node.get("value")
+    return node.get("type") == "StaticText" and own in {parent.get("label"), parent.get("value")} - {None, ""}
+
+
+def _titles_bar(node: Node, parent: int | None, by_index: dict[int, Node]) -> bool:
+    """A static text right under a navigation bar or toolbar: the screen's title."""
+    bar = None if parent is None else by_index.get(parent)
+    return bar is not None and bar.get("type") in TITLE_BARS and node.get("type") == "StaticText"
 
 
 def _unlabeled_interactive(node: Node) -> bool:

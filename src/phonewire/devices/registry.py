@@ -118,6 +118,10 @@ class Kind:
     #: ``"module:function"`` called with ``ARG`` (or ``None``) by the runner before it imports the rest of itself,
     #: to start slow parts of opening the device early (the web kind starts Chromium); it must be light to import.
     prestart: str | None = None
+    #: ``"module:function"`` the host calls (with no argument, from its event loop: it must be quick) once a runner
+    #: of this kind has ended, to remove what a runner that was killed could not (the web kind: its browser's
+    #: profile directory).
+    leftovers: str | None = None
 
 
 REGISTRY: Final[dict[str, Kind]] = {
@@ -125,6 +129,7 @@ REGISTRY: Final[dict[str, Kind]] = {
     for k in (
         Kind("web", "web[:PROFILE]", "phonewire.devices.web.device:WebDevice", "profile", canonical=_web_spec,
              lister=web_devices, prestart="phonewire.devices.web.browser:prelaunch",
+             leftovers="phonewire.devices.web.browser:remove_dead_profiles",
              start_hint="The web device needs Chromium at /usr/bin/chromium. Check the message above, then try "
              "again."),
         Kind("android", "android[:SERIAL]", "phonewire.devices.android.device:AndroidDevice", "serial",
@@ -187,6 +192,16 @@ def prestart(spec: str) -> None:
     module, _, function = kind.prestart.partition(":")
     with contextlib.suppress(Exception):  # an unknown profile, a missing browser: open() reports it properly
         getattr(importlib.import_module(module), function)(spec.partition(":")[2] or None)
+
+
+def clean_leftovers(spec: str) -> None:
+    """Remove what an ended runner of ``spec``'s kind left (see :attr:`Kind.leftovers`); best effort."""
+    kind = REGISTRY.get(spec.partition(":")[0])
+    if kind is None or kind.leftovers is None:
+        return
+    module, _, function = kind.leftovers.partition(":")
+    with contextlib.suppress(Exception):
+        getattr(importlib.import_module(module), function)()
 
 
 # -- what front ends read of the kinds' vocabularies (they import no backend module themselves) --------------------

@@ -1,15 +1,17 @@
 """``phonewire mcp``: an MCP server over stdio, one tool per phonewire command (official ``mcp`` SDK, low-level
-``Server`` with explicit JSON schemas).
+``Server`` with explicit JSON schemas).  With ``--http`` the same server is served over Streamable HTTP by
+:mod:`phonewire.frontends.mcp_http` (its token, Host and Origin checks are there).
 
 ::
 
     phonewire mcp [--device web] [--app APP_ID] [--runner 127.0.0.1:PORT] [--trace DIR]
+    phonewire mcp --http [--port N] [--host ADDR --allow-remote] [--device …] [--app …] [--runner …] [--trace DIR]
 
 * Tools: open_app, close_app, list_apps, snapshot, tap, long_press, fill, type, press, swipe, scroll, screenshot,
   viewport, open_url.  Each has a JSON schema (``additionalProperties: false``); arguments are validated against
   it here as well, so a bad argument gets a precise message and hint.
 * Actions answer with a short confirmation; ``"snapshot": true`` adds the fresh interactive view.
-* Screenshots are image content, scaled down by default (``scale="css"``, JPEG).
+* Screenshots are image content, sized for a model by default (``scale="css"``, JPEG, at most 1568 px long).
 * Failures — bad arguments, STALE_REF, a device error — are tool results with ``isError`` and the hint, never
   protocol errors, so the model can read them and correct itself.  This module is the one place where exceptions
   become tool results.
@@ -41,6 +43,7 @@ from phonewire.frontends.serving import (
     AgentAPI,
     Settle,
     ViewLike,
+    confine_outputs,
     image_size,
     prepare_app,
     settled_view,
@@ -104,7 +107,12 @@ async def _action(
 ) -> tuple[Content, dict[str, Any]]:
     stamps = stamp_fields(result.warning, result.reactivated, result.state_reset)
     structured: dict[str, Any] = {"ok": True, "data": result.data, **stamps}
-    lines = [f"ok: {name}" + (f" {json.dumps(result.data, ensure_ascii=False)}" if result.data else "")]
+    # the settled diff (data["diff"], in the structured content) as its lines under the ok line
+    said = {k: v for k, v in result.data.items() if k != "diff"}
+    lines = [f"ok: {name}" + (f" {json.dumps(said, ensure_ascii=False)}" if said else "")]
+    diff = result.data.get("diff")
+    if isinstance(diff, list):
+        lines.extend(map(str, diff))
     if result.warning:
         lines.append(f"warning: {result.warning}")
     if result.reactivated:
@@ -135,6 +143,7 @@ async def run_tool(session: AgentAPI, spec: ToolSpec, args: dict[str, Any]) -> t
     op = spec.operation
     kwargs = {p.name: p.default for p in op.params_for("mcp") if p.default is not None}
     kwargs.update(op.kwargs(args))
+    confine_outputs(op.params, kwargs)
     result = await getattr(session, op.method)(**kwargs)
     if isinstance(result, bytes):
         return _image(result, str(kwargs["format"]))
@@ -365,6 +374,11 @@ def _is_json(line: str) -> bool:
 async def _run(args: argparse.Namespace) -> int:
     from phonewire.frontends.serving import SignalStop, agent_session
 
+    if args.http:
+        from phonewire.frontends.mcp_http import run_http
+
+        return await run_http(args)
+
     left_behind = False
     with SignalStop() as signals:
         try:
@@ -394,16 +408,33 @@ _SIGNALLED: Final = 143
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from phonewire.frontends.mcp_http import DEFAULT_PORT, ENDPOINT
     from phonewire.frontends.serving import add_host_options
 
-    parser = argparse.ArgumentParser(prog="phonewire mcp", description="MCP server over stdio for phonewire.")
+    parser = argparse.ArgumentParser(
+        prog="phonewire mcp", description="MCP server for phonewire: over stdio, or Streamable HTTP with --http."
+    )
     add_host_options(parser)
+    parser.add_argument("--http", action="store_true", help=f"serve Streamable HTTP at {ENDPOINT} instead of stdio")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"with --http: TCP port (default {DEFAULT_PORT}; 0 = any free port)")  # fmt: skip
+    parser.add_argument("--host", default="127.0.0.1", help="with --http: address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--allow-remote", action="store_true", help="with --http: serve other machines too (needs PHONEWIRE_MCP_TOKEN)"
+    )
     return parser
 
 
 def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
-    from phonewire.frontends.serving import run_server
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from phonewire.frontends.serving import port_error, run_server
+
+    if not args.http and (args.allow_remote or args.host != "127.0.0.1" or "--port" in argv):
+        parser.error("--port, --host and --allow-remote go with --http")
+    if (problem := port_error("mcp", args.port)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
 
     return run_server("mcp", _run(args))
 

@@ -9,12 +9,13 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, TypeVar
 
 from phonewire.agent.core import AgentSession
+from phonewire.agent.params import Param
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Node
@@ -220,6 +221,17 @@ async def adopt_foreground_app(session: AgentAPI) -> bool:
             session.app_id = app_id
             return True
     return False
+
+
+def confine_outputs(params: Sequence[Param], kwargs: dict[str, Any]) -> None:
+    """Paths an agent names for phonewire to write (``Param.writes``: a trace directory, a video file) are taken
+    only under :func:`~phonewire.agent.checks.output_place`'s places (INVALID_REQUEST otherwise), made absolute."""
+    from phonewire.agent.checks import output_place
+
+    for p in params:
+        value = kwargs.get(p.name)
+        if p.writes and isinstance(value, str):
+            kwargs[p.name] = str(output_place(value, f"the {p.name}", "Name a path of your own."))
 
 
 #: Calls that never need the session's app: no foreground app is adopted for them.

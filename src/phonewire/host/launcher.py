@@ -7,6 +7,10 @@ sends with every request (the runner then writes no token file), then read stdou
 is reported as RUNNER_UNAVAILABLE with the tail of the runner's stderr.  The LISTENING line only proves the
 listener; the first successful command proves readiness (the session records that phase).
 
+Tied to its host (``phonewire.lifeline``): the runner gets the death signal and the host's lifeline pipe, so a
+host killed with SIGKILL takes its runners (and their browsers) with it; every spawn first sweeps what a dead host
+of this user left, and records the new runner for the next sweep.
+
 Stop (owned processes only): ``shutdown`` request → SIGTERM → SIGKILL, each bounded; a process that already
 exited is only reaped, with no graceful wait.  Both pipes are drained for the process's whole life, so a chatty
 runner never blocks on a full pipe.
@@ -27,6 +31,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from phonewire import lifeline
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.runtime import TOKEN_ENV, read_token_file, runner_token_path, valid_token
@@ -97,7 +102,10 @@ class RunnerProcess:
             how = await self._stop_alive(graceful, shutdown)
         with contextlib.suppress(ProcessLookupError):
             await self.proc.wait()
+        lifeline.forget(self.proc.pid)
         await self._finish_drains()
+        # what a killed runner could not remove (or its browser's helpers wrote after it did): it is gone now
+        _clean_leftovers(self.device)
         return how
 
     async def _stop_alive(self, graceful: bool, shutdown: ShutdownFn | None) -> str:
@@ -157,7 +165,9 @@ async def spawn_runner(
     child_env.pop("PHONEWIRE_RUNNER_ADDR", None)
     token = secrets.token_urlsafe(32)
     child_env[TOKEN_ENV] = token
+    child_env.update(lifeline.env_entry())
     command = list(argv) if argv is not None else runner_argv(device)
+    lifeline.sweep()
     try:
         proc = await asyncio.create_subprocess_exec(
             *command,
@@ -165,12 +175,14 @@ async def spawn_runner(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=child_env,
+            **lifeline.spawn_options(),
         )
     except OSError as exc:
         raise ProtocolError(
             e.RUNNER_UNAVAILABLE, f"cannot start the runner ({command[0]}): {exc}", _hint_start(device)
         ) from exc
     timings.spawned_ms = (time.monotonic() - started) * 1000
+    lifeline.record(proc.pid)
     assert proc.stdout is not None and proc.stderr is not None
     runner = RunnerProcess(proc, 0, device, timings, token)
     runner._drains.append(asyncio.create_task(_drain(proc.stderr, runner.stderr_tail)))
@@ -252,6 +264,12 @@ def attach_token(port: int, env: Mapping[str, str]) -> str:
             f"{path}, mode 0600, when it generated its own token).",
         )
     return token
+
+
+def _clean_leftovers(device: str) -> None:
+    from phonewire.devices.registry import clean_leftovers
+
+    clean_leftovers(device)
 
 
 def _hint_start(device: str) -> str:

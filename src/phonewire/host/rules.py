@@ -2,7 +2,8 @@
 
 Nothing here does I/O or reads a clock: the caller passes ``now`` and whatever it observed, and gets a frozen
 decision back.  :mod:`phonewire.host.session` applies the decisions; diagnostics record them with the reason
-names below (the reference's names, so a diagnostics line can be read against the lifecycle ADR).
+names below.  Why each rule is what it is: docs/design/runner-lifecycle.md and docs/design/send-once-recovery.md;
+every case: docs/host.md.
 
 Order of one command (``RunnerSession.execute``)::
 
@@ -39,9 +40,11 @@ from phonewire.protocol.envelope import Envelope, decode_envelope
 from phonewire.protocol.errors import ProtocolError
 
 # --- constants of the rules -------------------------------------------------------------------------------------
-#: Mutating interactions whose healthy reply may stand in for the next ``uptime`` preflight (ADR 0005).
+#: Mutating interactions whose healthy reply may stand in for the next ``uptime`` preflight
+#: (docs/design/runner-lifecycle.md, decision 2).
 HEALTHY_MUTATION_ALLOWLIST: Final = frozenset({c.TAP, c.LONG_PRESS, c.DRAG})
-#: How long a healthy mutation proves liveness for the next allowlisted command of the same app.
+#: How long a healthy mutation proves liveness for the next allowlisted command of the same app, and a healthy
+#: reply of any command for the next read-only one.
 HEALTHY_MUTATION_WINDOW_S: Final = 5.0
 #: Commands that are themselves readiness probes: never preflighted (no recursion).
 READINESS_PROBES: Final = frozenset({c.UPTIME, c.STATUS})
@@ -55,9 +58,11 @@ BACKOFF_CAP_S: Final = 2.0
 SKIP_READINESS_PROBE: Final = "readinessProbe"
 SKIP_READ_ONLY_STARTUP: Final = "readOnlyStartup"
 SKIP_HEALTHY_MUTATION: Final = "healthyMutation"
+SKIP_HEALTHY_REPLY: Final = "healthyReply"
 # preflight used
 PREFLIGHT_STARTUP: Final = "startup"
 PREFLIGHT_NOT_ALLOWLISTED: Final = "notAllowlisted"
+PREFLIGHT_NO_RECENT_REPLY: Final = "noRecentReply"
 PREFLIGHT_NO_RECORD: Final = "noRecord"
 PREFLIGHT_STALE_RECORD: Final = "staleRecord"
 PREFLIGHT_APP_ACTIVATION_UNCERTAIN: Final = "appActivationUncertain"
@@ -114,7 +119,7 @@ class PreflightDecision:
 
     @property
     def skipped_on_recency(self) -> bool:
-        return self.reason == SKIP_HEALTHY_MUTATION
+        return self.reason in (SKIP_HEALTHY_MUTATION, SKIP_HEALTHY_REPLY)
 
 
 def decide_preflight(
@@ -125,8 +130,12 @@ def decide_preflight(
     record: HealthyMutation | None,
     now: float,
     window_s: float = HEALTHY_MUTATION_WINDOW_S,
+    last_reply_at: float | None = None,
 ) -> PreflightDecision:
-    """Whether to send an ``uptime`` probe before ``command``; the first matching rule wins."""
+    """Whether to send an ``uptime`` probe before ``command``; the first matching rule wins.
+
+    ``last_reply_at`` is when this runner session last got a healthy reply (ok, not ``runnerFatal``) to any
+    command, the preflight's own ``uptime`` included."""
     age = None if record is None else now - record.at
     if command in READINESS_PROBES:
         return PreflightDecision(False, SKIP_READINESS_PROBE, age)
@@ -136,6 +145,14 @@ def decide_preflight(
         if command in c.READ_ONLY:
             return PreflightDecision(False, SKIP_READ_ONLY_STARTUP, age)
         return PreflightDecision(True, PREFLIGHT_STARTUP, age)
+    if command in c.READ_ONLY:
+        # A read-only command is its own probe: its reply proves the runner alive, and if the send fails it is
+        # repeatable (status recovery retries it; a refused connect goes to a new runner).  The preflight only
+        # stays after an idle moment, where a wedged runner would cost the command's window, not the probe's.
+        reply_age = None if last_reply_at is None else now - last_reply_at
+        if reply_age is not None and 0 <= reply_age <= window_s:
+            return PreflightDecision(False, SKIP_HEALTHY_REPLY, reply_age)
+        return PreflightDecision(True, PREFLIGHT_NO_RECENT_REPLY, reply_age)
     if command not in HEALTHY_MUTATION_ALLOWLIST:
         return PreflightDecision(True, PREFLIGHT_NOT_ALLOWLISTED, age)
     if record is None or age is None:
@@ -150,6 +167,11 @@ def decide_preflight(
 def is_runner_fatal(envelope: Envelope) -> bool:
     """A reply the runner marked as coming from a broken target (``runnerFatal``): never a health signal."""
     return bool(envelope.data and envelope.data.get("runnerFatal"))
+
+
+def is_healthy_reply(envelope: Envelope) -> bool:
+    """Any reply that parsed ok and is not ``runnerFatal`` proves the runner alive for the next read-only command."""
+    return envelope.ok and not is_runner_fatal(envelope)
 
 
 def should_record_healthy(command: str, envelope: Envelope) -> bool:

@@ -94,6 +94,8 @@ class RunnerSession:
         self.lifecycle: Lifecycle = STARTING
         self.invalidation_reason: str | None = None
         self.last_healthy_mutation: r.HealthyMutation | None = None
+        #: When the last healthy reply (any command, the preflight's uptime included) arrived: the read-only skip.
+        self.last_healthy_reply_at: float | None = None
         self.running_apps: set[str] = set()
         self.last_snapshot: r.SnapshotEvidence | None = None
         self._attached_at = clock()
@@ -146,6 +148,7 @@ class RunnerSession:
             record=self.last_healthy_mutation,
             now=self.clock(),
             window_s=self.healthy_window_s,
+            last_reply_at=self.last_healthy_reply_at,
         )
         if decision.preflight:
             failure = await self._preflight(command, app, decision)
@@ -165,18 +168,21 @@ class RunnerSession:
         except asyncio.CancelledError:
             # The caller gave up mid-send: the command's fate is unknown, so liveness is no longer proven.
             self.last_healthy_mutation = None
+            self.last_healthy_reply_at = None
             raise
         self._mark_ready()
         return await self._finish(command, app, envelope, running_before)
 
     async def _preflight(self, command: str, app: str | None, decision: r.PreflightDecision) -> Attempt | None:
         try:
-            await self.transport.send({"command": c.UPTIME}, self.probe_window)
+            probe = await self.transport.send({"command": c.UPTIME}, self.probe_window)
         except TransportError as exc:
             self._record_preflight(command, app, decision, ok=False, failure=exc.detail)
             await self.invalidate(r.INVALIDATE_PREFLIGHT_FAILED, reachable=False)
             return self._not_sent(command, f"the runner did not answer its readiness probe ({exc.message})")
         self._record_preflight(command, app, decision, ok=True)
+        if r.is_healthy_reply(probe):
+            self.last_healthy_reply_at = self.clock()
         self._mark_ready()
         return None
 
@@ -211,8 +217,9 @@ class RunnerSession:
         exc: TransportError,
         decision: r.PreflightDecision,
     ) -> Attempt:
-        # A transport failure after a skip clears the record and carries the skip context.
+        # A transport failure after a skip clears the records and carries the skip context.
         self.last_healthy_mutation = None
+        self.last_healthy_reply_at = None
         context: dict[str, Any] = {"transport": exc.detail, "shape": exc.shape.value, "commandId": command_id}
         if decision.skipped_on_recency:
             context[r.PREFLIGHT_SKIPPED_MARKER] = True
@@ -314,6 +321,10 @@ class RunnerSession:
             # Recorded only after the runnerFatal check (inside should_record_healthy), never from read-only replies.
             if healthy_signal and r.should_record_healthy(command, envelope):
                 self.last_healthy_mutation = r.HealthyMutation(command, app, self.clock())
+            if healthy_signal and r.is_healthy_reply(envelope):
+                self.last_healthy_reply_at = self.clock()
+            elif r.is_runner_fatal(envelope):  # a broken target: the next read-only command probes again
+                self.last_healthy_reply_at = None
             self._track_apps(command, app, envelope)
             if command == c.SNAPSHOT:
                 self.last_snapshot = r.snapshot_evidence(app, envelope.data)
@@ -430,6 +441,7 @@ class RunnerSession:
         self.lifecycle = INVALIDATED
         self.invalidation_reason = reason
         self.last_healthy_mutation = None
+        self.last_healthy_reply_at = None
         alive = self.process_alive()
         decision = r.decide_invalidation(
             reason, owned=self.process is not None, process_alive=bool(alive), reachable=reachable

@@ -21,7 +21,8 @@ import contextlib
 import os
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,28 @@ from phonewire.host.reply import HostReply
 from phonewire.host.runner_session import Clock, HostError, RunnerSession, to_ms
 from phonewire.host.transport import Transport, parse_address
 from phonewire.protocol import errors as e
-from phonewire.protocol.commands import Timing
+from phonewire.protocol.commands import MUTATING, Timing
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
+
+#: Who the commands sent from this task are for (a front end sets it for the task that serves one caller, e.g. the
+#: CLI daemon per client request): answers why that caller no longer wants them — it hung up, its deadline passed
+#: (a daemon stopped with SIGSTOP and resumed) — or ``None``.  A mutating command is never started for a caller
+#: that has gone: it would run late, for nobody, and an agent that retried after its own timeout would tap twice.
+OWNER: ContextVar[Callable[[], str | None] | None] = ContextVar("phonewire_owner", default=None)
+
+
+def check_owner(command: str) -> None:
+    """CLIENT_GONE, before anything is sent, when ``command`` mutates and its caller has gone."""
+    check = OWNER.get()
+    reason = check() if check is not None and command in MUTATING else None
+    if reason is not None:
+        raise ProtocolError(
+            e.CLIENT_GONE,
+            f"{command} was not started: {reason}",
+            "Nothing was sent to the phone. Take a snapshot to see the screen, then send the command again if it is "
+            "still wanted.",
+        )
 
 
 class HostSession:
@@ -135,7 +155,9 @@ class HostSession:
             ) from exc
         attempt = 0
         while True:
+            check_owner(command)
             runner = await self._current()
+            check_owner(command)  # starting a runner takes a while
             command_id = None if command in r.READINESS_PROBES else uuid.uuid4().hex
             result = await runner.execute(command, body, command_id)
             answered = result.envelope is not None and command not in r.READINESS_PROBES

@@ -63,6 +63,12 @@ ELEMENT_MOVED: Final = "ELEMENT_MOVED"
 ALREADY_RECORDING: Final = "ALREADY_RECORDING"
 #: Agent side: ``wait`` ran out of time before the screen showed (or stopped showing) what it waited for.
 WAIT_TIMED_OUT: Final = "WAIT_TIMED_OUT"
+#: A page's renderer crashed, or was ended because it stopped answering (the web phone): the app is gone, the other
+#: apps are unharmed; launching it again starts it anew.
+APP_CRASHED: Final = "APP_CRASHED"
+#: Host side: a mutating command whose caller has gone (hung up, or its deadline passed — e.g. the daemon was
+#: stopped and resumed) is never started late: nothing was sent to the runner.
+CLIENT_GONE: Final = "CLIENT_GONE"
 
 #: Codes the runner itself can put on the wire (the v1 set plus the runner-side extensions).
 RUNNER_CODES: Final = (
@@ -85,6 +91,7 @@ RUNNER_CODES: Final = (
     ELEMENT_COVERED,
     ELEMENT_MOVED,
     ALREADY_RECORDING,
+    APP_CRASHED,
 )
 
 #: Codes produced above the runner (host session and agent layer).
@@ -96,6 +103,7 @@ CLIENT_CODES: Final = (
     AMBIGUOUS_MATCH,
     NOT_FOUND,
     WAIT_TIMED_OUT,
+    CLIENT_GONE,
 )
 
 ALL_CODES: Final = RUNNER_CODES + CLIENT_CODES

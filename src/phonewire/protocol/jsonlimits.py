@@ -16,6 +16,10 @@ from typing import Any, Final
 
 from phonewire.protocol.errors import INVALID_REQUEST, ProtocolError
 
+#: The longest integer read from JSON (digits): every bound phonewire has is far below 10**20; a 5000-digit number
+#: is refused by its size, not by the interpreter's int-conversion limit (whose message tells the client to call
+#: ``sys.set_int_max_str_digits()``, which they cannot).
+MAX_INT_DIGITS: Final = 100
 #: The deepest nesting any phonewire request needs is about 4 (a batch of argv arrays in an object); this
 #: leaves room for clients' own structure while staying far below the interpreter's recursion limit.
 MAX_JSON_DEPTH: Final = 64
@@ -39,6 +43,18 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def bounded_int(text: str) -> int:
+    """``json.loads``'s ``parse_int``: an integer of at most :data:`MAX_INT_DIGITS` digits, else INVALID_REQUEST."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ProtocolError(
+            INVALID_REQUEST,
+            f"a number of {digits} digits; at most {MAX_INT_DIGITS} are read",
+            "Send numbers within the bounds the reference gives (points, milliseconds, counts).",
+        )
+    return int(text)
+
+
 def loads_limited(text: str | bytes, *, what: str = "request", hint: str) -> Any:
     """``json.loads(text)`` when it is JSON no deeper than :data:`MAX_JSON_DEPTH`; INVALID_REQUEST with ``hint``
     otherwise (``what`` names the input in the message: "batch input", "request line")."""
@@ -52,7 +68,7 @@ def loads_limited(text: str | bytes, *, what: str = "request", hint: str) -> Any
             INVALID_REQUEST, f"{what} nests JSON {depth} levels deep; at most {MAX_JSON_DEPTH} are accepted", hint
         )
     try:
-        return json.loads(decoded)
+        return json.loads(decoded, parse_int=bounded_int)
     except ValueError as exc:
         raise ProtocolError(INVALID_REQUEST, f"{what} is not JSON: {exc}", hint) from exc
 

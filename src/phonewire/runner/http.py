@@ -104,9 +104,20 @@ def check_token(headers: Sequence[tuple[bytes, bytes]], token: bytes) -> None:
     values = [v for k, v in headers if k == b"authorization"]
     if not values:
         raise FramingError(401, "the request lacks the runner's bearer token", HINT_TOKEN, code=e.UNAUTHORIZED)
+    if len(values) > 1:  # which one would count is a guess: refused, whatever they hold
+        raise FramingError(
+            400, f"the request carries {len(values)} Authorization headers; exactly one is taken",
+            "Nothing ran. Send one 'Authorization: Bearer TOKEN' header (a proxy or an HTTP library may have added "
+            "the other).", code=e.INVALID_REQUEST,
+        )  # fmt: skip
     scheme, _, presented = values[0].partition(b" ")
-    good = len(values) == 1 and scheme.lower() == b"bearer"
-    if not hmac.compare_digest(presented.strip(), token) or not good:
+    if scheme.lower() != b"bearer":
+        shown = scheme[:20].decode("ascii", "replace")
+        raise FramingError(
+            401, f"the Authorization header uses the {shown!r} scheme; the runner takes Bearer", HINT_TOKEN,
+            code=e.UNAUTHORIZED,
+        )  # fmt: skip
+    if not hmac.compare_digest(presented.strip(), token):
         raise FramingError(401, "the request carries a wrong bearer token", HINT_TOKEN, code=e.UNAUTHORIZED)
 
 

@@ -27,6 +27,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.commands import Timing
 from phonewire.protocol.envelope import Envelope, fail, ok
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.jsonlimits import bounded_int
 from phonewire.protocol.request import Request, parse_request
 from phonewire.runner.dispatch import SNAPSHOT_RETRY_PAUSE_S, Dispatcher, Renew, describe_device
 from phonewire.runner.executor import Executor, Reply
@@ -52,7 +53,7 @@ def _reject_constant(name: str) -> float:
 def decode_body(body: bytes) -> object:
     """JSON text → value; INVALID_REQUEST for anything that is not strict JSON."""
     try:
-        return json.loads(body, parse_constant=_reject_constant)
+        return json.loads(body, parse_constant=_reject_constant, parse_int=bounded_int)
     except RecursionError:
         raise _invalid("request body nests too deeply", "Send a flat JSON object.") from None
     except ValueError as exc:  # includes UnicodeDecodeError and JSONDecodeError

@@ -6,6 +6,7 @@ Density 420 dpi (2.625 px per point) and a 1080x2400 px screen unless a test say
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
@@ -15,6 +16,7 @@ import adbutils
 import pytest
 import uiautomator2.exceptions as u2e
 from android_agent_double import LAUNCHER, AgentDouble, FakeAdb, FakeClock
+from PIL import Image
 
 from phonewire.devices.android.device import FOREGROUND_WAIT_S, AndroidDevice
 from phonewire.devices.android.errors import HINT_ADB, HINT_AGENT, HINT_HELD
@@ -245,6 +247,16 @@ def test_screenshot_formats_and_scales(fmt: str, scale: str, magic: bytes, size:
     shot = run(device.screenshot(format=fmt, scale=scale, quality=60))
     assert shot.data.startswith(magic)
     assert (shot.format, shot.width, shot.height) == (fmt, *size)
+
+
+def test_a_css_screenshot_of_a_tablet_at_density_1_fits_1568_on_its_long_side() -> None:
+    """2560 × 1600 pixels at 160 dpi is 2560 × 1600 points: scaled to 1568 × 980, not sent at 2560."""
+    device, _ = opened(AgentDouble(size=(2560, 1600), dpi=160))
+    shot = run(device.screenshot(format="jpeg", scale="css"))
+    assert (shot.width, shot.height) == (1568, 980)
+    assert Image.open(io.BytesIO(shot.data)).size == (1568, 980)
+    full = run(device.screenshot(format="png", scale="device"))
+    assert (full.width, full.height) == (2560, 1600)  # device scale is never capped
 
 
 # --- apps ---------------------------------------------------------------------------------------------------------

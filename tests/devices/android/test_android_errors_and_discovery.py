@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import inspect
+from typing import Any
 
 import adbutils
 import adbutils.errors as adb_errors
@@ -60,7 +61,7 @@ def test_each_lower_layer_failure_maps_to_its_code_and_hint(
 
 
 def test_every_uiautomator2_exception_class_has_a_specific_mapping() -> None:
-    classes = [
+    classes: list[Any] = [
         cls
         for _, cls in inspect.getmembers(u2e, inspect.isclass)
         if issubclass(cls, u2e.BaseException) and cls not in (u2e.BaseException, u2e.DeviceError, u2e.RPCError)

@@ -48,8 +48,8 @@ def device(monkeypatch: pytest.MonkeyPatch, wire: Wire) -> tuple[SendOnceDevice,
     d._device_server_port = 9008
     d._debug = False
     lifecycle: list[str] = []
-    d.stop_uiautomator = lambda *a, **k: lifecycle.append("stop")  # type: ignore[method-assign]
-    d.start_uiautomator = lambda *a, **k: lifecycle.append("start")  # type: ignore[method-assign]
+    d.stop_uiautomator = lambda *a, **k: lifecycle.append("stop")
+    d.start_uiautomator = lambda *a, **k: lifecycle.append("start")
     d.__dict__["settings"] = {"operation_delay": (0, 0), "operation_delay_methods": []}
     return d, lifecycle
 

@@ -43,11 +43,37 @@ def fixture_nodes(name: str) -> list[dict[str, object]]:
 
 
 # --- agent view and selectors on the fixtures -----------------------------------------------------------------------
-def test_agent_view_of_settings_lists_the_cells_with_their_identifiers() -> None:
+def test_agent_view_of_settings_lists_the_title_and_each_cell_once() -> None:
+    """issue 27: ``-i`` says each thing once: a cell's caption (with an id of its own) and subtitle are on the cell's
+    line, the screen's title (a navigation bar's text) is kept."""
     lines = render(fixture_nodes("ios-settings-home-appium-xcuitest.xml"), interactive=True).text.splitlines()
-    assert lines[0] == '@e1 Cell "Sign in to your iPhone" value="Set up iCloud, the App Store, and more."'
-    assert '  @e2 StaticText "Sign in to your iPhone" id=APPLE_ACCOUNT' in lines
-    assert '@e4 Cell "General"' in lines
+    assert lines[:3] == [
+        '@e1 StaticText "Settings"',
+        '@e2 Cell "Sign in to your iPhone" value="Set up iCloud, the App Store, and more."',
+        '@e3 Cell "General"',
+    ]
+    assert len(lines) == 14 and all(line.startswith("@e") for line in lines)  # the title and 13 cells, no indent
+
+
+def test_the_full_view_of_settings_keeps_the_captions_with_their_identifiers() -> None:
+    lines = render(fixture_nodes("ios-settings-home-appium-xcuitest.xml")).text.splitlines()
+    assert '  @e5 StaticText "Sign in to your iPhone" id=APPLE_ACCOUNT' in lines
+
+
+def test_the_interactive_view_of_settings_leaves_out_nothing_a_person_sees() -> None:
+    """issue 27: every label and value of every element the XML marks visible is in ``snapshot -i``'s text."""
+    from xml.etree import ElementTree
+
+    xml = (FIXTURES / "ios-settings-home-appium-xcuitest.xml").read_text(encoding="utf-8")
+    text = render(fixture_nodes("ios-settings-home-appium-xcuitest.xml"), interactive=True).text
+    seen = {
+        el.get(attr) or ""
+        for el in ElementTree.fromstring(xml).iter()
+        if el.get("visible") == "true" and el.tag != "XCUIElementTypeApplication"
+        for attr in ("label", "value")
+    } - {""}
+    assert len(seen) == 15  # the title, 13 cell captions and one subtitle
+    assert sorted(t for t in seen if f'"{t}"' not in text) == []
 
 
 def test_agent_view_of_the_form_shows_fields_and_secure_fields() -> None:
@@ -95,7 +121,7 @@ def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_python_api_opens_taps_by_selector_and_fills_a_field(wda: WdaDouble) -> None:
     with phonewire.Phone(device=f"ios:{wda.url}") as phone:
         assert phone.open(SETTINGS_APP).data["appBundleId"] == SETTINGS_APP
-        assert '@e4 Cell "General"' in phone.snapshot(interactive=True).text
+        assert '@e3 Cell "General"' in phone.snapshot(interactive=True).text
         before = wda.count("POST /wda/tap")
         phone.tap("General")
         assert wda.count("POST /wda/tap") == before + 1  # one tap, one /wda/tap
@@ -149,9 +175,9 @@ def test_cli_through_the_daemon_drives_the_ios_runner(cli: Cli, wda: WdaDouble) 
     device = ("--device", f"ios:{wda.url}/")  # a trailing slash names the same phone
     assert cli(*device, "open", SETTINGS_APP).code == 0
     snap = cli(*device, "snapshot", "-i")
-    assert snap.code == 0 and '@e4 Cell "General"' in snap.out, snap.err
+    assert snap.code == 0 and '@e3 Cell "General"' in snap.out, snap.err
     taps = wda.count("POST /wda/tap")
-    assert cli(*device, "tap", "@e4").code == 0
+    assert cli(*device, "tap", "@e3").code == 0
     assert wda.count("POST /wda/tap") == taps + 1
     devices = cli("devices", "--json")
     assert devices.code == 0

@@ -129,9 +129,9 @@ def test_snapshot_is_the_json_source_plus_an_alert_probe_and_matches_the_xml_fix
 
     snap, routes = run(wda, scenario)
     assert routes == ["GET /source", "GET /alert/text"]
-    expected = parse_xml_source((wda_fixture := wda.apps[CALENDAR_APP].screen) is not None and _xml(wda), CALENDAR_APP)
+    assert wda.apps[CALENDAR_APP].screen is not None
+    expected = parse_xml_source(_xml(wda), CALENDAR_APP)
     assert snap == build_snapshot(expected, expected.rect, "ios-wda")
-    assert wda_fixture is not None
 
 
 def _xml(double: WdaDouble) -> str:

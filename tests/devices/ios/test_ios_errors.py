@@ -108,7 +108,7 @@ def test_a_hostile_wda_redirect_or_deep_json_is_a_bad_reply_and_no_redirect_is_f
             elif self.path == "/status":
                 body = b"moved"
                 self.send_response(302)
-                self.send_header("Location", f"http://127.0.0.1:{self.server.server_address[1]}/elsewhere")
+                self.send_header("Location", f"http://127.0.0.1:{self.server.server_address[1]}/elsewhere")  # type: ignore[index]
             else:
                 body = b'{"value": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
                 self.send_response(200)

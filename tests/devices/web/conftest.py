@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from web_phone import Phone
 
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 
 
 @pytest.fixture(scope="module")

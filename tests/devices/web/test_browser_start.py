@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ def test_by_default_the_headless_shell_else_debians_browser_binary_without_its_s
 
 def test_without_the_headless_shell_the_full_browser_is_started(monkeypatch: pytest.MonkeyPatch) -> None:
     installed = {DEBIAN_BINARY, DEBIAN_LAUNCHER}
-    monkeypatch.setattr(browser.os, "access", lambda path, mode: path in installed)
+    monkeypatch.setattr(os, "access", lambda path, mode: path in installed)
     assert browser_binary({}) == DEBIAN_BINARY
     installed.clear()
     assert browser_binary({}) == DEBIAN_LAUNCHER  # nothing installed: the launch error names Debian's browser
@@ -79,7 +80,7 @@ def _dead_pid() -> int:
 def test_stale_profiles_of_this_user_are_removed_and_other_users_are_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(browser.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = _dead_pid()
     mine = tmp_path / f"phonewire-chromium-{dead}-mine"
     theirs = tmp_path / f"phonewire-chromium-{dead}-theirs"
@@ -117,7 +118,7 @@ def test_the_browser_answers_the_warm_up_call_written_at_the_fork_with_an_id_the
 def test_a_profile_name_that_is_no_pid_is_left_alone_and_never_stops_a_launch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(browser.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     odd = [tmp_path / f"phonewire-chromium-{name}-x" for name in ("9" * 30, "\u00b2", "12345678901")]
     for d in odd:
         d.mkdir()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from web_phone import Phone, requires_chromium
 
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 

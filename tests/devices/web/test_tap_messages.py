@@ -12,7 +12,7 @@ import pytest
 from web_phone import Phone, requires_chromium
 
 from phonewire.devices.web.cdp import CdpConnection
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 
 pytestmark = requires_chromium
 

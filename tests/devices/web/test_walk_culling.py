@@ -8,7 +8,7 @@ from pathlib import Path
 from web_phone import Phone, requires_chromium
 
 from loopback import serving
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 
 pytestmark = requires_chromium
 
@@ -53,7 +53,7 @@ def _fixed_page(phone: Phone, url: str) -> dict[str, dict[str, object]]:
 def _on_screen(phone: Phone, node: dict[str, object]) -> bool:
     rect = node["rect"]
     assert isinstance(rect, dict)
-    return rect["y"] >= 0 and rect["y"] + rect["height"] <= phone.device.profile.height and rect["width"] > 0
+    return bool(rect["y"] >= 0 and rect["y"] + rect["height"] <= phone.device.profile.height and rect["width"] > 0)
 
 
 def test_fixed_elements_of_a_subtree_below_the_screen_are_shown_and_tapped(phone: Phone) -> None:

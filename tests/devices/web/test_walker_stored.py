@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from web_phone import Phone, requires_chromium
 
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 from phonewire.devices.web.walk import _WALKER, DEFINE_WALKER, walker_call
 
 pytestmark = requires_chromium

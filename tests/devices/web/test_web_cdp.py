@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import pytest
@@ -44,7 +44,7 @@ class PeerPipe:
                 os.close(fd)
 
 
-Peer = Callable[[PeerPipe], Awaitable[None]]
+Peer = Callable[[PeerPipe], Coroutine[Any, Any, None]]
 
 
 async def with_peer(peer: Peer, body: Callable[[CdpConnection], Awaitable[Any]]) -> Any:
@@ -134,7 +134,7 @@ def test_a_closed_pipe_fails_every_pending_and_later_call() -> None:
             later_failed = False
         except CdpClosed:
             later_failed = True
-        return pending, later_failed, cdp.closed_reason
+        return list(pending), later_failed, cdp.closed_reason
 
     pending, later_failed, reason = asyncio.run(with_peer(peer, body))
     assert all(isinstance(p, CdpClosed) for p in pending)
@@ -147,8 +147,8 @@ def test_a_reply_that_is_not_json_closes_the_connection() -> None:
         pipe.send_bytes(b"{not json\0")
 
     async def body(cdp: CdpConnection) -> tuple[BaseException | Any, bool]:
-        (result,) = await asyncio.gather(cdp.send("A.a"), return_exceptions=True)
-        return result, cdp.closed
+        results = await asyncio.gather(cdp.send("A.a"), return_exceptions=True)
+        return results[0], cdp.closed
 
     result, closed = asyncio.run(with_peer(peer, body))
     assert isinstance(result, CdpClosed) and closed
@@ -238,7 +238,12 @@ def test_a_routed_event_reaches_its_raw_handler_undecoded_and_the_rest_reach_the
 
     async def body(cdp: CdpConnection) -> None:
         cdp.subscribe(lambda m, p, s: events.append((m, s)))
-        cdp.route_raw("Runtime.consoleAPICalled", lambda data, sid: raw.append((data, sid)) or sid == "S1")
+
+        def route(data: bytes, sid: str) -> bool:
+            raw.append((data, sid))
+            return sid == "S1"
+
+        cdp.route_raw("Runtime.consoleAPICalled", route)
         await cdp.send("A.a")
 
     asyncio.run(with_peer(peer, body))

@@ -16,7 +16,7 @@ from PIL import Image
 from web_phone import Phone, requires_chromium
 
 from phonewire.devices.base import AppState
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 

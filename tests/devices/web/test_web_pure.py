@@ -193,7 +193,8 @@ def test_finds_selector_terms_become_what_the_page_checks() -> None:
     assert terms is not None and len(terms) == 2  # the alternative of role=Other alone says nothing the page checks
     (role, roles), label = terms[0]
     assert role == "role" and {"button", "clickable", "togglebutton"} <= set(roles) and "link" not in roles
-    assert label == ["label", "Delete person 150"]  # spaces collapsed as the view collapses them
+    assert label == ["label", "delete person 150"]  # folded as the page folds its text (protocol/folding.py)
+    assert scrolling.reveal_terms(['text=Deselect "Sums.ipynb":']) == [[["text", "deselect sums.ipynb"]]]
     assert terms[1] == [["id", "a  b"]]  # an identifier is exact
     assert scrolling.ax_roles("textfield") == ["textbox"] and scrolling.ax_roles("Cell")
     assert scrolling.reveal_terms(None) is None and scrolling.reveal_terms(["role=Group"]) is None

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_snapshot_faithful import serving
 from web_phone import Phone, requires_chromium
 
+from loopback import serving
 from phonewire.agent.view import render
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 
 pytestmark = requires_chromium
 

@@ -15,7 +15,7 @@ import pytest
 from web_phone import Phone, requires_chromium
 
 from loopback import serving
-from phonewire.devices.web.device import DEMO_APP_ID
+from phonewire.devices.web.home import DEMO_APP_ID
 from phonewire.devices.web.roles import vocabulary_role
 from phonewire.protocol.snapshot import INTERACTIVE_ROLES
 

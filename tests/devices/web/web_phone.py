@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from phonewire.devices.web.device import DEMO_APP_ID, WebDevice
+from phonewire.devices.web.device import WebDevice
+from phonewire.devices.web.home import DEMO_APP_ID
 
 requires_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="Chromium is not installed")
 
@@ -35,7 +36,7 @@ class Phone:
         return self.run(self.device.snapshot(app))  # type: ignore[no-any-return]
 
     def node(self, identifier: str, app: str = DEMO_APP_ID) -> dict[str, Any]:
-        found = [n for n in self.snapshot(app)["nodes"] if n["identifier"] == identifier]
+        found: list[dict[str, Any]] = [n for n in self.snapshot(app)["nodes"] if n["identifier"] == identifier]
         assert len(found) == 1, f"expected one node {identifier!r}, found {found}"
         return found[0]
 

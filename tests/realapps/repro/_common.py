@@ -15,13 +15,17 @@ and for the fourth round (docs/realapps-findings-4.md, "Set-up"; apps/setup_roun
   GRADIO_URL     default http://127.0.0.1:8752   (Gradio 6.31.0, apps/gradio_quotes.py)
 """
 
+from __future__ import annotations
+
 import contextlib
 import os
 import re
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 DATASETTE = os.environ.get("DATASETTE_URL", "http://127.0.0.1:8731")
 TODOMVC = os.environ.get("TODOMVC_URL", "http://127.0.0.1:8732")
@@ -34,7 +38,7 @@ GRADIO = os.environ.get("GRADIO_URL", "http://127.0.0.1:8752")
 WAGTAIL_USER, WAGTAIL_PASSWORD = "admin", "pass1234"
 
 
-def wagtail_login(phone, path: str = "/admin/") -> None:
+def wagtail_login(phone: Any, path: str = "/admin/") -> None:
     """Open Wagtail's admin at path and sign in (the login form comes first)."""
     phone.open(f"{WAGTAIL}{path}")
     phone.wait("role=SecureTextField")
@@ -51,11 +55,11 @@ def ref_of(view_text: str, pattern: str, nth: int = 0) -> str:
 
 
 class Timer:
-    def __enter__(self):
+    def __enter__(self) -> Timer:
         self.t = time.monotonic()
         return self
 
-    def __exit__(self, *a):
+    def __exit__(self, *a: object) -> None:
         self.s = time.monotonic() - self.t
 
 
@@ -67,7 +71,7 @@ PHONEWIRE = str(Path(__file__).resolve().parents[3] / ".venv" / "bin" / "phonewi
 
 
 @contextlib.contextmanager
-def webdriver_session(app: str, env: dict | None = None):
+def webdriver_session(app: str, env: dict[str, str] | None = None) -> Iterator[Any]:
     """An Appium client session on ``app`` (a URL) through a ``phonewire webdriver`` of its own on a free loopback
     port; the session is quit and the server stopped (by its PID) however the block ends."""
     from appium import webdriver

@@ -21,6 +21,7 @@ import json
 import socket
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from _common import SWAGGER, verdict
 
@@ -35,12 +36,12 @@ try:
     f = conn.makefile("rwb")
     n = 0
 
-    def call(method: str, **params: object) -> dict:
+    def call(method: str, **params: object) -> dict[str, Any]:
         global n
         n += 1
         f.write((json.dumps({"id": n, "method": method, "params": params}) + "\n").encode())
         f.flush()
-        reply = json.loads(f.readline())
+        reply: dict[str, Any] = json.loads(f.readline())
         print(f"## {method} {params} -> keys {sorted(reply.get('result', reply))}")
         return reply
 

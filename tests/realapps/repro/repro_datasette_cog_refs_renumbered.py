@@ -15,7 +15,7 @@ import phonewire
 from phonewire import ProtocolError
 
 
-def cogs(text):
+def cogs(text: str) -> list[str]:
     return [ln.split()[0] for ln in text.splitlines() if "dropdown menu" in ln]
 
 

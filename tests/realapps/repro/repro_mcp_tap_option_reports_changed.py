@@ -6,6 +6,7 @@ repro_datasette_tap_option_taps_origin.py, seen through MCP where only the JSON 
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from _common import DATASETTE
 from mcp.client.session import ClientSession
@@ -18,12 +19,13 @@ async def main() -> None:
     params = StdioServerParameters(command=PHONEWIRE, args=["mcp"])
     async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
-        for tool, args in [
+        steps: list[tuple[str, dict[str, Any]]] = [
             ("open_app", {"app_id": f"{DATASETTE}/db/people"}),
             ("snapshot", {"interactive": True}),
             ("tap", {"target": '"Sort by name"'}),
             ("snapshot", {"interactive": True, "diff": True}),
-        ]:
+        ]
+        for tool, args in steps:
             r = await s.call_tool(tool, args)
             text = "\n".join(c.text for c in r.content if c.type == "text")
             print(f"## {tool} {args} is_error={r.is_error} chars={len(text)}")

@@ -18,6 +18,7 @@ says; calendar days are Cells named "14".
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 from _common import WAGTAIL, WAGTAIL_PASSWORD, WAGTAIL_USER, verdict
 from mcp.client.session import ClientSession
@@ -31,7 +32,7 @@ async def main() -> None:
     async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
 
-        async def call(tool: str, args: dict) -> str:
+        async def call(tool: str, args: dict[str, Any]) -> str:
             t = time.monotonic()
             r = await s.call_tool(tool, args)
             text = "\n".join(c.text for c in r.content if c.type == "text")

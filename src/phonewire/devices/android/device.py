@@ -44,6 +44,7 @@ from phonewire.devices.android.hierarchy import (
 )
 from phonewire.devices.android.logcat import Follower
 from phonewire.devices.android.logcat import entry as logcat_entry
+from phonewire.devices.android.repertoire import AndroidRepertoire
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
     SCROLL_HOLD_MS,
@@ -58,6 +59,7 @@ from phonewire.devices.observed import Ring
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import css_image_size
 from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
@@ -88,7 +90,7 @@ DRAG_END_SLACK_S: Final = 0.001
 DOUBLE_TAP_GAP_S: Final = 0.08
 
 
-class AndroidDevice(Device):
+class AndroidDevice(AndroidRepertoire, Device):
     kind = "android"
 
     def __init__(
@@ -506,10 +508,11 @@ class AndroidDevice(Device):
         return {"direction": direction, "distance": round(moved, 1), "atEnd": moved < dragged / 2,
                 "changed": True, "container": container}  # fmt: skip
 
-    def _probe_focus(self, agent: Agent) -> None:
-        """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input."""
+    def _probe_focus(self, agent: Agent, *, or_any: bool = False) -> None:
+        """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input (``or_any``: no focused
+        node at all — Enter activates a focused button or list item)."""
         try:
-            focused = has_focused_text_input(agent.dump_hierarchy())
+            focused = has_focused_text_input(agent.dump_hierarchy(), or_any=or_any)
         except Exception:  # a probe that fails does not block typing
             return
         if not focused:
@@ -528,7 +531,7 @@ class AndroidDevice(Device):
 
     async def keyboard_return(self, app_id: str) -> None:
         def work(agent: Agent) -> None:
-            self._probe_focus(agent)
+            self._probe_focus(agent, or_any=True)
             agent.press("enter")
 
         await self._run(work)
@@ -564,8 +567,7 @@ class AndroidDevice(Device):
         def work(agent: Agent) -> Screenshot:
             image = agent.screenshot()
             if scale == "css":
-                size = (max(1, round(image.width / self.density)), max(1, round(image.height / self.density)))
-                image = image.resize(size)
+                image = image.resize(css_image_size(image.width / self.density, image.height / self.density))
             out = io.BytesIO()
             if format == "jpeg":
                 image.convert("RGB").save(out, format="JPEG", quality=quality)

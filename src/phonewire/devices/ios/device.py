@@ -55,10 +55,12 @@ from PIL import Image
 from phonewire.devices.base import AppInfo, AppState, Device, Screenshot
 from phonewire.devices.ios.client import LAUNCH_TIMEOUT_S, SOURCE_TIMEOUT_S, WdaClient, WdaError, canonical_url
 from phonewire.devices.ios.errors import map_failure
+from phonewire.devices.ios.repertoire import IosRepertoire
 from phonewire.devices.ios.source import parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import css_image_size
 from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
@@ -104,7 +106,7 @@ _BUNDLE_RE: Final = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$")
 _ELEMENT_KEY: Final = "element-6066-11e4-a52e-4f735466cecf"
 
 
-class IosDevice(Device):
+class IosDevice(IosRepertoire, Device):
     kind = "ios"
 
     def __init__(self, target: str | None = None, *, scale: float | None = None) -> None:
@@ -505,8 +507,8 @@ class IosDevice(Device):
             data = base64.b64decode(str(self.client.get("/screenshot")))
             image: Image.Image = Image.open(io.BytesIO(data))
             image.load()
-            if scale == "css" and self.screen_scale != 1:
-                size = (max(1, round(image.width / self.screen_scale)), max(1, round(image.height / self.screen_scale)))
+            size = css_image_size(image.width / self.screen_scale, image.height / self.screen_scale)
+            if scale == "css" and size != image.size:
                 image = image.resize(size)
             elif format == "png" and image.format == "PNG":
                 return Screenshot(data, "png", image.width, image.height)

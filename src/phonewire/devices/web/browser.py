@@ -15,7 +15,6 @@ Lifecycle::
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import os
 import shutil
@@ -26,6 +25,8 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
+
+from phonewire import lifeline
 
 #: Debian's ``chromium-headless-shell`` package: the old headless mode as a browser of its own (same version as
 #: ``chromium``, no desktop browser UI at all).  A cold start of the web phone costs about half the CPU of the full
@@ -91,19 +92,42 @@ SANDBOX_OFF_ROOT = "off: running as root, where Chromium cannot sandbox (run pho
 SANDBOX_OFF_UNUSABLE = "off: Chromium found no usable sandbox on this machine (it exited when started with one)"
 
 
+#: The fewest open files Chromium runs with (a browser, its renderers, the profile's databases): started where a
+#: process may open only 64 (``ulimit -n 64``) it dies at once with SIGTRAP.
+MIN_OPEN_FILES: Final = 256
+_WANTED_OPEN_FILES: Final = 4096
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft ``RLIMIT_NOFILE`` towards its hard limit (up to 4096), for the browser it starts;
+    answers the soft limit now (what the browser inherits)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = _WANTED_OPEN_FILES if hard == resource.RLIM_INFINITY else min(hard, _WANTED_OPEN_FILES)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    return _WANTED_OPEN_FILES if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def open_files_note(limit: int) -> str:
+    """Why a browser that died may have, when the open-file limit is too low for it ("" when it is not)."""
+    if limit >= MIN_OPEN_FILES:
+        return ""
+    return (
+        f"; this process may open only {limit} files (ulimit -n {limit}) and Chromium needs a few hundred: raise "
+        f"the limit (ulimit -n 1024, or the hard limit the service manager sets) and start again"
+    )
+
+
 def wants_sandbox() -> bool:
     """Chromium refuses to sandbox as root; anyone else keeps the sandbox (third-party pages run in it)."""
     return os.geteuid() != 0
 
 
-_PR_SET_PDEATHSIG = 1
 _PIPE_IN, _PIPE_OUT = 3, 4  # Chromium's fixed descriptors for --remote-debugging-pipe
-
-
-try:
-    _LIBC: ctypes.CDLL | None = ctypes.CDLL("libc.so.6", use_errno=True)  # loaded here, not in the child
-except OSError:
-    _LIBC = None
 
 
 def _child_setup(commands_fd: int, replies_fd: int) -> Callable[[], None]:
@@ -114,8 +138,7 @@ def _child_setup(commands_fd: int, replies_fd: int) -> Callable[[], None]:
     are in ``pass_fds`` so they survive."""
 
     def setup() -> None:
-        if _LIBC is not None:
-            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        lifeline.set_death_signal(signal.SIGKILL)
         high_in = fcntl.fcntl(commands_fd, fcntl.F_DUPFD, 10)
         high_out = fcntl.fcntl(replies_fd, fcntl.F_DUPFD, 10)
         os.dup2(high_in, _PIPE_IN)
@@ -133,7 +156,13 @@ _PROFILE_PREFIX = "phonewire-chromium-"
 WARM_UP: Final = b'{"id":0,"method":"Storage.getCookies"}\0'
 
 
-def remove_stale_profiles() -> None:
+def remove_dead_profiles() -> None:
+    """:func:`remove_stale_profiles` in one pass, without waiting for lingering helpers (the host calls it once a
+    runner has ended, from its event loop: registry ``leftovers``)."""
+    remove_stale_profiles(linger_s=0.0)
+
+
+def remove_stale_profiles(linger_s: float = 3.0) -> None:
     """Remove profile directories left by owners that were SIGKILLed (their browser died with them, by
     PR_SET_PDEATHSIG, but nobody was left to remove the directory).  The owner's PID is in the name.  Only this
     user's: root leaves another user's directories alone (their owner cleans up after itself)."""
@@ -151,15 +180,15 @@ def remove_stale_profiles() -> None:
         try:
             os.kill(int(owner), 0)
         except ProcessLookupError:
-            _remove_tree(path)
+            _remove_tree(path, linger_s)
         except (PermissionError, OverflowError):
             pass  # alive, someone else's (or no PID this system has)
 
 
-def _remove_tree(path: Path) -> None:
+def _remove_tree(path: Path, linger_s: float = 3.0) -> None:
     """Remove a profile directory.  The dead browser's helpers (renderers, zygote) can still write into it for
     a moment while they notice it is gone, so a removal that lost that race is tried again, briefly."""
-    deadline = time.monotonic() + 3.0  # a loaded machine lets the helpers linger a while
+    deadline = time.monotonic() + linger_s  # a loaded machine lets the helpers linger a while
     while True:
         shutil.rmtree(path, ignore_errors=True)
         if not path.exists() or time.monotonic() > deadline:
@@ -216,6 +245,8 @@ class BrowserProcess:
         self.extra_flags: tuple[str, ...] = ()
         self.binary = CHROMIUM  # which browser runs (status → device.browser)
         self._stopped = False
+        #: The open-file limit the browser was started with (a dead browser's reason names it when too low).
+        self.open_files = _WANTED_OPEN_FILES
 
     @property
     def pid(self) -> int:
@@ -238,6 +269,7 @@ class BrowserProcess:
         user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
         sandbox_flag = () if sandbox else (NO_SANDBOX,)
         args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *sandbox_flag, *extra_flags, *FLAGS]
+        open_files = raise_open_files()
         commands_r, commands_w = os.pipe()
         replies_r, replies_w = os.pipe()
         try:
@@ -259,8 +291,11 @@ class BrowserProcess:
         os.close(replies_w)
         with contextlib.suppress(OSError):  # a browser that died at once is found by the first real call
             os.write(commands_w, WARM_UP)
+        lifeline.record(process.pid)  # a runner SIGKILLed while its browser was stopped: the next start ends it
+        lifeline.sweep()
         remove_stale_profiles()  # after the fork: the browser starts up meanwhile
         browser = cls(process, user_data_dir, replies_r, commands_w, state)
+        browser.open_files = open_files
         browser.extra_flags = extra_flags
         browser.binary = CHROMIUM
         return browser
@@ -272,9 +307,10 @@ class BrowserProcess:
             return None
         if self._stopped:
             return "the browser was closed"
+        note = open_files_note(self.open_files)
         if code < 0:
-            return f"the browser process was killed by signal {-code}"
-        return f"the browser process exited with status {code}"
+            return f"the browser process was killed by signal {-code}{note}"
+        return f"the browser process exited with status {code}{note}"
 
     def stop(self, grace: float = 2.0) -> None:
         """Terminate the browser's process group, kill it after ``grace`` seconds, remove the profile."""
@@ -293,6 +329,7 @@ class BrowserProcess:
             # The browser is gone; its helpers (same group) may linger a moment and still write to the profile.
             self._end_group(grace)
         finally:
+            lifeline.forget(self.process.pid)
             _remove_tree(self.user_data_dir)
 
     def _end_group(self, grace: float) -> None:

@@ -1,4 +1,5 @@
-"""Screenshots of the page on the screen: PNG or JPEG, at device pixels or at CSS scale (one pixel per point).
+"""Screenshots of the page on the screen: PNG or JPEG, at device pixels or at CSS scale (one pixel per point, at most
+``CSS_MAX_SIDE`` on the long side).
 
 The image's size is read from its header (PNG's IHDR, JPEG's start-of-frame), not by decoding it: decoding costs
 more than the capture itself and an image library is a slow import on the runner's path.
@@ -13,6 +14,7 @@ from typing import Any
 from phonewire.devices.base import Screenshot
 from phonewire.devices.web.cdp import CdpSession
 from phonewire.devices.web.profiles import Profile
+from phonewire.protocol.request import css_image_size
 
 
 async def screenshot(
@@ -25,12 +27,15 @@ async def screenshot(
     if scale == "css":
         metrics = await session.send("Page.getLayoutMetrics")
         vv = metrics.get("cssVisualViewport") or metrics.get("visualViewport") or {}
+        width, height = float(vv.get("clientWidth", profile.width)), float(vv.get("clientHeight", profile.height))
+        # one pixel per point, scaled down further when the long side would exceed CSS_MAX_SIDE
+        fit = css_image_size(width, height)[0] / max(width, 1.0)
         params["clip"] = {
             "x": vv.get("pageX", 0),
             "y": vv.get("pageY", 0),
-            "width": vv.get("clientWidth", profile.width),
-            "height": vv.get("clientHeight", profile.height),
-            "scale": 1 / profile.dpr,
+            "width": width,
+            "height": height,
+            "scale": fit / profile.dpr,
         }
     data = base64.b64decode((await session.send("Page.captureScreenshot", params))["data"])
     width, height = image_size(data)

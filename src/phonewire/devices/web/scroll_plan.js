@@ -1,7 +1,7 @@
 // A scroll's plan (scrolling.py explains the steps): which container moves, which way, and where the finger goes.
-// Evaluated as `(plan)(x, y, dir, amount, reach, reveal, only, k)`, k = {min, jump, lead} (scrolling.py's
-// constants).  It runs after walker_spec.js in one function (scrolling.py joins them): `roleOf` is the walker's,
-// the one role table of the page's elements.
+// Evaluated as `(plan)(x, y, dir, amount, reach, reveal, only, k)`, k = {min, jump, lead, quotes, edges}
+// (scrolling.py's constants).  It runs after walker_spec.js in one function (scrolling.py joins them): `roleOf` is
+// the walker's, the one role table of the page's elements.
 // Shared by the scripts: window.__phonewireScroll holds the chosen container between the evaluations of one scroll.
 ((x, y, dir, amount, reach, reveal, only, k) => {
   const vertical = dir === "up" || dir === "down", sign = (dir === "down" || dir === "right") ? 1 : -1;
@@ -47,6 +47,14 @@
   };
   let container = null, want = null, revealed = false, found = false, from = null, jumped = false;
   const clean = (t) => String(t || "").replace(/\s+/g, " ").trim();
+  // protocol/folding.py's fold, with its characters (k.quotes, k.edges): text as a person compares it
+  const fold = (t) => {
+    const plain = clean(t).toLowerCase(), s = Array.from(plain).filter((c) => !k.quotes.includes(c)).join("");
+    let a = 0, b = s.length;
+    while (a < b && (s[a] === " " || k.edges.includes(s[a]))) a++;
+    while (b > a && (s[b - 1] === " " || k.edges.includes(s[b - 1]))) b--;
+    return clean(s.slice(a, b)) || plain;
+  };
   // whether a person sees `el` now: its centre on the screen, inside every scroll container around it
   const shows = (el) => {
     const r = el.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
@@ -125,11 +133,11 @@
           if (want.includes("StaticText") && ownText(el)) return 2;
           return want.includes("clickable") && (el.onclick !== null || (CLICKERS && CLICKERS.has(el))) ? 2 : 0;
         }
-        case "label": return names(el).includes(want) ? 2 : 0;
+        case "label": return names(el).map(fold).includes(want) ? 2 : 0;  // want: folded by scrolling.py
         case "value": return valueOf(el) === want ? 2 : 0;
         case "text": {
-          const low = want.toLowerCase(), texts = [...names(el), valueOf(el)].map((t) => t.toLowerCase());
-          return texts.includes(low) ? 2 : texts.some((t) => t.includes(low)) ? 1 : 0;
+          const texts = [...names(el), valueOf(el)].map(fold);
+          return texts.includes(want) ? 2 : texts.some((t) => t.includes(want)) ? 1 : 0;
         }
         default: return 2;  // a key the page cannot check: the agent checks it on the snapshot
       }

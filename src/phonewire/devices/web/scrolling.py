@@ -31,6 +31,7 @@ from typing import Any, Final
 from phonewire.devices.base import SCROLL_MAX_REACH
 from phonewire.devices.web import js
 from phonewire.devices.web.roles import AX_TO_ROLE
+from phonewire.protocol.folding import EDGE_PUNCTUATION, QUOTE_MARKS, fold
 
 #: The content counts as resting once no scroll event fired for this long (ms), bounded by REST_MAX_MS.
 REST_QUIET_MS: Final = 120
@@ -50,7 +51,9 @@ JUMP_LEAD: Final = 0.9
 _PLAN: Final = (
     '(() => {\n"use strict";\n' + js.load("walker_spec.js") + "\nreturn (\n" + js.load("scroll_plan.js") + ");\n})()"
 )
-_PLAN_CONSTANTS: Final = {"min": MIN_REVEAL_AMOUNT, "jump": JUMP_EXTENTS, "lead": JUMP_LEAD}
+_PLAN_CONSTANTS: Final = {
+    "min": MIN_REVEAL_AMOUNT, "jump": JUMP_EXTENTS, "lead": JUMP_LEAD, "quotes": QUOTE_MARKS, "edges": EDGE_PUNCTUATION,
+}  # fmt: skip
 
 #: Resolves once no scroll event fired for REST_QUIET_MS (a fling or smooth scroll has ended), at most REST_MAX_MS.
 REST_JS: Final = f"({js.load('scroll_rest.js').strip()})({REST_QUIET_MS}, {REST_MAX_MS})"
@@ -75,7 +78,9 @@ def reveal_terms(terms: Sequence[str] | None) -> list[list[list[Any]]] | None:
             roles = ax_roles(value)
             if roles:
                 alternatives[-1].append([key, roles])
-        elif key in ("id", "label", "text", "value") and value:
+        elif key in ("label", "text") and value:  # folded, as the page folds its text (the agent checks exactly)
+            alternatives[-1].append([key, fold(value)])
+        elif key in ("id", "value") and value:
             alternatives[-1].append([key, " ".join(value.split()) if key != "id" else value])
     kept = [a for a in alternatives if a]
     return kept or None

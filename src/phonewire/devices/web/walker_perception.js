@@ -128,6 +128,16 @@ function aim(x, y, serial, since) {
   return res;
 }
 
+// Roles of text-level and grouping elements (HTML-AAM gives <b>, <code>, <time>, <figure>… roles of their own) that
+// the view does not show: their text reads as part of the text around them, as a generic element's does.
+const TEXT_LEVEL = new Set(["strong", "emphasis", "code", "deletion", "insertion", "mark", "subscript", "superscript",
+  "time", "term", "definition", "blockquote", "caption", "figure"]);
+
+function shownRole(el, tag) {
+  const role = roleOf(el, tag);
+  return TEXT_LEVEL.has(role) ? "generic" : role;
+}
+
 const TAP_ROLES = new Set(cfg.tapRoles), CLIP_ROLES = new Set(cfg.clipRoles), PLAIN = new Set(cfg.plainRoles);
 const DULL = new Set(["generic", "none", "paragraph", "LabelText", "main", "form"]);
 
@@ -139,7 +149,7 @@ function describe(el) {
   let e = el;
   for (let i = 0; e && i < 6; i++, e = e.parentElement) {
     const tag = e.tagName;
-    let role = roleOf(e, tag);
+    let role = shownRole(e, tag);
     if (DULL.has(role) && tag !== "BODY" && tag !== "HTML") {
       const up = e.parentElement, pointer = getComputedStyle(e).cursor === "pointer";
       const starts = pointer && !(up && getComputedStyle(up).cursor === "pointer");
@@ -149,7 +159,7 @@ function describe(el) {
     if (!DULL.has(role) || name || e.id) return [role, name.slice(0, 60), e.id || "", ""];
   }
   const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2).join(" ") : "";
-  return [roleOf(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
+  return [shownRole(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
 }
 
 function hitTest(el, row, r, role, flags, tclip) {
@@ -237,10 +247,13 @@ function options(sel, parent, r, multi) {
 }
 
 function push(parent, role, name, ident, value, r, flags, node) {
-  // (a row's rect in screen points: the coordinate model above)
+  // (a row's rect in screen points: the coordinate model above; a row shaped by rules says which: {rules: […]},
+  // and takes them — the next row starts with none)
   const at = r ? toScreen(r.x, r.y) : [0, 0];
-  out.push([parent, role, name, ident, value, at[0], at[1], r ? r.width * SCALE : 0, r ? r.height * SCALE : 0, flags,
-            serialOf(node)]);
+  const row = [parent, role, name, ident, value, at[0], at[1], r ? r.width * SCALE : 0, r ? r.height * SCALE : 0, flags,
+               serialOf(node)];
+  if (shaped.length) { row.push({rules: shaped}); shaped = []; }
+  out.push(row);
   return out.length - 1;
 }
 
@@ -259,6 +272,8 @@ function textRun(parent, node, clip) {
 // button, a toast, a modal placed in a footer below the screen) is laid out against the viewport, and no overflow
 // of its ancestors says so.  shownFromCulled() finds those and walks them as subtrees of their own.
 const culled = new Set();
+// The fixed element shownFromCulled walks now (its row says rule fixed-in-culled).
+let shownAlone = null;
 const FIXED_KEY = Symbol.for("phonewire.fixedRules");
 // Where the style rules cannot be read, the screen is hit-tested every SWEEP_PX (its edges included).
 const SWEEP_PX = 48;
@@ -321,6 +336,7 @@ function shownFromCulled() {
     if (shown.some((s) => s.contains(el))) continue;
     shown.push(el);
     if (out.length >= maxNodes) return;
+    shownAlone = el;
     walk(el, -1, SCREEN, SCREEN, 0, false, false);
   }
 }

@@ -33,6 +33,7 @@ from phonewire.frontends.serving import (
     AgentAPI,
     Settle,
     ViewLike,
+    confine_outputs,
     image_size,
     prepare_app,
     settled_view,
@@ -138,19 +139,24 @@ SCROLL_AMOUNT: Final[float] = _default("scroll", "amount")
 
 
 #: The fields of an operation's result that every action's reply carries beside the tree (as MCP's do): what
-#: happened (``message``), whether the screen changed by the reply (``changed``), and what ``press back`` did
-#: (``back``: closed, history, screen, stayed, home).  docs/bridge.md lists them (a test checks it).
-ACTION_FIELDS: Final = ("message", "changed", "back", "dialog")
+#: happened (``message``), what it changed on screen (``diff``: the view's lines before → after, once still, as
+#: ``snapshot --diff`` prints them) and whether it changed anything (``changed``: a line of the diff), and what
+#: ``press back`` did (``back``: closed, history, screen, stayed, home).  docs/bridge.md lists them (a test
+#: checks it).
+ACTION_FIELDS: Final = ("message", "changed", "diff", "back", "dialog")
 
 
 def _action_fields(results: list[ActionLike]) -> JSONObject:
-    """:data:`ACTION_FIELDS` of an action's steps: the last step's message and back; changed if any step changed
-    the screen (enter_text's tap, then its typing)."""
+    """:data:`ACTION_FIELDS` of an action's steps: the last step's message and back; the diffs of its steps one
+    after the other, changed if any step changed the screen (enter_text's tap, then its typing)."""
     last = results[-1].data
-    out: JSONObject = {k: last[k] for k in ACTION_FIELDS if k in last and k != "changed"}
+    out: JSONObject = {k: last[k] for k in ACTION_FIELDS if k in last and k not in ("changed", "diff")}
     changes = [r.data["changed"] for r in results if isinstance(r.data.get("changed"), bool)]
     if changes:
         out["changed"] = any(changes)
+    diffs = [r.data["diff"] for r in results if isinstance(r.data.get("diff"), list)]
+    if diffs:
+        out["diff"] = [line for d in diffs for line in d]
     return out
 
 
@@ -186,12 +192,15 @@ async def get_tree(ctx: Context, params: JSONObject) -> JSONObject:
     return {"tree": render_tree(view), **({"stateReset": True} if view.state_reset else {})}
 
 
+#: The screenshot's parameters as the bridge takes them: a JPEG at one pixel per point unless asked otherwise.
+SHOT_PARAMS: Final = OPERATIONS["screenshot"].params_for("bridge")
+_SHOT_DEFAULTS: Final = {p.name: p.default for p in SHOT_PARAMS}
+
+
 async def get_screen_image(ctx: Context, params: JSONObject) -> JSONObject:
-    fmt = params.get("format", "png")
-    data = await ctx.session.screenshot(
-        format=fmt, scale=params.get("scale", "device"), overlay_refs=params.get("overlay_refs", False)
-    )
-    return image_result(data, fmt)
+    args = {**_SHOT_DEFAULTS, **{k: v for k, v in params.items() if k in _SHOT_DEFAULTS}}
+    data = await ctx.session.screenshot(format=args["format"], scale=args["scale"], overlay_refs=args["overlay_refs"])
+    return image_result(data, args["format"])
 
 
 async def get_context(ctx: Context, params: JSONObject) -> JSONObject:
@@ -370,9 +379,9 @@ METHODS: Final[dict[str, Method]] = {
         Method("get_tree", "The current app's tree: agent view lines with refs and frame strings.",
                ((_form(), get_tree),)),
         Method("get_screen_image", "The screen as a base64 image with its width and height.",
-               ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),
+               ((_form(*SHOT_PARAMS), get_screen_image),)),
         Method("get_context", "get_tree and get_screen_image in one call.",
-               ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_context),)),
+               ((_form(*SHOT_PARAMS), get_context),)),
         Method("open_app", _summary("open_app"), (
             (_form(BUNDLE, RETURN_TREE), open_app),
             (_form(Param("package_name", "string", "Android package name (same as bundle_identifier).",
@@ -416,7 +425,7 @@ METHODS: Final[dict[str, Method]] = {
                ((_form(ops.INTERACTIVE, ops.DIFF, ops.ALL, Param("json", "boolean", "Also return the raw nodes."),
                        Param("frames", "boolean", "Append frame strings to the lines.")), snapshot),)),
         Method("screenshot", _summary("screenshot"),
-               ((_form(ops.FORMAT, ops.SCALE, ops.OVERLAY_REFS), get_screen_image),)),
+               ((_form(*SHOT_PARAMS), get_screen_image),)),
         Method("open_url", _summary("open_url"), ((_form(ops.URL, RETURN_TREE), open_url),)),
         Method("viewport", _summary("viewport"), ((_form(), viewport),)),
         Method("stop", "Stop the bridge (and its runner).", ((_form(), stop),)),
@@ -430,7 +439,9 @@ def _generic(op: ops.Operation) -> Handler:
     ``return_tree`` is false), a read-only operation answers its data."""
 
     async def handler(ctx: Context, params: JSONObject) -> JSONObject:
-        result = await getattr(ctx.session, op.method)(**op.kwargs(params))
+        kwargs = op.kwargs(params)
+        confine_outputs(op.params, kwargs)
+        result = await getattr(ctx.session, op.method)(**kwargs)
         if op.read_only:
             return dict(result.data) if hasattr(result, "data") else {"result": result}
         if not op.view_after:  # its answer is the point (find's line): no tree after it

@@ -2,7 +2,7 @@
 
 This module is on every warm command's path, so it imports nothing the interpreter has not loaded already
 except the C socket module (``_socket``: ``socket`` would pull in ``enum``/``selectors``, ``json`` would pull in
-``re``; together ~8 ms of a ~25 ms command).  ``time`` is imported only to start a daemon.
+``re``; together ~8 ms of a ~25 ms command).  ``time`` (built into the interpreter) is imported for the deadline.
 
 Files, in the daemon directory (``PHONEWIRE_DAEMON_DIR``, else ``$XDG_RUNTIME_DIR/phonewire``, else
 ``/tmp/phonewire-UID``; created 0700 and refused when another user owns it or others can enter it)::
@@ -35,6 +35,13 @@ Daemon codes (the client's and the daemon's own refusals; exit 4), each with its
     DAEMON_PROTOCOL           the daemon could not read the request (malformed, too large, too slow)
     DAEMON_AUTH               the request's token is not the daemon's
     DAEMON_VERSION_MISMATCH   the daemon is another phonewire version (replaced once, transparently)
+    DAEMON_TIMED_OUT          no answer within the client's deadline (``PHONEWIRE_TIMEOUT`` seconds, default
+                              150; 0 = none): the daemon is stopped or overloaded
+
+Deadlines: each client sends ``PHONEWIRE_CLIENT_DEADLINE`` (the wall-clock second it gives up at) among the
+request's environment, and gives up then.  The daemon never starts a mutating command past it or after the
+client hung up (CLIENT_GONE, for nobody), so a command the client gave up on either ran before the deadline or
+never runs: a daemon resumed after SIGSTOP does not tap late.
 """
 
 # The client stays on os.path on purpose: pathlib costs import time on every warm command.
@@ -56,6 +63,12 @@ DAEMON_NOT_RUNNING = "DAEMON_NOT_RUNNING"
 DAEMON_PROTOCOL = "DAEMON_PROTOCOL"
 DAEMON_AUTH = "DAEMON_AUTH"
 DAEMON_VERSION_MISMATCH = "DAEMON_VERSION_MISMATCH"
+DAEMON_TIMED_OUT = "DAEMON_TIMED_OUT"
+#: The request's environment entry that carries the client's deadline (wall-clock seconds since the epoch).
+DEADLINE_ENV = "PHONEWIRE_CLIENT_DEADLINE"
+#: How long a client waits for its answer unless ``PHONEWIRE_TIMEOUT`` says otherwise (seconds; the runner's wedge
+#: threshold, 120 s, plus the host's recovery: longer than anything the daemon answers in while it runs).
+DEFAULT_TIMEOUT_S = 150.0
 #: Each daemon code's hint, for an agent (a failure may give a more specific one).
 DAEMON_HINTS = {
     DAEMON_UNAVAILABLE: "Run the command again; if it persists, see daemon.log in the daemon directory.",
@@ -64,6 +77,7 @@ DAEMON_HINTS = {
     "request at once.",
     DAEMON_AUTH: "Use the `phonewire` command as the user who started the daemon; if the token file was "
     "replaced, run `phonewire daemon stop` and try again.",
+    DAEMON_TIMED_OUT: "The daemon may be stopped (SIGSTOP) or overloaded: see `phonewire daemon status`.",
     DAEMON_VERSION_MISMATCH: "Stop the other daemon (`phonewire daemon stop` from its installation, or kill the "
     "pid named here), then run the command again.",
 }
@@ -342,15 +356,25 @@ def _exchange(
                 "A daemon may be starting or stopping: try again.",
             ) from exc
         env = {k: os.environ[k] for k in FORWARDED_ENV if k in os.environ}
+        import time
+
+        wait_s = client_timeout()
+        if wait_s is not None:
+            deadline = time.time() + wait_s
+            env[DEADLINE_ENV] = f"{deadline:.3f}"
         try:
             sock.sendall(encode_request(token, argv, os.getcwd(), env, stdin))
             sock.shutdown(_socket.SHUT_WR)
             chunks = []
             while True:
+                if wait_s is not None:
+                    sock.settimeout(max(deadline - time.time(), 0.001))
                 chunk = sock.recv(65536)
                 if not chunk:
                     break
                 chunks.append(chunk)
+        except TimeoutError:
+            raise timed_out(wait_s or 0.0, argv, pid) from None
         except OSError as exc:
             raise lost_reply(directory, exc.strerror or str(exc)) from exc
     finally:
@@ -359,6 +383,44 @@ def _exchange(
         return decode_reply(b"".join(chunks)), pid
     except ValueError:
         raise lost_reply(directory, None) from None
+
+
+def client_timeout(environ: dict[str, str] | None = None) -> float | None:
+    """How long this client waits for an answer: ``PHONEWIRE_TIMEOUT`` seconds (0: for ever), else
+    :data:`DEFAULT_TIMEOUT_S` times ``PHONEWIRE_TIME_SCALE``."""
+    env = os.environ if environ is None else environ
+    try:
+        given = float(env.get("PHONEWIRE_TIMEOUT") or "nan")
+        scale = float(env.get("PHONEWIRE_TIME_SCALE") or "1")
+    except ValueError:
+        given, scale = float("nan"), 1.0
+    if 0 <= given < 1e9:  # a number in range (NaN compares false)
+        return given or None
+    return DEFAULT_TIMEOUT_S * (scale if 0 < scale < 1e6 else 1.0)
+
+
+def timed_out(seconds: float, argv: list[str], pid: int | None) -> DaemonError:
+    """No answer within the deadline: whether the command may have run, for an agent deciding to retry.  Also
+    reported for the native client."""
+    who = f"the daemon (pid {pid})" if pid else "the daemon"
+    message = f"no answer from {who} within {seconds:g} s (PHONEWIRE_TIMEOUT)"
+    try:
+        from phonewire.frontends.cli import verbs as v
+
+        inv = v.parse_argv(argv)
+        op = v.VERBS[inv.verb].operation
+        reads_only = op is not None and op.read_only
+    except Exception:  # whatever the argv, the report is made
+        reads_only = False
+    if reads_only:
+        hint = "It only reads the screen: nothing was changed. " + DAEMON_HINTS[DAEMON_TIMED_OUT]
+    else:
+        hint = (
+            "It may have run if the daemon had started it in time; it will not start from now on (the daemon "
+            "refuses work whose client has gone or whose deadline passed). Check with `phonewire snapshot` before "
+            "repeating it. " + DAEMON_HINTS[DAEMON_TIMED_OUT]
+        )
+    return DaemonError(DAEMON_TIMED_OUT, message, hint)
 
 
 def lost_reply(directory: str, strerror: str | None) -> DaemonError:

@@ -29,12 +29,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import fcntl
 import hashlib
 import hmac
 import os
 import secrets
-import select
 import signal
 import sys
 import time
@@ -47,6 +47,7 @@ from phonewire.agent.core import AgentSession
 from phonewire.devices.registry import check_spec
 from phonewire.frontends.cli import client as cl
 from phonewire.frontends.cli import verbs as v
+from phonewire.frontends.cli.callers import Caller, Hangups, client_deadline
 from phonewire.frontends.cli.client import (
     DaemonError,
     daemon_dir,
@@ -55,6 +56,8 @@ from phonewire.frontends.cli.client import (
     ensure_private_dir,
     socket_path,
 )
+from phonewire.frontends.cli.restarts import SessionApps
+from phonewire.host.session import OWNER
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
@@ -106,81 +109,6 @@ BATCH_UNCHANGED_HINT: Final = (
 )
 
 
-class Hangups:
-    """Tells when a client hangs up while the daemon still works on its request.
-
-    A client shuts down its sending side once its request is sent, so reading says nothing more; only the hang-up
-    of the whole connection (``EPOLLHUP``, reported for a socket registered with no other event) tells that it has
-    gone.  One epoll object serves every connection, read by the event loop.  Without epoll (not Linux) nothing is
-    ever reported: commands then run to their end, as before."""
-
-    def __init__(self) -> None:
-        self._epoll: Any = None
-        self._callbacks: dict[int, Callable[[], None]] = {}
-
-    def watch(self, fd: int, callback: Callable[[], None]) -> None:
-        """Call ``callback`` once, from the event loop, when the peer of socket ``fd`` has closed it."""
-        if self._epoll is None:
-            if not hasattr(select, "epoll"):
-                return
-            self._epoll = select.epoll()
-            asyncio.get_running_loop().add_reader(self._epoll.fileno(), self._ready)
-        self._epoll.register(fd, 0)
-        self._callbacks[fd] = callback
-
-    def unwatch(self, fd: int) -> None:
-        if self._callbacks.pop(fd, None) is not None:
-            self._epoll.unregister(fd)
-
-    def _ready(self) -> None:
-        for fd, _events in self._epoll.poll(0):
-            callback = self._callbacks.get(fd)
-            self.unwatch(fd)
-            if callback is not None:
-                callback()
-
-    def close(self) -> None:
-        if self._epoll is not None:
-            asyncio.get_running_loop().remove_reader(self._epoll.fileno())
-            self._epoll.close()
-            self._epoll = None
-            self._callbacks.clear()
-
-
-class Caller:
-    """One request's client, while the daemon works on it: whether it has gone, and whether what runs for it now
-    may stop then (:func:`abandonable`)."""
-
-    def __init__(self, task: asyncio.Task[Any] | None = None) -> None:
-        self.task = task
-        self.gone = False
-        self.abandonable = False
-        #: ``SESSION:VERB`` of what runs now (``daemon status`` lists them).
-        self.doing = ""
-
-    def left(self) -> None:
-        self.gone = True
-        if self.abandonable and self.task is not None:
-            print(f"phonewire daemon: the client left; stopped {self.doing}", file=sys.stderr)
-            self.task.cancel()
-        elif self.doing:
-            print(f"phonewire daemon: the client left; {self.doing} runs to its end", file=sys.stderr)
-
-    def runs(self, inv: v.Invocation) -> None:
-        """``inv`` starts now (a whole invocation, or a batch's step)."""
-        self.abandonable = abandonable(inv)
-        self.doing = f"{inv.session}:{inv.verb}"
-        if self.gone:
-            self.left()
-
-
-def abandonable(inv: v.Invocation) -> bool:
-    """Whether ``inv`` stops when its client has gone: its operation's word (the table's ``abandonable``), or, for
-    the CLI's own verbs, only ``devices`` (it only lists)."""
-    op = v.VERBS[inv.verb].operation
-    return op.abandonable if op is not None else inv.verb == "devices"
-
-
 class Daemon:
     def __init__(self, directory: str, *, idle_s: float, sender_factory: SenderFactory = _host_session) -> None:
         self.directory = directory
@@ -197,6 +125,9 @@ class Daemon:
         self.hangups = Hangups()
         #: the requests being worked on (their clients may have gone)
         self.callers: set[Caller] = set()
+        #: The apps the sessions have open, kept for the daemon after this one (and what the one before lost).
+        self.apps = SessionApps(directory)
+        self._notes: dict[str, list[str]] = {}  # session name -> notes for its next reply (a restart's loss)
 
     # -- files -------------------------------------------------------------------------------------------------
     def path(self, name: str) -> Path:
@@ -227,7 +158,11 @@ class Daemon:
             if sender is None:
                 sender = self.sender_factory(None if runner else device, runner, token if runner else None)
                 self.senders[key] = sender
-        agent = self.sessions.setdefault((name, key), AgentSession(sender))
+        agent = self.sessions.get((name, key))
+        if agent is None:
+            agent = self.sessions[(name, key)] = AgentSession(sender)
+            if (note := self.apps.created(name, key)) is not None:
+                self._notes.setdefault(name, []).append(note)
         return agent
 
     async def devices(self) -> list[dict[str, Any]]:
@@ -296,13 +231,15 @@ class Daemon:
     async def _run_watched(self, req: cl.Request, writer: asyncio.StreamWriter) -> dict[str, Any] | None:
         """Run the request while watching its client: ``None`` when the client went and the command was stopped
         (the module docstring's rules)."""
-        caller = Caller()
-        task = asyncio.create_task(
-            self.run_argv(req.argv, cwd=req.cwd or ".", stdin=req.stdin, env=req.env, caller=caller)
-        )
-        caller.task = task
         sock = writer.get_extra_info("socket")
         fd = sock.fileno() if sock is not None else -1
+        caller = Caller(fd=fd, deadline=client_deadline(req.env))
+        owned = contextvars.copy_context()
+        owned.run(OWNER.set, caller.stale)  # every command sent for this request checks that its client waits
+        task = asyncio.create_task(
+            self.run_argv(req.argv, cwd=req.cwd or ".", stdin=req.stdin, env=req.env, caller=caller), context=owned
+        )
+        caller.task = task
         if fd >= 0:
             self.hangups.watch(fd, caller.left)
         self.callers.add(caller)
@@ -337,7 +274,24 @@ class Daemon:
         caller: Caller | None = None,
     ) -> dict[str, Any]:
         """Run one CLI invocation; return ``{"exit", "stdout", "stderr"}`` (never raises, except the cancellation of
-        an abandonable command whose ``caller`` has gone)."""
+        an abandonable command whose ``caller`` has gone).  A session that lost its app with the daemon before this
+        one gets a note on stderr (restarts.py)."""
+        reply = await self._run_argv(argv, cwd=cwd, stdin=stdin, env=env, caller=caller)
+        self.apps.save({key: agent.app_id for key, agent in self.sessions.items()})
+        notes = [n for name in list(self._notes) for n in self._notes.pop(name)]
+        if notes:
+            reply["stderr"] = "".join(f"note: {n}\n" for n in notes) + str(reply.get("stderr", ""))
+        return reply
+
+    async def _run_argv(
+        self,
+        argv: list[str],
+        *,
+        cwd: str = ".",
+        stdin: object = None,
+        env: dict[str, str] | None = None,
+        caller: Caller | None = None,
+    ) -> dict[str, Any]:
         env = env or {}
         caller = caller or Caller()
         as_json = "--json" in argv
@@ -385,6 +339,7 @@ class Daemon:
     def _daemon_verb(self, inv: v.Invocation) -> dict[str, Any]:
         what = inv.args[0]
         if what == "stop":
+            self.apps.forget()  # a restart asked for is no surprise: no note after it
             self.stopping.set()
             return {"exit": 0, "stdout": "ok daemon stopping" if not inv.json else '{"ok":true,"data":{}}'}
         if what == "status":

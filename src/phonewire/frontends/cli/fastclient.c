@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #if !defined(PW_VERSION) || !defined(PW_PROTOCOL) || !defined(PW_PYTHON) || !defined(PW_FALLBACK)
@@ -50,8 +52,11 @@ static const char *const VALUE_OPTIONS[] = {"--device", "--session", "--runner",
 /* verbs the Python client runs itself, or that need more than one plain request */
 static const char *const LOCAL_VERBS[] = {"bridge", "webdriver", "mcp", "help", "runner", "daemon", "version"};
 
+#define DEFAULT_TIMEOUT_S 150.0 /* client.py's DEFAULT_TIMEOUT_S */
+
 static int g_argc;
 static char **g_argv;
+static long g_daemon_pid;
 static volatile sig_atomic_t g_interrupted;
 
 static void on_sigint(int sig) {
@@ -143,6 +148,52 @@ static void lost(const char *dir, const char *strerror_text) {
                     "hint: The command may have run before the answer was lost: check with `phonewire snapshot` "
                     "before repeating it.\n");
     _exit(4);
+}
+
+/* No answer within the deadline: Python reports it (client.timed_out: whether the command may have run). */
+static void timed_out(double seconds) __attribute__((noreturn));
+static void timed_out(double seconds) {
+    char secs[32], pid[32];
+    snprintf(secs, sizeof secs, "%g", seconds);
+    snprintf(pid, sizeof pid, "%ld", g_daemon_pid);
+    char **args = malloc(((size_t)g_argc + 6) * sizeof *args);
+    if (args != NULL) {
+        int k = 0;
+        args[k++] = (char *)"phonewire.frontends.cli.fastclient";
+        args[k++] = (char *)"timedout";
+        args[k++] = secs;
+        args[k++] = pid;
+        args[k++] = (char *)"--";
+        for (int i = 1; i < g_argc; i++) args[k++] = g_argv[i];
+        exec_python(args, k);
+    }
+    fprintf(stderr, "error DAEMON_TIMED_OUT: no answer from the daemon within %s s (PHONEWIRE_TIMEOUT)\n"
+                    "hint: It may have run if the daemon had started it in time; it will not start from now on. "
+                    "Check with `phonewire snapshot` before repeating it.\n", secs);
+    _exit(4);
+}
+
+/* client.client_timeout: PHONEWIRE_TIMEOUT seconds (0: none, returned as 0), else the default times the scale. */
+static double client_timeout(void) {
+    const char *given = getenv("PHONEWIRE_TIMEOUT");
+    const char *scale_text = getenv("PHONEWIRE_TIME_SCALE");
+    char *end;
+    if (given != NULL && *given != '\0') {
+        double v = strtod(given, &end);
+        if (*end == '\0' && v == v && v >= 0 && v < 1e9) return v;
+    }
+    double scale = 1.0;
+    if (scale_text != NULL && *scale_text != '\0') {
+        double v = strtod(scale_text, &end);
+        if (*end == '\0' && v > 0 && v < 1e6) scale = v;
+    }
+    return DEFAULT_TIMEOUT_S * scale;
+}
+
+static double now_s(int clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* -- what the Python client would do with this argv ------------------------------------------------------------ */
@@ -300,6 +351,7 @@ static int connect_daemon(const char *dir) {
         close(fd);
         return -1;
     }
+    g_daemon_pid = (long)cred.pid;
     return fd;
 }
 
@@ -408,6 +460,10 @@ int main(int argc, char **argv) {
     char num[32];
     int nenv = 0;
     for (size_t i = 0; i < sizeof FORWARDED_ENV / sizeof *FORWARDED_ENV; i++) nenv += getenv(FORWARDED_ENV[i]) != NULL;
+    double wait_s = client_timeout(), until = now_s(CLOCK_MONOTONIC) + wait_s;
+    char deadline[64];
+    snprintf(deadline, sizeof deadline, "%.3f", now_s(CLOCK_REALTIME) + wait_s);
+    nenv += wait_s > 0;
     int bad = buf_field(&req, "pw2", 1) | buf_field(&req, PW_VERSION, 1) | buf_field(&req, PW_PROTOCOL, 1) |
               buf_field(&req, token, 1) | buf_field(&req, cwd, 1);
     snprintf(num, sizeof num, "%d", nenv);
@@ -417,6 +473,7 @@ int main(int argc, char **argv) {
         if (value == NULL) continue;
         bad |= buf_field(&req, FORWARDED_ENV[i], 0) | buf_field(&req, "=", 0) | buf_field(&req, value, 1);
     }
+    if (wait_s > 0) bad |= buf_field(&req, "PHONEWIRE_CLIENT_DEADLINE=", 0) | buf_field(&req, deadline, 1);
     snprintf(num, sizeof num, "%d", argc - 1);
     bad |= buf_field(&req, num, 1);
     for (int i = 1; i < argc; i++) bad |= buf_field(&req, argv[i], 1);
@@ -441,6 +498,14 @@ int main(int argc, char **argv) {
     buf_t reply = {0};
     for (;;) {
         char chunk[65536];
+        if (wait_s > 0) {
+            double left = until - now_s(CLOCK_MONOTONIC);
+            struct pollfd pfd = {fd, POLLIN, 0};
+            int ready = left > 0 ? poll(&pfd, 1, left > 2e6 ? 2000000000 : (int)(left * 1000) + 1) : 0;
+            if (g_interrupted) interrupted();
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) timed_out(wait_s);
+        }
         ssize_t got = recv(fd, chunk, sizeof chunk, 0);
         if (g_interrupted) interrupted();
         if (got < 0 && errno == EINTR) continue;

@@ -8,6 +8,7 @@ falls back to Python, which replaces the daemon)::
     python -m phonewire.frontends.cli.fastclient install [BIN_DIR]   # BIN_DIR/phonewire native, phonewire-py Python
     python -m phonewire.frontends.cli.fastclient build OUT [--fallback SCRIPT]
     python -m phonewire.frontends.cli.fastclient lost DIR STRERROR -- ARGV...   (used by the C client)
+    python -m phonewire.frontends.cli.fastclient timedout SECONDS PID -- ARGV...   (used by the C client)
 
 ``install`` is idempotent: it keeps a binary built from the same source and versions, and after ``pip install``
 regenerated ``phonewire`` as a Python script it moves that script to ``phonewire-py`` and builds again.
@@ -119,10 +120,24 @@ def report_lost(directory: str, strerror: str, argv: list[str]) -> int:
     return report_daemon_error(lost_reply(directory, strerror or None), argv)
 
 
+def report_timed_out(seconds: str, pid: str, argv: list[str]) -> int:
+    """The native client's deadline passed with no answer: report it as the Python client does."""
+    from phonewire.frontends.cli.client import timed_out
+    from phonewire.frontends.cli.main import report_daemon_error
+
+    try:
+        wait_s = float(seconds)
+    except ValueError:
+        wait_s = 0.0
+    return report_daemon_error(timed_out(wait_s, argv, int(pid) if pid.isdigit() else None), argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["lost"] and len(args) >= 4 and args[3] == "--":
         return report_lost(args[1], args[2], args[4:])
+    if args[:1] == ["timedout"] and len(args) >= 4 and args[3] == "--":
+        return report_timed_out(args[1], args[2], args[4:])
     try:
         if args[:1] == ["install"] and len(args) <= 2:
             bin_dir = Path(args[1]) if len(args) == 2 else Path(sys.executable).parent

@@ -20,11 +20,11 @@ import re
 from pathlib import Path
 from typing import Any, Final
 
+from phonewire.agent.geometry import POINT
 from phonewire.agent.operations import OPERATIONS
 from phonewire.agent.trace import CONTROL_OPS, read_steps
 
 _REF: Final = re.compile(r"^@?e\d+$")
-_POINT: Final = re.compile(r"^\s*-?\d+(\.\d+)?\s*[ ,]\s*-?\d+(\.\d+)?\s*$")
 SECRET_ENV: Final = "PHONEWIRE_SECRET_{}"
 
 
@@ -40,7 +40,7 @@ def _target(step: dict[str, Any]) -> tuple[str | None, str]:
     found = step.get("target") or {}
     if found.get("selector"):
         return str(found["selector"]), ""
-    if _POINT.match(given):
+    if POINT.match(given):
         return given, ""
     if not _REF.match(given):
         return given, "  # the agent's selector (no unique one was found)"

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from phonewire.agent.core import AgentSession
+from phonewire.agent.geometry import POINT
 from phonewire.agent.imagefile import format_for_path
 from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, ActionResult, stamp_fields
@@ -67,7 +68,7 @@ def _verb(name: str) -> Spec:
     checked by its parameter."""
     op = _OPS[name]
     positional = op.cli_arguments()
-    variadic = any(p.name == "target" for p in positional) or (name == "find")
+    variadic = any(p.name == "target" or p.kind == "strings" for p in positional) or (name == "find")
     max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
     options = op.cli_options()
     flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
@@ -93,16 +94,17 @@ VERBS: Final[dict[str, Spec]] = {
 }
 GLOBAL_FLAGS: Final = {
     "--device": "value", "--session": "value", "--json": "bool", "--runner": "value", "--trace": "value",
+    "--quiet": "bool",
 }  # fmt: skip
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
-_POINT = re.compile(r"^\s*-?\d+(\.\d+)?\s*[ ,]\s*-?\d+(\.\d+)?\s*$")
 _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 
 def usage_text() -> str:
     lines = [
-        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] VERB ...",
+        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] [--quiet] "
+        "VERB ...",
         "",
         "verbs:",
     ]
@@ -141,6 +143,8 @@ class Invocation:
     trace: str | None = None
     #: The calling client's PHONEWIRE_RUNNER_TOKEN, for attaching to a runner that has no token file.
     runner_token: str | None = None
+    #: ``--quiet``: an action's ok line without its diff under it.
+    quiet: bool = False
 
 
 def parse_argv(argv: list[str]) -> Invocation:
@@ -203,23 +207,29 @@ def parse_argv(argv: list[str]) -> Invocation:
         json=bool(globals_.get("--json")),
         runner=globals_.get("--runner"),
         trace=globals_.get("--trace"),
+        quiet=bool(globals_.get("--quiet")),
     )
+
+
+#: A selector term in one shell word: key, operator, value (agent/selectors.py's grammar).
+_TERM: Final = re.compile(r"([A-Za-z]+)(==|~=|<=|>=|<|>|=)(.*)", re.DOTALL)
 
 
 def join_target(words: list[str]) -> str:
     """Several shell words → one target: ``X Y`` stays a point; selector words keep their spaces quoted."""
     if len(words) == 1:
         word = words[0]
-        plain_text = not any(ch in word for ch in "=\"'") and "||" not in word and not _POINT.match(word)
+        plain_text = not any(ch in word for ch in "=\"'") and "||" not in word and not POINT.match(word)
         return _quoted(word) if plain_text and any(ch.isspace() for ch in word) else word
     parts = []
     for word in words:
         if not any(ch.isspace() for ch in word):
             parts.append(word)
             continue
-        key, eq, value = word.partition("=")
-        if eq and key.lower() in _SELECTOR_KEYS:
-            parts.append(f"{key}={_quoted(value)}")
+        term = _TERM.match(word)
+        if term and term.group(1).lower() in _SELECTOR_KEYS:
+            key, op, value = term.groups()
+            parts.append(word if op == "~=" else f"{key}{op}{_quoted(value)}")  # a /pattern/ keeps its spaces
         else:
             parts.append(_quoted(word))
     return " ".join(parts)
@@ -230,12 +240,13 @@ def _quoted(text: str) -> str:
 
 
 def _number(text: str, what: str, usage: str) -> float:
+    shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}… ({len(text)} characters)"
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"{what} must be a number, got {text!r}", usage) from None
+        raise UsageError(f"{what} must be a number, got {shown}", usage) from None
     if not math.isfinite(value):
-        raise UsageError(f"{what} must be finite, got {text!r}", usage)
+        raise UsageError(f"{what} must be a finite number, got {shown}", usage)
     return value
 
 
@@ -303,12 +314,22 @@ def _target_text(data: dict[str, Any]) -> str:
 
 
 def _in_cwd(ctx: Context, path: str) -> str:
-    """A path as the calling client meant it (the daemon runs elsewhere)."""
-    return str(Path(ctx.cwd) / Path(path).expanduser())
+    """A path as the calling client meant it (the daemon runs elsewhere); an empty one stays empty (refused by the
+    agent, never read as the working directory itself)."""
+    return str(Path(ctx.cwd) / Path(path).expanduser()) if path.strip() else path
 
 
 async def execute(inv: Invocation, ctx: Context) -> Outcome:
-    """Run one parsed invocation (not ``batch`` / ``daemon``, which the daemon handles)."""
+    """Run one parsed invocation (not ``batch`` / ``daemon``, which the daemon handles).  An action's text is its ok
+    line with its settled diff under it (``--quiet``: the ok line alone)."""
+    outcome = await _execute(inv, ctx)
+    diff = outcome.data.get("diff")
+    if isinstance(diff, list) and diff and not inv.quiet:
+        outcome.text = "\n".join([outcome.text, *map(str, diff)])
+    return outcome
+
+
+async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
     if verb == "devices":
         listed = await ctx.devices() if ctx.devices else []
@@ -394,7 +415,15 @@ async def _generic(inv: Invocation, op: Operation, session: AgentSession) -> Out
         if not words:
             break
         last = i == len(positional) - 1
-        kwargs[p.name] = join_target(words) if last and p.kind == "string" else words.pop(0)
+        if last and p.kind == "strings":
+            kwargs[p.name] = words
+        elif p.kind in ("number", "integer"):
+            number = _number(words.pop(0), p.metavar or p.name, VERBS[inv.verb].usage)
+            kwargs[p.name] = int(number) if p.kind == "integer" and number.is_integer() else number
+        elif last and p.kind == "string":  # a target or selector is joined as one; any other text as typed
+            kwargs[p.name] = join_target(words) if p.name in ("target", "selector") else " ".join(words)
+        else:
+            kwargs[p.name] = words.pop(0)
         if last:
             words = []
     spec = VERBS[inv.verb]

@@ -61,10 +61,18 @@ def _merged(body: Mapping[str, Any]) -> list[dict[str, Any]]:
         caps = {}
     if not isinstance(caps, dict):
         raise WebDriverError(INVALID_ARGUMENT, "capabilities must be an object")
-    always = caps.get("alwaysMatch") or {}
-    first = caps.get("firstMatch") or [{}]
-    if not isinstance(always, dict) or not isinstance(first, list) or not all(isinstance(f, dict) for f in first):
-        raise WebDriverError(INVALID_ARGUMENT, "alwaysMatch must be an object and firstMatch a list of objects")
+    # absent (or null) is the default; anything else that is no object ([], "", 0) is refused, never read as {}
+    always = {} if caps.get("alwaysMatch") is None else caps["alwaysMatch"]
+    first = [{}] if caps.get("firstMatch") is None else caps["firstMatch"]
+    if (
+        not isinstance(always, dict)
+        or not isinstance(first, list)
+        or not first
+        or not all(isinstance(f, dict) for f in first)
+    ):
+        raise WebDriverError(
+            INVALID_ARGUMENT, "alwaysMatch must be an object and firstMatch a non-empty list of objects"
+        )
     merged = []
     for entry in first:
         both = set(always) & set(entry)

@@ -77,6 +77,7 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     e.APP_BUNDLE_ID_REQUIRED: NO_SUCH_WINDOW,
     e.APP_NOT_AVAILABLE: NO_SUCH_WINDOW,
     e.APP_BACKGROUNDED: NO_SUCH_WINDOW,
+    e.APP_CRASHED: NO_SUCH_WINDOW,  # the app's window is gone; the session's other apps are not
     # elements
     e.NOT_FOUND: NO_SUCH_ELEMENT,
     e.STALE_REF: STALE_ELEMENT_REFERENCE,
@@ -86,6 +87,7 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     # time
     e.COMMAND_TIMED_OUT: TIMEOUT,
     e.WAIT_TIMED_OUT: TIMEOUT,
+    e.CLIENT_GONE: TIMEOUT,  # the command's deadline passed before it could start: nothing ran
     # the machinery behind the session: the message and stacktrace say which
     e.RUNNER_BUSY: UNKNOWN_ERROR,
     e.RUNNER_WEDGED: UNKNOWN_ERROR,

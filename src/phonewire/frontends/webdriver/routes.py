@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -22,17 +23,22 @@ from phonewire.agent.core import AgentSession
 from phonewire.frontends.webdriver import mobile
 from phonewire.frontends.webdriver.capabilities import Wanted, wanted
 from phonewire.frontends.webdriver.errors import (
+    INVALID_ARGUMENT,
     INVALID_SESSION_ID,
     SESSION_NOT_CREATED,
     UNKNOWN_COMMAND,
     UNKNOWN_METHOD,
     WebDriverError,
 )
+from phonewire.frontends.webdriver.queries import QUERY_BUDGET_S, QueryWorker
 from phonewire.frontends.webdriver.session import WebDriverSession
+from phonewire.protocol.commands import Timing
 from phonewire.protocol.errors import ProtocolError
 
 log = logging.getLogger("phonewire.webdriver")
 
+#: Sessions one server runs at once (``--max-sessions``): each is a phone of its own.
+DEFAULT_MAX_SESSIONS: Final = 8
 #: Seconds without a command after which a session is ended by the server (``--idle-timeout``;
 #: ``appium:newCommandTimeout`` sets it per session).
 DEFAULT_IDLE_TIMEOUT_S: Final = 300.0
@@ -73,14 +79,20 @@ class Service:
         *,
         idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
         files_dir: Path | None = None,
+        max_sessions: int = DEFAULT_MAX_SESSIONS,
     ) -> None:
         self.opener = opener
+        #: ``--max-sessions``: sessions at once (each is a phone: a runner and a browser, ~100-400 MB).
+        self.max_sessions = max_sessions
+        self._opening = 0
         self.idle_timeout_s = idle_timeout_s
         #: ``--files-dir``: where clients' traces and videos go (None: session.default_files_dir()).
         self.files_dir = files_dir
         self.sessions: dict[str, WebDriverSession] = {}
         self._stacks: dict[str, AsyncExitStack] = {}
         self._reaper: asyncio.Task[None] | None = None
+        #: Every session's locators run in this one worker process (queries.py: a time and node budget).
+        self.queries = QueryWorker(QUERY_BUDGET_S * Timing.from_env(dict(os.environ)).scale)
 
     # -- lifecycle --------------------------------------------------------------------------------------------
     def start_reaper(self) -> None:
@@ -98,6 +110,20 @@ class Service:
 
     async def create(self, body: Body) -> dict[str, Any]:
         w = wanted(body)
+        if len(self.sessions) + self._opening >= self.max_sessions:
+            raise WebDriverError(
+                SESSION_NOT_CREATED,
+                f"this server already runs {len(self.sessions) + self._opening} session(s), its limit "
+                f"(--max-sessions {self.max_sessions}); end one (DELETE /session/ID) or start the server with a "
+                "higher --max-sessions",
+            )
+        self._opening += 1
+        try:
+            return await self._create(w)
+        finally:
+            self._opening -= 1
+
+    async def _create(self, w: Wanted) -> dict[str, Any]:
         stack = AsyncExitStack()
         try:
             agent = await stack.enter_async_context(self.opener(w))
@@ -108,7 +134,7 @@ class Service:
         except BaseException:
             await stack.aclose()
             raise
-        session = WebDriverSession(agent, w, files_dir=self.files_dir)
+        session = WebDriverSession(agent, w, files_dir=self.files_dir, queries=self.queries)
         self.sessions[session.id] = session
         self._stacks[session.id] = stack
         return {"sessionId": session.id, "capabilities": session.capabilities}
@@ -128,6 +154,7 @@ class Service:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await asyncio.gather(*(self.end(sid) for sid in list(self.sessions)))
+        await self.queries.aclose()
 
     # -- dispatch ---------------------------------------------------------------------------------------------
     async def handle(self, method: str, path: str, body: Body) -> Any:
@@ -275,6 +302,18 @@ async def _window_rect(svc: Service, s: WebDriverSession | None, p: dict[str, st
     return await _s(s).window_rect()
 
 
+async def _orientation(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    rect = await _s(s).window_rect()
+    return "LANDSCAPE" if rect["width"] > rect["height"] else "PORTRAIT"
+
+
+async def _rotate(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    wanted = str(b.get("orientation", "")).upper()
+    if wanted not in ("PORTRAIT", "LANDSCAPE"):
+        raise WebDriverError(INVALID_ARGUMENT, 'orientation must be "PORTRAIT" or "LANDSCAPE"')
+    await _s(s).agent.rotate(wanted.lower())
+
+
 async def _actions(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
     await _s(s).perform(b)
 
@@ -334,6 +373,8 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _E + "/screenshot", _element_screenshot, "the element's part of the screenshot, PNG, base64"),
     Route("POST", _S + "/back", _back, "the back button"),
     Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points"),
+    Route("GET", _S + "/orientation", _orientation, "PORTRAIT or LANDSCAPE (the app's viewport)"),
+    Route("POST", _S + "/orientation", _rotate, "turn the phone (`rotate`)"),
     Route("POST", _S + "/actions", _actions, "W3C pointer/key actions: tap, double tap, long press, swipe, keys"),
     Route("DELETE", _S + "/actions", _release, "release (nothing stays pressed)"),
     Route("POST", _S + "/execute/sync", _execute, "`mobile:` commands"),

@@ -2,7 +2,8 @@
 
 ::
 
-    phonewire webdriver [--host 127.0.0.1] [--port 4723] [--idle-timeout S] [--allow-remote] [--files-dir DIR]
+    phonewire webdriver [--host 127.0.0.1] [--port 4723] [--idle-timeout S] [--max-sessions N] [--allow-remote]
+                        [--files-dir DIR]
 
 HTTP is h11 (already phonewire's HTTP parser, in the runner): sans-I/O, so this adapter is one small asyncio
 loop; no ASGI stack, no new dependency.  Connections are kept alive (Selenium and Appium clients pool them);
@@ -40,8 +41,9 @@ import h11
 
 from phonewire.frontends.bridge.server import is_loopback, peer_is_ours
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, UNKNOWN_ERROR, WebDriverError, error_body, to_w3c
-from phonewire.frontends.webdriver.routes import DEFAULT_IDLE_TIMEOUT_S, Service
+from phonewire.frontends.webdriver.routes import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_SESSIONS, Service
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.jsonlimits import bounded_int
 from phonewire.runner.http import is_loopback_host
 
 log = logging.getLogger("phonewire.webdriver")
@@ -51,11 +53,17 @@ READY_LINE: Final = "PHONEWIRE_WEBDRIVER_READY port={port}"
 CREDENTIALS_ENV: Final = "PHONEWIRE_WEBDRIVER_CREDENTIALS"
 MAX_BODY_BYTES: Final = 16 * 1024 * 1024
 MAX_HEADER_BYTES: Final = 64 * 1024
+#: After a 413: how long what the client still sends is read and dropped before the connection closes.
+DRAIN_S: Final = 10.0
 #: A connection that sends nothing for this long is closed (keep-alive pools reconnect).
 IDLE_CONNECTION_S: Final = 600.0
 #: The challenge every 401 carries (RFC 9110 requires one).  HTTP clients that hold credentials send them only
 #: when challenged — Java's, which a Selenium Grid relay node uses, fails the request without it.
 CHALLENGE: Final = (b"www-authenticate", b'Basic realm="phonewire webdriver", charset="UTF-8"')
+
+
+class TooLarge(Exception):
+    """A request body over MAX_BODY_BYTES (by its Content-Length, or as it streams in)."""
 
 
 class Refused(Exception):
@@ -152,7 +160,11 @@ class WebDriverServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, conn: h11.Connection) -> None:
         while True:
-            request, body = await self._read(reader, conn)
+            try:
+                request, body = await self._read(reader, conn)
+            except TooLarge:
+                await self._too_large(reader, writer, conn)
+                return
             if request is None:
                 return
             try:
@@ -179,14 +191,33 @@ class WebDriverServer:
                     conn.receive_data(await reader.read(65536))
                 elif isinstance(event, h11.Request):
                     request = event
+                    length = dict(event.headers).get(b"content-length", b"0")
+                    if length.isdigit() and len(length) < 20 and int(length) > MAX_BODY_BYTES:
+                        raise TooLarge
                 elif isinstance(event, h11.Data):
                     body += event.data
                     if len(body) > MAX_BODY_BYTES:
-                        raise h11.RemoteProtocolError("request body too large", error_status_hint=413)
+                        raise TooLarge
                 elif isinstance(event, h11.EndOfMessage):
                     return request, bytes(body)
                 elif isinstance(event, h11.ConnectionClosed) or event is h11.PAUSED:
                     return None, b""
+
+    async def _too_large(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, conn: h11.Connection
+    ) -> None:
+        """413 with a W3C body, then read (and drop) what the client still sends, briefly: closing a socket with
+        unread data resets the connection, and the client would see the reset instead of the reply."""
+        message = f"the request body is over {MAX_BODY_BYTES // (1024 * 1024)} MiB, the most this server reads"
+        writer.write(_reply(conn, 413, error_body(INVALID_ARGUMENT, message), close=True))
+        await writer.drain()
+        with contextlib.suppress(OSError):
+            writer.write_eof()
+        dropped = 0
+        with contextlib.suppress(TimeoutError, OSError):
+            async with asyncio.timeout(DRAIN_S):
+                while dropped < 4 * MAX_BODY_BYTES and (chunk := await reader.read(1 << 20)):
+                    dropped += len(chunk)
 
     async def _answer(self, request: h11.Request, body: bytes) -> tuple[int, bytes]:
         method = request.method.decode("ascii", "replace").upper()
@@ -197,7 +228,7 @@ class WebDriverServer:
             decoded: Any = {}
             if body.strip():
                 try:
-                    decoded = json.loads(body)
+                    decoded = json.loads(body, parse_int=bounded_int)
                 except (ValueError, RecursionError) as exc:
                     raise WebDriverError(INVALID_ARGUMENT, f"the request body is not JSON: {exc}") from exc
                 if not isinstance(decoded, dict):
@@ -287,7 +318,7 @@ async def _run(args: argparse.Namespace) -> int:
         return 1
     with listener, SignalStop() as signals:
         signals.serving = True
-        service = Service(idle_timeout_s=args.idle_timeout, files_dir=args.files_dir)
+        service = Service(idle_timeout_s=args.idle_timeout, files_dir=args.files_dir, max_sessions=args.max_sessions)
         await serve(service, listener, signals.event, credentials=credentials)
     return 0
 
@@ -301,6 +332,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT_S,
         help="end a session after this many seconds without a command (default 300)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS,
+        help=f"sessions at once, each a phone of its own (default {DEFAULT_MAX_SESSIONS})",
     )  # fmt: skip
     parser.add_argument("--allow-remote", action="store_true", help=f"serve any peer that sends {CREDENTIALS_ENV}")
     parser.add_argument(
@@ -317,6 +352,9 @@ def main(argv: list[str]) -> int:
 
     if (problem := port_error("webdriver", args.port)) is not None:
         print(problem, file=sys.stderr)
+        return 2
+    if args.max_sessions < 1:
+        print("phonewire webdriver: --max-sessions must be >= 1", file=sys.stderr)
         return 2
     if args.idle_timeout <= 0:
         print("phonewire webdriver: --idle-timeout must be > 0", file=sys.stderr)

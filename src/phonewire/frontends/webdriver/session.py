@@ -44,6 +44,7 @@ from phonewire.frontends.webdriver.errors import (
     UNSUPPORTED_OPERATION,
     WebDriverError,
 )
+from phonewire.frontends.webdriver.queries import QueryWorker
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import PAGE_DIALOG, TEXT_INPUT_ROLES, Node, rect_of
@@ -85,12 +86,22 @@ def default_files_dir() -> Path:
 
 class WebDriverSession:
     def __init__(
-        self, agent: AgentSession, wanted: Wanted, *, session_id: str | None = None, files_dir: Path | None = None
+        self,
+        agent: AgentSession,
+        wanted: Wanted,
+        *,
+        session_id: str | None = None,
+        files_dir: Path | None = None,
+        queries: QueryWorker | None = None,
     ) -> None:
         self.id = session_id or uuid.uuid4().hex
+        #: Where locators run, off the event loop and within a budget (the server's one worker).
+        self.queries = queries or QueryWorker()
         #: Where ``mobile: traceStart`` / ``recordStart`` write (names are confined to it: mobile.confined).
         self.files_dir = files_dir or default_files_dir()
         self.agent = agent
+        # WebDriver answers a command with no view: its actions need not look at the screen before and after
+        agent.settled_diff = False
         self.wanted = wanted
         self.capabilities: dict[str, Any] = dict(wanted.answered)
         self.timeouts: dict[str, int] = dict(DEFAULT_TIMEOUTS)
@@ -231,7 +242,7 @@ class WebDriverSession:
             scope = None
             if within is not None:
                 scope, index = await self._current(within, nodes)
-            found = source.find(using, value, nodes, within=scope)
+            found = await self.queries.find(using, value, nodes, scope)
             if not found and offscreen is not None:
                 selector, offscreen = offscreen, None
                 if await self._reveal(selector):
