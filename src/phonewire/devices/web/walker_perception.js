@@ -71,7 +71,11 @@ function serialOf(node) {
     s = ++serials.n;
     serials.of.set(node, s);
     serials.by.set(s, new WeakRef(node));
-    if (serials.by.size > 20000) for (const [k, ref] of serials.by) if (!ref.deref()) serials.by.delete(k);
+    if (serials.by.size > (serials.limit || 20000)) {
+      // drop the entries of nodes gone; the next sweep waits until the map has doubled (amortised: O(1) a node)
+      for (const [k, ref] of serials.by) if (!ref.deref()) serials.by.delete(k);
+      serials.limit = Math.max(20000, 2 * serials.by.size);
+    }
   }
   return s;
 }
