@@ -128,3 +128,23 @@ def test_a_screenshot_on_a_full_disk_leaves_no_file_and_says_the_disk_is_full(
     assert "nothing was kept" in raised.value.message
     assert raised.value.hint is not None and "is full" in raised.value.hint and "MiB free" in raised.value.hint
     assert not target.exists()
+
+
+def test_a_recording_is_refused_at_its_start_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28, finding 5: `record start` was ok on a full disk and `record stop` a bare [Errno 28]."""
+    import os as real_os
+
+    from phonewire.devices import video
+
+    full = real_os.statvfs(tmp_path)
+
+    class Full:
+        f_bavail, f_frsize = 10, full.f_frsize
+
+    monkeypatch.setattr(real_os, "statvfs", lambda _path: Full())  # (the os module video reads through)
+    with pytest.raises(ProtocolError) as raised:
+        video.check_free_space(str(tmp_path / "clip.mp4"))
+    assert raised.value.code == e.INVALID_REQUEST
+    assert f"the disk holding {tmp_path} has 0 MiB free" in raised.value.message
+    assert raised.value.hint is not None and "at least 64 MiB" in raised.value.hint
+    assert not (tmp_path / "clip.mp4").exists()

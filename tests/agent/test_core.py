@@ -217,6 +217,7 @@ def test_fill_taps_the_field_end_clears_its_value_checks_it_is_empty_and_types()
         "keyboardDelete",
         "snapshot",
         "type",
+        "snapshot",  # the screen after it, for the reply's diff (the first one showed it before)
     ]
     assert sender.commands("tap")[0]["x"] == 288
     assert sender.commands("type") == [{"text": "Bob", "appBundleId": "dev.phonewire.demo"}]
@@ -236,6 +237,7 @@ def test_fill_taps_the_end_again_for_text_the_caret_was_not_after(monkeypatch: p
         "tap",
         "snapshot",
         "type",
+        "snapshot",
     ]
     assert len(sender.commands("keyboardDelete")) == result.data["cleared"] == 12 + 4
     assert sender.commands("type") == [{"text": "Bob", "appBundleId": "dev.phonewire.demo"}]
@@ -256,7 +258,9 @@ def test_press_maps_keys_to_commands_and_rejects_unknown_keys() -> None:
     run(s.press("Enter"))
     run(s.press("backspace"))
     run(s.press("home"))
-    assert [c for c, _ in sender.sent] == ["keyboardReturn", "keyboardDelete", "button"]
+    # each key between the two looks of its diff
+    looked = ["snapshot", "keyboardReturn", "snapshot", "snapshot", "keyboardDelete", "snapshot"]
+    assert [c for c, _ in sender.sent] == [*looked, "snapshot", "button", "snapshot"]
     assert sender.commands("button") == [{"button": "home"}]
     with pytest.raises(ProtocolError) as info:
         run(s.press("f13"))
@@ -487,7 +491,7 @@ def test_a_scroll_that_brings_a_background_app_to_the_front_says_so() -> None:
 
     sender = Backgrounded([])
     result = run(AgentSession(sender, app_id="dev.phonewire.demo").scroll("down"))
-    assert [c for c, _ in sender.sent] == ["scroll"]
+    assert [c for c, _ in sender.sent] == ["snapshot", "scroll", "snapshot"]
     assert result.reactivated is True
 
 
@@ -543,7 +547,7 @@ def test_a_cancelled_caller_sees_a_sent_tap_to_its_end_and_then_is_cancelled() -
 
     done_while_held, ended = run(go())
     assert done_while_held is False
-    assert ended == ["tap"]
+    assert ended == ["snapshot", "tap"]  # the look before the tap (its diff), the tap, and no look after: cancelled
 
 
 def test_a_cancelled_caller_stops_a_snapshot_at_once() -> None:
@@ -600,5 +604,7 @@ def test_a_caller_whose_cancel_scope_is_cancelled_awaits_a_sent_tap_once_not_onc
         return held_waits, sender.ended, done_while_held
 
     held_waits, ended, done_while_held = run(go())
-    assert ended == ["tap"] and done_while_held is False  # neither cut short nor given up on
+    # the tap neither cut short nor given up on (the looks of its diff around it are reads: the scope may stop one)
+    assert [c for c in ended if c != "snapshot"] == ["tap"] and ended[:2] == ["snapshot", "tap"]
+    assert done_while_held is False
     assert held_waits == 1  # was 50: a wait per cycle, each cancelled at once (a core of CPU while the tap ran)

@@ -51,7 +51,7 @@ def test_an_observer_sees_the_step_the_element_it_resolved_to_and_its_result_in_
         ("resolved", "Help", None, 3),
         ("result", "tap", "ActionResult", None),
     ]
-    assert [c for c, _ in sender.sent] == ["snapshot", "tap"]  # observing sends nothing of its own
+    assert [c for c, _ in sender.sent] == ["snapshot", "tap", "snapshot"]  # observing sends nothing of its own
 
 
 def test_a_refused_operation_ends_its_step_with_the_error_and_an_operation_inside_another_is_no_step() -> None:

@@ -140,7 +140,8 @@ def test_tracing_observes_the_session_and_replaces_none_of_its_methods(tmp_path:
     sent = len(sender.sent)
     asyncio.run(agent.tap("label=Help"))
     assert steps(directory) == []
-    assert [c for c, _ in sender.sent[sent:]] == ["snapshot", "tap"]  # no screenshot, no extra snapshot
+    # no screenshot, no look of the trace's own: the target's snapshot, the tap, the look after it (its diff)
+    assert [c for c, _ in sender.sent[sent:]] == ["snapshot", "tap", "snapshot"]
 
 
 def test_a_torn_last_line_is_skipped_when_reading(tmp_path: Path) -> None:

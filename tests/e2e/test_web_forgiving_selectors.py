@@ -88,6 +88,21 @@ def test_find_prefers_the_row_in_the_inner_list_over_the_instruction_that_mentio
     assert text_of(phone, "chosen") == "chosen=Janessa"
 
 
+def test_find_scrolls_a_list_box_to_the_option_an_instruction_mentions(
+    module_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """The same in MiniWoB's own shape (hostile/scroll_list.html): the options of a multiple select scroll inside
+    it; ``find`` moves that list box, not the page, and the option's ref selects it."""
+    phone = module_phone
+    phone.open(hostile_site.url("scroll_list.html"))
+    query = next(n for n in phone.snapshot().nodes if n.get("identifier") == "query")
+    found = phone.find("Janessa")
+    assert found.data["line"].endswith('Cell "Janessa"'), found.data
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "query")["rect"] == query["rect"]
+    phone.tap("@" + found.data["ref"])
+    assert text_of(phone, "status") == "selected=Janessa"
+
+
 def test_find_answers_the_mention_when_nothing_else_matches(phone: phonewire.Phone) -> None:
     found = phone.find("click Submit")  # only the instruction holds these words
     assert "Select Janessa from the list and click Submit." in found.data["line"] and found.data["scrolls"] <= 1

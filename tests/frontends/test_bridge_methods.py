@@ -101,7 +101,8 @@ def test_tap_element_taps_the_centre_of_the_frame_and_returns_the_fresh_tree(
     assert result["coordinate"] == "{{320.0, 104.0}, {60.0, 36.0}}"
     assert result["count"] == 1 and result["longPress"] is False
     assert result["tree"].startswith("@e1 ")
-    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "snapshot"]  # the tree once two snapshots agree
+    # the looks before and after the tap (its diff), then the tree once two snapshots agree
+    assert [c for c, _ in sender.sent] == ["snapshot", "tap", "snapshot", "snapshot", "snapshot"]
 
 
 def test_tap_element_count_and_long_press(agent: AgentSession, sender: Sender) -> None:
@@ -118,7 +119,9 @@ def test_tap_element_count_and_long_press(agent: AgentSession, sender: Sender) -
 def test_enter_text_taps_the_field_centre_then_types(agent: AgentSession, sender: Sender) -> None:
     reply = call(agent, {"id": 1, "method": "enter_text",
                          "params": {"coordinate": "{{20.0, 300.0}, {350.0, 40.0}}", "text": "a@b.c"}})  # fmt: skip
-    assert [c for c, _ in sender.sent] == ["tap", "type", "snapshot", "snapshot"]
+    # the tap and the typing each between the looks of its diff; the tree once two snapshots agree
+    tapped = ["snapshot", "tap", "snapshot"]
+    assert [c for c, _ in sender.sent] == [*tapped, "snapshot", "type", "snapshot", "snapshot", "snapshot"]
     assert sender.commands("tap")[0]["x"] == 195.0 and sender.commands("tap")[0]["y"] == 320.0
     assert sender.commands("type")[0]["text"] == "a@b.c"
     assert "tree" in reply["result"]
@@ -182,18 +185,18 @@ def test_the_returned_tree_is_the_screen_after_it_holds_still(agent: AgentSessio
     sender.screens = [screen(row(1, 100, 1)), screen(row(1, 100, 1))]
     reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 350, "y": 122}})
     assert '"count 1"' in reply["result"]["tree"]
-    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "snapshot", "snapshot"]
+    assert [c for c, _ in sender.sent] == ["snapshot", "tap", "snapshot", "snapshot", "snapshot"]
 
 
 def test_return_tree_false_skips_the_snapshot(agent: AgentSession, sender: Sender) -> None:
     reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 1, "y": 2, "return_tree": False}})
-    assert reply == {"id": 1, "result": {}}
-    assert [c for c, _ in sender.sent] == ["tap"]
+    assert reply == {"id": 1, "result": {"changed": False, "diff": []}}
+    assert [c for c, _ in sender.sent] == ["snapshot", "tap", "snapshot"]  # the looks of its diff, no tree
 
 
 def test_a_runner_warning_is_passed_on_in_the_result(agent: AgentSession) -> None:
     reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 999, "y": 2, "return_tree": False}})
-    assert reply["result"] == {"warning": "suppressed issue"}
+    assert reply["result"] == {"warning": "suppressed issue", "changed": False, "diff": []}
 
 
 def test_scroll_reference_form_drags_the_finger_by_the_distance_kept_on_screen(
@@ -222,7 +225,8 @@ def test_scroll_by_target_scrolls_the_container_there_and_answers_distance_and_e
     sender.send = scrolled  # type: ignore[method-assign]
     reply = call(agent, {"id": 1, "method": "scroll", "params": {"direction": "left", "target": "text=Row 1",
                                                                   "return_tree": False}})  # fmt: skip
-    assert reply["result"] == {"distance": 120.0, "atEnd": True, "message": "scrolled left 120 pt, reached the end"}
+    assert reply["result"] == {"distance": 120.0, "atEnd": True, "message": "scrolled left 120 pt, reached the end",
+                               "changed": False, "diff": []}  # fmt: skip
     assert sender.commands("scroll")[0]["x"] == 60 and sender.commands("scroll")[0]["y"] == 122
 
 
@@ -404,7 +408,7 @@ def test_without_an_open_app_the_foreground_app_becomes_the_target(sender: Sende
     reply = call(agent, {"id": 1, "method": "tap", "params": {"x": 3, "y": 4}})
     assert "tree" in reply["result"]
     assert agent.app_id == "dev.phonewire.demo"
-    assert [c for c, _ in sender.sent] == ["listApps", "tap", "snapshot", "snapshot"]
+    assert [c for c, _ in sender.sent] == ["listApps", "snapshot", "tap", "snapshot", "snapshot", "snapshot"]
 
 
 def test_without_an_open_app_or_a_foreground_app_the_error_says_to_call_open_app(sender: Sender) -> None:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import fill as filling
 from phonewire.agent import find as finding
-from phonewire.agent import selectors, trace
+from phonewire.agent import recording, selectors, trace
 from phonewire.agent.checks import (
     check_choice,
     check_count,
@@ -73,8 +73,10 @@ T = TypeVar("T")
 
 
 class AgentSession(Repertoire):
-    def __init__(self, sender: CommandSender, *, app_id: str | None = None) -> None:
+    def __init__(self, sender: CommandSender, *, app_id: str | None = None, settled_diff: bool = True) -> None:
         self.sender = sender
+        #: Actions answer with their settled diff (:meth:`_acted`); off, they answer as the device did (benches).
+        self.settled_diff = settled_diff
         self._link = Link(sender, app_id)
         self.observers = Observers()
         self._resolver = Resolver(self._link, self.observers)
@@ -83,6 +85,8 @@ class AgentSession(Repertoire):
         #: Where this session's next ``logs`` / ``network`` read starts (the runner's ``next`` of the previous one).
         self._logs_since = 0
         self._network_since = 0
+        #: The file this session's recording goes to (a ``record stop`` that finds none on the device says it was lost).
+        self._recording_to: str | None = None
 
     @property
     def app_id(self) -> str | None:
@@ -127,6 +131,33 @@ class AgentSession(Repertoire):
             if isinstance(result, View) and link.state_reset:
                 result.state_reset = True
             return result
+
+    async def _acted(self, fn: Callable[[], Awaitable[ActionResult]]) -> ActionResult:
+        """An action, its reply carrying its settled diff: ``diff``, the lines of the view that changed from the
+        screen before it to the screen after it (the device answers once its screen settled), as ``snapshot
+        --diff`` prints them, and ``changed`` derived from them (true when a line changed: a clock that ticked
+        shows as its line).  A screen that cannot be read before or after (no app, an app sent to the
+        background) leaves the device's own ``changed`` and no diff."""
+
+        async def run() -> ActionResult:
+            link = self._link
+            if not self.settled_diff:
+                return await fn()
+            link.watch()
+            try:
+                result = await fn()
+            finally:
+                before = link.unwatch()
+            if before is None:
+                return result
+            try:
+                after = (await link.snapshot())["nodes"]
+            except ProtocolError:
+                return result
+            lines = self._views.settled(before, after)
+            return dataclasses.replace(result, data={**result.data, "changed": bool(lines), "diff": lines})
+
+        return await self._locked(run)
 
     def _switched(self, app_id: str | None) -> None:
         self.app_id = app_id
@@ -241,7 +272,7 @@ class AgentSession(Repertoire):
             x, y, info = self._resolver.place(node, ref, found_in, target)
             return await self._tap_at(x, y, count, info)
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     async def _choose_option(self, owner: Node, option: Node, ref: str | None, found_in: Index) -> ActionResult:
         """A tap on an option of a closed select (listed under it, without a place): the option chosen, as a
@@ -266,7 +297,7 @@ class AgentSession(Repertoire):
         check_count(count)
         check_points(x, y)
         check_on_screen(x, y)
-        return await self._locked(lambda: self._tap_at(x, y, count, {}))
+        return await self._acted(lambda: self._tap_at(x, y, count, {}))
 
     async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
         fields: dict[str, Any] = {"x": x, "y": y}
@@ -288,16 +319,16 @@ class AgentSession(Repertoire):
             env = await self._link.send(c.LONG_PRESS, {"x": x, "y": y, "durationMs": duration_ms}, app=True)
             return action_result(env, info)
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     @operation
     async def fill(self, target: str, text: str) -> ActionResult:
         """Focus the field, clear its current value, type ``text`` (:mod:`phonewire.agent.fill`)."""
-        return await self._locked(lambda: filling.fill(self._link, self._resolver, target, text))
+        return await self._acted(lambda: filling.fill(self._link, self._resolver, target, text))
 
     @operation
     async def type(self, text: str) -> ActionResult:
-        return await self._locked(lambda: self._typed(text))
+        return await self._acted(lambda: self._typed(text))
 
     async def _typed(self, text: str) -> ActionResult:
         return action_result(await self._link.send(c.TYPE, {"text": text}, app=True))
@@ -334,7 +365,7 @@ class AgentSession(Repertoire):
             data["message"] = "selected " + ", ".join(json.dumps(o, ensure_ascii=False) for o in selected)
             return action_result(env, {**data, **info})
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     @operation
     async def press(self, key: str) -> ActionResult:
@@ -360,14 +391,14 @@ class AgentSession(Repertoire):
                 return action_result(await self._link.send(c.KEY, {"key": name}, app=True))
             return action_result(await self._link.send(command, app=True))
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     @operation
     async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult:
         check_points(x1, y1, x2, y2)
         check_duration(duration_ms)
         fields = {"fromX": x1, "fromY": y1, "toX": x2, "toY": y2, "durationMs": duration_ms}
-        return await self._locked(lambda: self._drag(fields))
+        return await self._acted(lambda: self._drag(fields))
 
     async def _drag(self, fields: dict[str, Any]) -> ActionResult:
         return action_result(await self._link.send(c.DRAG, fields, app=True))
@@ -400,7 +431,7 @@ class AgentSession(Repertoire):
                 fields.update(x=x, y=y)
             return action_result(await self._link.send(c.SCROLL, fields, app=True), info)
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     @operation
     async def find(
@@ -500,6 +531,7 @@ class AgentSession(Repertoire):
         async def run() -> ActionResult:
             reply = await self._link.send(c.RECORD_START, {"path": path})
             data = reply.data or {}
+            self._recording_to = path
             return ActionResult({"message": f"recording to {path}", **data})
 
         return await self._locked(run)
@@ -508,6 +540,9 @@ class AgentSession(Repertoire):
     async def record_stop(self) -> ActionResult:
         async def run() -> ActionResult:
             data = (await self._link.send(c.RECORD_STOP)).data or {}
+            started, self._recording_to = self._recording_to, None
+            if not data.get("path") and started is not None:  # the runner or its browser restarted mid-recording
+                return ActionResult(await asyncio.to_thread(recording.lost, started))
             if not data.get("path"):
                 return ActionResult({"message": "nothing was recording", **data})
             message = f"recorded {data.get('frames', 0)} frame(s), {data.get('seconds', 0):g} s, into {data['path']}"

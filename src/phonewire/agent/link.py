@@ -36,10 +36,35 @@ class Link:
         self.refronted = False
         #: A reply during the operation in progress said the device or runner restarted (``state_reset``).
         self.state_reset = False
+        #: An action in progress wants the screen before it (:meth:`watch`).
+        self._watching = False
+        #: The screen before the action in progress acted (None: not yet seen, or it could not be seen).
+        self.before: list[Node] | None = None
 
     def begin(self) -> None:
         """A new operation: nothing said yet."""
         self.refronted = self.state_reset = False
+        self._watching, self.before = False, None
+
+    def unwatch(self) -> list[Node] | None:
+        """The action has acted: the screen before it (None where it could not be seen); no more looks are kept."""
+        self._watching = False
+        return self.before
+
+    def watch(self) -> None:
+        """An action begins: keep the screen before it — the snapshot it takes before its first mutating command
+        (the one its target resolved on), else one taken right before that command."""
+        self._watching, self.before = True, None
+
+    async def _seen_before(self) -> None:
+        """Before the action's first mutating command: the screen as it is now, unless a snapshot of this action
+        already showed it.  A screen that cannot be read (no app, a background app) leaves ``before`` unset."""
+        self._watching = False
+        if self.before is None and self.app_id:
+            try:
+                self.before = (await self.snapshot())["nodes"]
+            except ProtocolError:
+                self.before = None
 
     async def wire(self, command: str, body: Mapping[str, Any]) -> Reply:
         """Send one wire command.  A mutating one, once sent, is seen to its end even when this call is cancelled
@@ -58,6 +83,8 @@ class Link:
         return self.app_id
 
     async def send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Reply:
+        if self._watching and command in c.MUTATING:
+            await self._seen_before()
         body = dict(fields or {})
         if app:
             body["appBundleId"] = await self.app()
@@ -84,6 +111,8 @@ class Link:
         nodes = data.get("nodes")
         # the wire's nodes, as protocol/snapshot.py's build_snapshot made them on the device's side
         listed = cast(list[Node], nodes) if isinstance(nodes, list) else []
+        if self._watching and self.before is None:
+            self.before = listed  # the action's own look before it acts (its target resolved on it)
         return {"nodes": listed, "quality": data.get("quality") or {}}
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
-from phonewire.agent.view import diff, quality_header, render
+from phonewire.agent.view import Rendered, diff, quality_header, render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -24,11 +24,14 @@ class Views:
         self.refs = refs
         self._previous: list[Node] | None = None
         self._previous_refs: dict[str, Node] = {}  # the refs the previous snapshot issued
+        #: The screen the last action's reply showed and its view (the next action's before, when nothing moved).
+        self._settled: tuple[list[Node], Rendered] | None = None
 
     def forget(self) -> None:
         """Another app, or none: no refs, no previous screen."""
         self.refs.clear()
         self._previous = None
+        self._settled = None
 
     def render(
         self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool, full: bool = False
@@ -55,7 +58,25 @@ class Views:
         self.refs.reset(index, rendered)
         self._previous = nodes
         self._previous_refs = rendered.refs
+        self._settled = None  # refs issued afresh: the last action's view names its elements no more
         return View("\n".join(lines), nodes, rendered.refs, quality)
+
+    def settled(self, before: list[Node], after: list[Node]) -> list[str]:
+        """What an action did: the lines of the view that changed from ``before`` to ``after`` (the screen once
+        still), as ``snapshot --diff`` prints them, refs included — ``after`` is this session's view from now on
+        (its refs are the ones to act on next; a later ``snapshot --diff`` starts from it)."""
+        if self._settled is not None and self._settled[0] == before:
+            shown_before = self._settled[1]  # the screen the previous action left, unchanged since: its view
+        else:
+            carried = self.refs.carried_over(Index(before)) if self.refs.refs or self.refs.retired else {}
+            shown_before = render(before, name=lambda n: carried.get(int(n["index"]), ""))
+        index = Index(after)
+        rendered = render(after, name=self.refs.namer(index))
+        self.refs.settle(index, rendered)
+        self._previous = after
+        self._previous_refs = rendered.refs
+        self._settled = (after, rendered)
+        return diff(shown_before, rendered)
 
 
 def dropped(data: Mapping[str, Any]) -> str:

@@ -72,7 +72,8 @@ TARGET: Final = Param(
     "string",
     'What to act on: a ref from the last snapshot ("@e3"), "X Y" in points, or a selector such as '
     '"role=Button label=Save" (terms: id, role, label, text, value, visible, enabled, selected, focused, '
-    "editable; || for fallbacks).",
+    "editable; || for fallbacks). label= and text= ignore case, quotes and surrounding punctuation (label=Action "
+    'is "Action:"); label== is exact; value<N, <=, >, >= compare numbers; text~=/REGEX/ matches a pattern.',
     required=True,
 )
 COUNT: Final = Param("count", "integer", "Number of taps.", minimum=1, maximum=MAX_TAPS, default=1, metavar="N")
@@ -118,8 +119,9 @@ OPTIONS: Final = Param("options", "strings", "Options to choose, each by its vis
                        required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
 ADD: Final = Param("add", "boolean", "Add the options to a multi-select's selection instead of replacing it.",
                    default=False)  # fmt: skip
-SELECTOR: Final = Param("selector", "string", 'What to wait for, a selector such as "text=Saved" or '
-                        '"role=Button label=\"Sign in\"" (omit with idle).')  # fmt: skip
+SELECTOR: Final = Param("selector", "string", 'What to wait for, a selector such as "text=Saved", '
+                        '"role=Button label=\"Sign in\"", "id=price value<45.5" or "text~=/Total: \\$4\\d/" '
+                        "(omit with idle).")  # fmt: skip
 GONE: Final = Param("gone", "boolean", "Wait until nothing that shows matches the selector.", default=False)
 IDLE: Final = Param("idle", "boolean", "Wait until the screen holds still (loaded, nothing moving).", default=False)
 WAIT_TIMEOUT: Final = Param("timeout_ms", "integer", "Give up after this many milliseconds (WAIT_TIMED_OUT).",

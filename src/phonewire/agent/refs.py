@@ -443,6 +443,22 @@ class RefTable:
         while len(self.retired) > RETIRED_MAX:
             del self.retired[next(iter(self.retired))]
 
+    def settle(self, index: Index, rendered: Rendered) -> None:
+        """:meth:`reset` for the view an action's reply issued (its settled diff): besides the refs it issued, a ref
+        the table held that still names an element of the new screen keeps naming it (an earlier snapshot's
+        ``@e6`` of a row a selector's answer listed as ``@e8`` too: both still mean that row)."""
+        old = dict(self.refs)
+        self.reset(index, rendered)
+        for ref, (node, issued) in old.items():
+            if ref in self.refs:
+                continue
+            try:
+                now = refind(ref, node, issued, index)
+            except ProtocolError:
+                continue
+            self.refs[ref] = (now, index)
+            self.retired.pop(ref, None)
+
     def clear(self) -> None:
         self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
         self.retired = {}

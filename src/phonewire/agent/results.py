@@ -48,6 +48,20 @@ class ActionResult:
     def to_json(self) -> dict[str, Any]:
         return {"data": self.data, **stamp_fields(self.warning, self.reactivated, self.state_reset)}
 
+    @property
+    def diff(self) -> list[str] | None:
+        """What the action changed on screen: the lines of the view that changed from before it to after it (once
+        still), as ``snapshot --diff`` prints them, refs included (``[]``: nothing; None: the screen could not be
+        read before or after it, or the call is no action)."""
+        lines = self.data.get("diff")
+        return [str(line) for line in lines] if isinstance(lines, list) else None
+
+    @property
+    def changed(self) -> bool | None:
+        """Whether the action changed the screen: a line of :attr:`diff` (None where nobody could tell)."""
+        value = self.data.get("changed")
+        return value if isinstance(value, bool) else None
+
 
 class View:
     """A rendered snapshot: the compact text, the raw nodes, the refs it issued and the snapshot quality."""

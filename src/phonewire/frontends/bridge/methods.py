@@ -139,19 +139,24 @@ SCROLL_AMOUNT: Final[float] = _default("scroll", "amount")
 
 
 #: The fields of an operation's result that every action's reply carries beside the tree (as MCP's do): what
-#: happened (``message``), whether the screen changed by the reply (``changed``), and what ``press back`` did
-#: (``back``: closed, history, screen, stayed, home).  docs/bridge.md lists them (a test checks it).
-ACTION_FIELDS: Final = ("message", "changed", "back", "dialog")
+#: happened (``message``), what it changed on screen (``diff``: the view's lines before → after, once still, as
+#: ``snapshot --diff`` prints them) and whether it changed anything (``changed``: a line of the diff), and what
+#: ``press back`` did (``back``: closed, history, screen, stayed, home).  docs/bridge.md lists them (a test
+#: checks it).
+ACTION_FIELDS: Final = ("message", "changed", "diff", "back", "dialog")
 
 
 def _action_fields(results: list[ActionLike]) -> JSONObject:
-    """:data:`ACTION_FIELDS` of an action's steps: the last step's message and back; changed if any step changed
-    the screen (enter_text's tap, then its typing)."""
+    """:data:`ACTION_FIELDS` of an action's steps: the last step's message and back; the diffs of its steps one
+    after the other, changed if any step changed the screen (enter_text's tap, then its typing)."""
     last = results[-1].data
-    out: JSONObject = {k: last[k] for k in ACTION_FIELDS if k in last and k != "changed"}
+    out: JSONObject = {k: last[k] for k in ACTION_FIELDS if k in last and k not in ("changed", "diff")}
     changes = [r.data["changed"] for r in results if isinstance(r.data.get("changed"), bool)]
     if changes:
         out["changed"] = any(changes)
+    diffs = [r.data["diff"] for r in results if isinstance(r.data.get("diff"), list)]
+    if diffs:
+        out["diff"] = [line for d in diffs for line in d]
     return out
 
 

@@ -94,6 +94,7 @@ VERBS: Final[dict[str, Spec]] = {
 }
 GLOBAL_FLAGS: Final = {
     "--device": "value", "--session": "value", "--json": "bool", "--runner": "value", "--trace": "value",
+    "--quiet": "bool",
 }  # fmt: skip
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
@@ -102,7 +103,8 @@ _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 def usage_text() -> str:
     lines = [
-        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] VERB ...",
+        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] [--quiet] "
+        "VERB ...",
         "",
         "verbs:",
     ]
@@ -141,6 +143,8 @@ class Invocation:
     trace: str | None = None
     #: The calling client's PHONEWIRE_RUNNER_TOKEN, for attaching to a runner that has no token file.
     runner_token: str | None = None
+    #: ``--quiet``: an action's ok line without its diff under it.
+    quiet: bool = False
 
 
 def parse_argv(argv: list[str]) -> Invocation:
@@ -203,6 +207,7 @@ def parse_argv(argv: list[str]) -> Invocation:
         json=bool(globals_.get("--json")),
         runner=globals_.get("--runner"),
         trace=globals_.get("--trace"),
+        quiet=bool(globals_.get("--quiet")),
     )
 
 
@@ -315,7 +320,16 @@ def _in_cwd(ctx: Context, path: str) -> str:
 
 
 async def execute(inv: Invocation, ctx: Context) -> Outcome:
-    """Run one parsed invocation (not ``batch`` / ``daemon``, which the daemon handles)."""
+    """Run one parsed invocation (not ``batch`` / ``daemon``, which the daemon handles).  An action's text is its ok
+    line with its settled diff under it (``--quiet``: the ok line alone)."""
+    outcome = await _execute(inv, ctx)
+    diff = outcome.data.get("diff")
+    if isinstance(diff, list) and diff and not inv.quiet:
+        outcome.text = "\n".join([outcome.text, *map(str, diff)])
+    return outcome
+
+
+async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
     if verb == "devices":
         listed = await ctx.devices() if ctx.devices else []

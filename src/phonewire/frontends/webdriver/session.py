@@ -100,6 +100,8 @@ class WebDriverSession:
         #: Where ``mobile: traceStart`` / ``recordStart`` write (names are confined to it: mobile.confined).
         self.files_dir = files_dir or default_files_dir()
         self.agent = agent
+        # WebDriver answers a command with no view: its actions need not look at the screen before and after
+        agent.settled_diff = False
         self.wanted = wanted
         self.capabilities: dict[str, Any] = dict(wanted.answered)
         self.timeouts: dict[str, int] = dict(DEFAULT_TIMEOUTS)

@@ -1,0 +1,61 @@
+"""What the settled diff costs an action on the web demo, in one run on one phone: ``python bench/bench_diff.py
+[ROUNDS] [ACTIONS]``.
+
+Each action is timed with its settled diff (the default: the reply carries the view's lines that changed, from a
+look before the action — the one its target resolved on, else one of its own — and a look after it) and alone
+(``AgentSession.settled_diff`` off: the reply as the device gave it), alternating in rounds of ACTIONS actions on
+the same session, p50 of each and their ratio.  Two actions: a selector tap (its target's look is the look
+before) and a point tap (it pays a look of its own before it).  Target (issue 23): at most x1.15.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import phonewire
+
+
+def timed(act: Callable[[], object], n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        act()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    per = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    p50 = statistics.median
+    with phonewire.Phone(device="web") as phone:
+        phone.open("dev.phonewire.demo")
+        node = next(n for n in phone.snapshot().nodes if n.get("identifier") == "like-5")
+        r = node["rect"]
+        point = f"{r['x'] + r['width'] / 2:.1f} {r['y'] + r['height'] / 2:.1f}"
+        actions: dict[str, Callable[[], object]] = {
+            "tap SELECTOR": lambda: phone.tap("id=like-5"),
+            "tap X Y": lambda: phone.tap(point),
+        }
+        for act in actions.values():
+            timed(act, 5)  # warm up
+        for name, act in actions.items():
+            alone: list[float] = []
+            with_diff: list[float] = []
+            for _ in range(rounds):
+                phone.session.settled_diff = False
+                alone += timed(act, per)
+                phone.session.settled_diff = True
+                with_diff += timed(act, per)
+            print(
+                f"{name:<13} p50 alone {p50(alone):.1f} ms, with its diff {p50(with_diff):.1f} ms: "
+                f"x{p50(with_diff) / p50(alone):.2f} (+{p50(with_diff) - p50(alone):.1f} ms; {rounds} alternating "
+                f"rounds of {per})"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Every action's reply carries its settled diff (issue 23, build 1): the view's lines that changed from the screen
+before the action to the screen after it, refs included, and ``changed`` derived from them — not from the device's
+change mark, which misses changes that touch no DOM (a sheet moved by the page's animations) and counts ones that
+change nothing a person looks for (a ticking clock, on a swipe that moved nothing)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from agent_fakes import FakeSender, row, screen
+from phonewire.agent.core import AgentSession
+from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope, ok
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import RawNode, Rect
+
+T = TypeVar("T")
+APP = "dev.phonewire.demo"
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+class MarkingSender(FakeSender):
+    """A device whose action replies carry its own ``changed`` (the change mark's verdict), right or wrong."""
+
+    def __init__(self, nodes: list[dict[str, Any]], *, mark_says: bool) -> None:
+        super().__init__(nodes)
+        self.mark_says = mark_says
+        self.home = False
+
+    async def send(self, command: str, fields: Any = None) -> Envelope:
+        if command == "snapshot" and self.home:
+            self.sent.append((command, dict(fields or {})))
+            raise ProtocolError(e.APP_BACKGROUNDED, "the app is in the background", "Open it again.")
+        reply = await super().send(command, fields)
+        if command in ("tap", "drag", "button", "type"):
+            self.home = self.home or (command == "button" and (fields or {}).get("button") == "home")
+            return ok({"changed": self.mark_says})
+        return reply
+
+
+def clock(time: str) -> RawNode:
+    return RawNode("StaticText", label=time, identifier="clock", rect=Rect(300, 10, 80, 20))
+
+
+def sheet(expanded: bool) -> list[dict[str, Any]]:
+    """A bottom sheet: collapsed, its heading near the bottom and its rows below the screen; expanded, at the top."""
+    top = 44 if expanded else 760
+    items = [RawNode("StaticText", label=f"Stop {i}", rect=Rect(20, top + 40 + i * 44, 200, 20)) for i in range(4)]
+    return screen(clock("12:00:00"), RawNode("Heading", label="Stops", rect=Rect(20, top, 200, 30)), *items)
+
+
+def test_a_tap_the_change_mark_missed_answers_changed_with_the_line_that_changed() -> None:
+    sender = MarkingSender(screen(row(1, 100, 0), row(2, 150, 0)), mark_says=False)
+    sender.screens = [screen(row(1, 100, 1), row(2, 150, 0))]  # what shows after the tap
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.tap('text="Row 1"'))
+    assert result.changed is True
+    assert result.diff == ['- StaticText "count 0"', '+ @e2 StaticText "count 1"']  # as `snapshot --diff` says
+    assert [c for c, _ in sender.sent] == ["snapshot", "tap", "snapshot"]  # the target's look is the one before
+
+
+def test_a_swipe_that_moved_a_sheet_is_changed_and_its_diff_shows_what_came_into_view() -> None:
+    sender = MarkingSender(sheet(expanded=False), mark_says=False)
+    sender.screens = [sheet(expanded=True)]
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.swipe(200, 780, 200, 60))
+    assert result.changed is True
+    assert result.diff is not None and {line[:2] for line in result.diff} == {"+ "}
+    assert [line.split(" ", 2)[2] for line in result.diff] == [f'StaticText "Stop {i}"' for i in range(1, 4)]
+    assert [c for c, _ in sender.sent] == ["snapshot", "drag", "snapshot"]  # a look before it, one after
+
+
+def test_a_ticking_clock_is_the_only_line_of_the_diff_of_a_swipe_that_moved_nothing() -> None:
+    before = screen(clock("12:00:00"), row(1, 100), row(2, 150))
+    sender = MarkingSender(before, mark_says=True)  # the mark counted the clock's tick as the swipe's change
+    sender.screens = [screen(clock("12:00:01"), row(1, 100), row(2, 150))]
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.swipe(100, 110, 100, 160))
+    assert result.diff == ['~ @e1 StaticText "12:00:01" id=clock  (was: StaticText "12:00:00" id=clock)']
+    assert result.changed is True  # a line changed, and the diff says which: the clock
+
+
+def test_an_action_that_changed_nothing_is_unchanged_whatever_the_mark_said() -> None:
+    sender = MarkingSender(screen(row(1, 100), row(2, 150)), mark_says=True)
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.type("x"))
+    assert result.diff == [] and result.changed is False
+
+
+def test_the_refs_of_the_diff_are_the_ones_to_act_on_next() -> None:
+    sender = MarkingSender(screen(row(1, 100)), mark_says=False)
+    sender.screens = [screen(row(1, 100), row(2, 150))]  # a row appears
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.tap('text="Row 1"'))
+    added = [line for line in (result.diff or []) if line.startswith("+ ") and '"+"' in line]
+    assert len(added) == 1
+    ref = added[0].split(" ")[1]
+    run(agent.tap(ref))
+    assert sender.commands("tap")[-1]["y"] == 150 + 4 + 18  # the new row's "+", where it is
+
+
+def test_an_action_that_sends_the_app_away_keeps_the_device_verdict_and_has_no_diff() -> None:
+    sender = MarkingSender(screen(row(1, 100)), mark_says=True)
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.press("home"))
+    assert result.diff is None and result.changed is True  # the screen after it is no app's: nothing to compare
+    assert [c for c, _ in sender.sent] == ["snapshot", "button", "snapshot"]
+
+
+def test_a_session_without_settled_diffs_answers_as_the_device_did() -> None:
+    sender = MarkingSender(screen(row(1, 100)), mark_says=True)
+    agent = AgentSession(sender, app_id=APP, settled_diff=False)
+    result = run(agent.type("x"))
+    assert result.diff is None and result.changed is True
+    assert [c for c, _ in sender.sent] == ["type"]
