@@ -295,3 +295,11 @@ class Phone:
         """``grant``, ``deny`` or ``reset`` the permissions ``names`` (geolocation, camera, clipboard …)."""
         self._check("permissions", setting=setting, names=names)
         return self._call(self.session.permissions(setting, names))
+
+    def flow_run(
+        self, file: str | Path, env: list[str] | None = None, *, trace: str | Path | None = None
+    ) -> ActionResult:
+        """Run the Maestro flow ``file`` (checked whole first; docs/flows.md): ``.data["steps"]`` says what each
+        command did.  ``env``: ``["NAME=VALUE", …]``; ``trace``: record the run into that trace directory."""
+        self._check("flow_run", file=str(file), env=env, trace=None if trace is None else str(trace))
+        return self._call(self.session.flow_run(str(file), env, trace=None if trace is None else str(trace)))

@@ -177,6 +177,14 @@ PERMISSION_NAMES: Final = Param("names", "strings", f"Permissions: {', '.join(PE
                                 minimum=1, maximum=len(PERMISSIONS), metavar="NAME")  # fmt: skip
 _FROM_TO: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"start": "from", "end": "to"}}
 
+FLOW_FILE: Final = Param("file", "string", "The Maestro flow file (YAML; the CLI resolves it against its working "
+                         "directory; runFlow files are found beside it, takeScreenshot writes there).", required=True, metavar="FILE",
+                         writes=True)  # fmt: skip
+FLOW_ENV: Final = Param("env", "strings", "Variables for ${NAME} in the flow, each NAME=VALUE (over the flow's env).",
+                        maximum=MAX_VALUES, metavar="NAME=VALUE")  # fmt: skip
+FLOW_TRACE: Final = Param("trace", "string", "Record the run's steps into this trace directory (`trace view` shows "
+                          "it).", metavar="DIR", writes=True)  # fmt: skip
+
 
 def _points(*names: str) -> tuple[Param, ...]:
     return tuple(Param(n, "number", f"{n} in screen points.", required=True) for n in names)
@@ -219,6 +227,9 @@ class Operation:
     #: Made of wire commands that are each complete on its own (``find``'s scrolls): like an operation that only
     #: reads, it may stop between two of them once nobody waits for its answer (:attr:`abandonable`).
     stops_between_steps: bool = False
+    #: Made of other operations of the table (a flow run): those are the steps the session's observers see (a trace
+    #: records them, each with the flow's line), not the container itself (agent/hooks.py).
+    container: bool = False
 
     @property
     def abandonable(self) -> bool:
@@ -362,6 +373,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   "or a slow one.", (NETWORK_MODE,)),
         Operation("permissions", "permissions", "Grant, deny or reset (apps ask again) permissions for the phone's "
                   "apps.", (SETTING, PERMISSION_NAMES), view_after=False),
+        # -- Maestro flows (issue 25; docs/flows.md) --
+        Operation("flow_run", "flow_run", "Run a Maestro flow file (YAML), checked whole first: an unsupported "
+                  "command, a YAML bomb or an endless loop runs nothing; answers each step's line and result.",
+                  (FLOW_FILE, FLOW_ENV, FLOW_TRACE), settling="drag", cli="flow run", cli_flags=("env", "trace"),
+                  container=True),
     )
 }  # fmt: skip
 #: The operations by the AgentSession method that performs each (:func:`phonewire.agent.hooks.operation`).

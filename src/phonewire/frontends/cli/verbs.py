@@ -71,7 +71,8 @@ def _verb(name: str) -> Spec:
     variadic = any(p.name == "target" or p.kind == "strings" for p in positional) or (name == "find")
     max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
     options = op.cli_options()
-    flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
+    flags = {flag: "bool" if p.kind == "boolean" else "values" if p.kind == "strings" else "value"
+             for flag, p in options.items()}  # fmt: skip
     aliases = {p.short: flag for flag, p in options.items() if p.short}
     params = {flag: p.name for flag, p in options.items()}
     min_args = sum(1 for p in positional if p.required)
@@ -117,6 +118,7 @@ def usage_text() -> str:
         f"  {'runner --device SPEC':<60} serve the wire protocol for one device",
         f"  {'trace view DIR [-o FILE]':<60} write a trace's report: one self-contained HTML file",
         f"  {'trace export DIR --pytest FILE':<60} write a pytest module that replays a trace",
+        f"  {'trace export DIR --maestro FILE':<60} write a Maestro flow that replays a trace (flow run, Maestro)",
         "",
         "TARGET is @eN (a ref from the last snapshot), X Y (a point), or a selector such as",
         "'role=Button label=\"Sign in\"' (see docs/cli.md).  Exit codes: 0 ok, 2 usage, 3 device/command, 4 daemon.",
@@ -191,6 +193,9 @@ def parse_argv(argv: list[str]) -> Invocation:
             i += 1
         else:
             raise UsageError(f"{name} needs a value", spec.usage if spec else None)
+        if kind == "values":  # a list option: each time it is given adds one (`--env A=1 --env B=2`)
+            flags.setdefault(name, []).append(value)
+            continue
         (globals_ if name in GLOBAL_FLAGS else flags)[name] = value
     if verb is None:
         raise UsageError("no verb given")
@@ -343,6 +348,9 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
         return _action(r, "ok " + str(r.data["message"]))
     if verb == "record start":
         r = await session.record_start(_in_cwd(ctx, args[0]))
+        return _action(r, "ok " + str(r.data["message"]))
+    if verb == "flow run":  # its --trace is the global one (tracing bound to the session from this call on)
+        r = await session.flow_run(_in_cwd(ctx, args[0]), option(inv, "--env"))
         return _action(r, "ok " + str(r.data["message"]))
     if verb == "open":
         r = await session.open_app(args[0])
