@@ -163,6 +163,7 @@ class AgentSession(Repertoire):
     def _switched(self, app_id: str | None) -> None:
         self.app_id = app_id
         self._views.forget()
+        self._link.reader.active = False  # another app's screen: read again only when its own view asks
 
     # -- apps -----------------------------------------------------------------------------------------------
     @operation
@@ -207,10 +208,12 @@ class AgentSession(Repertoire):
 
     # -- observe --------------------------------------------------------------------------------------------
     @operation
-    async def snapshot(self, *, interactive: bool = False, diff: bool = False, all: bool = False) -> View:
+    async def snapshot(
+        self, *, interactive: bool = False, diff: bool = False, all: bool = False, ocr: bool = False
+    ) -> View:
         async def run() -> View:
-            try:
-                raw = await self._link.snapshot()
+            try:  # with the text seen on the screen (agent/seen.py) asked for, or when the view is sparse
+                raw = await self._link.snapshot(ocr="on" if ocr else "auto")
             except ProtocolError as exc:
                 if exc.code != e.APP_BACKGROUNDED:
                     raise

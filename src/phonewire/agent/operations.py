@@ -114,6 +114,9 @@ DIFF: Final = Param("diff", "boolean", "Only what changed since this session's p
 ALL: Final = Param("all", "boolean",
                    "Every line: long runs of same-role siblings not summarised, wrappers with only an id kept.",
                    default=False)  # fmt: skip
+OCR: Final = Param("ocr", "boolean", "Also the text drawn on the screen (a canvas, a chart, a game), read by OCR from "
+                   "the screenshot: StaticText lines marked (seen), tappable like any other (also done by itself when "
+                   "the view is sparse).", default=False)  # fmt: skip
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
 OPTIONS: Final = Param("options", "strings", "Options to choose, each by its visible text exactly, else by its value.",
                        required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
@@ -308,7 +311,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("open_url", "open_url", "Open a URL as the OS would (the app showing it becomes the target).",
                   (URL,), cli="url"),
         Operation("snapshot", "snapshot", "The screen as the agent view: one line per useful element with its @eN ref.",
-                  (INTERACTIVE, DIFF, ALL), read_only=True, bridge_aliases=("get_tree", "get_context")),
+                  (INTERACTIVE, DIFF, ALL, OCR), read_only=True, bridge_aliases=("get_tree", "get_context")),
         Operation("viewport", "viewport", "The app's viewport in screen points: x, y, width, height.",
                   read_only=True),
         Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),

@@ -24,19 +24,37 @@ import asyncio
 import contextlib
 import hashlib
 import io
+import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final, Literal
 
+from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Node, WireRect, rect_of
+from phonewire.protocol.snapshot import Node, Snapshot, WireRect, rect_of
+
+if TYPE_CHECKING:
+    from phonewire.agent.link import Link
+
+#: ``on``: read (``snapshot --ocr``); ``auto``: read when the view is sparse; ``again``: the session reads (its last
+#: snapshot had seen text).
+Mode = Literal["on", "auto", "again"]
 
 #: A view with fewer characters of text than this on screen may be sparse (then the screenshot decides).
-SPARSE_CHARS: Final = 120
+SPARSE_CHARS: Final = 12
 #: The share of the screen drawn (not a flat background) outside every node's box that makes a view sparse.
-SPARSE_DRAWN: Final = 0.12
+SPARSE_DRAWN: Final = 0.05
+#: The screen's root roles (their label is the app's title, not text on the screen).
+_ROOTS: Final = frozenset({"Application", "Window"})
+#: The screenshot that decides whether a view is sparse (small and quick).
+SMALL_SHOT: Final = {"format": "jpeg", "scale": "css", "quality": 50}
+#: Tesseract's page segmentation modes, run side by side: 11 sparse text (a chart's scattered labels), 3 the page's
+#: layout (a word on a filled button, which sparse text misses).
+PASSES: Final = ("11", "3")
+#: Pixels per point the engine reads at (a 3x phone's screenshot is scaled down to this).
+MAX_OCR_SCALE: Final = 2.0
 #: Words Tesseract is less sure of than this (0-100) are left out.
 MIN_CONFIDENCE: Final = 55.0
 #: The engine's longest run on one screenshot.
@@ -97,20 +115,17 @@ def parse_tsv(tsv: str) -> list[Line]:
     return out
 
 
-async def read(image: bytes) -> list[Line]:
-    """The lines Tesseract reads in ``image`` (PNG/JPEG bytes)."""
-    binary = engine()
-    if binary is None:
-        raise no_engine()
+async def _tesseract(binary: str, image: bytes, psm: str) -> list[Line]:
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}  # its own threads: 10x slower on a busy 2-core machine
     proc = await asyncio.create_subprocess_exec(
-        binary, "stdin", "stdout", "--psm", "11", "-l", "eng", "tsv",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        binary, "stdin", "stdout", "--psm", psm, "-l", "eng", "tsv",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
     )  # fmt: skip
     try:
         out, _ = await asyncio.wait_for(proc.communicate(image), OCR_TIMEOUT_S)
     except (TimeoutError, asyncio.CancelledError):
         with contextlib.suppress(ProcessLookupError):
-            proc.kill()
+            proc.kill()  # by its PID: the process this call started
         await proc.wait()
         raise
     if proc.returncode != 0:
@@ -118,11 +133,46 @@ async def read(image: bytes) -> list[Line]:
     return parse_tsv(out.decode("utf-8", "replace"))
 
 
+def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+async def read(image: bytes) -> list[Line]:
+    """The lines Tesseract reads in ``image`` (PNG/JPEG bytes): :data:`PASSES` page segmentations run side by side,
+    the first's lines, then each later one's that lie where no line was read yet (sparse text finds a chart's
+    ticks, the page layout finds a word on a filled button)."""
+    binary = engine()
+    if binary is None:
+        raise no_engine()
+    passes = await asyncio.gather(*(_tesseract(binary, image, psm) for psm in PASSES))
+    out = list(passes[0])
+    for later in passes[1:]:
+        out += [line for line in later if not any(_overlaps(line.box, kept.box) for kept in out)]
+    out.sort(key=lambda line: (line.box[1], line.box[0]))
+    return out
+
+
+def readable(image: bytes, viewport_width: float) -> tuple[bytes, int]:
+    """``image`` at most :data:`MAX_OCR_SCALE` pixels per point (Tesseract reads 2x text as well as 3x, in half the
+    time), as PNG, and its width."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(image)) as src:
+        scale = src.width / max(1.0, viewport_width)
+        if scale <= MAX_OCR_SCALE:
+            return image, src.width
+        size = (round(viewport_width * MAX_OCR_SCALE), round(src.height * MAX_OCR_SCALE / scale))
+        small = src.convert("L").resize(size, Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    small.save(out, format="PNG")
+    return out.getvalue(), size[0]
+
+
 def text_chars(nodes: Sequence[Node]) -> int:
     """Characters of text the view's nodes hold on screen (labels and values; the root's title left out)."""
     total = 0
     for n in nodes:
-        if n.get("parentIndex") is None or n.get("seen"):
+        if n.get("type") in _ROOTS or n.get("seen"):
             continue
         r = rect_of(n)
         if float(r.get("width", 0)) <= 0 or float(r.get("height", 0)) <= 0:
@@ -144,7 +194,7 @@ def drawn_outside(image: bytes, nodes: Sequence[Node], viewport: dict[str, float
     sx = w / max(1.0, viewport.get("width", w))
     covered = bytearray(w * h)
     for n in nodes:
-        if n.get("parentIndex") is None or not (n.get("label") or n.get("value") or n.get("seen")):
+        if n.get("type") in _ROOTS or not (n.get("label") or n.get("value") or n.get("seen")):
             continue
         r = rect_of(n)
         x0 = int((float(r.get("x", 0)) - viewport.get("x", 0)) * sx)
@@ -157,11 +207,19 @@ def drawn_outside(image: bytes, nodes: Sequence[Node], viewport: dict[str, float
     return drawn / (w * h)
 
 
+def _drawn(image: bytes, nodes: Sequence[Node], viewport: dict[str, float]) -> float:
+    """:func:`drawn_outside`, or 0 for an image that does not decode (then the view is taken as it is)."""
+    try:
+        return drawn_outside(image, nodes, viewport)
+    except (OSError, ValueError, SyntaxError):  # PIL's errors for a truncated or unknown image
+        return 0.0
+
+
 def nodes_of(lines: Sequence[Line], image_width: int, viewport: dict[str, float], nodes: Sequence[Node]) -> list[Node]:
     """The seen lines as snapshot nodes under the screen's root (indexes after the snapshot's own), in points; a
     line whose text a node already shows in the same place is left out."""
     scale = image_width / max(1.0, viewport.get("width", image_width))
-    root = next((n for n in nodes if n.get("parentIndex") is None), None)
+    root = next((n for n in nodes if n.get("type") in _ROOTS), None)
     base = max((int(n["index"]) for n in nodes), default=-1) + 1
     known = {" ".join(str(n.get("label") or "").split()).lower() for n in nodes if n.get("label")}
     out: list[Node] = []
@@ -190,6 +248,47 @@ class Reader:
         self._digest: bytes | None = None
         self._lines: list[Line] = []
         self.last_ms = 0.0
+
+    async def augment(self, link: Link, snap: Snapshot, mode: Mode) -> Snapshot:
+        """``snap`` with the text seen on the screen added as nodes (see the module docstring), and
+        ``quality.seen`` saying so: ``{"lines", "reason", "ocrMs", "header"}``."""
+        nodes = list(snap["nodes"])
+        if mode == "auto" and text_chars(nodes) >= SPARSE_CHARS:
+            self.active = False
+            return snap
+        from phonewire.agent.observe import decode_image
+
+        try:
+            vp = (await link.send(c.VIEWPORT, app=True)).data or {}
+            viewport = {k: float(vp.get(k, 0)) for k in ("x", "y", "width", "height")}
+            if mode == "auto":  # a small image decides whether the view is sparse; only then the big one is read
+                small = decode_image((await link.wire(c.SCREENSHOT, SMALL_SHOT)).data or {})
+                if _drawn(small, nodes, viewport) < SPARSE_DRAWN:
+                    self.active = False
+                    return snap
+            image = decode_image((await link.wire(c.SCREENSHOT, {"format": "png", "scale": "device"})).data or {})
+        except ProtocolError:
+            if mode == "on":
+                raise
+            self.active = mode == "again" and self.active  # no screen to read (a device without screenshots)
+            return snap
+        reason = "ocr" if mode == "on" else "sparse" if mode == "auto" else "reading"
+        if mode == "auto" and engine() is None:
+            self.active = False
+            return {**snap, "quality": {**snap["quality"], "seen": {"lines": 0, "reason": "sparse",
+                                                                       "header": HEADER_NO_ENGINE}}}  # fmt: skip
+        if mode == "on" and engine() is None:
+            raise no_engine()
+        try:
+            image, width = readable(image, viewport["width"])
+        except (OSError, ValueError, SyntaxError) as exc:
+            raise ProtocolError(e.COMMAND_FAILED, "the screenshot to read did not decode", "Try again.") from exc
+        added = nodes_of(await self.lines(image), width, viewport, nodes)
+        self.active = True if mode == "again" else bool(added)
+        template = HEADER_OCR if mode == "on" else HEADER_SPARSE
+        seen_quality = {"lines": len(added), "reason": reason, "ocrMs": round(self.last_ms, 1),
+                        "header": template.format(n=len(added))}  # fmt: skip
+        return {"nodes": [*nodes, *added], "quality": {**snap["quality"], "seen": seen_quality}}
 
     async def lines(self, image: bytes) -> list[Line]:
         digest = hashlib.sha256(image).digest()

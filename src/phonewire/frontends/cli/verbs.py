@@ -367,8 +367,9 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
         return Outcome({"apps": apps}, "\n".join(lines))
     if verb == "snapshot":
         view = await session.snapshot(
-            interactive=option(inv, "--interactive"), diff=option(inv, "--diff"), all=option(inv, "--all")
-        )
+            interactive=option(inv, "--interactive"), diff=option(inv, "--diff"), all=option(inv, "--all"),
+            ocr=option(inv, "--ocr"),
+        )  # fmt: skip
         data = view.to_json()
         data["text"] = view.text
         return Outcome(data, view.text, state_reset=view.state_reset)
