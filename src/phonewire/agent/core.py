@@ -163,7 +163,7 @@ class AgentSession(Repertoire):
     def _switched(self, app_id: str | None) -> None:
         self.app_id = app_id
         self._views.forget()
-        self._link.reader.active = False  # another app's screen: read again only when its own view asks
+        self._link.reader.forget()  # another app's screen: read only when its own view asks
 
     # -- apps -----------------------------------------------------------------------------------------------
     @operation

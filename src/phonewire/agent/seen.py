@@ -26,6 +26,7 @@ import hashlib
 import io
 import os
 import shutil
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
@@ -45,9 +46,11 @@ Mode = Literal["on", "auto", "again"]
 #: A view with fewer characters of text than this on screen may be sparse (then the screenshot decides).
 SPARSE_CHARS: Final = 12
 #: The share of the screen drawn (not a flat background) outside every node's box that makes a view sparse.
-SPARSE_DRAWN: Final = 0.05
+SPARSE_DRAWN: Final = 0.015
 #: The screen's root roles (their label is the app's title, not text on the screen).
 _ROOTS: Final = frozenset({"Application", "Window"})
+#: The width (pixels) the sparse measure looks at the screen in (fine enough to keep a 12-point word's strokes).
+MEASURE_WIDTH: Final = 195
 #: The screenshot that decides whether a view is sparse (small and quick).
 SMALL_SHOT: Final = {"format": "jpeg", "scale": "css", "quality": 50}
 #: Tesseract's page segmentation modes, run side by side: 11 sparse text (a chart's scattered labels), 3 the page's
@@ -55,6 +58,8 @@ SMALL_SHOT: Final = {"format": "jpeg", "scale": "css", "quality": 50}
 PASSES: Final = ("11", "3")
 #: Pixels per point the engine reads at (a 3x phone's screenshot is scaled down to this).
 MAX_OCR_SCALE: Final = 2.0
+#: Words of one Tesseract line further apart than this many line heights are two lines (two labels side by side).
+WORD_GAP: Final = 1.2
 #: Words Tesseract is less sure of than this (0-100) are left out.
 MIN_CONFIDENCE: Final = 55.0
 #: The engine's longest run on one screenshot.
@@ -105,14 +110,23 @@ def parse_tsv(tsv: str) -> list[Line]:
     out = []
     for words in groups.values():
         words.sort(key=lambda w: w[1])
-        x0 = min(w[1] for w in words)
-        y0 = min(w[2] for w in words)
-        x1 = max(w[1] + w[3] for w in words)
-        y1 = max(w[2] + w[4] for w in words)
-        text = " ".join(w[0] for w in words)
-        out.append(Line(text, (x0, y0, x1 - x0, y1 - y0), sum(w[5] for w in words) / len(words)))
+        run = [words[0]]
+        for word in words[1:]:
+            gap = word[1] - (run[-1][1] + run[-1][3])
+            if gap > WORD_GAP * max(w[4] for w in run):  # far apart on one line: two labels (a chart's legend)
+                out.append(_line(run))
+                run = []
+            run.append(word)
+        out.append(_line(run))
     out.sort(key=lambda line: (line.box[1], line.box[0]))
     return out
+
+
+def _line(words: list[tuple[str, int, int, int, int, float]]) -> Line:
+    x0, y0 = min(w[1] for w in words), min(w[2] for w in words)
+    x1, y1 = max(w[1] + w[3] for w in words), max(w[2] + w[4] for w in words)
+    text = " ".join(w[0] for w in words)
+    return Line(text, (x0, y0, x1 - x0, y1 - y0), sum(w[5] for w in words) / len(words))
 
 
 async def _tesseract(binary: str, image: bytes, psm: str) -> list[Line]:
@@ -187,10 +201,10 @@ def drawn_outside(image: bytes, nodes: Sequence[Node], viewport: dict[str, float
     from PIL import Image
 
     with Image.open(io.BytesIO(image)) as src:
-        small = src.convert("L").resize((96, max(1, round(96 * src.height / max(1, src.width)))))
+        small = src.convert("L").resize((MEASURE_WIDTH, max(1, round(MEASURE_WIDTH * src.height / max(1, src.width)))))
     w, h = small.size
-    pixels = list(small.getdata())
-    background = max(set(pixels), key=pixels.count)
+    pixels = small.tobytes()  # mode L: one byte per pixel
+    background = Counter(pixels).most_common(1)[0][0]
     sx = w / max(1.0, viewport.get("width", w))
     covered = bytearray(w * h)
     for n in nodes:
@@ -248,6 +262,12 @@ class Reader:
         self._digest: bytes | None = None
         self._lines: list[Line] = []
         self.last_ms = 0.0
+
+    def forget(self) -> None:
+        """Another app (or the same one started again): nothing read yet, nothing reading."""
+        self.active = False
+        self._digest = None
+        self._lines = []
 
     async def augment(self, link: Link, snap: Snapshot, mode: Mode) -> Snapshot:
         """``snap`` with the text seen on the screen added as nodes (see the module docstring), and
