@@ -173,8 +173,11 @@ def _own_terms(sel: Selector, node: Node) -> bool:
     return True
 
 
-def _one_target(found: list[Node], parents: dict[int, Any]) -> list[Node]:
+def _one_target(found: list[Node], parents: dict[int, Any], *, by_text: bool) -> list[Node]:
     """Rule 2: a control and its caption are one target; a container holding the text is not the target."""
+    if by_text:  # a control whose label is borrowed from its row's text: the text is what a person reads and taps
+        texts = {n.get("label") for n in found if n.get("type") == "StaticText"}
+        found = [n for n in found if not (n.get("nameFrom") and n.get("label") in texts)]
     controls = [n for n in found if n.get("type") in INTERACTIVE_ROLES]
     chosen = {int(n["index"]) for n in found}
     if controls:
@@ -190,23 +193,28 @@ def _one_target(found: list[Node], parents: dict[int, Any]) -> list[Node]:
 
 
 def _distance(relation: str, node: Node, anchor: Node) -> float | None:
-    """How far ``node`` lies from ``anchor`` in ``relation``'s direction (None: not that way at all)."""
+    """How far ``node`` lies from ``anchor`` in ``relation``'s direction (None: not that way at all), plus how far
+    it is off the anchor's row (``leftOf`` / ``rightOf``) or column (``below`` / ``above``): the nearest is in line
+    with the anchor."""
     x, y, w, h = _rect(node)
     ax, ay, aw, ah = _rect(anchor)
+    off_row = max(0.0, ay - (y + h), y - (ay + ah))
+    off_column = max(0.0, ax - (x + w), x - (ax + aw))
     if relation == "below":
-        gap = y - (ay + ah)
-        return gap if y + h / 2 > ay + ah else None
+        return max(0.0, y - (ay + ah)) + off_column if y + h / 2 > ay + ah else None
     if relation == "above":
-        return ay - (y + h) if y + h / 2 < ay else None
+        return max(0.0, ay - (y + h)) + off_column if y + h / 2 < ay else None
     if relation == "rightOf":
-        return x - (ax + aw) if x + w / 2 > ax + aw else None
-    return ax - (x + w) if x + w / 2 < ax else None  # leftOf
+        return max(0.0, x - (ax + aw)) + off_row if x + w / 2 > ax + aw else None
+    return max(0.0, ax - (x + w)) + off_row if x + w / 2 < ax else None  # leftOf
 
 
 def candidates(sel: Selector, nodes: Sequence[Node]) -> list[Node]:
     """What ``sel`` selects among ``nodes``, in Maestro's order (before ``index``; see the module docstring)."""
     parents = {int(n["index"]): n.get("parentIndex") for n in nodes}
-    found = _one_target([n for n in nodes if _own_terms(sel, n)], parents)
+    found = [n for n in nodes if _own_terms(sel, n)]
+    if sel.text is not None or sel.id is not None:  # (a selector of relations alone names any element there)
+        found = _one_target(found, parents, by_text=sel.text is not None)
     nearness: dict[int, float] = {}
     for relation, inner in sel.relations:
         anchor = resolve(inner, nodes, what=f"the {relation} anchor")
@@ -220,7 +228,7 @@ def candidates(sel: Selector, nodes: Sequence[Node]) -> list[Node]:
             for n in found:
                 d = _distance(relation, n, anchor)
                 if d is not None:
-                    nearness[int(n["index"])] = nearness.get(int(n["index"]), 0.0) + max(d, 0.0)
+                    nearness[int(n["index"])] = nearness.get(int(n["index"]), 0.0) + d
                     kept.append(n)
             found = kept
     if nearness:

@@ -238,7 +238,7 @@ class _Run:
             if loop.time() - start >= timeout_ms / 1000:
                 raise ProtocolError(
                     e.WAIT_TIMED_OUT,
-                    f"{what}: {sel.describe()} {'still shows' if gone else 'did not show'} after {waited} ms",
+                    f"{sel.describe()} {'still shows' if gone else 'did not show'} after {waited} ms",
                     "Check the selector against `snapshot` (text and id are regular expressions matching the "
                     "whole text), or wait longer (extendedWaitUntil's timeout).",
                 )
