@@ -99,6 +99,7 @@ def test_the_cli_runs_a_flow_with_env_and_trace_and_trace_view_shows_it(
         assert cli_main(["trace", "view", str(flows / "run1"), "-o", str(tmp_path / "r.html")]) == 0
         report = (tmp_path / "r.html").read_text()
         assert report.count('class="step') == len(steps) and 'data-op="tap"' in report
+        assert '<div class="flow">flow login.yaml:12 tapOn</div>' in report
         refused = cli("flow", "run", str(FLOWS / "missing.yaml"))
         assert refused.code == 3 and "FLOW_INVALID" in refused.err
 

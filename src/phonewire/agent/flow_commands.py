@@ -30,6 +30,8 @@ MAX_REPEAT: Final = 100
 MAX_RUN_FLOW_DEPTH: Final = 8
 #: How long a command waits for its element to show before NOT_FOUND (Maestro waits too).
 LOOKUP_MS: Final = 7000
+#: How long a command whose element is ``optional: true`` looks for it before going on without it.
+OPTIONAL_LOOKUP_MS: Final = 1000
 #: ``eraseText``'s default, as Maestro's.
 ERASE_DEFAULT: Final = 50
 #: ``swipe``'s default duration (ms).

@@ -31,8 +31,10 @@ from phonewire.agent import flow_match as fm
 from phonewire.agent.checks import checked_path
 from phonewire.agent.flow_commands import (
     COPIED,
+    LOOKUP_MS,
     MAX_FLOW_STEPS,
     MAX_REPEAT,
+    OPTIONAL_LOOKUP_MS,
     Step,
     check_flow,
     load_file,
@@ -198,7 +200,7 @@ class _Run:
         if sel.point is not None:
             return await self._point(sel.point)
         try:
-            node, nodes = await self._find(sel, 1000.0 if step.args.get("optional") else 7000.0)
+            node, nodes = await self._find(sel, OPTIONAL_LOOKUP_MS if step.args.get("optional") else LOOKUP_MS)
         except ProtocolError as exc:
             if step.args.get("optional") and exc.code == e.NOT_FOUND:
                 return None
@@ -337,7 +339,7 @@ class _Run:
             cx, cy = vp["x"] + vp["width"] / 2, vp["y"] + vp["height"] / 2
             if "selector" in step.args:
                 sel = step.args["selector"].substituted(lambda s: self._sub(s, env))
-                node, _ = await self._find(sel, 7000.0)
+                node, _ = await self._find(sel, LOOKUP_MS)
                 r = rect_of(node)
                 cx, cy = float(r["x"]) + float(r["width"]) / 2, float(r["y"]) + float(r["height"]) / 2
             dx, dy = {"LEFT": (-1, 0), "RIGHT": (1, 0), "UP": (0, -1), "DOWN": (0, 1)}[step.args["direction"]]
@@ -422,7 +424,7 @@ class _Run:
         sel: fm.Selector = step.args["selector"].substituted(lambda s: self._sub(s, env))
 
         async def look() -> str:
-            node, _ = await self._find(sel, 7000.0)
+            node, _ = await self._find(sel, LOOKUP_MS)
             return fm.text_of(node)
 
         text: str = await self._own(step, env, look)
