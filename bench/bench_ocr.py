@@ -23,12 +23,14 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import phonewire  # noqa: E402
 from loopback import serving  # noqa: E402
+from phonewire.protocol.snapshot import Node  # noqa: E402
 
 PAGES = ("chart.html", "game.html")
 REALAPPS = HERE.parent / "tests" / "realapps"
@@ -44,13 +46,13 @@ def words(texts: list[str]) -> Counter[str]:
     return out
 
 
-def truth(nodes: list[dict[str, object]]) -> list[str]:
+def truth(nodes: list[Node]) -> list[str]:
     title = next(str(n.get("label")) for n in nodes if n.get("type") == "Application")
     drawn: list[str] = json.loads(title)["drawn"]
     return drawn
 
 
-def measure(phone: phonewire.Phone, url: str, rounds: int) -> dict[str, object]:
+def measure(phone: phonewire.Phone, url: str, rounds: int) -> dict[str, Any]:
     plain, read = [], []
     for _ in range(rounds):
         phone.open(url)

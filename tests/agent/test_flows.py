@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ def rows() -> list[dict[str, object]]:
 
 
 def run(tmp_path: Path, text: str, *, env: list[str] | None = None, name: str = "flow.yaml") -> tuple[
-    FakeSender, ProtocolError | dict[str, object]
+    FakeSender, ProtocolError | dict[str, Any]
 ]:  # fmt: skip
     (tmp_path / name).write_text(text)
     sender = FakeSender(rows())
@@ -133,7 +134,7 @@ def test_steps_run_as_operations_with_lines_and_variables(tmp_path: Path) -> Non
     # the "+" nearest below "Row 2" is row 3's (y 204..240), not row 1's or row 2's
     assert 200 <= taps[0]["y"] <= 240 and 400 <= taps[1]["y"] <= 440
     assert [b for c, b in sender.sent if c == "type"] == [{"text": "Row 2", "appBundleId": "dev.phonewire.demo"}]
-    assert [(s["line"], s["command"]) for s in data["steps"]] == [  # type: ignore[union-attr]
+    assert [(s["line"], s["command"]) for s in data["steps"]] == [
         (5, "launchApp"), (6, "tapOn"), (9, "tapOn"), (11, "inputText")]  # fmt: skip
 
 

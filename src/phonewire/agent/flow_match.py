@@ -100,25 +100,34 @@ def parse_selector(value: Any) -> Selector:
             raise SelectorError(
                 f"selector key {key!r} is not supported (supported: {', '.join(SELECTOR_KEYS)})", unsupported=True
             )
-        if key in ("text", "id", "point"):
-            if not isinstance(raw, str | int | float) or isinstance(raw, bool):
-                raise SelectorError(f"{key} must be a text, got {raw!r}")
-            kwargs[key] = str(raw)
-            if key != "point":
-                _compiles(str(raw), key)
-        elif key == "index":
-            if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
-                raise SelectorError(f"index must be a whole number from 0, got {raw!r}")
-            kwargs["index"] = raw
-        elif key in STATES:
-            if not isinstance(raw, bool):
-                raise SelectorError(f"{key} takes true or false, got {raw!r}")
-            states.append((key, raw))
-        else:
+        if key in STATES:
+            states.append((key, _state(key, raw)))
+        elif key in RELATIONS:
             relations.append((key, parse_selector(raw)))
+        else:
+            kwargs[key] = _term(key, raw)
     if "point" in kwargs and len(value) - sum(k in ("optional", "label") for k in value) > 1:
         raise SelectorError("point stands alone: it names a place, not an element")
     return Selector(states=tuple(states), relations=tuple(relations), **kwargs)
+
+
+def _state(key: str, raw: Any) -> bool:
+    if not isinstance(raw, bool):
+        raise SelectorError(f"{key} takes true or false, got {raw!r}")
+    return raw
+
+
+def _term(key: str, raw: Any) -> str | int:
+    """``text`` / ``id`` / ``point`` (a text; text and id regular expressions) or ``index`` (a whole number)."""
+    if key == "index":
+        if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+            raise SelectorError(f"index must be a whole number from 0, got {raw!r}")
+        return raw
+    if not isinstance(raw, str | int | float) or isinstance(raw, bool):
+        raise SelectorError(f"{key} must be a text, got {raw!r}")
+    if key != "point":
+        _compiles(str(raw), key)
+    return str(raw)
 
 
 def _compiles(pattern: str, key: str) -> None:

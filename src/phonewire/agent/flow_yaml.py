@@ -64,6 +64,14 @@ def invalid(name: str, line: int | None, message: str, hint: str) -> ProtocolErr
     return ProtocolError(e.FLOW_INVALID, f"{where}: {message}; nothing ran", hint)
 
 
+def _children(n: yaml.Node) -> list[yaml.Node]:
+    if isinstance(n, yaml.SequenceNode):
+        return list(n.value)
+    if isinstance(n, yaml.MappingNode):
+        return [part for pair in n.value for part in pair]
+    return []
+
+
 def _expanded_size(node: yaml.Node, name: str) -> int:
     """How many nodes ``node`` stands for with every alias expanded (FLOW_TOO_LARGE past the bounds)."""
     sizes: dict[int, int] = {}
@@ -75,18 +83,10 @@ def _expanded_size(node: yaml.Node, name: str) -> int:
         if known is not None:
             return known
         total = 1
-        if isinstance(n, yaml.SequenceNode):
-            for child in n.value:
-                total += size(child, depth + 1)
-                if total > MAX_FLOW_NODES:
-                    break
-        elif isinstance(n, yaml.MappingNode):
-            for key, value in n.value:
-                total += size(key, depth + 1) + size(value, depth + 1)
-                if total > MAX_FLOW_NODES:
-                    break
-        if total > MAX_FLOW_NODES:
-            raise _too_large(f"it expands to more than {MAX_FLOW_NODES} YAML nodes (anchors and aliases)", name)
+        for child in _children(n):
+            total += size(child, depth + 1)
+            if total > MAX_FLOW_NODES:
+                raise _too_large(f"it expands to more than {MAX_FLOW_NODES} YAML nodes (anchors and aliases)", name)
         sizes[id(n)] = total
         return total
 

@@ -181,8 +181,8 @@ PERMISSION_NAMES: Final = Param("names", "strings", f"Permissions: {', '.join(PE
 _FROM_TO: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"start": "from", "end": "to"}}
 
 FLOW_FILE: Final = Param("file", "string", "The Maestro flow file (YAML; the CLI resolves it against its working "
-                         "directory; runFlow files are found beside it, takeScreenshot writes there).", required=True, metavar="FILE",
-                         writes=True)  # fmt: skip
+                         "directory; runFlow files are found beside it, takeScreenshot writes there).", required=True,
+                         metavar="FILE", writes=True)  # fmt: skip
 FLOW_ENV: Final = Param("env", "strings", "Variables for ${NAME} in the flow, each NAME=VALUE (over the flow's env).",
                         maximum=MAX_VALUES, metavar="NAME=VALUE")  # fmt: skip
 FLOW_TRACE: Final = Param("trace", "string", "Record the run's steps into this trace directory (`trace view` shows "

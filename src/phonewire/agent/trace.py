@@ -280,10 +280,8 @@ class Recorder:
     ) -> None:
         self.steps += 1
         n = self.steps
-        entry: dict[str, Any] = {"kind": "step", "n": n, "time": round(started, 3), "op": step.op.name,
-                                 "args": dict(step.args), "ms": round(took * 1000, 1)}  # fmt: skip
-        if step.note:
-            entry.update({k: v for k, v in step.note.items() if k not in entry})
+        entry: dict[str, Any] = {**(step.note or {}), "kind": "step", "n": n, "time": round(started, 3),
+                                 "op": step.op.name, "args": dict(step.args), "ms": round(took * 1000, 1)}  # fmt: skip
         target = step.found[-1] if step.found else None
         if target is not None:
             entry["target"] = describe_target(*target)

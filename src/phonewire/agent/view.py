@@ -126,11 +126,14 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
     flags = _flags(node, toggle)
     if flags:
         parts.append("[" + ",".join(flags) + "]")
-    if options:
-        parts.append(f"({options} option{'s' if options != 1 else ''}, select one)")
-    if node.get("seen"):
-        parts.append("(seen)")  # read from the screen by OCR (agent/seen.py), not an element of the tree
-    return " ".join(parts)
+    return " ".join(parts + _notes(node, options))
+
+
+def _notes(node: Node, options: int) -> list[str]:
+    """What ends a line: a closed select's option count, and ``(seen)`` on text read from the screen by OCR
+    (agent/seen.py), which is no element of the tree."""
+    notes = [f"({options} option{'s' if options != 1 else ''}, select one)"] if options else []
+    return notes + (["(seen)"] if node.get("seen") else [])
 
 
 def _flags(node: Node, toggle: str) -> list[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -143,7 +144,8 @@ class _Writer:
     def note(self, n: object, text: str) -> None:
         self.lines.append(_comment(f"step {n}: {text}"))
 
-    def step(self, step: dict[str, Any]) -> None:  # one branch per operation, in the table's order
+    def step(self, step: dict[str, Any]) -> None:
+        """Write one step of the trace: its operation's Maestro command(s), or a comment saying why not."""
         op, n = str(step.get("op")), step.get("n")
         given = step.get("args")
         args: dict[str, Any] = given if isinstance(given, dict) else {}
@@ -151,78 +153,107 @@ class _Writer:
             code = step["error"].get("code") if isinstance(step["error"], dict) else step["error"]
             return self.note(n, f"{op} failed ({code}); left out")
         if op in OWN:
-            written = args.get("maestro")
-            if isinstance(written, dict) and len(written) == 1:
-                ((name, arg),) = written.items()
-                return self.command(str(name), arg)
-            return self.note(n, f"{op} without its Maestro form; left out")
-        if op == "open_app":
-            app = str(args.get("app_id", ""))
-            if not self.header:
-                self.header = {"url": app} if app.startswith(("http://", "https://")) else {"appId": app}
-                return self.command("launchApp")
-            return self.command("launchApp", {"appId": app})
-        if op == "open_url":
-            return self.command("openLink", str(args.get("url", "")))
-        if op == "close_app":
-            return self.command("stopApp", {"appId": args["app_id"]} if args.get("app_id") else None)
-        if op in ("tap", "long_press", "fill"):
-            sel, why = _element(step)
-            if sel is None:
-                return self.note(n, f"{op} on {args.get('target')}: {why}; left out")
-            count = int(args.get("count", 1) or 1)
-            if op == "long_press":
-                return self.command("longPressOn", sel)
-            tap = ({**sel, "repeat": count} if isinstance(sel, dict) else {"text": sel, "repeat": count}) if count > 1 \
-                else sel  # fmt: skip
-            self.command("tapOn", tap)
-            if op == "fill":
-                result = step.get("result") if isinstance(step.get("result"), dict) else {}
-                cleared = (result.get("data") or result).get("cleared") if isinstance(result, dict) else None
-                self.command("eraseText", int(cleared) if isinstance(cleared, int) and cleared > 0 else None)
-                self.command("inputText", self._text(step, args))
-            return None
-        if op == "type":
-            return self.command("inputText", self._text(step, args))
-        if op == "press":
-            key = str(args.get("key", "")).lower()
-            if key == "back":
-                return self.command("back")
-            if key in KEYS:
-                return self.command("pressKey", KEYS[key])
-            return self.note(n, f"press {key}: Maestro has no such key; left out")
-        if op == "swipe":
-            start = f"{float(args['x1']):g}, {float(args['y1']):g}"
-            end = f"{float(args['x2']):g}, {float(args['y2']):g}"
-            return self.command("swipe", {"start": start, "end": end, "duration": args.get("duration_ms", 300)})
-        if op == "scroll":
-            direction = str(args.get("direction", "down")).upper()
-            if direction == "DOWN" and not args.get("target"):
-                return self.command("scroll")
-            swipe = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}[direction]  # the finger's way
-            return self.command("swipe", {"direction": swipe})
-        if op == "find":
-            sel = maestro_selector(str(args.get("selector", "")))
-            if sel is None:
-                return self.note(n, "find with a selector Maestro cannot name; left out")
-            direction = str(args.get("direction", "down")).upper()
-            return self.command("scrollUntilVisible", {"element": sel, "direction": direction})
-        if op == "wait":
-            if args.get("idle"):
-                return self.command("waitForAnimationToEnd")
-            sel = maestro_selector(str(args.get("selector", "")))
-            if sel is None:
-                return self.note(n, "wait with a selector Maestro cannot name; left out")
-            return self.command("assertNotVisible" if args.get("gone") else "assertVisible", sel)
+            return self._own(n, op, args)
         if op in CONTROL_OPS:
             return None
-        return self.note(n, f"{op}: no Maestro command replays it (read-only or phonewire's own); left out")
+        write = _BY_OP.get(op)
+        if write is None:
+            return self.note(n, f"{op}: no Maestro command replays it (read-only or phonewire's own); left out")
+        return write(self, step, args)
+
+    def _own(self, n: object, op: str, args: dict[str, Any]) -> None:
+        written = args.get("maestro")
+        if isinstance(written, dict) and len(written) == 1:
+            ((name, arg),) = written.items()
+            return self.command(str(name), arg)
+        return self.note(n, f"{op} without its Maestro form; left out")
+
+    def _open(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        app = str(args.get("app_id", ""))
+        if not self.header:
+            self.header = {"url": app} if app.startswith(("http://", "https://")) else {"appId": app}
+            return self.command("launchApp")
+        return self.command("launchApp", {"appId": app})
+
+    def _close(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        return self.command("stopApp", {"appId": args["app_id"]} if args.get("app_id") else None)
+
+    def _touch(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        """tap, long_press and fill: the element by its selector (``fill``: then eraseText and inputText)."""
+        op = str(step.get("op"))
+        sel, why = _element(step)
+        if sel is None:
+            return self.note(step.get("n"), f"{op} on {args.get('target')}: {why}; left out")
+        if op == "long_press":
+            return self.command("longPressOn", sel)
+        count = int(args.get("count", 1) or 1)
+        if count > 1:
+            sel = {**sel, "repeat": count} if isinstance(sel, dict) else {"text": sel, "repeat": count}
+        self.command("tapOn", sel)
+        if op == "fill":
+            result = step.get("result") if isinstance(step.get("result"), dict) else {}
+            cleared = (result.get("data") or result).get("cleared") if isinstance(result, dict) else None
+            self.command("eraseText", int(cleared) if isinstance(cleared, int) and cleared > 0 else None)
+            self.command("inputText", self._text(step, args))
+        return None
+
+    def _press(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        key = str(args.get("key", "")).lower()
+        if key == "back":
+            return self.command("back")
+        if key in KEYS:
+            return self.command("pressKey", KEYS[key])
+        return self.note(step.get("n"), f"press {key}: Maestro has no such key; left out")
+
+    def _swipe(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        start = f"{float(args['x1']):g}, {float(args['y1']):g}"
+        end = f"{float(args['x2']):g}, {float(args['y2']):g}"
+        return self.command("swipe", {"start": start, "end": end, "duration": args.get("duration_ms", 300)})
+
+    def _scroll(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        direction = str(args.get("direction", "down")).upper()
+        if direction == "DOWN" and not args.get("target"):
+            return self.command("scroll")
+        swipe = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}[direction]  # the finger's way
+        return self.command("swipe", {"direction": swipe})
+
+    def _find(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        sel = maestro_selector(str(args.get("selector", "")))
+        if sel is None:
+            return self.note(step.get("n"), "find with a selector Maestro cannot name; left out")
+        direction = str(args.get("direction", "down")).upper()
+        return self.command("scrollUntilVisible", {"element": sel, "direction": direction})
+
+    def _wait(self, step: dict[str, Any], args: dict[str, Any]) -> None:
+        if args.get("idle"):
+            return self.command("waitForAnimationToEnd")
+        sel = maestro_selector(str(args.get("selector", "")))
+        if sel is None:
+            return self.note(step.get("n"), "wait with a selector Maestro cannot name; left out")
+        return self.command("assertNotVisible" if args.get("gone") else "assertVisible", sel)
 
     def _text(self, step: dict[str, Any], args: dict[str, Any]) -> str:
         if step.get("secret"):
             self.secrets += 1
             return "${" + SECRET_VAR.format(self.secrets) + "}"
         return str(args.get("text", ""))
+
+
+#: Each operation of the table that a Maestro command replays, and how it is written.
+_BY_OP: Final[dict[str, Callable[[_Writer, dict[str, Any], dict[str, Any]], None]]] = {
+    "open_app": _Writer._open,
+    "open_url": lambda w, step, args: w.command("openLink", str(args.get("url", ""))),
+    "close_app": _Writer._close,
+    "tap": _Writer._touch,
+    "long_press": _Writer._touch,
+    "fill": _Writer._touch,
+    "type": lambda w, step, args: w.command("inputText", w._text(step, args)),
+    "press": _Writer._press,
+    "swipe": _Writer._swipe,
+    "scroll": _Writer._scroll,
+    "find": _Writer._find,
+    "wait": _Writer._wait,
+}
 
 
 def export_maestro(directory: str | Path) -> str:

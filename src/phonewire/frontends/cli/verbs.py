@@ -149,6 +149,14 @@ class Invocation:
     quiet: bool = False
 
 
+def _store(into: dict[str, Any], name: str, value: Any, *, many: bool) -> None:
+    """An option's value; a list option adds one each time it is given (``--env A=1 --env B=2``)."""
+    if many:
+        into.setdefault(name, []).append(value)
+    else:
+        into[name] = value
+
+
 def parse_argv(argv: list[str]) -> Invocation:
     """Split argv into global options, the verb, its arguments and flags; :class:`UsageError` if malformed."""
     globals_: dict[str, Any] = {}
@@ -193,10 +201,7 @@ def parse_argv(argv: list[str]) -> Invocation:
             i += 1
         else:
             raise UsageError(f"{name} needs a value", spec.usage if spec else None)
-        if kind == "values":  # a list option: each time it is given adds one (`--env A=1 --env B=2`)
-            flags.setdefault(name, []).append(value)
-            continue
-        (globals_ if name in GLOBAL_FLAGS else flags)[name] = value
+        _store(globals_ if name in GLOBAL_FLAGS else flags, name, value, many=kind == "values")
     if verb is None:
         raise UsageError("no verb given")
     spec = VERBS[verb]
@@ -334,6 +339,15 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     return outcome
 
 
+async def _with_path(inv: Invocation, ctx: Context, session: AgentSession) -> ActionResult:
+    path = _in_cwd(ctx, inv.args[0])
+    if inv.verb == "flow run":  # its --trace is the global one (tracing bound to the session from this call on)
+        return await session.flow_run(path, option(inv, "--env"))
+    if inv.verb == "trace start":
+        return await session.trace_start(path)
+    return await session.record_start(path)
+
+
 async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
     if verb == "devices":
@@ -343,14 +357,8 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     session = await ctx.session()
     if inv.trace:
         await session.trace_start(_in_cwd(ctx, inv.trace))
-    if verb == "trace start":
-        r = await session.trace_start(_in_cwd(ctx, args[0]))
-        return _action(r, "ok " + str(r.data["message"]))
-    if verb == "record start":
-        r = await session.record_start(_in_cwd(ctx, args[0]))
-        return _action(r, "ok " + str(r.data["message"]))
-    if verb == "flow run":  # its --trace is the global one (tracing bound to the session from this call on)
-        r = await session.flow_run(_in_cwd(ctx, args[0]), option(inv, "--env"))
+    if verb in ("trace start", "record start", "flow run"):  # a path the caller named: resolved against its cwd
+        r = await _with_path(inv, ctx, session)
         return _action(r, "ok " + str(r.data["message"]))
     if verb == "open":
         r = await session.open_app(args[0])
