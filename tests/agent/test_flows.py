@@ -5,6 +5,7 @@ Each refusal is asserted with nothing sent to the device: a flow that cannot run
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from phonewire.agent import flow_commands, flow_match, trace
 from phonewire.agent.core import AgentSession
 from phonewire.agent.flow_yaml import MAX_FLOW_BYTES, MAX_FLOW_NODES, parse_flow
 from phonewire.protocol import errors as e
+from phonewire.protocol.envelope import Envelope, ok
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import RawNode, Rect
 
@@ -55,10 +57,15 @@ def test_an_unsupported_command_is_refused_with_its_line_and_the_supported_list(
     assert err.hint is not None and all(name in err.hint for name in flow_commands.COMMANDS)
 
 
-def test_set_location_is_refused_as_a_missing_operation_not_skipped(tmp_path: Path) -> None:
-    err = refused(tmp_path, HEADER + "- launchApp\n- setLocation:\n    latitude: 1\n    longitude: 2\n",
-                  e.FLOW_UNSUPPORTED)  # fmt: skip
-    assert "flow.yaml:4" in err.message and "no location operation" in err.message
+def test_travel_is_refused_with_its_reason_not_skipped(tmp_path: Path) -> None:
+    err = refused(tmp_path, HEADER + "- launchApp\n- travel:\n    points: []\n", e.FLOW_UNSUPPORTED)
+    assert "flow.yaml:4" in err.message and "setLocation" in err.message
+
+
+def test_set_location_sets_the_position_apps_get(tmp_path: Path) -> None:
+    sender, _ = run(tmp_path, HEADER + "- setLocation:\n    latitude: '52.36'\n    longitude: 4.883\n")
+    assert next(b for c, b in sender.sent if c == "setLocation")["latitude"] == 52.36
+    refused(tmp_path, HEADER + "- setLocation:\n    latitude: 91\n    longitude: 0\n", e.FLOW_INVALID)
 
 
 def test_an_unsupported_option_of_a_command_is_refused(tmp_path: Path) -> None:
@@ -173,9 +180,26 @@ def test_a_failing_step_says_its_file_line_and_how_many_passed(tmp_path: Path) -
     )
 
 
-def test_copied_text_is_pasted_by_typing(tmp_path: Path) -> None:
+class ClipboardSender(FakeSender):
+    """A FakeSender whose phone keeps a clipboard."""
+
+    clip = ""
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None) -> Envelope:
+        if command == "setClipboard":
+            self.clip = str((fields or {})["text"])
+        if command == "getClipboard":
+            self.sent.append((command, dict(fields or {})))
+            return ok({"text": self.clip})
+        return await super().send(command, fields)
+
+
+def test_copied_text_goes_onto_the_clipboard_and_is_pasted_by_typing(tmp_path: Path) -> None:
     flow = HEADER + "- copyTextFrom:\n    id: save\n- pasteText\n- inputText: ${maestro.copiedText}\n"
-    sender, _ = run(tmp_path, flow)
+    (tmp_path / "flow.yaml").write_text(flow)
+    sender = ClipboardSender(rows())
+    asyncio.run(AgentSession(sender, app_id="dev.phonewire.demo").flow_run(str(tmp_path / "flow.yaml")))
+    assert sender.clip == "Save"
     assert [b["text"] for c, b in sender.sent if c == "type"] == ["Save", "Save"]
 
 

@@ -106,13 +106,14 @@ COMMANDS: Final[dict[str, Command]] = {
     "repeat": Command(f"run commands `times` times or `while` a condition holds (at most {MAX_REPEAT})",
                       "{times, while: {visible \\| notVisible}, commands}"),
     "takeScreenshot": Command("write the screen as NAME.png beside the flow", "NAME \\| {path}"),
-    "copyTextFrom": Command("copy an element's text into ${maestro.copiedText} (kept in the run)", "SELECTOR"),
-    "pasteText": Command("type the copied text", "—"),
+    "copyTextFrom": Command("copy an element's text onto the phone's clipboard and into ${maestro.copiedText}",
+                            "SELECTOR"),
+    "pasteText": Command("type the clipboard's text into the focused field", "—"),
+    "setLocation": Command("the position the phone reports to apps", "{latitude, longitude}"),
 }  # fmt: skip
 #: Commands Maestro has and phonewire refuses with a reason of its own (not just "unsupported").
 REFUSED: Final[dict[str, str]] = {
-    "setLocation": "this phonewire has no location operation yet",
-    "travel": "this phonewire has no location operation yet",
+    "travel": "phonewire sets one position (setLocation), it does not move the phone along a route",
     "clearState": "this phonewire has no clear-data operation yet (launchApp's clearState restarts the app)",
     "runScript": "phonewire runs no JavaScript of a flow",
     "evalScript": "phonewire runs no JavaScript of a flow",
@@ -454,6 +455,20 @@ def _repeat(raw: RawCommand, name: str, env: Mapping[str, str], ctx: _Checking) 
     return Step(raw.name, raw.line, name, args, body, env, 1 + times * sum(s.bound for s in body))
 
 
+def _location(raw: RawCommand, name: str, env: Mapping[str, str], _ctx: _Checking) -> Step:
+    if not isinstance(raw.arg, dict):
+        raise _bad(raw, name, "it needs latitude and longitude")
+    o = _keys(raw, name, ("latitude", "longitude"))
+    out: dict[str, float] = {}
+    for key, bound in (("latitude", 90.0), ("longitude", 180.0)):
+        value = o.get(key)
+        try:
+            out[key] = _number(raw, name, float(value) if isinstance(value, str) else value, key, (-bound, bound))
+        except ValueError:
+            raise _bad(raw, name, f"{key} must be a number, got {value!r}") from None
+    return _step(raw, name, env, **out)
+
+
 def _screenshot(raw: RawCommand, name: str, env: Mapping[str, str], _ctx: _Checking) -> Step:
     value = _keys(raw, name, ("path",)).get("path") if isinstance(raw.arg, dict) else raw.arg
     return _step(raw, name, env, path=_text(raw, name, value, "the file name"))
@@ -465,7 +480,7 @@ _PARSERS: Final[dict[str, Parser]] = {
     "scrollUntilVisible": _scroll_until, "swipe": _swipe, "assertVisible": _assert, "assertNotVisible": _assert,
     "waitForAnimationToEnd": _animation, "extendedWaitUntil": _extended_wait, "openLink": _link,
     "runFlow": _run_flow, "repeat": _repeat, "takeScreenshot": _screenshot, "copyTextFrom": _assert,
-    "pasteText": _bare,
+    "pasteText": _bare, "setLocation": _location,
 }  # fmt: skip
 assert set(_PARSERS) == set(COMMANDS), "every command has one parser"
 

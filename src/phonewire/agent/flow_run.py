@@ -429,11 +429,16 @@ class _Run:
 
         text: str = await self._own(step, env, look)
         self.env[COPIED] = text
-        return f"copied {text!r} (kept in this run: ${{maestro.copiedText}})"
+        await self.session.clipboard_set(text)
+        return f"copied {text!r} onto the phone's clipboard (and ${{maestro.copiedText}})"
 
     async def _pasteText(self, step: Step, env: Mapping[str, str]) -> str:
-        text = self.env.get(COPIED, "")
+        text = str((await self.session.clipboard_get()).data.get("text") or "")
         if not text:
-            raise ProtocolError(e.NOT_FOUND, "nothing was copied in this run", "copyTextFrom an element first.")
+            raise ProtocolError(e.NOT_FOUND, "the phone's clipboard is empty", "copyTextFrom an element first.")
         await self.session.type(text)
-        return f"pasted {len(text)} character(s) by typing them"
+        return f"pasted {len(text)} character(s) from the clipboard by typing them"
+
+    async def _setLocation(self, step: Step, env: Mapping[str, str]) -> str:
+        result = await self.session.location(float(step.args["latitude"]), float(step.args["longitude"]))
+        return str(result.data.get("message", "location set"))
