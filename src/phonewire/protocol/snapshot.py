@@ -139,6 +139,8 @@ class Node(TypedDict, total=False):
     selectedText: str
     #: The named rules beyond the spec that shaped the node (see :attr:`RawNode.rules`).
     rules: list[str]
+    #: Text an OCR engine read from the screenshot, not an element of the tree (agent/seen.py): a StaticText.
+    seen: bool
 
 
 def rect_of(node: Node) -> WireRect:
