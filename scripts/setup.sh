@@ -26,6 +26,20 @@ if [ ! -x /usr/lib/chromium/chromium-headless-shell ] && command -v apt-get >/de
     fi
 fi
 
+# snapshot --ocr (and a sparse view) reads the screen's text with Debian's Tesseract and its English model
+# (agent/seen.py): installed when root or a password-less sudo can; without it those snapshots say so.
+if ! command -v tesseract >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; fi
+    if [ "$(id -u)" = "0" ] || [ -n "$SUDO" ]; then
+        echo "setup: installing Debian's tesseract-ocr (the OCR of snapshot --ocr)" >&2
+        { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tesseract-ocr; } \
+            >/dev/null 2>&1 || echo "setup: tesseract-ocr is not available; snapshot --ocr will say so" >&2
+    else
+        echo "setup: tesseract-ocr is not installed (needs root or sudo); snapshot --ocr will say so" >&2
+    fi
+fi
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv" >&2

@@ -145,11 +145,12 @@ class Phone:
         self._check("open_url", url=url)
         return self._call(self.session.open_url(url))
 
-    def snapshot(self, *, interactive: bool = False, diff: bool = False, all: bool = False) -> View:
+    def snapshot(self, *, interactive: bool = False, diff: bool = False, all: bool = False, ocr: bool = False) -> View:
         """The screen as the agent view (``.text``), with ``.refs`` (``"e1"`` → node) and the raw ``.nodes``
-        (``all``: long runs of siblings not summarised, wrappers with only an id kept)."""
-        self._check("snapshot", interactive=interactive, diff=diff, all=all)
-        return self._call(self.session.snapshot(interactive=interactive, diff=diff, all=all))
+        (``all``: long runs of siblings not summarised, wrappers with only an id kept; ``ocr``: the text drawn on
+        the screen too, as ``StaticText`` lines marked ``(seen)`` — also added by itself when the view is sparse)."""
+        self._check("snapshot", interactive=interactive, diff=diff, all=all, ocr=ocr)
+        return self._call(self.session.snapshot(interactive=interactive, diff=diff, all=all, ocr=ocr))
 
     def tap(self, target: str, *, count: int = 1) -> ActionResult:
         """Tap ``@eN``, ``"X Y"`` or a selector (``'role=Button label="OK"'``)."""
@@ -295,3 +296,11 @@ class Phone:
         """``grant``, ``deny`` or ``reset`` the permissions ``names`` (geolocation, camera, clipboard …)."""
         self._check("permissions", setting=setting, names=names)
         return self._call(self.session.permissions(setting, names))
+
+    def flow_run(
+        self, file: str | Path, env: list[str] | None = None, *, trace: str | Path | None = None
+    ) -> ActionResult:
+        """Run the Maestro flow ``file`` (checked whole first; docs/flows.md): ``.data["steps"]`` says what each
+        command did.  ``env``: ``["NAME=VALUE", …]``; ``trace``: record the run into that trace directory."""
+        self._check("flow_run", file=str(file), env=env, trace=None if trace is None else str(trace))
+        return self._call(self.session.flow_run(str(file), env, trace=None if trace is None else str(trace)))

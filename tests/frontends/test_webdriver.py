@@ -382,7 +382,7 @@ REACHED_BY = {
     "clipboard_set": "mobile: setClipboard", "rotate": "POST /session/{session}/orientation",
     "location": "mobile: setGeolocation", "location_off": "mobile: resetGeolocation",
     "connectivity": "mobile: setConnectivity", "permissions": "mobile: changePermissions",
-    "appearance": "mobile: setAppearance",
+    "appearance": "mobile: setAppearance", "flow_run": "mobile: flowRun",
 }  # fmt: skip
 
 

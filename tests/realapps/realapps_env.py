@@ -243,6 +243,24 @@ def todomvc() -> Iterator[StaticSite]:
         yield StaticSite(base.rstrip("/"))
 
 
+# ------------------------------------------------------------------------------------- canvas pages (Chart.js, Phaser)
+
+CANVAS_PAGES = HERE / "ocr"
+
+
+@pytest.fixture(scope="session")
+def canvas_pages() -> Iterator[StaticSite]:
+    """tests/realapps served on loopback: ``base + "/ocr/chart.html"`` (Chart.js) and ``"/ocr/game.html"`` (Phaser 3),
+    whose libraries come from the npm packages scripts/realapps.sh installs."""
+    if not all((HERE / "node" / "node_modules" / p).is_dir() for p in ("chart.js", "phaser")):
+        message = "chart.js / phaser are not installed: run bash scripts/realapps.sh (needs npm)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with serving(HERE, name="realapps-canvas") as base:
+        yield StaticSite(base.rstrip("/"))
+
+
 # ------------------------------------------------------------------------------------------------------- Swagger UI
 
 SWAGGER_DIST = HERE / "node" / "node_modules" / "swagger-ui-dist"

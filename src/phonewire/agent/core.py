@@ -67,6 +67,7 @@ from phonewire.protocol.request import (
 from phonewire.protocol.snapshot import Node
 
 if TYPE_CHECKING:
+    from phonewire.agent.flow_run import Eyes
     from phonewire.host import CommandSender
 
 T = TypeVar("T")
@@ -162,6 +163,7 @@ class AgentSession(Repertoire):
     def _switched(self, app_id: str | None) -> None:
         self.app_id = app_id
         self._views.forget()
+        self._link.reader.forget()  # another app's screen: read only when its own view asks
 
     # -- apps -----------------------------------------------------------------------------------------------
     @operation
@@ -206,10 +208,12 @@ class AgentSession(Repertoire):
 
     # -- observe --------------------------------------------------------------------------------------------
     @operation
-    async def snapshot(self, *, interactive: bool = False, diff: bool = False, all: bool = False) -> View:
+    async def snapshot(
+        self, *, interactive: bool = False, diff: bool = False, all: bool = False, ocr: bool = False
+    ) -> View:
         async def run() -> View:
-            try:
-                raw = await self._link.snapshot()
+            try:  # with the text seen on the screen (agent/seen.py) asked for, or when the view is sparse
+                raw = await self._link.snapshot(ocr="on" if ocr else "auto")
             except ProtocolError as exc:
                 if exc.code != e.APP_BACKGROUNDED:
                     raise
@@ -516,6 +520,20 @@ class AgentSession(Repertoire):
 
     async def trace_stop(self) -> ActionResult:
         return trace.stop(self)
+
+    # -- Maestro flows (phonewire.agent.flow_run runs them on this session's operations; docs/flows.md) -------------
+    @operation
+    async def flow_run(self, file: str, env: list[str] | None = None, *, trace: str | None = None) -> ActionResult:
+        """Check the Maestro flow ``file`` whole, then run it: each command as operations of this session."""
+        from phonewire.agent import flow_run  # PyYAML is imported when a flow runs
+
+        return await flow_run.run(self, self.flow_eyes(), file, env, trace)
+
+    def flow_eyes(self) -> Eyes:
+        """What a flow run reads of this session besides its operations (:class:`phonewire.agent.flow_run.Eyes`)."""
+        from phonewire.agent.flow_run import Eyes
+
+        return Eyes(self._link.snapshot, self._resolver.ref_for, self.observers)
 
     # -- logs, requests, video (wire extensions logs / network / recordStart / recordStop) --------------------------
     @operation

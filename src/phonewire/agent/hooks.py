@@ -10,14 +10,18 @@ In the spirit of httpx's event hooks and trio's instruments: an observer is regi
 * ``on_result(op, result, error)`` — it ended: its result, or the :class:`ProtocolError` it raised.  An operation
   cancelled or crashed by anything else ends without it.
 
-An operation that another runs (``scroll`` reads the ``viewport``) is part of that step, not a step of its own.  A
-session without observers pays one test of an empty list per operation.  :mod:`phonewire.agent.trace` is one.
+An operation that another runs (``scroll`` reads the ``viewport``) is part of that step, not a step of its own; an
+operation made of others (``Operation.container``: a flow run) is no step itself, the operations it runs are.  A
+runner of such steps can add fields to each of them (:data:`STEP_NOTE`: a flow run's file, line and command), and
+report a look of its own that is no operation of the table as a step (:func:`own_step`: a flow's ``assertVisible``).
+A session without observers pays one test of an empty list per operation.  :mod:`phonewire.agent.trace` is one.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from phonewire.agent.operations import BY_METHOD, Operation
@@ -29,6 +33,10 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: Fields the steps that start now carry besides their own (a flow run's ``{"flow": {file, line, command}}``), set by
+#: whoever runs operations on the agent's behalf; observers read it in ``on_step``.
+STEP_NOTE: ContextVar[Mapping[str, Any] | None] = ContextVar("phonewire_step_note", default=None)
 
 
 class Observer(Protocol):
@@ -83,7 +91,7 @@ def operation(
     @functools.wraps(method)
     async def observed(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         hooks = self.observers
-        if not hooks.watching or hooks.stepping:
+        if not hooks.watching or hooks.stepping or op.container:
             return await method(self, *args, **kwargs)
         watching = list(hooks.watching)
         step_args = {**defaults, **dict(zip(names, args, strict=False)), **kwargs}
@@ -105,3 +113,27 @@ def operation(
 
     observed.__operation__ = op  # type: ignore[attr-defined]
     return observed
+
+
+async def own_step(hooks: Observers, name: str, args: dict[str, Any], run: Callable[[], Awaitable[R]]) -> R:
+    """Run ``run`` as a step named ``name`` that is no operation of the table (a flow's own look at the screen): its
+    observers see it like one (read-only), unless it runs inside a step already."""
+    if not hooks.watching or hooks.stepping:
+        return await run()
+    op = Operation(name, "", "a step of its own (no operation of the table)", read_only=True)
+    watching = list(hooks.watching)
+    hooks.stepping = True
+    try:
+        for observer in watching:
+            await observer.on_step(op, args)
+        try:
+            result = await run()
+        except ProtocolError as exc:
+            for observer in watching:
+                await observer.on_result(op, None, exc)
+            raise
+        for observer in watching:
+            await observer.on_result(op, result, None)
+        return result
+    finally:
+        hooks.stepping = False

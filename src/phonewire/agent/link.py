@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import anyio
 
+from phonewire.agent import seen
 from phonewire.agent.results import Reply
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
@@ -40,6 +41,8 @@ class Link:
         self._watching = False
         #: The screen before the action in progress acted (None: not yet seen, or it could not be seen).
         self.before: list[Node] | None = None
+        #: Text read from the screen (agent/seen.py): while its last snapshot had seen text, every snapshot reads.
+        self.reader = seen.Reader()
 
     def begin(self) -> None:
         """A new operation: nothing said yet."""
@@ -96,9 +99,17 @@ class Link:
         self.state_reset = self.state_reset or reply.state_reset
         return reply
 
-    async def snapshot(self, *, refront: bool = False) -> Snapshot:
+    async def snapshot(self, *, refront: bool = False, ocr: seen.Mode | None = None) -> Snapshot:
         """The current screen's nodes.  ``refront``: a background app is brought to the front first (as the
-        action about to run would do anyway) instead of answering APP_BACKGROUNDED."""
+        action about to run would do anyway) instead of answering APP_BACKGROUNDED.  ``ocr``: read the screen's
+        text too (``"on"``), or when the view is sparse (``"auto"``: the ``snapshot`` operation); ``None``: as the
+        session reads now (the snapshots a target resolves in see what the last ``snapshot`` showed)."""
+        snap = await self._snapshot(refront=refront)
+        if ocr is not None or self.reader.active:
+            return await self.reader.augment(self, snap, ocr or "again")
+        return snap
+
+    async def _snapshot(self, *, refront: bool) -> Snapshot:
         try:
             env = await self.send(c.SNAPSHOT, app=True)
         except ProtocolError as exc:

@@ -114,6 +114,9 @@ DIFF: Final = Param("diff", "boolean", "Only what changed since this session's p
 ALL: Final = Param("all", "boolean",
                    "Every line: long runs of same-role siblings not summarised, wrappers with only an id kept.",
                    default=False)  # fmt: skip
+OCR: Final = Param("ocr", "boolean", "Also the text drawn on the screen (a canvas, a chart, a game), read by OCR from "
+                   "the screenshot: StaticText lines marked (seen), tappable like any other (also done by itself when "
+                   "the view is sparse).", default=False)  # fmt: skip
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
 OPTIONS: Final = Param("options", "strings", "Options to choose, each by its visible text exactly, else by its value.",
                        required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
@@ -177,6 +180,14 @@ PERMISSION_NAMES: Final = Param("names", "strings", f"Permissions: {', '.join(PE
                                 minimum=1, maximum=len(PERMISSIONS), metavar="NAME")  # fmt: skip
 _FROM_TO: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"start": "from", "end": "to"}}
 
+FLOW_FILE: Final = Param("file", "string", "The Maestro flow file (YAML; the CLI resolves it against its working "
+                         "directory; runFlow files are found beside it, takeScreenshot writes there).", required=True,
+                         metavar="FILE", writes=True)  # fmt: skip
+FLOW_ENV: Final = Param("env", "strings", "Variables for ${NAME} in the flow, each NAME=VALUE (over the flow's env).",
+                        maximum=MAX_VALUES, metavar="NAME=VALUE")  # fmt: skip
+FLOW_TRACE: Final = Param("trace", "string", "Record the run's steps into this trace directory (`trace view` shows "
+                          "it).", metavar="DIR", writes=True)  # fmt: skip
+
 
 def _points(*names: str) -> tuple[Param, ...]:
     return tuple(Param(n, "number", f"{n} in screen points.", required=True) for n in names)
@@ -219,6 +230,9 @@ class Operation:
     #: Made of wire commands that are each complete on its own (``find``'s scrolls): like an operation that only
     #: reads, it may stop between two of them once nobody waits for its answer (:attr:`abandonable`).
     stops_between_steps: bool = False
+    #: Made of other operations of the table (a flow run): those are the steps the session's observers see (a trace
+    #: records them, each with the flow's line), not the container itself (agent/hooks.py).
+    container: bool = False
 
     @property
     def abandonable(self) -> bool:
@@ -297,7 +311,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("open_url", "open_url", "Open a URL as the OS would (the app showing it becomes the target).",
                   (URL,), cli="url"),
         Operation("snapshot", "snapshot", "The screen as the agent view: one line per useful element with its @eN ref.",
-                  (INTERACTIVE, DIFF, ALL), read_only=True, bridge_aliases=("get_tree", "get_context")),
+                  (INTERACTIVE, DIFF, ALL, OCR), read_only=True, bridge_aliases=("get_tree", "get_context")),
         Operation("viewport", "viewport", "The app's viewport in screen points: x, y, width, height.",
                   read_only=True),
         Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),
@@ -362,6 +376,11 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   "or a slow one.", (NETWORK_MODE,)),
         Operation("permissions", "permissions", "Grant, deny or reset (apps ask again) permissions for the phone's "
                   "apps.", (SETTING, PERMISSION_NAMES), view_after=False),
+        # -- Maestro flows (issue 25; docs/flows.md) --
+        Operation("flow_run", "flow_run", "Run a Maestro flow file (YAML), checked whole first: an unsupported "
+                  "command, a YAML bomb or an endless loop runs nothing; answers each step's line and result.",
+                  (FLOW_FILE, FLOW_ENV, FLOW_TRACE), settling="drag", cli="flow run", cli_flags=("env", "trace"),
+                  container=True),
     )
 }  # fmt: skip
 #: The operations by the AgentSession method that performs each (:func:`phonewire.agent.hooks.operation`).

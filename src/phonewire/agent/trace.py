@@ -57,7 +57,7 @@ from weakref import WeakKeyDictionary
 
 from phonewire.agent import selectors
 from phonewire.agent.checks import checked_path
-from phonewire.agent.hooks import Observed
+from phonewire.agent.hooks import STEP_NOTE, Observed
 from phonewire.agent.operations import Operation
 from phonewire.agent.results import ActionResult, View
 from phonewire.agent.view import render
@@ -168,6 +168,8 @@ class _Step:
     t0: float = 0.0
     found: list[tuple[Node, str | None, list[Node]]] = field(default_factory=list)
     before: bytes | None = None
+    #: Fields the runner of the step added (hooks.STEP_NOTE: a flow run's ``flow``).
+    note: Mapping[str, Any] | None = None
 
 
 class Recorder:
@@ -204,7 +206,7 @@ class Recorder:
         if op.name in CONTROL_OPS or self._full:
             self._current = None
             return
-        step = _Step(op, args)
+        step = _Step(op, args, note=STEP_NOTE.get())
         if not op.read_only and self.session.app_id:
             step.before = await self._shot()
         step.started, step.t0 = time.time(), time.perf_counter()
@@ -278,8 +280,8 @@ class Recorder:
     ) -> None:
         self.steps += 1
         n = self.steps
-        entry: dict[str, Any] = {"kind": "step", "n": n, "time": round(started, 3), "op": step.op.name,
-                                 "args": dict(step.args), "ms": round(took * 1000, 1)}  # fmt: skip
+        entry: dict[str, Any] = {**(step.note or {}), "kind": "step", "n": n, "time": round(started, 3),
+                                 "op": step.op.name, "args": dict(step.args), "ms": round(took * 1000, 1)}  # fmt: skip
         target = step.found[-1] if step.found else None
         if target is not None:
             entry["target"] = describe_target(*target)

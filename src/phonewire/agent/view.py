@@ -126,9 +126,14 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
     flags = _flags(node, toggle)
     if flags:
         parts.append("[" + ",".join(flags) + "]")
-    if options:
-        parts.append(f"({options} option{'s' if options != 1 else ''}, select one)")
-    return " ".join(parts)
+    return " ".join(parts + _notes(node, options))
+
+
+def _notes(node: Node, options: int) -> list[str]:
+    """What ends a line: a closed select's option count, and ``(seen)`` on text read from the screen by OCR
+    (agent/seen.py), which is no element of the tree."""
+    notes = [f"({options} option{'s' if options != 1 else ''}, select one)"] if options else []
+    return notes + (["(seen)"] if node.get("seen") else [])
 
 
 def _flags(node: Node, toggle: str) -> list[str]:
@@ -264,8 +269,8 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
                 continue  # under something else (a drawer, a modal's backdrop): a tap cannot reach it
             if parents.get(i) in closed and n.get("type") == "StaticText" and _placeless(n):
                 continue  # a closed select's option: its line says how many; `select` chooses, the full view lists
-            if is_interactive(n) or n.get("type") in LANDMARK_ROLES:
-                chosen.add(i)
+            if is_interactive(n) or n.get("type") in LANDMARK_ROLES or n.get("seen"):
+                chosen.add(i)  # (text seen on a canvas: what there is to tap there)
                 chosen.update(m for m in mates.get(i, ()) if m in keep)
                 continue
             inside = [by_index[a] for a in _ancestors(i, parents) if a in by_index and is_interactive(by_index[a])]
@@ -462,11 +467,16 @@ def render(
 
 
 def quality_header(quality: dict[str, Any]) -> str | None:
-    """A one-line warning when the snapshot is not healthy (else nothing)."""
-    if not quality or quality.get("state", "healthy") == "healthy":
-        return None
-    reason = quality.get("reason") or quality.get("reasonCode") or ""
-    return f"# snapshot {quality.get('state')}: {reason}".rstrip()
+    """A one-line warning when the snapshot is not healthy, and a line saying text was read from the screen (OCR,
+    ``quality.seen``: agent/seen.py) — else nothing."""
+    lines = []
+    if quality and quality.get("state", "healthy") != "healthy":
+        reason = quality.get("reason") or quality.get("reasonCode") or ""
+        lines.append(f"# snapshot {quality.get('state')}: {reason}".rstrip())
+    seen = quality.get("seen") if quality else None
+    if isinstance(seen, dict) and seen.get("header"):
+        lines.append(str(seen["header"]))
+    return "\n".join(lines) or None
 
 
 # --- diff -------------------------------------------------------------------------------------------------

@@ -69,6 +69,16 @@ APP_CRASHED: Final = "APP_CRASHED"
 #: Host side: a mutating command whose caller has gone (hung up, or its deadline passed — e.g. the daemon was
 #: stopped and resumed) is never started late: nothing was sent to the runner.
 CLIENT_GONE: Final = "CLIENT_GONE"
+#: Agent side: a flow file that cannot run as written (not YAML, a command's argument malformed, an unknown
+#: variable); the message names the file and line; nothing ran.
+FLOW_INVALID: Final = "FLOW_INVALID"
+#: Agent side: a flow names a command phonewire does not run (the message lists those it does); nothing ran.
+FLOW_UNSUPPORTED: Final = "FLOW_UNSUPPORTED"
+#: Agent side: a flow file too large, nested too deeply, or expanding (YAML aliases) past the bounds; nothing ran.
+FLOW_TOO_LARGE: Final = "FLOW_TOO_LARGE"
+#: Agent side: a flow that would not end (``runFlow`` of a flow already running, a ``repeat`` past its bound, more
+#: steps than a run may take); up front nothing runs, while running it stops there.
+FLOW_UNBOUNDED: Final = "FLOW_UNBOUNDED"
 
 #: Codes the runner itself can put on the wire (the v1 set plus the runner-side extensions).
 RUNNER_CODES: Final = (
@@ -104,6 +114,10 @@ CLIENT_CODES: Final = (
     NOT_FOUND,
     WAIT_TIMED_OUT,
     CLIENT_GONE,
+    FLOW_INVALID,
+    FLOW_UNSUPPORTED,
+    FLOW_TOO_LARGE,
+    FLOW_UNBOUNDED,
 )
 
 ALL_CODES: Final = RUNNER_CODES + CLIENT_CODES

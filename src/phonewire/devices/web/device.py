@@ -95,6 +95,8 @@ class WebDevice(Environment):
         self._location: tuple[float, float, float] | str | None = "unset"
         self._connectivity = "online"
         self._appearance: str | None = None
+        self._adopting: dict[str, int] = {}
+        self._windows_closed: dict[str, int] = {}
         try:
             self._scale = time_scale()
         except ValueError:

@@ -56,6 +56,10 @@ AUTO_ATTACH_GRACE_S = 0.5
 #: 5 s.  Scaled up with the time scale, never down (a short scale shortens the runner's budgets, not what a page
 #: may legitimately take).
 PAGE_SCRIPT_BUDGET_S = 2.5
+#: The most screens (its page and the windows it opened) one app keeps: a window past them is closed unopened (a page
+#: opening windows without end took the phone for 39 s: every new target is set up and attached), and the app's
+#: next snapshot says so (quality reasonCode ``windows_limited``).
+MAX_SCREENS = 10
 #: How long an action waits for a window its page opened to become the app's new screen (scaled).
 POPUP_WAIT_S = 1.0
 # Resolves a task after the load event: the page's own load handlers have run by then (ours, added at commit,
@@ -102,6 +106,10 @@ class Pages(Device):
     #: Targets adopted (or being adopted) as an app's new screen: from ``Target.attachedToTarget`` (paused before
     #: their first script) or, failing that, ``Target.targetCreated`` — never both.
     _adopted: set[str]
+    #: Per app: screens being adopted now, and windows closed unopened because the app had MAX_SCREENS already (the
+    #: next snapshot of the app says so, once).
+    _adopting: dict[str, int]
+    _windows_closed: dict[str, int]
     _scale: float
 
     # -- error boundary --------------------------------------------------------------------------------------------
@@ -207,9 +215,30 @@ class Pages(Device):
         )  # fmt: skip
         if opener is not None and adoptable and target_id not in self._adopted:
             self._adopted.add(target_id)
+            if self._screens_full(opener):
+                self._spawn(self._close_window(opener, target_id, session_id))
+                return
             self._spawn(self._adopt(opener, target_id, str(info.get("url") or ""), session_id=session_id))
         else:
             self._spawn(self._let_go(session_id))
+
+    def _screens_full(self, opener: Page) -> bool:
+        """Whether ``opener``'s app keeps :data:`MAX_SCREENS` screens already (adopted, or being adopted)."""
+        top = self._apps.get(opener.app_id)
+        screens = (len(list(top.stack())) if top is not None else 0) + self._adopting.get(opener.app_id, 0)
+        return screens >= MAX_SCREENS
+
+    async def _close_window(self, opener: Page, target_id: str, session_id: str | None = None) -> None:
+        """A window past the app's :data:`MAX_SCREENS`: closed before it runs, and counted for the view."""
+        opener.opening = None
+        self._windows_closed[opener.app_id] = self._windows_closed.get(opener.app_id, 0) + 1
+        cdp = self._cdp
+        if cdp is None:
+            return
+        with contextlib.suppress(CdpError, CdpClosed, TimeoutError):
+            if session_id is not None:  # paused before its first script, on the opener's thread: let it go first
+                await asyncio.wait_for(cdp.send("Runtime.runIfWaitingForDebugger", None, session_id), 2.0)
+            await cdp.send("Target.closeTarget", {"targetId": target_id})
 
     async def _let_go(self, session_id: str) -> None:
         """Let an auto-attached target that is no new screen (or one adopted already) run, and leave its session
@@ -239,6 +268,9 @@ class Pages(Device):
             await asyncio.sleep(0.01)
         if target_id not in self._adopted:
             self._adopted.add(target_id)
+            if self._screens_full(opener):
+                await self._close_window(opener, target_id)
+                return
             await self._adopt(opener, target_id, url)
 
     def _script_stopped(self, page: Page, method: str) -> None:
@@ -388,6 +420,13 @@ class Pages(Device):
         it; ``back`` returns to the screen below).  Auto-attached (``session_id``), it is paused before its first
         script: it runs once the page hooks are registered.  Otherwise its first document may have started before
         them, so they run in it too (each is idempotent); click listeners it added before are not known."""
+        self._adopting[opener.app_id] = self._adopting.get(opener.app_id, 0) + 1
+        try:
+            await self._adopt_now(opener, target_id, url, session_id)
+        finally:
+            self._adopting[opener.app_id] -= 1
+
+    async def _adopt_now(self, opener: Page, target_id: str, url: str, session_id: str | None) -> None:
         try:
             page = await self._new_page(target_id, session_id=session_id)
             # attached late: its document may have run without the hooks (an auto-attached one had them first, and

@@ -19,7 +19,7 @@ from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.marks import mark_selection
 from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE
 from phonewire.devices.web.page_script import evaluate
-from phonewire.devices.web.pages import Pages
+from phonewire.devices.web.pages import MAX_SCREENS, Pages
 from phonewire.devices.web.screencast import Recording
 from phonewire.devices.web.target import Page
 from phonewire.devices.web.walk import (
@@ -44,6 +44,20 @@ _SHOWN_JS = (
 #: The screen in points: the visual viewport at its scale.
 _SCREEN_JS = "(v => v ? [v.width * v.scale, v.height * v.scale] : [innerWidth, innerHeight])(window.visualViewport)"
 _SELECTION = f"({js.load('selection.js')})()"
+
+
+def windows_limited(snapshot: Snapshot, closed: int) -> None:
+    """Say in ``snapshot``'s quality that the app tried to open ``closed`` windows past its screens and they were
+    closed (pages.MAX_SCREENS)."""
+    quality: Any = snapshot["quality"]
+    reason = (
+        f"the app tried to open {closed} more window(s) than the phone keeps ({MAX_SCREENS} screens per app); they "
+        "were closed unopened. `back` leaves the screens it has"
+    )
+    if quality.get("state") == "healthy":
+        quality.update(state="degraded", reasonCode="windows_limited", reason=reason)
+    else:
+        quality["reason"] = f"{quality.get('reason')}; {reason}"
 
 
 class Views(Pages):
@@ -193,7 +207,10 @@ class Views(Pages):
                 selection.cancel()
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
             page.last_walk = walk
-            return mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
+            snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
+            if closed := self._windows_closed.pop(app_id, 0):
+                windows_limited(snapshot, closed)
+            return snapshot
 
     async def _selection(self, page: Page) -> Any:
         """The page's text selection (selection.js), or None; a page whose scripts break the probe has none."""

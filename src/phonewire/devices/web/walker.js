@@ -35,7 +35,7 @@
 
 function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (out.length >= maxNodes || depth > MAX_DEPTH) return;
-  shaped = [];  // (the rules that shape this element's row: walker_rules.js)
+  if (shaped.length) shaped = [];  // (the rules that shape this element's row: walker_rules.js)
   if (el === shownAlone) shape("fixed-in-culled");
   const tag = el.tagName;
   const r = el.getBoundingClientRect();
@@ -176,7 +176,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (candidate && !outside) {
     self = push(parent, role, name, ident, value, geometryless ? null : r, flags, el);
     if (!geometryless && r.width > 0 && r.height > 0) childTclip = hitTest(el, self, r, role, flags, tclip);
-    shaped = [];  // (a name the hit test described is no rule of this row's children)
+    if (shaped.length) shaped = [];  // (a name the hit test described is no rule of this row's children)
   } else if (candidate && outside) {
     self = parent;
   }
@@ -202,7 +202,9 @@ function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
   // "slotted") — a closed <details> shows its <summary> only (the rest is laid out but never painted); its text as
   // lines of their own where it is no part of a name.
   const shut = el.tagName === "DETAILS" && !el.open;
-  for (const c of flatChildren(el)) {
+  const kids = flatChildren(el);
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
     if (shut && !(c.nodeType === 1 && c.tagName === "SUMMARY")) continue;
     if (c.nodeType === 1) {
       walk(c, self, clip, tclip, depth + 1, inName, pointer);

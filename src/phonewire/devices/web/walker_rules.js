@@ -292,7 +292,9 @@ function mergedText(el, depth) {
   // with the spaces it has; null when a child is anything else (a control, an identified element, a block).
   // (children in the flat tree: a shadow root's text and what its slots show, in the order a person reads them)
   let s = "";
-  for (const c of flatChildren(el)) {
+  const kids = flatChildren(el);
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
     if (c.nodeType === 3) { s += c.data; continue; }
     if (c.nodeType !== 1) continue;
     if (c.tagName === "BR") { s += " "; continue; }

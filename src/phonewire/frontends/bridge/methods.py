@@ -341,8 +341,9 @@ async def swipe_points(ctx: Context, params: JSONObject) -> JSONObject:
 
 async def snapshot(ctx: Context, params: JSONObject) -> JSONObject:
     view = await ctx.session.snapshot(
-        interactive=params.get("interactive", False), diff=params.get("diff", False), all=params.get("all", False)
-    )
+        interactive=params.get("interactive", False), diff=params.get("diff", False), all=params.get("all", False),
+        ocr=params.get("ocr", False),
+    )  # fmt: skip
     out: JSONObject = {"tree": render_tree(view) if params.get("frames") else view.text, "quality": view.quality}
     if params.get("json"):
         out["view"] = view.to_json()
@@ -422,7 +423,8 @@ METHODS: Final[dict[str, Method]] = {
                    DURATION, RETURN_TREE), swipe_points),
         )),
         Method("snapshot", _summary("snapshot"),
-               ((_form(ops.INTERACTIVE, ops.DIFF, ops.ALL, Param("json", "boolean", "Also return the raw nodes."),
+               ((_form(ops.INTERACTIVE, ops.DIFF, ops.ALL, ops.OCR,
+                       Param("json", "boolean", "Also return the raw nodes."),
                        Param("frames", "boolean", "Append frame strings to the lines.")), snapshot),)),
         Method("screenshot", _summary("screenshot"),
                ((_form(*SHOT_PARAMS), get_screen_image),)),

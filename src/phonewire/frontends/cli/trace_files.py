@@ -1,5 +1,6 @@
-"""``phonewire trace view DIR [-o FILE]`` and ``phonewire trace export DIR --pytest FILE``: offline commands on a
-trace directory (no daemon, no device).  Exit codes as the other verbs: 0 ok, 2 usage, 3 the trace is unreadable."""
+"""``phonewire trace view DIR [-o FILE]``, ``trace export DIR --pytest FILE`` and ``… --maestro FILE``: offline
+commands on a trace directory (no daemon, no device).  Exit codes as the other verbs: 0 ok, 2 usage, 3 the trace is
+unreadable."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import sys
 
 from phonewire.protocol.errors import ProtocolError
 
-USAGE = "usage: phonewire trace view DIR [-o FILE] | phonewire trace export DIR --pytest FILE [--device SPEC]"
+USAGE = (
+    "usage: phonewire trace view DIR [-o FILE] | phonewire trace export DIR --pytest FILE [--device SPEC] | "
+    "phonewire trace export DIR --maestro FILE"
+)
 
 
 def _options(words: list[str], known: dict[str, str]) -> tuple[list[str], dict[str, str]]:
@@ -41,9 +45,9 @@ def main(argv: list[str]) -> int:
         if what == "view":
             words, options = _options(rest, {"-o": "output", "--output": "output"})
         else:
-            words, options = _options(rest, {"--pytest": "pytest", "--device": "device"})
-            if "pytest" not in options:
-                raise ValueError("export needs --pytest FILE")
+            words, options = _options(rest, {"--pytest": "pytest", "--device": "device", "--maestro": "maestro"})
+            if ("pytest" in options) == ("maestro" in options):
+                raise ValueError("export needs --pytest FILE or --maestro FILE (one of them)")
         if len(words) != 1:
             raise ValueError("give one trace directory")
     except ValueError as exc:
@@ -55,6 +59,11 @@ def main(argv: list[str]) -> int:
 
             path = write_report(words[0], options.get("output"))
             sys.stdout.write(f"ok report {path.resolve()}\n")
+        elif "maestro" in options:
+            from phonewire.frontends.cli.trace_maestro import write_maestro
+
+            path = write_maestro(words[0], options["maestro"])
+            sys.stdout.write(f"ok maestro {path.resolve()}\n")
         else:
             from phonewire.frontends.cli.trace_export import write_pytest
 

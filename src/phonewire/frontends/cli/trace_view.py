@@ -10,7 +10,8 @@ diff against the previous one.
 
 Stable hooks for tests and tools: ``section.step[data-op][data-n]``, class ``error`` on a failed step,
 ``img.shot`` (after), ``img.before``, ``div.outline``, ``pre.view``, ``pre.diff``, ``ul.console > li[data-kind]``,
-``table.network > tr.request`` (class ``failed`` for a status of 400 or more, or none).
+``div.flow`` (a flow run's file:line command), ``table.network > tr.request`` (class ``failed`` for a status of 400
+or more, or none).
 """
 
 from __future__ import annotations
@@ -120,6 +121,15 @@ def _image(directory: Path, name: object) -> bytes | None:
 _RECT_KEYS: Final = ("x", "y", "width", "height")
 
 
+def _flow(step: dict[str, Any]) -> list[str]:
+    """A flow run's step: the flow's file, line and command (docs/flows.md)."""
+    flow = step.get("flow")
+    if not isinstance(flow, dict):
+        return []
+    where = f"{flow.get('file')}:{flow.get('line')} {flow.get('command')}"
+    return [f'<div class="flow">flow {html.escape(where)}</div>']
+
+
 def _outline(step: dict[str, Any], image: bytes) -> str:
     rect = (step.get("target") or {}).get("rect")
     size = _size(image)
@@ -205,6 +215,7 @@ def render_report(directory: str | Path) -> str:
                           f'<img {_LAZY} data-of="{shot_id}" alt="">{n} {html.escape(op)}</a>')  # fmt: skip
         args = html.escape(_args_text(step.get("args") or {}))
         parts = [f"<h2>{n}. {html.escape(op)} <small>{args}</small></h2>"]
+        parts += _flow(step)
         ms = html.escape(str(step.get("ms", 0)))
         parts.append(f"<div>{ms} ms" + (" · screen changed" if step.get("changed") else "") + "</div>")
         target = step.get("target")

@@ -71,7 +71,8 @@ def _verb(name: str) -> Spec:
     variadic = any(p.name == "target" or p.kind == "strings" for p in positional) or (name == "find")
     max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
     options = op.cli_options()
-    flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
+    flags = {flag: "bool" if p.kind == "boolean" else "values" if p.kind == "strings" else "value"
+             for flag, p in options.items()}  # fmt: skip
     aliases = {p.short: flag for flag, p in options.items() if p.short}
     params = {flag: p.name for flag, p in options.items()}
     min_args = sum(1 for p in positional if p.required)
@@ -117,6 +118,7 @@ def usage_text() -> str:
         f"  {'runner --device SPEC':<60} serve the wire protocol for one device",
         f"  {'trace view DIR [-o FILE]':<60} write a trace's report: one self-contained HTML file",
         f"  {'trace export DIR --pytest FILE':<60} write a pytest module that replays a trace",
+        f"  {'trace export DIR --maestro FILE':<60} write a Maestro flow that replays a trace (flow run, Maestro)",
         "",
         "TARGET is @eN (a ref from the last snapshot), X Y (a point), or a selector such as",
         "'role=Button label=\"Sign in\"' (see docs/cli.md).  Exit codes: 0 ok, 2 usage, 3 device/command, 4 daemon.",
@@ -145,6 +147,14 @@ class Invocation:
     runner_token: str | None = None
     #: ``--quiet``: an action's ok line without its diff under it.
     quiet: bool = False
+
+
+def _store(into: dict[str, Any], name: str, value: Any, *, many: bool) -> None:
+    """An option's value; a list option adds one each time it is given (``--env A=1 --env B=2``)."""
+    if many:
+        into.setdefault(name, []).append(value)
+    else:
+        into[name] = value
 
 
 def parse_argv(argv: list[str]) -> Invocation:
@@ -191,7 +201,7 @@ def parse_argv(argv: list[str]) -> Invocation:
             i += 1
         else:
             raise UsageError(f"{name} needs a value", spec.usage if spec else None)
-        (globals_ if name in GLOBAL_FLAGS else flags)[name] = value
+        _store(globals_ if name in GLOBAL_FLAGS else flags, name, value, many=kind == "values")
     if verb is None:
         raise UsageError("no verb given")
     spec = VERBS[verb]
@@ -329,6 +339,15 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     return outcome
 
 
+async def _with_path(inv: Invocation, ctx: Context, session: AgentSession) -> ActionResult:
+    path = _in_cwd(ctx, inv.args[0])
+    if inv.verb == "flow run":  # its --trace is the global one (tracing bound to the session from this call on)
+        return await session.flow_run(path, option(inv, "--env"))
+    if inv.verb == "trace start":
+        return await session.trace_start(path)
+    return await session.record_start(path)
+
+
 async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
     if verb == "devices":
@@ -338,11 +357,8 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     session = await ctx.session()
     if inv.trace:
         await session.trace_start(_in_cwd(ctx, inv.trace))
-    if verb == "trace start":
-        r = await session.trace_start(_in_cwd(ctx, args[0]))
-        return _action(r, "ok " + str(r.data["message"]))
-    if verb == "record start":
-        r = await session.record_start(_in_cwd(ctx, args[0]))
+    if verb in ("trace start", "record start", "flow run"):  # a path the caller named: resolved against its cwd
+        r = await _with_path(inv, ctx, session)
         return _action(r, "ok " + str(r.data["message"]))
     if verb == "open":
         r = await session.open_app(args[0])
@@ -359,8 +375,9 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
         return Outcome({"apps": apps}, "\n".join(lines))
     if verb == "snapshot":
         view = await session.snapshot(
-            interactive=option(inv, "--interactive"), diff=option(inv, "--diff"), all=option(inv, "--all")
-        )
+            interactive=option(inv, "--interactive"), diff=option(inv, "--diff"), all=option(inv, "--all"),
+            ocr=option(inv, "--ocr"),
+        )  # fmt: skip
         data = view.to_json()
         data["text"] = view.text
         return Outcome(data, view.text, state_reset=view.state_reset)

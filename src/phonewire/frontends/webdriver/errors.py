@@ -73,6 +73,10 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     e.AMBIGUOUS_MATCH: INVALID_ARGUMENT,  # never from find (W3C takes the first match); a target naming several
     e.UNSUPPORTED_OPERATION: UNSUPPORTED_OPERATION,
     e.ALREADY_RECORDING: INVALID_ARGUMENT,  # mobile: recordStart while recording; recordStop finishes that one
+    e.FLOW_INVALID: INVALID_ARGUMENT,  # mobile: flowRun of a flow that cannot run (nothing ran)
+    e.FLOW_UNSUPPORTED: UNSUPPORTED_OPERATION,
+    e.FLOW_TOO_LARGE: INVALID_ARGUMENT,
+    e.FLOW_UNBOUNDED: INVALID_ARGUMENT,
     # the app (the "window" of a phone session)
     e.APP_BUNDLE_ID_REQUIRED: NO_SUCH_WINDOW,
     e.APP_NOT_AVAILABLE: NO_SUCH_WINDOW,

@@ -32,12 +32,14 @@ command             arguments                                     does
 ``setAppearance``   ``style``: light, dark (Appium's)               the phone's mode (``appearance``)
 ``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
                     grant, deny, revoke, reset
+``flowRun``         ``file``, ``env`` (list of NAME=VALUE)        run a Maestro flow (``flow_run``); its steps
 ==================  ============================================  ==========================================
 
 The orientation endpoints (``GET`` / ``POST /session/{id}/orientation``, ``PORTRAIT`` / ``LANDSCAPE``) are
 routes.py's (``rotate``).
 
-Files a client names (``traceStart``'s ``dir``, ``recordStart``'s ``file``) are relative names inside the server's
+Files a client names (``traceStart``'s ``dir``, ``recordStart``'s ``file``, ``flowRun``'s ``file``, and the files
+that flow's ``runFlow`` and ``takeScreenshot`` name, which stay in its folder) are relative names inside the server's
 files directory (``--files-dir``; default ``$XDG_STATE_HOME/phonewire/webdriver``, 0700): a WebDriver client may be
 another machine (``--allow-remote``, or a Grid hub in front), so it never chooses a path on the server's disk.  An
 absolute name, ``..``, a symlink on the way, or (for a video) a file that exists already is ``invalid argument``.
@@ -304,6 +306,16 @@ async def _change_permissions(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.permissions(action, names)).data.get("message", ""))
 
 
+async def _flow_run(s: WebDriverSession, p: Params) -> Any:
+    from phonewire.agent import flow_run
+
+    file = confined(s.files_dir, _string(p, "file"), new_file=False)
+    env = p.get("env")
+    if env is not None and (not isinstance(env, list) or not all(isinstance(v, str) for v in env)):
+        raise WebDriverError(INVALID_ARGUMENT, "mobile: flowRun's env is a list of NAME=VALUE strings")
+    return (await flow_run.run(s.agent, s.agent.flow_eyes(), str(file), env, confine=True)).data.get("steps", [])
+
+
 MOBILE: Final[dict[str, Handler]] = {
     "launchApp": _launch,
     "activateApp": _launch,
@@ -331,6 +343,7 @@ MOBILE: Final[dict[str, Handler]] = {
     "setConnectivity": _set_connectivity,
     "changePermissions": _change_permissions,
     "setAppearance": _set_appearance,
+    "flowRun": _flow_run,
 }
 
 
