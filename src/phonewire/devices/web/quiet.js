@@ -1,6 +1,6 @@
 // Resolves once the settled screen holds still (settle.py's QUIET_SCRIPT: its bounds in ms are the arguments).
 // Still: the document complete, no reaction of the page on its way (requests, short timers, animation frames an
-// event's handlers asked for, socket answers: the observer counts them), no finite animation or transition running (document.getAnimations(), which brings style up
+// event's handlers asked for, socket answers, a same-document link's jump not begun: the observer counts them), no finite animation or transition running (document.getAnimations(), which brings style up
 // to date first, so a transition a tap just started is seen), and STILL_FRAMES animation frames in a row that began
 // with no element added, removed or changed and nothing scrolled since the frame before. A page that draws no frames
 // (rAF does not run in a hidden document) is judged by the window instead: QUIET ms without a change.
@@ -47,7 +47,8 @@
   const busy = (now) => {
     if (known && known.last > last) last = known.last;
     if (known && (known.requests > 0 || (known.timers && known.timers.size > 0) ||
-                  (known.frames && known.frames.size > 0) || answering(known, now))) return true;
+                  (known.frames && known.frames.size > 0) || answering(known, now) ||
+                  now - known.jump < known.jumpMs)) return true;
     return animating();
   };
   const frame = () => {
