@@ -55,7 +55,7 @@ from phonewire.devices.web.cdp import CdpConnection, CdpSession
 from phonewire.devices.web.pages import DEMO_PATH
 from phonewire.devices.web.profiles import resolve_profile
 from phonewire.devices.web.server import StaticServer
-from phonewire.devices.web.settle import QUIET_MS
+from phonewire.devices.web.settle import STILL_FRAMES
 
 DEMO = "dev.phonewire.demo"
 #: Where spawned interpreters keep compiled bytecode.  An installed phonewire has its .pyc files (the installer
@@ -604,7 +604,7 @@ def main() -> None:
         ours = runner_figures(runner, spot, args.rounds)
         snap, tap, shot, shot_jpeg = ours["snapshot"], ours["tap"], ours["shot"], ours["shot_jpeg"]
         status = timed(lambda: runner.send("status"), args.rounds)
-        # a snapshot right after a tap waits for the screen to hold still (settle.QUIET_MS from the action)
+        # a snapshot right after a tap waits for the screen to hold still (settle.STILL_FRAMES still frames)
         tap_snap = timed(
             lambda: (runner.send("tap", DEMO, x=spot[0], y=spot[1]), runner.send("snapshot", DEMO)),
             max(5, args.rounds // 4),
@@ -628,8 +628,8 @@ def main() -> None:
     if pw:
         row("tap p50 (runner)", p50(tap), p50(pw["tap"]), "Playwright touchscreen.tap p50")
     row("tap + snapshot p50 (runner)", p50(tap_snap), p50(tap) + p50(snap), "tap p50 + snapshot p50")
-    print(f"{'':<34} a snapshot right after an action waits the quiet window ({QUIET_MS} ms from the action); "
-          "the action itself waits for nothing")  # fmt: skip
+    print(f"{'':<34} a snapshot right after an action waits until the page is still ({STILL_FRAMES} frame(s) "
+          "without a change, nothing animating or on its way); the action itself waits for nothing")  # fmt: skip
     row("screenshot p50 (runner, PNG device)", p50(shot), p50(raw["shot"]), "raw captureScreenshot PNG p50")
     if pw:
         row("screenshot p50 (runner, PNG device)", p50(shot), p50(pw["shot"]), "Playwright screenshot PNG p50")

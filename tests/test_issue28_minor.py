@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -114,16 +115,36 @@ def test_a_screenshot_on_a_full_disk_leaves_no_file_and_says_the_disk_is_full(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "shot.png"
-    real_fdopen = runtime.os.fdopen
+    real_fdopen = os.fdopen
 
     def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
         real_fdopen(fd, mode).close()  # the real descriptor is closed; the writes hit a full disk
         return io.BufferedWriter(FullDisk())
 
-    monkeypatch.setattr(runtime.os, "fdopen", fdopen)
+    monkeypatch.setattr(os, "fdopen", fdopen)  # (the os module runtime writes through)
     with pytest.raises(ProtocolError) as raised:
         runtime.write_private_output(target, b"x" * 100)
     assert raised.value.code == e.COMMAND_FAILED
     assert "nothing was kept" in raised.value.message
     assert raised.value.hint is not None and "is full" in raised.value.hint and "MiB free" in raised.value.hint
     assert not target.exists()
+
+
+def test_a_recording_is_refused_at_its_start_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28, finding 5: `record start` was ok on a full disk and `record stop` a bare [Errno 28]."""
+    import os as real_os
+
+    from phonewire.devices import video
+
+    full = real_os.statvfs(tmp_path)
+
+    class Full:
+        f_bavail, f_frsize = 10, full.f_frsize
+
+    monkeypatch.setattr(video.os, "statvfs", lambda _path: Full())
+    with pytest.raises(ProtocolError) as raised:
+        video.check_free_space(str(tmp_path / "clip.mp4"))
+    assert raised.value.code == e.INVALID_REQUEST
+    assert f"the disk holding {tmp_path} has 0 MiB free" in raised.value.message
+    assert raised.value.hint is not None and "at least 64 MiB" in raised.value.hint
+    assert not (tmp_path / "clip.mp4").exists()

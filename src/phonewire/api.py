@@ -251,3 +251,47 @@ class Phone:
 
     def record_stop(self) -> ActionResult:
         return self._call(self.session.record_stop())
+
+    # -- the phone's repertoire (issue 24) ------------------------------------------------------------------------
+    def select_text(
+        self, target: str, *, word: bool = False, all: bool = False, start: int | None = None, end: int | None = None
+    ) -> ActionResult:
+        """Select the target's text (``word``: the word at it; ``all``: select all; ``start``/``end``: those
+        characters); ``data["selected"]`` is the text selected."""
+        self._check("select_text", target=target, word=word, all=all, start=start, end=end)
+        return self._call(self.session.select_text(target, word=word, all=all, start=start, end=end))
+
+    def clipboard_get(self) -> ActionResult:
+        """The phone's clipboard: ``data["text"]``."""
+        return self._call(self.session.clipboard_get())
+
+    def clipboard_set(self, text: str) -> ActionResult:
+        self._check("clipboard_set", text=text)
+        return self._call(self.session.clipboard_set(text))
+
+    def rotate(self, orientation: str) -> ActionResult:
+        """``portrait`` or ``landscape``."""
+        self._check("rotate", orientation=orientation)
+        return self._call(self.session.rotate(orientation))
+
+    def location(self, latitude: float, longitude: float, *, accuracy: float | None = None) -> ActionResult:
+        self._check("location", latitude=latitude, longitude=longitude, accuracy=accuracy)
+        return self._call(self.session.location(latitude, longitude, accuracy=accuracy))
+
+    def location_off(self) -> ActionResult:
+        return self._call(self.session.location_off())
+
+    def appearance(self, mode: str) -> ActionResult:
+        """``light`` or ``dark``."""
+        self._check("appearance", mode=mode)
+        return self._call(self.session.appearance(mode))
+
+    def connectivity(self, mode: str) -> ActionResult:
+        """``online``, ``offline``, ``slow-3g`` or ``fast-3g``."""
+        self._check("connectivity", mode=mode)
+        return self._call(self.session.connectivity(mode))
+
+    def permissions(self, setting: str, names: list[str]) -> ActionResult:
+        """``grant``, ``deny`` or ``reset`` the permissions ``names`` (geolocation, camera, clipboard …)."""
+        self._check("permissions", setting=setting, names=names)
+        return self._call(self.session.permissions(setting, names))

@@ -295,7 +295,9 @@ def test_a_daemon_that_dies_mid_request_is_reported_and_the_command_not_repeated
     assert fallbacks(cli) == []  # reported, not handed to Python to run again
     assert (cli.dir / "daemon.sock").exists()  # left by the killed daemon: connecting is refused
     again = run(cli, (str(native),), *D, "open", "app.again")
-    assert (again.code, again.out, again.err) == (0, "ok opened app.again\n", "")
+    assert (again.code, again.out) == (0, "ok opened app.again\n")
+    # the new daemon says what the restart lost (issue 28): the app this session had open
+    assert again.err.startswith("note: the daemon was restarted") and "app.dies" in again.err, again.err
     assert fallbacks(cli) == ["--device double open app.again"]  # Python started a fresh daemon
     assert cli.daemon_pid() not in (None, daemon)
 

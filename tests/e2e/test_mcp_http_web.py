@@ -294,3 +294,18 @@ def test_forgiving_selectors_numbers_and_patterns_over_http(server: HttpServer) 
             assert await likes(c, 3) == count + 1
 
     asyncio.run(body())
+
+
+def test_a_body_that_is_not_json_rpc_gets_an_error_and_the_server_keeps_serving(server: HttpServer) -> None:
+    async def body() -> None:
+        headers = {"Authorization": f"Bearer {token_of(server)}", "Accept": "application/json, text/event-stream",
+                   "Content-Type": "application/json"}  # fmt: skip
+        async with httpx2.AsyncClient() as http:
+            for raw in (b"{ not json", b'{"jsonrpc": "2.0", "id": 1}', b"[]"):
+                reply = await http.post(server.url, content=raw, headers=headers)
+                assert 400 <= reply.status_code < 500, (raw, reply.status_code, reply.text)
+                assert "error" in reply.json(), reply.text
+        async with client(server) as c:
+            assert (await c.list_tools()).tools
+
+    asyncio.run(body())

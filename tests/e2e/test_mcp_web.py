@@ -121,3 +121,22 @@ def test_mcp_over_stdio_lists_tools_taps_by_ref_and_reports_failures_as_tool_err
             assert decoded.format == "JPEG" and decoded.size == (round(viewport["width"]), round(viewport["height"]))
 
     run(body)
+
+
+def test_mcp_over_stdio_takes_forgiving_selectors_numbers_and_patterns() -> None:
+    """Issue 25 item 4 over stdio: a label read as a person reads it taps once; a number and a pattern are waited
+    for; a selector that cannot be read is an isError INVALID_REQUEST result and taps nothing."""
+
+    async def body(session: ClientSession) -> None:
+        before = text(await ok(session, "snapshot", {"interactive": True}))
+        ref = find_line(before, r"id=like-2\b").split()[0]
+        count = likes(before, ref)
+        await ok(session, "tap", {"target": f"id=like-2 label=like {count}."})
+        await ok(session, "wait", {"selector": f"id=like-2 value>{count}", "timeout_ms": 0})
+        await ok(session, "wait", {"selector": r"id=like-2 label~=/^Like \d+$/", "timeout_ms": 0})
+        refused = await session.call_tool("tap", {"target": "id=like-2 value<plenty"})
+        assert refused.is_error and text(refused).startswith("INVALID_REQUEST: ") and "\nhint: " in text(refused)
+        after = text(await ok(session, "snapshot", {"interactive": True}))
+        assert likes(after, ref) == count + 1  # the forgiving tap landed once; the refused one did nothing
+
+    run(body)

@@ -5,7 +5,7 @@ list.  Each check reads the page's own report of what happened (its status line,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,7 +67,8 @@ def test_wait_on_a_pattern_returns_once_the_text_matches_it(phone: phonewire.Pho
 
 @pytest.mark.parametrize("selector", ["id=price value<cheap", r"text~=/Stock (/", "role~=/Button/", "id<3"])
 def test_a_selector_that_cannot_be_read_is_refused_and_nothing_is_tapped(phone: phonewire.Phone, selector: str) -> None:
-    for call in (lambda: phone.tap(selector), lambda: phone.wait(selector, timeout_ms=0)):
+    calls: tuple[Callable[[], object], ...] = (lambda: phone.tap(selector), lambda: phone.wait(selector, timeout_ms=0))
+    for call in calls:
         with pytest.raises(phonewire.ProtocolError) as refused:
             call()
         assert refused.value.code == e.INVALID_REQUEST and refused.value.hint
@@ -85,6 +86,21 @@ def test_find_prefers_the_row_in_the_inner_list_over_the_instruction_that_mentio
     assert again["rect"] == instruction["rect"]  # the page did not scroll
     phone.tap("@" + found.data["ref"])
     assert text_of(phone, "chosen") == "chosen=Janessa"
+
+
+def test_find_scrolls_a_list_box_to_the_option_an_instruction_mentions(
+    module_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """The same in MiniWoB's own shape (hostile/scroll_list.html): the options of a multiple select scroll inside
+    it; ``find`` moves that list box, not the page, and the option's ref selects it."""
+    phone = module_phone
+    phone.open(hostile_site.url("scroll_list.html"))
+    query = next(n for n in phone.snapshot().nodes if n.get("identifier") == "query")
+    found = phone.find("Janessa")
+    assert found.data["line"].endswith('Cell "Janessa"'), found.data
+    assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "query")["rect"] == query["rect"]
+    phone.tap("@" + found.data["ref"])
+    assert text_of(phone, "status") == "selected=Janessa"
 
 
 def test_find_answers_the_mention_when_nothing_else_matches(phone: phonewire.Phone) -> None:

@@ -111,10 +111,11 @@ def test_page_exception_during_a_tap_stamps_a_warning(runner: RunnerProc, hostil
 
 
 def test_hung_main_thread_times_out_then_busy_then_wedged_then_drains(hostile_site: HostileSite) -> None:
-    # Time scale 0.025: snapshot budget 0.75 s, tap 1.9 s, wedge threshold 3 s; the page blocks for 5 s (2 s
-    # wedged before it drains: polled every 50 ms).
+    # Time scale 0.01: snapshot budget 0.3 s, tap 0.75 s, wedge threshold 1.2 s; the page blocks for 5 s, and its
+    # script is stopped at the page-script budget (2.5 s, never scaled down: pages.PAGE_SCRIPT_BUDGET_S), so the
+    # gate is wedged from 1.2 s until the abandoned tap drains at 2.5 s (polled every 50 ms).
     url = hostile_site.url("block.html?s=5")
-    with runner_process("web", scale=0.025) as runner:
+    with runner_process("web", scale=0.01) as runner:
         first = runner.send("launchApp", url)
         if not first["ok"]:  # a slow machine: the launch outlived its short budget; let it finish
             wait_status(runner, "idle")

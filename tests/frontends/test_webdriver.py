@@ -119,6 +119,16 @@ def test_accessibility_id_matches_the_identifier_or_else_the_label_and_id_the_id
     assert [n["identifier"] for n in source.find("id", "name", nodes)] == ["name"]
 
 
+def test_a_checked_checkbox_is_selected_to_webdriver() -> None:
+    """Issue 23: ``is_selected()`` answered false on a checked checkbox (page source ``value="1" selected="false"``)."""
+    nodes = [
+        {"index": 0, "type": "CheckBox", "label": "Terms", "value": "1", "selected": False, "rect": {}},
+        {"index": 1, "type": "Switch", "label": "Wi-Fi", "value": "0", "selected": False, "rect": {}},
+        {"index": 2, "type": "Cell", "label": "Row", "value": None, "selected": True, "rect": {}},
+    ]
+    assert [source.attributes(n)["selected"] for n in nodes] == ["true", "false", "true"]
+
+
 def test_xpath_runs_over_the_source_with_functions() -> None:
     nodes = _demo()
     found = source.find("xpath", "//*[contains(@label, 'Like')]", nodes)
@@ -368,7 +378,11 @@ REACHED_BY = {
     "wait": "mobile: waitFor", "select": "mobile: selectOptions", "find": "mobile: find",
     "trace_start": "mobile: traceStart", "trace_stop": "mobile: traceStop",
     "logs": "mobile: logs", "network": "mobile: network", "record_start": "mobile: recordStart",
-    "record_stop": "mobile: recordStop",
+    "record_stop": "mobile: recordStop", "select_text": "mobile: selectText", "clipboard_get": "mobile: getClipboard",
+    "clipboard_set": "mobile: setClipboard", "rotate": "POST /session/{session}/orientation",
+    "location": "mobile: setGeolocation", "location_off": "mobile: resetGeolocation",
+    "connectivity": "mobile: setConnectivity", "permissions": "mobile: changePermissions",
+    "appearance": "mobile: setAppearance",
 }  # fmt: skip
 
 

@@ -65,6 +65,14 @@ def test_command_sets_are_consistent() -> None:
         "network",
         "recordStart",
         "recordStop",
+        "selectText",
+        "getClipboard",
+        "setClipboard",
+        "rotate",
+        "setLocation",
+        "setConnectivity",
+        "setPermissions",
+        "setAppearance",
     }
     for subset in (c.APP_SCOPED, c.APP_LIFECYCLE, c.READ_ONLY, c.TRANSPORT_PATH, c.NOT_RETAINED, c.MUTATING):
         assert subset <= every

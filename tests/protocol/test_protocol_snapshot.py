@@ -147,9 +147,20 @@ def test_texts_are_whitespace_normalised() -> None:
     assert nodes[0]["label"] == "two words"
 
 
-def test_a_text_views_value_keeps_its_line_breaks_and_other_values_do_not() -> None:
+def test_values_are_kept_as_the_field_holds_them() -> None:
+    """Issue 23: a field holding "…vitae purus " read without its trailing space, and an agent copying it failed;
+    the wire carries a value as the field holds it (the text view may shorten it), only an empty one is null."""
     nodes = build(
         RawNode("TextView", label="Notes", value="\n Line  one \r\nLine two\n\n", rect=box()),
-        RawNode("TextField", label="Title", value="Line one\nLine two", rect=box(40)),
+        RawNode("TextField", label="Title", value="vitae purus ", rect=box(40)),
+        RawNode("TextField", label="Empty", value="", rect=box(80)),
     )
-    assert nodes[0]["value"] == "Line one\nLine two" and nodes[1]["value"] == "Line one Line two"
+    assert [n["value"] for n in nodes] == ["\n Line  one \r\nLine two\n\n", "vitae purus ", None]
+
+
+def test_a_node_says_which_rules_shaped_it() -> None:
+    nodes = build(
+        RawNode("CheckBox", label="Remember me", rect=box(), rules=("drawn-toggle",)),
+        RawNode("Button", label="Save", rect=box(40)),
+    )
+    assert nodes[0]["rules"] == ["drawn-toggle"] and "rules" not in nodes[1]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import fill as filling
 from phonewire.agent import find as finding
-from phonewire.agent import selectors, trace
+from phonewire.agent import recording, selectors, trace
 from phonewire.agent.checks import (
     check_choice,
     check_count,
@@ -48,6 +48,7 @@ from phonewire.agent.hooks import Observer, Observers, operation
 from phonewire.agent.link import OPEN_APP_HINT, Link
 from phonewire.agent.observe import Views, decode_image, dropped, log_line, request_line
 from phonewire.agent.refs import Index
+from phonewire.agent.repertoire import KEYS, Repertoire
 from phonewire.agent.resolve import Resolver
 from phonewire.agent.results import ActionResult, View, action_result
 from phonewire.agent.view import node_line
@@ -70,18 +71,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: ``press`` key names → wire command (+ button name).
-KEYS: dict[str, tuple[str, str | None]] = {
-    "enter": (c.KEYBOARD_RETURN, None),
-    "return": (c.KEYBOARD_RETURN, None),
-    "delete": (c.KEYBOARD_DELETE, None),
-    "backspace": (c.KEYBOARD_DELETE, None),
-    **{name.lower(): (c.BUTTON, name) for name in c.BUTTONS},
-    **{name.lower(): (c.KEY, name) for name in c.KEYS},
-}
 
-
-class AgentSession:
+class AgentSession(Repertoire):
     def __init__(self, sender: CommandSender, *, app_id: str | None = None, settled_diff: bool = True) -> None:
         self.sender = sender
         #: Actions answer with their settled diff (:meth:`_acted`); off, they answer as the device did (benches).
@@ -94,6 +85,8 @@ class AgentSession:
         #: Where this session's next ``logs`` / ``network`` read starts (the runner's ``next`` of the previous one).
         self._logs_since = 0
         self._network_since = 0
+        #: The file this session's recording goes to (a ``record stop`` that finds none on the device says it was lost).
+        self._recording_to: str | None = None
 
     @property
     def app_id(self) -> str | None:
@@ -377,8 +370,8 @@ class AgentSession:
     @operation
     async def press(self, key: str) -> ActionResult:
         entry = KEYS.get(key.strip().lower())
-        if entry is None:
-            raise invalid(f"unknown key {key!r}", f"Keys: {', '.join(sorted(KEYS))}.")
+        if entry is None:  # ctrl+a …; anything else: the unknown key's error
+            return await self.press_combo(key)
         command, name = entry
 
         async def run() -> ActionResult:
@@ -538,6 +531,7 @@ class AgentSession:
         async def run() -> ActionResult:
             reply = await self._link.send(c.RECORD_START, {"path": path})
             data = reply.data or {}
+            self._recording_to = path
             return ActionResult({"message": f"recording to {path}", **data})
 
         return await self._locked(run)
@@ -546,6 +540,9 @@ class AgentSession:
     async def record_stop(self) -> ActionResult:
         async def run() -> ActionResult:
             data = (await self._link.send(c.RECORD_STOP)).data or {}
+            started, self._recording_to = self._recording_to, None
+            if not data.get("path") and started is not None:  # the runner or its browser restarted mid-recording
+                return ActionResult(await asyncio.to_thread(recording.lost, started))
             if not data.get("path"):
                 return ActionResult({"message": "nothing was recording", **data})
             message = f"recorded {data.get('frames', 0)} frame(s), {data.get('seconds', 0):g} s, into {data['path']}"

@@ -25,15 +25,24 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from phonewire.agent.params import Param
-from phonewire.protocol.commands import MAX_VALUES
+from phonewire.protocol.commands import (
+    APPEARANCES,
+    CONNECTIVITY,
+    MAX_VALUES,
+    ORIENTATIONS,
+    PERMISSION_SETTINGS,
+    PERMISSIONS,
+)
 from phonewire.protocol.request import (
     CSS_MAX_SIDE,
     DEFAULT_FIND_SCROLLS,
     DEFAULT_WAIT_MS,
+    MAX_ACCURACY_M,
     MAX_DURATION_MS,
     MAX_FIND_SCROLLS,
     MAX_SCROLL_AMOUNT,
     MAX_TAPS,
+    MAX_TEXT_OFFSET,
     MAX_WAIT_MS,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
@@ -49,7 +58,9 @@ Settling = Literal["tap", "drag"]
 KEY_NAMES: Final = (
     "enter/return, delete/backspace, escape, tab, shiftTab, arrowUp, arrowDown, arrowLeft, arrowRight, pageUp, "
     "pageDown, space, lineStart, lineEnd (the caret to the line's start or end), home (the phone's Home button: the "
-    "app goes to the background), back, volumeUp, volumeDown, actionButton"
+    "app goes to the background), back, volumeUp, volumeDown, actionButton; or a combination of modifiers (ctrl, "
+    "shift, alt, meta/cmd) and a key: ctrl+a, shift+arrowRight, meta+c, ctrl+shift+z (on an iOS phone the editing "
+    "shortcuts are meta's). Enter on a focused button, link or menu item activates it"
 )
 
 # --- parameters (one object per concept; an operation may change its default with ``replace``) -----------------
@@ -61,7 +72,8 @@ TARGET: Final = Param(
     "string",
     'What to act on: a ref from the last snapshot ("@e3"), "X Y" in points, or a selector such as '
     '"role=Button label=Save" (terms: id, role, label, text, value, visible, enabled, selected, focused, '
-    "editable; || for fallbacks).",
+    "editable; || for fallbacks). label= and text= ignore case, quotes and surrounding punctuation (label=Action "
+    'is "Action:"); label== is exact; value<N, <=, >, >= compare numbers; text~=/REGEX/ matches a pattern.',
     required=True,
 )
 COUNT: Final = Param("count", "integer", "Number of taps.", minimum=1, maximum=MAX_TAPS, default=1, metavar="N")
@@ -107,8 +119,9 @@ OPTIONS: Final = Param("options", "strings", "Options to choose, each by its vis
                        required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
 ADD: Final = Param("add", "boolean", "Add the options to a multi-select's selection instead of replacing it.",
                    default=False)  # fmt: skip
-SELECTOR: Final = Param("selector", "string", 'What to wait for, a selector such as "text=Saved" or '
-                        '"role=Button label=\"Sign in\"" (omit with idle).')  # fmt: skip
+SELECTOR: Final = Param("selector", "string", 'What to wait for, a selector such as "text=Saved", '
+                        '"role=Button label=\"Sign in\"", "id=price value<45.5" or "text~=/Total: \\$4\\d/" '
+                        "(omit with idle).")  # fmt: skip
 GONE: Final = Param("gone", "boolean", "Wait until nothing that shows matches the selector.", default=False)
 IDLE: Final = Param("idle", "boolean", "Wait until the screen holds still (loaded, nothing moving).", default=False)
 WAIT_TIMEOUT: Final = Param("timeout_ms", "integer", "Give up after this many milliseconds (WAIT_TIMED_OUT).",
@@ -140,6 +153,29 @@ TRACE_DIR: Final = Param("dir", "string", "Directory of the trace (created priva
 #: What an agent's screenshot is by default (MCP, the bridge): a JPEG at one pixel per point, its long side at most
 #: CSS_MAX_SIDE (protocol/request.py) — what model image inputs take without resizing; PNG / device on request.
 AGENT_IMAGE: Final[Mapping[str, Any]] = {"format": "jpeg", "scale": "css"}
+
+
+# the phone's repertoire (issue 24)
+WORD: Final = Param("word", "boolean", "Select the word at the target's point.", default=False)
+SELECT_ALL: Final = Param("all", "boolean", "Select all (the target's field, or the whole page).", default=False)
+START: Final = Param("start", "integer", "Select from this character of the target's text (0 = its first).",
+                     minimum=0, maximum=MAX_TEXT_OFFSET, metavar="N")  # fmt: skip
+END: Final = Param("end", "integer", "… to this one (exclusive).", minimum=0, maximum=MAX_TEXT_OFFSET, metavar="M")
+CLIP_TEXT: Final = Param("text", "string", "Text to put on the phone's clipboard.", required=True)
+ORIENTATION: Final = Param("orientation", "string", "How the phone is held.", required=True, choices=ORIENTATIONS)
+LATITUDE: Final = Param("latitude", "number", "Degrees north, -90 to 90.", required=True, minimum=-90, maximum=90,
+                        metavar="LAT")  # fmt: skip
+LONGITUDE: Final = Param("longitude", "number", "Degrees east, -180 to 180.", required=True, minimum=-180,
+                         maximum=180, metavar="LON")  # fmt: skip
+ACCURACY: Final = Param("accuracy", "number", "Accuracy radius in metres (default 10).", minimum=0,
+                        maximum=MAX_ACCURACY_M, metavar="M")  # fmt: skip
+APPEARANCE: Final = Param("mode", "string", "The system's light or dark mode.", required=True, choices=APPEARANCES)
+NETWORK_MODE: Final = Param("mode", "string", "The network the phone has.", required=True, choices=CONNECTIVITY)
+SETTING: Final = Param("setting", "string", "What to do with the permissions.", required=True,
+                       choices=PERMISSION_SETTINGS)  # fmt: skip
+PERMISSION_NAMES: Final = Param("names", "strings", f"Permissions: {', '.join(PERMISSIONS)}.", required=True,
+                                minimum=1, maximum=len(PERMISSIONS), metavar="NAME")  # fmt: skip
+_FROM_TO: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"start": "from", "end": "to"}}
 
 
 def _points(*names: str) -> tuple[Param, ...]:
@@ -306,6 +342,26 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   (VIDEO_FILE,), read_only=True, view_after=False, cli="record start"),
         Operation("record_stop", "record_stop", "Stop recording the screen and finish the video file.",
                   read_only=True, view_after=False, cli="record stop"),
+        # -- the phone's repertoire (issue 24) --
+        Operation("select_text", "select_text", "Select text as a long press and its handles would: the target's "
+                  "whole text, the word at it, all, or characters N to M (the page sees a real selection).",
+                  (TARGET, WORD, SELECT_ALL, START, END), cli="select-text", renames=_FROM_TO),
+        Operation("clipboard_get", "clipboard_get", "The text on the phone's clipboard.", read_only=True,
+                  view_after=False, cli="clipboard get"),
+        Operation("clipboard_set", "clipboard_set", "Put text on the phone's clipboard (a paste in the app pastes "
+                  "it).", (CLIP_TEXT,), view_after=False, cli="clipboard set"),
+        Operation("rotate", "rotate", "Turn the phone (the app's layout follows; orientationchange fires).",
+                  (ORIENTATION,)),
+        Operation("location", "location", "The position the phone reports to apps (the Geolocation API).",
+                  (LATITUDE, LONGITUDE, ACCURACY), view_after=False),
+        Operation("location_off", "location_off", "Location off: apps asking for the position get none.",
+                  view_after=False, cli="location off"),
+        Operation("appearance", "appearance", "The phone's light or dark mode (a page's prefers-color-scheme).",
+                  (APPEARANCE,)),
+        Operation("connectivity", "connectivity", "The phone's network: online, offline (navigator.onLine is false), "
+                  "or a slow one.", (NETWORK_MODE,)),
+        Operation("permissions", "permissions", "Grant, deny or reset (apps ask again) permissions for the phone's "
+                  "apps.", (SETTING, PERMISSION_NAMES), view_after=False),
     )
 }  # fmt: skip
 #: The operations by the AgentSession method that performs each (:func:`phonewire.agent.hooks.operation`).

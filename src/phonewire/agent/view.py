@@ -136,6 +136,8 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
         flags.append("focused")
     if node.get("coveredBy"):
         flags.append("covered")
+    if node.get("selectedText"):
+        flags.append(f"selected text={_quote(str(node['selectedText']), MAX_TEXT)}")
     if flags:
         parts.append("[" + ",".join(flags) + "]")
     if options:

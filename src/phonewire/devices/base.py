@@ -37,6 +37,9 @@ SCROLL_REST_MS = 100.0
 SCROLL_MAX_REACH = 0.84
 
 _NO_KEYS_HINT = "Tap the element on screen instead (snapshot shows what there is)."
+_NO_REPERTOIRE_HINT = (
+    "The web phone has it (--device web); on this device act through the screen instead (snapshot shows it)."
+)
 _NO_LOGS_HINT = "Logs, requests and video come from the web device (and logs from Android); use screenshots here."
 
 
@@ -242,6 +245,49 @@ class Device(abc.ABC):
         "options": [...]}`` with nothing changed when an option names none.  A device without such controls
         answers UNSUPPORTED_OPERATION."""
         raise ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device cannot set values", _NO_KEYS_HINT)
+
+    # -- the phone's repertoire (extensions, issue 24; docs/protocol.md) --------------------------------------------
+    def _cannot(self, what: str) -> ProtocolError:
+        return ProtocolError(e.UNSUPPORTED_OPERATION, f"the {self.kind} device cannot {what}", _NO_REPERTOIRE_HINT)
+
+    async def key_combo(self, app_id: str, key: str, modifiers: list[str]) -> dict[str, Any]:
+        """Press ``key`` (one of :data:`~phonewire.protocol.commands.COMBO_KEYS`) with ``modifiers`` held, with the
+        platform's meaning (ctrl+c copies, on an iOS phone meta+c); answers ``{"message"}``."""
+        raise self._cannot(f"press {'+'.join([*modifiers, key])}")
+
+    async def select_text(
+        self, app_id: str, x: float, y: float, mode: str, *, start: int | None = None, end: int | None = None
+    ) -> dict[str, Any]:
+        """Select text of the element at a point (``mode``: :data:`~phonewire.protocol.commands.SELECT_MODES`) as
+        a person's long press and handles would; answers ``{"selected": text, "message"}``."""
+        raise self._cannot("select text")
+
+    async def get_clipboard(self) -> dict[str, Any]:
+        """``{"text"}``: the phone's clipboard (its plain text)."""
+        raise self._cannot("read the clipboard")
+
+    async def set_clipboard(self, text: str) -> dict[str, Any]:
+        raise self._cannot("set the clipboard")
+
+    async def rotate(self, orientation: str) -> dict[str, Any]:
+        """Turn the phone to ``orientation`` (portrait, landscape): the app's layout follows."""
+        raise self._cannot("rotate")
+
+    async def set_location(self, position: tuple[float, float, float] | None) -> dict[str, Any]:
+        """The position the phone reports (latitude, longitude, accuracy in metres); None: location off."""
+        raise self._cannot("set its location")
+
+    async def set_connectivity(self, connectivity: str) -> dict[str, Any]:
+        """The network as the phone has it: online, offline, slow-3g, fast-3g."""
+        raise self._cannot("change its connectivity")
+
+    async def set_appearance(self, appearance: str) -> dict[str, Any]:
+        """The system's light or dark mode, as apps see it."""
+        raise self._cannot("change its appearance")
+
+    async def set_permissions(self, setting: str, permissions: list[str]) -> dict[str, Any]:
+        """Grant, deny or reset (ask again) permissions for every app of the phone."""
+        raise self._cannot("change permissions")
 
     # -- observation on the side (extensions; see phonewire.devices.observed) ------------------------------------
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:

@@ -118,8 +118,9 @@ class Kind:
     #: ``"module:function"`` called with ``ARG`` (or ``None``) by the runner before it imports the rest of itself,
     #: to start slow parts of opening the device early (the web kind starts Chromium); it must be light to import.
     prestart: str | None = None
-    #: ``"module:function"`` the host calls (with no argument, in a worker thread) once a runner of this kind has
-    #: ended, to remove what a runner that was killed could not (the web kind: its browser's profile directory).
+    #: ``"module:function"`` the host calls (with no argument, from its event loop: it must be quick) once a runner
+    #: of this kind has ended, to remove what a runner that was killed could not (the web kind: its browser's
+    #: profile directory).
     leftovers: str | None = None
 
 
@@ -128,7 +129,7 @@ REGISTRY: Final[dict[str, Kind]] = {
     for k in (
         Kind("web", "web[:PROFILE]", "phonewire.devices.web.device:WebDevice", "profile", canonical=_web_spec,
              lister=web_devices, prestart="phonewire.devices.web.browser:prelaunch",
-             leftovers="phonewire.devices.web.browser:remove_stale_profiles",
+             leftovers="phonewire.devices.web.browser:remove_dead_profiles",
              start_hint="The web device needs Chromium at /usr/bin/chromium. Check the message above, then try "
              "again."),
         Kind("android", "android[:SERIAL]", "phonewire.devices.android.device:AndroidDevice", "serial",

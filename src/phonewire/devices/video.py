@@ -22,9 +22,22 @@ from phonewire.protocol.errors import ProtocolError
 
 #: extension → (FFmpeg encoder, its options)
 CODECS: Final[dict[str, tuple[str, dict[str, str]]]] = {
-    ".mp4": ("libx264", {"preset": "veryfast", "crf": "28"}),
-    ".webm": ("libvpx", {"deadline": "realtime", "cpu-used": "8", "crf": "30", "b": "1M"}),
+    ".mp4": ("libx264", {"preset": "veryfast", "tune": "zerolatency", "crf": "28", "g": "30"}),
+    ".webm": (
+        "libvpx",
+        {"deadline": "realtime", "cpu-used": "8", "crf": "30", "b": "1M", "g": "30", "lag-in-frames": "0"},
+    ),
 }
+#: extension → the muxer's options.  The file stays decodable up to its last written frames when the recording is
+#: cut (the runner or the browser killed): every frame is encoded at once (no lookahead: zerolatency, lag 0) and
+#: written at once — a fragmented MP4 (a fragment per frame, after an empty index) instead of one index written
+#: at the end; WebM's clusters are readable without the cues written at the end.
+CONTAINER_OPTIONS: Final[dict[str, dict[str, str]]] = {
+    ".mp4": {"movflags": "frag_every_frame+empty_moov+default_base_moof"},
+    ".webm": {"cluster_time_limit": "1", "flush_packets": "1"},  # a cluster per frame, written at once
+}
+#: The free space a recording needs at its start (bytes): a full disk is refused then, not at the stop.
+MIN_FREE_BYTES: Final = 64 * 1024 * 1024
 #: extension → FFmpeg muxer (the file is opened here, not by FFmpeg: _private_file)
 FORMATS: Final[dict[str, str]] = {".mp4": "mp4", ".webm": "webm"}
 _NO_AV_HINT = "Install the video extra (pip install 'phonewire[video]': PyAV, wheels with FFmpeg inside)."
@@ -75,6 +88,23 @@ def _taken(path: str) -> ProtocolError:
     return ProtocolError(e.INVALID_REQUEST, f"cannot record into {path}: {why}", hint)
 
 
+def check_free_space(path: str) -> None:
+    """INVALID_REQUEST when the disk that would hold ``path`` has less than :data:`MIN_FREE_BYTES` free."""
+    directory = Path(path).absolute().parent
+    try:
+        st = os.statvfs(directory)
+    except OSError:
+        return  # the open says what is wrong with the directory
+    free = st.f_bavail * st.f_frsize
+    if free < MIN_FREE_BYTES:
+        raise ProtocolError(
+            e.INVALID_REQUEST,
+            f"cannot record into {path}: the disk holding {directory} has {free // (1024 * 1024)} MiB free",
+            f"A recording needs at least {MIN_FREE_BYTES // (1024 * 1024)} MiB: free some space, or name a file on "
+            "another disk.",
+        )
+
+
 def _private_file(path: str) -> BinaryIO:
     """``path`` created for writing, 0600 (a recording shows whatever the screen showed): a new file only
     (``O_EXCL``: never an earlier video, never through a symlink, never another user's file: INVALID_REQUEST)."""
@@ -87,7 +117,7 @@ def _private_file(path: str) -> BinaryIO:
             e.INVALID_REQUEST, f"cannot record into {path}: {exc.strerror}",
             "Name a new file in a directory of yours (not a symlink).",
         ) from exc  # fmt: skip
-    return os.fdopen(fd, "w+b")
+    return os.fdopen(fd, "w+b", buffering=0)  # every write reaches the file: a cut recording keeps its frames
 
 
 class VideoWriter:
@@ -103,9 +133,13 @@ class VideoWriter:
         self.width, self.height = width - width % 2, height - height % 2
         self.frames = 0
         self._av: Any = av
+        check_free_space(path)
         self._file = _private_file(path)
+        suffix = Path(path).suffix.lower()
         try:
-            self._container: Any = av.open(self._file, mode="w", format=FORMATS[Path(path).suffix.lower()])
+            self._container: Any = av.open(
+                self._file, mode="w", format=FORMATS[suffix], options=CONTAINER_OPTIONS[suffix]
+            )
             stream: Any = self._container.add_stream(self.codec, options=CODECS[Path(path).suffix.lower()][1])
         except BaseException:  # the file this call created goes too: the name stays free for the next try
             self._file.close()

@@ -1,15 +1,17 @@
 """``phonewire mcp``: an MCP server over stdio, one tool per phonewire command (official ``mcp`` SDK, low-level
-``Server`` with explicit JSON schemas).
+``Server`` with explicit JSON schemas).  With ``--http`` the same server is served over Streamable HTTP by
+:mod:`phonewire.frontends.mcp_http` (its token, Host and Origin checks are there).
 
 ::
 
     phonewire mcp [--device web] [--app APP_ID] [--runner 127.0.0.1:PORT] [--trace DIR]
+    phonewire mcp --http [--port N] [--host ADDR --allow-remote] [--device …] [--app …] [--runner …] [--trace DIR]
 
 * Tools: open_app, close_app, list_apps, snapshot, tap, long_press, fill, type, press, swipe, scroll, screenshot,
   viewport, open_url.  Each has a JSON schema (``additionalProperties: false``); arguments are validated against
   it here as well, so a bad argument gets a precise message and hint.
 * Actions answer with a short confirmation; ``"snapshot": true`` adds the fresh interactive view.
-* Screenshots are image content, scaled down by default (``scale="css"``, JPEG).
+* Screenshots are image content, sized for a model by default (``scale="css"``, JPEG, at most 1568 px long).
 * Failures — bad arguments, STALE_REF, a device error — are tool results with ``isError`` and the hint, never
   protocol errors, so the model can read them and correct itself.  This module is the one place where exceptions
   become tool results.

@@ -105,7 +105,7 @@ class RunnerProcess:
         lifeline.forget(self.proc.pid)
         await self._finish_drains()
         # what a killed runner could not remove (or its browser's helpers wrote after it did): it is gone now
-        await asyncio.to_thread(_clean_leftovers, self.device)
+        _clean_leftovers(self.device)
         return how
 
     async def _stop_alive(self, graceful: bool, shutdown: ShutdownFn | None) -> str:

@@ -47,6 +47,15 @@ LOGS: Final = "logs"
 NETWORK: Final = "network"
 RECORD_START: Final = "recordStart"
 RECORD_STOP: Final = "recordStop"
+# the phone's repertoire (issue 24): text selection, the clipboard, the phone's environment
+SELECT_TEXT: Final = "selectText"
+GET_CLIPBOARD: Final = "getClipboard"
+SET_CLIPBOARD: Final = "setClipboard"
+ROTATE: Final = "rotate"
+SET_LOCATION: Final = "setLocation"
+SET_CONNECTIVITY: Final = "setConnectivity"
+SET_PERMISSIONS: Final = "setPermissions"
+SET_APPEARANCE: Final = "setAppearance"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -57,18 +66,21 @@ V1_COMMANDS: Final = (
 EXTENSION_COMMANDS: Final = (
     UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE, SCROLL,
     LOGS, NETWORK, RECORD_START, RECORD_STOP,
+    SELECT_TEXT, GET_CLIPBOARD, SET_CLIPBOARD, ROTATE, SET_LOCATION, SET_CONNECTIVITY, SET_PERMISSIONS,
+    SET_APPEARANCE,
 )  # fmt: skip
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
 #: Need ``appBundleId``; a live background target is re-fronted first (``reactivated``), except snapshot,
 #: which answers APP_BACKGROUNDED; a notRunning target answers APP_NOT_AVAILABLE.
 APP_SCOPED: Final = frozenset(
-    {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE, SCROLL}
-)
+    {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE, SCROLL,
+     SELECT_TEXT}
+)  # fmt: skip
 #: Need ``appBundleId`` but manage app lifecycle themselves (never reactivation semantics).
 APP_LIFECYCLE: Final = frozenset({LAUNCH_APP, TERMINATE_APP})
 #: Observation only: safe to resend, never carry ``warning``.
-READ_ONLY: Final = frozenset({STATUS, UPTIME, VIEWPORT, SNAPSHOT, SCREENSHOT, LIST_APPS, LOGS, NETWORK})
+READ_ONLY: Final = frozenset({STATUS, UPTIME, VIEWPORT, SNAPSHOT, SCREENSHOT, LIST_APPS, LOGS, NETWORK, GET_CLIPBOARD})
 #: Answered on the transport path, before the journal and the execution queue.
 TRANSPORT_PATH: Final = frozenset({STATUS, UPTIME})
 #: Replies the journal never retains (large, read-only, cheaper to replay).
@@ -83,6 +95,28 @@ BUTTONS: Final = ("home", "back", "volumeUp", "volumeDown", "actionButton")
 KEYS: Final = (
     "escape", "tab", "shiftTab", "arrowUp", "arrowDown", "arrowLeft", "arrowRight", "pageUp", "pageDown", "space",
     "lineStart", "lineEnd",
+)  # fmt: skip
+#: Modifiers a ``key`` may be pressed with (``modifiers``), and the keys that take them besides KEYS: a letter, a
+#: digit, enter, backspace.  On an iOS phone the editing shortcuts are meta's (cmd), elsewhere ctrl's.
+MODIFIERS: Final = ("ctrl", "shift", "alt", "meta")
+COMBO_KEYS: Final = (
+    *KEYS, "enter", "backspace", *"abcdefghijklmnopqrstuvwxyz", *"0123456789",
+)  # fmt: skip
+#: ``selectText``'s ``mode``: the element's whole text, the word at the point, everything (select all), or the
+#: characters ``start`` … ``end`` of the element's text.
+SELECT_MODES: Final = ("element", "word", "all", "range")
+#: ``rotate``'s ``orientation``.
+ORIENTATIONS: Final = ("portrait", "landscape")
+#: ``setAppearance``'s ``appearance``: the system's light or dark mode (``prefers-color-scheme`` on the web).
+APPEARANCES: Final = ("light", "dark")
+#: ``setConnectivity``'s ``connectivity``: the network as the phone has it (the slow ones: DevTools' presets).
+CONNECTIVITY: Final = ("online", "offline", "slow-3g", "fast-3g")
+#: ``setPermissions``' ``setting`` and the permission names it takes (the W3C Permissions names; location is
+#: geolocation, clipboard both clipboard-read and clipboard-write).
+PERMISSION_SETTINGS: Final = ("grant", "deny", "reset")
+PERMISSIONS: Final = (
+    "geolocation", "location", "notifications", "camera", "microphone", "clipboard", "clipboard-read",
+    "clipboard-write", "midi", "sensors", "persistent-storage", "background-sync", "screen-wake-lock",
 )  # fmt: skip
 #: Most options one ``setValue`` may name.
 MAX_VALUES: Final = 100

@@ -59,6 +59,9 @@ ELEMENT_COVERED: Final = "ELEMENT_COVERED"
 ALREADY_RECORDING: Final = "ALREADY_RECORDING"
 #: Agent side: ``wait`` ran out of time before the screen showed (or stopped showing) what it waited for.
 WAIT_TIMED_OUT: Final = "WAIT_TIMED_OUT"
+#: A page's renderer crashed, or was ended because it stopped answering (the web phone): the app is gone, the other
+#: apps are unharmed; launching it again starts it anew.
+APP_CRASHED: Final = "APP_CRASHED"
 #: Host side: a mutating command whose caller has gone (hung up, or its deadline passed — e.g. the daemon was
 #: stopped and resumed) is never started late: nothing was sent to the runner.
 CLIENT_GONE: Final = "CLIENT_GONE"
@@ -83,6 +86,7 @@ RUNNER_CODES: Final = (
     UNAUTHORIZED,
     ELEMENT_COVERED,
     ALREADY_RECORDING,
+    APP_CRASHED,
 )
 
 #: Codes produced above the runner (host session and agent layer).

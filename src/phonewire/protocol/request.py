@@ -41,6 +41,7 @@ FIELD_TYPES: dict[str, str] = {
     "url": _STRING,
     # key and setValue (extensions)
     "key": _STRING,
+    "modifiers": _STRINGS,
     "values": _STRINGS,
     "add": _BOOL,
     # scroll (extension)
@@ -56,6 +57,18 @@ FIELD_TYPES: dict[str, str] = {
     # logs / network cursor, recordStart file (extensions)
     "since": _INT,
     "path": _STRING,
+    # the phone's repertoire (extensions): selectText, rotate, setLocation, setConnectivity, setPermissions
+    "mode": _STRING,
+    "start": _INT,
+    "end": _INT,
+    "orientation": _STRING,
+    "latitude": _NUMBER,
+    "longitude": _NUMBER,
+    "accuracy": _NUMBER,
+    "connectivity": _STRING,
+    "setting": _STRING,
+    "permissions": _STRINGS,
+    "appearance": _STRING,
 }
 
 #: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
@@ -70,6 +83,12 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.SET_VALUE: ("x", "y", "values"),
     c.SCROLL: ("direction",),
     c.RECORD_START: ("path",),
+    c.SELECT_TEXT: ("x", "y"),
+    c.SET_CLIPBOARD: ("text",),
+    c.ROTATE: ("orientation",),
+    c.SET_CONNECTIVITY: ("connectivity",),
+    c.SET_PERMISSIONS: ("setting", "permissions"),
+    c.SET_APPEARANCE: ("appearance",),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
@@ -103,6 +122,9 @@ MAX_FIND_SCROLLS = 200
 #: Coordinates (points) beyond this are no screen position: refused before they reach a device, where a value past
 #: float32's range turned into a gesture that never ends.
 MAX_COORDINATE = 100_000.0
+#: ``selectText``'s character offsets, and a position's accuracy in metres (``setLocation``).
+MAX_TEXT_OFFSET = 10_000_000
+MAX_ACCURACY_M = 100_000.0
 #: Inclusive bounds of every numeric field, checked after its type (docs/protocol.md's request table says the same;
 #: tests/protocol/test_protocol_doc.py compares the two).
 NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
@@ -119,6 +141,11 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "quality": (1, 100),
     "amount": (MIN_SCROLL_AMOUNT, MAX_SCROLL_AMOUNT),
     "since": (0, c.MAX_SEQ),
+    "start": (0, MAX_TEXT_OFFSET),
+    "end": (0, MAX_TEXT_OFFSET),
+    "latitude": (-90, 90),
+    "longitude": (-180, 180),
+    "accuracy": (0, MAX_ACCURACY_M),
 }
 #: A drag's parts run one after the other: together they stay below the command's budget (75 s).
 GESTURE_PARTS: tuple[str, ...] = ("holdMs", "durationMs", "settle")
@@ -128,6 +155,11 @@ _BOUND_HINTS: dict[str, str] = {
     "numberOfTaps": "Use 1 for a tap, 2 for a double tap.",
     "quality": "JPEG quality: 80 is a good default.",
     "since": "Send the `next` of the previous reply (0 for everything kept).",
+    "latitude": "Latitude is degrees north of the equator, -90 (south pole) to 90 (north pole): e.g. 48.8584.",
+    "longitude": "Longitude is degrees east of Greenwich, -180 to 180: e.g. 2.2945.",
+    "accuracy": "The accuracy radius in metres, e.g. 10.",
+    "start": "Character offsets count from 0 in the element's text.",
+    "end": "Character offsets count from 0 in the element's text.",
 }
 #: ``commandId`` / ``statusCommandId``: printable ASCII that needs no escaping anywhere (a uuid4 hex qualifies).
 ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
@@ -192,6 +224,45 @@ def _bound_hint(name: str) -> str:
     return "Coordinates are points on the screen: take them from a snapshot's rects (or the viewport)."
 
 
+def _check_key(args: dict[str, Any]) -> None:
+    key, modifiers = args.get("key"), args.get("modifiers") or []
+    unknown = [m for m in modifiers if m not in c.MODIFIERS]
+    if unknown or len(set(modifiers)) != len(modifiers):
+        raise _invalid(f"unsupported modifiers {modifiers!r}", f"Modifiers: {', '.join(c.MODIFIERS)}, each once.")
+    if key not in (c.COMBO_KEYS if modifiers else c.KEYS):
+        known = "a letter, a digit, enter, backspace or " + ", ".join(c.KEYS) if modifiers else ", ".join(c.KEYS)
+        raise _invalid(f"unknown key {key!r}" + (" for a combination" if modifiers else ""), f"Keys: {known}.")
+
+
+_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {
+    c.SELECT_TEXT: ("mode", c.SELECT_MODES),
+    c.ROTATE: ("orientation", c.ORIENTATIONS),
+    c.SET_CONNECTIVITY: ("connectivity", c.CONNECTIVITY),
+    c.SET_PERMISSIONS: ("setting", c.PERMISSION_SETTINGS),
+    c.SET_APPEARANCE: ("appearance", c.APPEARANCES),
+}
+
+
+def _check_repertoire(command: str, args: dict[str, Any]) -> None:
+    """The choices of the repertoire's commands, and the fields that only make sense together."""
+    if command in _CHOICES:
+        name, choices = _CHOICES[command]
+        if name in args and args[name] not in choices:
+            raise _invalid(f"unknown {name} {args[name]!r}", f"{name}: {', '.join(choices)}.")
+    if (
+        command == c.SELECT_TEXT
+        and args.get("mode") == "range"
+        and not 0 <= args.get("start", -1) <= args.get("end", -2)
+    ):
+        raise _invalid("a range selection needs start <= end", "Give the characters' offsets: start and end.")
+    if command == c.SET_LOCATION and ("latitude" in args) != ("longitude" in args):
+        raise _invalid("setLocation needs latitude and longitude together", "Give both, or neither (location off).")
+    if command == c.SET_PERMISSIONS:
+        unknown = [p for p in args["permissions"] if p not in c.PERMISSIONS]
+        if unknown:
+            raise _invalid(f"unknown permission {unknown[0]!r}", f"Permissions: {', '.join(c.PERMISSIONS)}.")
+
+
 def _check_url(url: str) -> None:
     """A URL ``urllib`` can split, with a scheme and (when it names one) a port in range: ``http://[::1`` (an
     unclosed IPv6 host) is refused here, before any device tries to open it."""
@@ -208,15 +279,16 @@ def _check_url(url: str) -> None:
 
 
 def _check_choices(command: str, args: dict[str, Any]) -> None:
-    """The fields that name one of a fixed set (a button, a direction, a key, a screenshot's format and scale) and
-    the URL of openUrl."""
+    """The fields that name one of a fixed set (a button, a direction, a key and its modifiers, a screenshot's format
+    and scale, the repertoire's choices) and the URL of openUrl."""
     button = args.get("button")
     if command == c.BUTTON and button not in c.BUTTONS:
         raise _invalid(f"unknown button {button!r}", f"Buttons: {', '.join(c.BUTTONS)}.")
     if command == c.SCROLL and args.get("direction") not in SCROLL_DIRECTIONS:
         raise _invalid(f"unknown direction {args.get('direction')!r}", f"Directions: {', '.join(SCROLL_DIRECTIONS)}.")
-    if command == c.KEY and args.get("key") not in c.KEYS:
-        raise _invalid(f"unknown key {args.get('key')!r}", f"Keys: {', '.join(c.KEYS)}.")
+    if command == c.KEY:
+        _check_key(args)
+    _check_repertoire(command, args)
     if command == c.OPEN_URL:
         _check_url(str(args["url"]))
     if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:

@@ -17,7 +17,7 @@ Wire node::
 
     {"index", "type", "label", "identifier", "value", "rect": {"x","y","width","height"},
      "enabled", "focused", "selected", "depth", "parentIndex"[, "coveredBy" | "tapPoint"][, "readOnly"][, "nameFrom"]
-     [, "expanded"][, "serial"]}
+     [, "expanded"][, "serial"][, "rules"]}
 
 ``coveredBy`` is present only on an interactive node that something else covers at the point a tap would use
 (a backend that hit-tests; the web device does): a short description of the covering element.
@@ -40,6 +40,13 @@ expander, a disclosure button, a menu button): whether it is open now.
 a string that names one element (DOM node) for as long as it exists and is never given to another one — not in
 the same document, not in another (``"<document id>:<number>"``).  The agent re-finds a ref by it
 (agent/refs.py); it carries no meaning beyond equality.
+
+``rules`` is present only on a node a named rule beyond the spec shaped (the web walker's, walker_rules.js: a
+label drawn as its checkbox, a class word that names an icon): the rules' names, so a reader can ask of any node
+which rule made it.
+
+``value`` is the field's text as it holds it (a trailing space, a line break stay): the text view may shorten it,
+the wire does not.
 """
 
 from __future__ import annotations
@@ -128,6 +135,10 @@ class Node(TypedDict, total=False):
     nameFrom: str
     expanded: bool
     serial: str
+    #: The page's text selection, on the node that holds it (the web phone: ``select-text``, ctrl+a, a drag).
+    selectedText: str
+    #: The named rules beyond the spec that shaped the node (see :attr:`RawNode.rules`).
+    rules: list[str]
 
 
 def rect_of(node: Node) -> WireRect:
@@ -206,6 +217,9 @@ class RawNode:
     expanded: bool | None = None
     #: Names this element for its life, never another one (see the module docstring), when the backend can.
     serial: str | None = None
+    #: The named rules beyond the spec that shaped the node (the web walker's, walker_rules.js): why it has this
+    #: role, name or value.
+    rules: tuple[str, ...] = ()
     children: list[RawNode] = field(default_factory=list)
 
 
@@ -223,13 +237,6 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
-def _clean_lines(text: str | None) -> str | None:
-    """A multi-line field's value: whitespace collapsed within each line, its line breaks kept."""
-    if text is None:
-        return None
-    return "\n".join(" ".join(line.split()) for line in text.splitlines()).strip("\n") or None
-
-
 def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
     """Apply inclusion, visibility, dedup, caps and totality; return ``{"nodes": [...], "quality": {...}}``."""
     nodes: list[Node] = []
@@ -241,7 +248,7 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
         node, depth, parent_index = stack.pop()
         emitted_index = parent_index
         label, identifier = _clean(node.label), _clean(node.identifier)
-        value = _clean_lines(node.value) if node.type == "TextView" else _clean(node.value)
+        value = node.value or None  # as the field holds it: a trailing space is part of what an agent copies
         included = (
             node.interactive
             or node.type in INTERACTIVE_ROLES
@@ -285,6 +292,8 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
                     nodes[-1]["expanded"] = node.expanded
                 if node.serial:
                     nodes[-1]["serial"] = node.serial
+                if node.rules:
+                    nodes[-1]["rules"] = list(node.rules)
         if depth < WALK_DEPTH_CAP:
             for child in reversed(node.children):
                 stack.append((child, depth + 1, emitted_index))

@@ -46,6 +46,8 @@ DEFAULT_HOLD_MS: Final = 50.0
 DEFAULT_SETTLE_MS: Final = 0.0
 DEFAULT_SCREENSHOT_QUALITY: Final = 80
 DEFAULT_SCROLL_AMOUNT: Final = 0.6
+#: ``setLocation`` without an accuracy: a phone's GPS fix outdoors (metres).
+DEFAULT_ACCURACY_M: Final = 10.0
 SNAPSHOT_RETRY_PAUSE_S: Final = 0.4
 
 WARNING_SUPPRESSED: Final = (
@@ -139,6 +141,52 @@ async def _key(d: Device, r: Request) -> JSONObject:
     name = str(r.args["key"])
     await d.key(_app(r), name)
     return _message(f"pressed {name}")
+
+
+async def _key_or_combo(d: Device, r: Request) -> JSONObject:
+    modifiers = [str(m) for m in r.args.get("modifiers") or []]
+    if not modifiers:
+        return await _key(d, r)
+    return await d.key_combo(_app(r), str(r.args["key"]), modifiers)
+
+
+async def _select_text(d: Device, r: Request) -> JSONObject:
+    start, end = r.args.get("start"), r.args.get("end")
+    return await d.select_text(
+        _app(r), float(r.args["x"]), float(r.args["y"]), str(r.args.get("mode", "element")),
+        start=None if start is None else int(start), end=None if end is None else int(end),
+    )  # fmt: skip
+
+
+async def _get_clipboard(d: Device, r: Request) -> JSONObject:
+    return await d.get_clipboard()
+
+
+async def _set_clipboard(d: Device, r: Request) -> JSONObject:
+    return await d.set_clipboard(str(r.args["text"]))
+
+
+async def _rotate(d: Device, r: Request) -> JSONObject:
+    return await d.rotate(str(r.args["orientation"]))
+
+
+async def _set_location(d: Device, r: Request) -> JSONObject:
+    if "latitude" not in r.args:
+        return await d.set_location(None)
+    accuracy = float(r.args.get("accuracy", DEFAULT_ACCURACY_M))
+    return await d.set_location((float(r.args["latitude"]), float(r.args["longitude"]), accuracy))
+
+
+async def _set_connectivity(d: Device, r: Request) -> JSONObject:
+    return await d.set_connectivity(str(r.args["connectivity"]))
+
+
+async def _set_permissions(d: Device, r: Request) -> JSONObject:
+    return await d.set_permissions(str(r.args["setting"]), [str(p) for p in r.args["permissions"]])
+
+
+async def _set_appearance(d: Device, r: Request) -> JSONObject:
+    return await d.set_appearance(str(r.args["appearance"]))
 
 
 async def _set_value(d: Device, r: Request) -> JSONObject:
@@ -285,7 +333,15 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.LIST_APPS: _list_apps,
     c.OPEN_URL: _open_url,
     c.RESET: _reset,
-    c.KEY: _key,
+    c.KEY: _key_or_combo,
+    c.SELECT_TEXT: _select_text,
+    c.GET_CLIPBOARD: _get_clipboard,
+    c.SET_CLIPBOARD: _set_clipboard,
+    c.ROTATE: _rotate,
+    c.SET_LOCATION: _set_location,
+    c.SET_CONNECTIVITY: _set_connectivity,
+    c.SET_PERMISSIONS: _set_permissions,
+    c.SET_APPEARANCE: _set_appearance,
     c.SET_VALUE: _set_value,
     c.SCROLL: _scroll,
     c.LOGS: _logs,

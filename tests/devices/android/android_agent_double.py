@@ -90,6 +90,12 @@ class AgentDouble:
     clock: FakeClock | None = None
     #: What ``logcat -v threadtime`` prints (the whole buffer; ``-t`` picks from it as logcat does).
     logcat: str = ""
+    #: The device clipboard (uiautomator2's ``clipboard``: None when it holds no text).
+    clip: str | None = None
+    sideways: bool = False
+    #: ``cmd uimode`` (Android 10+; False: an older phone, whose shell answers "Unknown command") and its night mode.
+    uimode: bool = True
+    night: str = "no"
 
     def record(self, name: str, *args: Any) -> None:
         self.calls.append((name, *args))
@@ -117,8 +123,25 @@ class AgentDouble:
     def send_keys(self, text: str) -> None:
         self.record("send_keys", text)
 
-    def press(self, key: str) -> None:
-        self.record("press", key)
+    def press(self, key: str | int, meta: int | None = None) -> None:
+        if meta is None:
+            self.record("press", key)
+        else:
+            self.record("press", key, meta)
+
+    # -- the clipboard and the orientation (uiautomator2's getClipboard / setClipboard / setOrientation) ---------
+    @property
+    def clipboard(self) -> str | None:
+        self.record("clipboard")
+        return self.clip
+
+    def set_clipboard(self, text: str, label: str | None = None) -> None:
+        self.record("set_clipboard", text)
+        self.clip = text
+
+    def set_orientation(self, value: str) -> None:
+        self.record("set_orientation", value)
+        self.sideways = value in ("left", "right")  # `wm size` stays the physical size; the window turns
 
     # -- observation -------------------------------------------------------------------------------------------
     def dump_hierarchy(self) -> str:
@@ -136,7 +159,7 @@ class AgentDouble:
 
     def window_size(self) -> tuple[int, int]:
         self.record("window_size")
-        return self.size
+        return (self.size[1], self.size[0]) if self.sideways else self.size
 
     # -- apps ----------------------------------------------------------------------------------------------------
     def app_current(self) -> dict[str, Any]:
@@ -168,6 +191,8 @@ class AgentDouble:
         head = tuple(cmdargs[:2])
         if head == ("wm", "size"):
             return ShellResponse(f"Physical size: {self.size[0]}x{self.size[1]}\n", 0)
+        if head == ("cmd", "uimode"):
+            return self._uimode(cmdargs)
         if head == ("wm", "density"):
             return ShellResponse(f"Physical density: {self.dpi}\n", 0)
         if cmdargs[0] == "logcat":
@@ -186,6 +211,13 @@ class AgentDouble:
                 return ShellResponse(f"Starting: Intent {{ }}\nStatus: ok\nActivity: {self.url_activity}\n", 0)
             return ShellResponse("Error: Activity not started, unable to resolve Intent\n", 0)
         raise AssertionError(f"unexpected shell command {cmdargs}")
+
+    def _uimode(self, cmdargs: list[str]) -> ShellResponse:
+        """Android 10+: ``cmd uimode night yes|no`` answers the mode; before, the shell knows no such command."""
+        if not self.uimode:
+            return ShellResponse("Unknown command: uimode\n", 255)
+        self.night = cmdargs[3]
+        return ShellResponse(f"Night mode: {self.night}\n", 0)
 
     def _logcat(self, since: str) -> str:
         """``-t N``: the last N lines; ``-t 'MM-DD hh:mm:ss.mmm'``: the lines from that time on (inclusive)."""

@@ -162,6 +162,9 @@ class WdaDouble:
     #: The label of every alert button answered, by route or by tap, in order.
     alert_answers: list[str] = field(default_factory=list)
     focused: ET.Element | None = None
+    #: The pasteboard's plain text and the device's orientation (``/wda/setPasteboard``, ``/orientation``).
+    pasteboard: str = ""
+    orientation: str = "PORTRAIT"
     sessions: set[str] = field(default_factory=set)
     settings: dict[str, Any] = field(default_factory=dict)
     capabilities: list[Any] = field(default_factory=list)
@@ -392,6 +395,20 @@ class WdaDouble:
                 raise w3c(500, "unsupported operation", "The alert contains no input fields")
             fields[0].set("value", "".join(body["value"]) if isinstance(body["value"], list) else str(body["value"]))
             return None
+        if key == "POST /wda/setPasteboard":  # WDA: content is base64, contentType plaintext / image / url
+            if body.get("contentType", "plaintext") != "plaintext":
+                raise w3c(400, "invalid argument", f"Unsupported content type: {body.get('contentType')}")
+            self.pasteboard = base64.b64decode(body["content"]).decode()
+            return None
+        if key == "POST /wda/getPasteboard":
+            return base64.b64encode(self.pasteboard.encode()).decode()
+        if key == "POST /orientation":
+            if body.get("orientation") not in ("PORTRAIT", "LANDSCAPE", "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT"):
+                raise w3c(400, "invalid argument", f"Unable To Rotate Device: {body.get('orientation')}")
+            self.orientation = body["orientation"]
+            return None
+        if key == "GET /orientation":
+            return self.orientation
         raise w3c(404, "unknown command", f"Unhandled endpoint: {path} with parameters {body}")
 
     # -- behaviour ----------------------------------------------------------------------------------------------
@@ -412,9 +429,12 @@ class WdaDouble:
 
     def _size(self) -> tuple[float, float]:
         screen = self.foreground().screen
-        if screen is None:
-            return 390.0, 844.0
-        return float(screen.get("width", "390")), float(screen.get("height", "844"))
+        w, h = (
+            (390.0, 844.0)
+            if screen is None
+            else (float(screen.get("width", "390")), float(screen.get("height", "844")))
+        )
+        return (h, w) if self.orientation == "LANDSCAPE" else (w, h)
 
     def _source(self, query: dict[str, list[str]]) -> Any:
         screen = self.foreground().screen

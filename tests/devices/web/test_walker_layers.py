@@ -44,7 +44,9 @@ def test_every_rule_has_a_finding_and_a_test_page_and_is_applied() -> None:
     named: set[str] = set()
     for group in re.findall(r"\(rules? ([a-z, -]+)\)", code):
         named.update(part.strip() for part in group.split(","))
-    assert named == set(table)
+    fired = set(re.findall(r'shape\("([a-z-]+)"\)', code))
+    assert named | fired == set(table)
+    assert fired <= set(table)  # a rule a row names is an entry of the table
 
 
 def test_scroll_plan_uses_the_walkers_role_table() -> None:

@@ -44,6 +44,7 @@ from phonewire.devices.android.hierarchy import (
 )
 from phonewire.devices.android.logcat import Follower
 from phonewire.devices.android.logcat import entry as logcat_entry
+from phonewire.devices.android.repertoire import AndroidRepertoire
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
     SCROLL_HOLD_MS,
@@ -89,7 +90,7 @@ DRAG_END_SLACK_S: Final = 0.001
 DOUBLE_TAP_GAP_S: Final = 0.08
 
 
-class AndroidDevice(Device):
+class AndroidDevice(AndroidRepertoire, Device):
     kind = "android"
 
     def __init__(
@@ -503,10 +504,11 @@ class AndroidDevice(Device):
         return {"direction": direction, "distance": round(moved, 1), "atEnd": moved < dragged / 2,
                 "changed": True, "container": container}  # fmt: skip
 
-    def _probe_focus(self, agent: Agent) -> None:
-        """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input."""
+    def _probe_focus(self, agent: Agent, *, or_any: bool = False) -> None:
+        """TEXT_INPUT_NOT_FOCUSED only when the probe positively finds no focused text input (``or_any``: no focused
+        node at all — Enter activates a focused button or list item)."""
         try:
-            focused = has_focused_text_input(agent.dump_hierarchy())
+            focused = has_focused_text_input(agent.dump_hierarchy(), or_any=or_any)
         except Exception:  # a probe that fails does not block typing
             return
         if not focused:
@@ -525,7 +527,7 @@ class AndroidDevice(Device):
 
     async def keyboard_return(self, app_id: str) -> None:
         def work(agent: Agent) -> None:
-            self._probe_focus(agent)
+            self._probe_focus(agent, or_any=True)
             agent.press("enter")
 
         await self._run(work)

@@ -258,15 +258,16 @@ def parse_hierarchy(xml: str, density: float, app_id: str | None = None) -> Hier
     return Hierarchy(root=root, rotation=rotation, windows=len(windows))
 
 
-def has_focused_text_input(xml: str) -> bool:
-    """The focus probe: does some node that takes text (EditText and kin) have input focus?"""
+def has_focused_text_input(xml: str, *, or_any: bool = False) -> bool:
+    """The focus probe: does some node that takes text (EditText and kin) have input focus?  ``or_any``: or any
+    node at all (a button, a list item with focus: Enter activates it, as a hardware keyboard's does)."""
     root_element = _root_element(xml)
     for element in root_element.iter():
         attrs = dict(element.attrib)
         if not _flag(attrs, "focused"):
             continue
         role = role_of(_class_of(element), attrs, in_scroll=False, has_children=len(element) > 0)
-        if role in TEXT_INPUT_ROLES:
+        if or_any or role in TEXT_INPUT_ROLES:
             return True
     return False
 

@@ -55,6 +55,7 @@ from PIL import Image
 from phonewire.devices.base import AppInfo, AppState, Device, Screenshot
 from phonewire.devices.ios.client import LAUNCH_TIMEOUT_S, SOURCE_TIMEOUT_S, WdaClient, WdaError, canonical_url
 from phonewire.devices.ios.errors import map_failure
+from phonewire.devices.ios.repertoire import IosRepertoire
 from phonewire.devices.ios.source import parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
@@ -105,7 +106,7 @@ _BUNDLE_RE: Final = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$")
 _ELEMENT_KEY: Final = "element-6066-11e4-a52e-4f735466cecf"
 
 
-class IosDevice(Device):
+class IosDevice(IosRepertoire, Device):
     kind = "ios"
 
     def __init__(self, target: str | None = None, *, scale: float | None = None) -> None:

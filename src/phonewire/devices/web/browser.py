@@ -156,7 +156,13 @@ _PROFILE_PREFIX = "phonewire-chromium-"
 WARM_UP: Final = b'{"id":0,"method":"Storage.getCookies"}\0'
 
 
-def remove_stale_profiles() -> None:
+def remove_dead_profiles() -> None:
+    """:func:`remove_stale_profiles` in one pass, without waiting for lingering helpers (the host calls it once a
+    runner has ended, from its event loop: registry ``leftovers``)."""
+    remove_stale_profiles(linger_s=0.0)
+
+
+def remove_stale_profiles(linger_s: float = 3.0) -> None:
     """Remove profile directories left by owners that were SIGKILLed (their browser died with them, by
     PR_SET_PDEATHSIG, but nobody was left to remove the directory).  The owner's PID is in the name.  Only this
     user's: root leaves another user's directories alone (their owner cleans up after itself)."""
@@ -174,15 +180,15 @@ def remove_stale_profiles() -> None:
         try:
             os.kill(int(owner), 0)
         except ProcessLookupError:
-            _remove_tree(path)
+            _remove_tree(path, linger_s)
         except (PermissionError, OverflowError):
             pass  # alive, someone else's (or no PID this system has)
 
 
-def _remove_tree(path: Path) -> None:
+def _remove_tree(path: Path, linger_s: float = 3.0) -> None:
     """Remove a profile directory.  The dead browser's helpers (renderers, zygote) can still write into it for
     a moment while they notice it is gone, so a removal that lost that race is tried again, briefly."""
-    deadline = time.monotonic() + 3.0  # a loaded machine lets the helpers linger a while
+    deadline = time.monotonic() + linger_s  # a loaded machine lets the helpers linger a while
     while True:
         shutil.rmtree(path, ignore_errors=True)
         if not path.exists() or time.monotonic() > deadline:

@@ -36,8 +36,8 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Final
 
 EventHandler = Callable[[str, dict[str, Any], str | None], None]
 """``handler(method, params, session_id)``; called from the pipe reader, must not block."""
@@ -177,6 +177,12 @@ class CdpConnection:
     async def send(
         self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
     ) -> dict[str, Any]:
+        return await self.start(method, params, session_id)
+
+    def start(
+        self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
+    ) -> Coroutine[Any, Any, dict[str, Any]]:
+        """Write the call now (calls go out in the order they are started) and answer what awaits its reply."""
         if self._closed_reason is not None:
             raise CdpClosed(self._closed_reason)
         if session_id in self._dialogs and method not in DIALOG_SAFE:
@@ -195,6 +201,9 @@ class CdpConnection:
             self._pending.pop(msg_id, None)
             self._fail_all(f"DevTools pipe failed: {exc}")
             raise CdpClosed(self._closed_reason or str(exc)) from exc
+        return self._reply(msg_id, future)
+
+    async def _reply(self, msg_id: int, future: asyncio.Future[dict[str, Any]]) -> dict[str, Any]:
         try:
             return await future
         finally:
@@ -286,12 +295,67 @@ class CdpConnection:
             self._reader.close()
 
 
+#: Calls a page's busy main thread does not hold up, or that wait on purpose (a navigation, a promise): never
+#: answered by stopping the page's script.
+_UNGUARDED: Final = frozenset({
+    "Page.navigate", "Page.reload", "Page.handleJavaScriptDialog", "Runtime.runIfWaitingForDebugger",
+    "Runtime.terminateExecution", "Page.close", "Page.stopScreencast", "Page.screencastFrameAck",
+})  # fmt: skip
+
+
 class CdpSession:
-    """Calls scoped to one attached target (flattened session)."""
+    """Calls scoped to one attached target (flattened session).
+
+    A page's own script cannot hold a call for longer than ``budget_s`` (:meth:`guard`): a call still unanswered
+    then — ``while(true){}`` in the page, or a walk of a document too big to finish — gets
+    ``Runtime.terminateExecution`` on the same session, which stops the script running in the page (the page
+    itself lives on), and ``on_stopped(method)`` is told; the call then answers as the browser says (an
+    evaluation that was the script stopped answers its exception)."""
 
     def __init__(self, connection: CdpConnection, session_id: str) -> None:
         self.connection = connection
         self.session_id = session_id
+        self.budget_s: float | None = None
+        self.on_stopped: Callable[[str], None] | None = None
+        self.on_hung: Callable[[str], None] | None = None
+
+    def guard(
+        self, budget_s: float, on_stopped: Callable[[str], None], on_hung: Callable[[str], None] | None = None
+    ) -> None:
+        """Bound every call by ``budget_s``: past it the page's script is stopped (``on_stopped``); past twice it
+        — the page is stuck where no script runs (a layout of a document too deep or too big) — the page's
+        renderer is ended (``Page.crash``, served off its main thread; ``on_hung`` first) and the call fails."""
+        self.budget_s, self.on_stopped, self.on_hung = budget_s, on_stopped, on_hung
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return await self.connection.send(method, params, self.session_id)
+        call = self.connection.start(method, params, self.session_id)  # written now: the order of calls holds
+        if self.budget_s is None or method in _UNGUARDED:
+            return await call
+        task = asyncio.ensure_future(call)
+        if (params or {}).get("awaitPromise"):
+            # it may wait on purpose (a promise, a load): a probe tells a page that is waiting from one that is stuck
+            while not (await asyncio.wait({task}, timeout=self.budget_s))[0]:
+                try:
+                    await self.send("Runtime.evaluate", {"expression": "0", "returnByValue": True})
+                except BaseException:
+                    task.cancel()
+                    raise
+            return await task
+        done, _ = await asyncio.wait({task}, timeout=self.budget_s)
+        if not done:
+            if self.on_stopped is not None:
+                self.on_stopped(method)
+            with contextlib.suppress(CdpError, TimeoutError):
+                await asyncio.wait_for(
+                    self.connection.send("Runtime.terminateExecution", None, self.session_id), self.budget_s
+                )
+            done, _ = await asyncio.wait({task}, timeout=self.budget_s)
+        if not done and self.on_hung is not None:
+            self.on_hung(method)
+            with contextlib.suppress(CdpError, TimeoutError):
+                await asyncio.wait_for(self.connection.send("Page.crash", None, self.session_id), self.budget_s)
+            done, _ = await asyncio.wait({task}, timeout=self.budget_s)
+            if not done:
+                task.cancel()
+                raise CdpProtocolError(method, -32000, "the page stopped answering and was ended")
+        return await task

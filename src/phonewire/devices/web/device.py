@@ -37,7 +37,8 @@ Errors are mapped in exactly one place (:meth:`pages.Pages._mapped`): a closed D
 
 Counters: ``suppressed`` counts uncaught exceptions thrown by app pages (``Runtime.exceptionThrown``) — page
 noise that the runner turns into a ``warning`` when it grows during a mutation; ``recorded`` counts renderer
-crashes of app pages (``Inspector.targetCrashed``) — real failures.
+crashes of app pages (``Inspector.targetCrashed``) — real failures.  The first command on a crashed app (or one
+ended for not answering, pages.PAGE_SCRIPT_BUDGET_S) answers APP_CRASHED with what happened; then it is not running.
 """
 
 from __future__ import annotations
@@ -48,12 +49,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from phonewire.devices.base import AppInfo, AppState, IssueCounters
-from phonewire.devices.web.back import Buttons
 from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError
+from phonewire.devices.web.environment import Environment
 from phonewire.devices.web.home import DEMO_APP_ID, home_html
 from phonewire.devices.web.observe import CONSOLE_API, Observer
-from phonewire.devices.web.pages import AUTO_ATTACH, DEMO_PATH, HOME_PATH
+from phonewire.devices.web.pages import AUTO_ATTACH, DEMO_PATH, HOME_PATH, crashed
 from phonewire.devices.web.profiles import Profile, resolve_profile
 from phonewire.devices.web.screencast import Recording
 from phonewire.devices.web.server import StaticServer
@@ -67,7 +68,7 @@ __all__ = ["DEMO_APP_ID", "WebDevice"]
 _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
 
 
-class WebDevice(Buttons):
+class WebDevice(Environment):
     kind = "web"
 
     def __init__(self, profile: str | None = None) -> None:
@@ -90,6 +91,10 @@ class WebDevice(Buttons):
         #: Targets adopted (or being adopted) as an app's new screen: from ``Target.attachedToTarget`` (paused before
         #: their first script) or, failing that, ``Target.targetCreated`` — never both.
         self._adopted: set[str] = set()
+        self._permission: dict[str, str] = {}
+        self._location: tuple[float, float, float] | str | None = "unset"
+        self._connectivity = "online"
+        self._appearance: str | None = None
         try:
             self._scale = time_scale()
         except ValueError:
@@ -193,6 +198,9 @@ class WebDevice(Buttons):
             page = self._apps.get(app_id)
             if page is None:
                 return AppState.NOT_RUNNING
+            if page.crashed:  # said once, as what it is; then the app is simply not running
+                self._forget(page, page.gone or "its renderer crashed")
+                raise crashed(app_id, page)
             if page.gone:
                 self._forget(page, page.gone)
                 return AppState.NOT_RUNNING

@@ -9,17 +9,18 @@ from functools import partial
 from typing import Any
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import controls, dialogs, gestures, readback, scrolling, settle
+from phonewire.devices.web import controls, dialogs, gestures, js, readback, scrolling, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.target import Page
 from phonewire.devices.web.view import Views
-from phonewire.devices.web.walk import CHANGE_MARK, describe
+from phonewire.devices.web.walk import CHANGE_MARK, FOCUS_PROBE, describe
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
+_FOCUSED = js.load("focused.js")
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
-_TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
+TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
 
 
 class Inputs(Views):
@@ -168,8 +169,16 @@ class Inputs(Views):
             if page.dialog is not None:  # return in a dialog is its OK
                 await dialogs.answer(page, accept=True)
                 return
-            await self._require_focus(page)
+            if not await self._activates(page):
+                await self._require_focus(page)
             await self._key(page, gestures.ENTER, "\r")
+
+    async def _activates(self, page: Page) -> bool:
+        """Whether Enter goes to a focused element that is no text field (a button, a link, a menu item): it
+        activates it, as on every platform; a text field (or nothing) with focus is typing's business."""
+        if await self._eval(page, FOCUS_PROBE):
+            return False
+        return bool(await self._eval(page, f"({_FOCUSED})({js.ACTIVE_ELEMENT}())"))
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
@@ -208,7 +217,7 @@ class Inputs(Views):
             # 4, F7; a key the page answered at once pays one round trip, ~1 ms, not the ~27 ms of the frames)
             with self._may_close(page):
                 if await self._eval(page, CHANGE_MARK) == before:
-                    await self._eval(page, _TWO_FRAMES, await_promise=True)
+                    await self._eval(page, TWO_FRAMES, await_promise=True)
 
     async def set_value(
         self, app_id: str, x: float, y: float, values: list[str], *, add: bool = False

@@ -10,3 +10,7 @@ def load(name: str) -> str:
     """The text of ``name`` (a ``.js`` file of this package).  Its last line ends with a newline, so a script
     wrapped as ``f"({script})(…)"`` stays whole even when it ends with a comment."""
     return resources.files("phonewire.devices.web").joinpath(name).read_text()
+
+
+#: The focused element through shadow roots and frames, as a function (active_element.js).
+ACTIVE_ELEMENT = f"({load('active_element.js')})"

@@ -31,23 +31,46 @@
       return r;
     };
   }
+  // A reaction's chain: a short timer or an animation frame requested while an event is dispatched, or from such a
+  // callback (up to CHAIN generations: Vue starts a transition two frames after the click), is on its way until it
+  // runs. A loop the page ran before the action (a canvas redrawn every frame) is not: its callbacks descend from
+  // no event.
+  const CHAIN = 3;
+  let generation = 0;  // of the tracked callback running now (0: none)
+  const tracked = () => (window.event ? 1 : generation > 0 && generation < CHAIN ? generation + 1 : 0);
+  const chained = (fn, gen, pending, key) => function () {
+    pending.delete(key.id);
+    state.last = performance.now();
+    const outer = generation;
+    generation = gen;
+    try { return fn.apply(this, arguments); } finally { generation = outer; }
+  };
   const setT = window.setTimeout, clearT = window.clearTimeout;
   window.setTimeout = function (fn, delay) {
-    if (!window.event || typeof fn !== "function" || !(Number(delay || 0) <= PENDING_TIMER_MS)) {
+    const gen = tracked();
+    if (!gen || typeof fn !== "function" || !(Number(delay || 0) <= PENDING_TIMER_MS)) {
       return setT.apply(this, arguments);
     }
-    const args = Array.prototype.slice.call(arguments);
-    let id = 0;
-    args[0] = function () {
-      state.timers.delete(id);
-      state.last = performance.now();
-      return fn.apply(this, arguments);
-    };
-    id = setT.apply(this, args);
-    state.timers.add(id);
-    return id;
+    const args = Array.prototype.slice.call(arguments), key = {id: 0};
+    args[0] = chained(fn, gen, state.timers, key);
+    key.id = setT.apply(this, args);
+    state.timers.add(key.id);
+    return key.id;
   };
   window.clearTimeout = function (id) { state.timers.delete(id); return clearT.apply(this, arguments); };
+  state.frames = new Set();
+  const rAF = window.requestAnimationFrame, cancelAF = window.cancelAnimationFrame;
+  if (typeof rAF === "function") {
+    window.requestAnimationFrame = function (fn) {
+      const gen = tracked();
+      if (!gen || typeof fn !== "function") return rAF.apply(this, arguments);
+      const key = {id: 0};
+      key.id = rAF.call(this, chained(fn, gen, state.frames, key));
+      state.frames.add(key.id);
+      return key.id;
+    };
+    window.cancelAnimationFrame = function (id) { state.frames.delete(id); return cancelAF.apply(this, arguments); };
+  }
   // WebSocket: a message an event handler sent is a reaction on its way until a message comes back on that socket
   // (at most PENDING_SOCKET_MS); a message received is a change (a server answering over a socket: NiceGUI).  The
   // socket is watched from its first send on; the constructor is left alone (wrapping it at document start, the

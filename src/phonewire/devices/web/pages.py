@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
@@ -33,6 +34,8 @@ from phonewire.devices.web.walk import PAGE_HOOKS_JS
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
+log = logging.getLogger("phonewire.web")
+
 DEMO_PATH = "/demo/index.html"
 HOME_PATH = "/__home__"
 LOAD_TIMEOUT_S = 15.0
@@ -46,6 +49,13 @@ AUTO_ATTACH: dict[str, Any] = {
 #: How long a page that announced itself (Target.targetCreated with an opener) may take to arrive auto-attached
 #: before it is attached the late way.
 AUTO_ATTACH_GRACE_S = 0.5
+#: The longest one call into a page may be held by the page's own script (``while(true){}``) before that script is
+#: stopped (``Runtime.terminateExecution``); a page that still does not answer after as long again (stuck where no
+#: script runs: a layout of a document too deep or too big) is ended (``Page.crash``) and its app answers
+#: APP_CRASHED (cdp.CdpSession.guard).  One page costs the other apps and sessions of the phone at most twice this,
+#: 5 s.  Scaled up with the time scale, never down (a short scale shortens the runner's budgets, not what a page
+#: may legitimately take).
+PAGE_SCRIPT_BUDGET_S = 2.5
 #: How long an action waits for a window its page opened to become the app's new screen (scaled).
 POPUP_WAIT_S = 1.0
 # Resolves a task after the load event: the page's own load handlers have run by then (ours, added at commit,
@@ -59,6 +69,16 @@ RESTART_HINT = (
     "The browser behind the web phone is gone; the runner starts a new one on the next command "
     "(every app's state is lost: open the app again)."
 )
+
+
+def crashed(app_id: str, page: Page) -> ProtocolError:
+    """APP_CRASHED for the app whose page ``page`` was: what happened, and that launching it again starts it anew."""
+    return ProtocolError(
+        e.APP_CRASHED,
+        f"{app_id} crashed: {page.gone or 'its renderer crashed'}",
+        "The other apps of the phone are unharmed. Launch it again with launchApp (it starts anew: its state is "
+        "lost); a page that crashes every time is too big or too deep for the browser.",
+    )
 
 
 class Pages(Device):
@@ -106,6 +126,9 @@ class Pages(Device):
             raise dialogs.refused(dialog, "the page opened a dialog") from exc
         except CdpProtocolError as exc:
             page = self._apps.get(app_id) if app_id else None
+            if page is not None and page.crashed:
+                self._forget(page, page.gone or "its renderer crashed")
+                raise crashed(app_id or page.app_id, page) from exc
             if page is not None and (page.gone or target_gone(exc)):
                 self._forget(page, page.gone or "the page target closed")
                 raise ProtocolError(
@@ -136,7 +159,8 @@ class Pages(Device):
                 self._suppressed += 1
         elif method == "Inspector.targetCrashed":
             if page is not None:
-                page.gone = "its renderer crashed"
+                page.gone = page.gone or "its renderer crashed (out of memory, or past a browser limit)"
+                page.crashed = True
                 if page is not self._home:
                     self._recorded += 1
         elif method.startswith("Page.frame") and page is not None and params.get("frameId") == page.target_id:
@@ -217,6 +241,24 @@ class Pages(Device):
             self._adopted.add(target_id)
             await self._adopt(opener, target_id, url)
 
+    def _script_stopped(self, page: Page, method: str) -> None:
+        """A page's script held ``method`` past its budget and is being stopped: counted as a muted issue (a
+        mutation's reply warns of it) and logged."""
+        if page is not self._home:
+            self._suppressed += 1
+        log.warning("%s: its script held %s past %.3g s and was stopped", page.app_id or page.target_id, method,
+                    PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0))  # fmt: skip
+
+    def _hung(self, page: Page, method: str) -> None:
+        """A page that did not answer even once its script was stopped is ended (cdp.CdpSession.guard)."""
+        budget = PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0)
+        page.gone = (
+            f"it stopped answering ({method} held for {2 * budget:.3g} s, past the end of its own script: a document "
+            "too deep or too big to lay out) and was ended so the phone keeps serving"
+        )
+        page.crashed = True
+        log.warning("%s: %s", page.app_id or page.target_id, page.gone)
+
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -249,6 +291,9 @@ class Pages(Device):
             await self._follow_domains(page)
         page.app_id, page.url = app_id, url
         await self._navigate(page, url)
+        if page.crashed:  # it never finished loading, and was ended for not answering
+            self._by_session.pop(page.session.session_id, None)
+            raise crashed(app_id, page)
         # The app's history starts at its own page: `back` must never return to the blank page the target was
         # created with (that would blank the app instead of backgrounding it).
         await page.session.send("Page.resetNavigationHistory")
@@ -266,12 +311,20 @@ class Pages(Device):
             attached = await cdp.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
             session_id = str(attached["sessionId"])
         page = Page("", target_id, cdp.session(session_id), "about:blank")
+        budget = PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0)
+        page.session.guard(
+            budget, lambda method: self._script_stopped(page, method), lambda method: self._hung(page, method)
+        )
         self._by_session[session_id] = page
         await apply_profile(
             page.session, self.profile, init_scripts=(PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT), resume=resume
         )
         await self._follow_domains(page)
+        await self._follow_environment(page)
         return page
+
+    async def _follow_environment(self, page: Page) -> None:
+        """Give a new page the phone's environment (environment.py: location, network)."""
 
     async def _follow_domains(self, page: Page) -> None:
         for on, (method, params) in ((self._observer.log_domain, LOG_ENABLE),
@@ -310,6 +363,9 @@ class Pages(Device):
 
     def _live(self, app_id: str) -> Page:
         page = self._apps.get(app_id)
+        if page is not None and page.crashed:
+            self._forget(page, page.gone or "its renderer crashed")
+            raise crashed(app_id, page)
         if page is not None and page.gone:
             page = self._pop(page) or page
         if page is None or page.gone:

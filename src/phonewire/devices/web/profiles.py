@@ -73,9 +73,22 @@ def resolve_profile(name: str | None) -> Profile:
             f"unknown web device profile {name!r}",
             f"Use one of: {', '.join(profile_names())} (e.g. --device web:pixel-7).",
         )
-    if not landscape:
-        return base
-    return replace(base, name=f"{base.name}-landscape", width=base.height, height=base.width, landscape=True)
+    return turned(base, landscape)
+
+
+def metrics(p: Profile) -> dict[str, object]:
+    """``Emulation.setDeviceMetricsOverride``'s parameters for the profile."""
+    orientation = {"type": "landscapePrimary" if p.landscape else "portraitPrimary", "angle": 90 if p.landscape else 0}
+    return {"width": p.width, "height": p.height, "deviceScaleFactor": p.dpr, "mobile": True,
+            "screenOrientation": orientation}  # fmt: skip
+
+
+def turned(p: Profile, landscape: bool) -> Profile:
+    """The profile's phone held the other way (or as it is, when it already is)."""
+    if p.landscape == landscape:
+        return p
+    name = f"{p.name}-landscape" if landscape else p.name.removesuffix("-landscape")
+    return replace(p, name=name, width=p.height, height=p.width, landscape=landscape)
 
 
 async def apply_profile(
@@ -93,19 +106,7 @@ async def apply_profile(
         session.send("Inspector.enable"),
         session.send("Page.enable"),  # navigation events: a snapshot waits for a navigation under way
         *(session.send("Page.addScriptToEvaluateOnNewDocument", {"source": script}) for script in init_scripts),
-        session.send(
-            "Emulation.setDeviceMetricsOverride",
-            {
-                "width": p.width,
-                "height": p.height,
-                "deviceScaleFactor": p.dpr,
-                "mobile": True,
-                "screenOrientation": {
-                    "type": "landscapePrimary" if p.landscape else "portraitPrimary",
-                    "angle": 90 if p.landscape else 0,
-                },
-            },
-        ),
+        session.send("Emulation.setDeviceMetricsOverride", metrics(p)),
         session.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}),
         session.send("Emulation.setUserAgentOverride", {"userAgent": p.user_agent, "platform": p.platform}),
         *((session.send("Runtime.runIfWaitingForDebugger"),) if resume else ()),

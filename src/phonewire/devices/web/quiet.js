@@ -1,8 +1,14 @@
 // Resolves once the settled screen holds still (settle.py's QUIET_SCRIPT: its bounds in ms are the arguments).
-(QUIET, MAX, SCROLL_MAX, SOCKET_MAX) => new Promise(resolve => {
+// Still: the document complete, no reaction of the page on its way (requests, short timers, animation frames an
+// event's handlers asked for, socket answers: the observer counts them), no finite animation or transition running (document.getAnimations(), which brings style up
+// to date first, so a transition a tap just started is seen), and STILL_FRAMES animation frames in a row that began
+// with no element added, removed or changed and nothing scrolled since the frame before. A page that draws no frames
+// (rAF does not run in a hidden document) is judged by the window instead: QUIET ms without a change.
+(QUIET, MAX, SCROLL_MAX, SOCKET_MAX, STILL_FRAMES) => new Promise(resolve => {
   const t0 = performance.now();
   const known = window.__phonewireQuiet;
   let last = known ? Math.min(known.last, t0) : t0, scrolled = known ? known.scrolled : -Infinity;
+  let still = 0, seen = t0, framed = -Infinity, done = false;
   const element = (n) => n.nodeType === 1;
   const obs = new MutationObserver((records) => {
     for (const r of records) {
@@ -17,18 +23,53 @@
     if (k.sockets) for (const sent of k.sockets.values()) if (now - sent < SOCKET_MAX) return true;
     return false;
   };
-  const check = () => {
-    const now = performance.now(), ready = document.readyState === "complete";
-    if (known && known.last > last) last = known.last;
-    if (known && (known.requests > 0 || (known.timers && known.timers.size > 0) || answering(known, now))) {
-      last = now;  // on its way
+  const animating = () => {
+    if (typeof document.getAnimations !== "function") return false;
+    for (const a of document.getAnimations()) {
+      if (a.playState !== "running") continue;
+      const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+      if (timing && timing.iterations === Infinity) continue;  // a spinner never ends: no reaction to wait for
+      return true;
     }
-    const scrolling = now - scrolled < QUIET;
-    if ((ready && now - last >= QUIET) || (now - t0 >= MAX && !scrolling) || now - t0 >= SCROLL_MAX) {
-      obs.disconnect(); removeEventListener("scroll", moved, {capture: true});
-      resolve(ready && now - last >= QUIET);
-    }
-    else setTimeout(check, Math.max(10, Math.min(QUIET - (now - last), (scrolling ? SCROLL_MAX : MAX) - (now - t0))));
+    return false;
   };
-  check();
+  const finish = (settled) => {
+    done = true;
+    obs.disconnect(); removeEventListener("scroll", moved, {capture: true});
+    resolve(settled);
+  };
+  // true when the bounds ran out (the promise is resolved then)
+  const bounded = (now, settled) => {
+    const scrolling = now - scrolled < QUIET;
+    if ((now - t0 >= MAX && !scrolling) || now - t0 >= SCROLL_MAX) { finish(settled); return true; }
+    return false;
+  };
+  const busy = (now) => {
+    if (known && known.last > last) last = known.last;
+    if (known && (known.requests > 0 || (known.timers && known.timers.size > 0) ||
+                  (known.frames && known.frames.size > 0) || answering(known, now))) return true;
+    return animating();
+  };
+  const frame = () => {
+    if (done) return;
+    const now = performance.now(), ready = document.readyState === "complete";
+    framed = now;
+    if (busy(now)) last = now;  // on its way
+    still = ready && last <= seen ? still + 1 : 0;
+    seen = now;
+    if (still >= STILL_FRAMES) { finish(true); return; }
+    if (!bounded(now, false)) requestAnimationFrame(frame);
+  };
+  const window_ = () => {  // only while no frame has come for QUIET ms
+    if (done) return;
+    const now = performance.now(), ready = document.readyState === "complete";
+    if (now - framed >= QUIET) {
+      if (busy(now)) last = now;
+      if (ready && now - last >= QUIET) { finish(true); return; }
+      if (bounded(now, ready && now - last >= QUIET)) return;
+    }
+    setTimeout(window_, QUIET / 2);
+  };
+  requestAnimationFrame(frame);
+  setTimeout(window_, QUIET);
 })

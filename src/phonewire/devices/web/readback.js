@@ -1,17 +1,7 @@
-// Typing read back (readback.py): 'mark' keeps the focused text field before the keys and answers what it holds;
-// 'read' answers, once the page's queued tasks ran, the kept field's value (null: it left the page or lost focus).
-(mode) => {
-  const focused = () => {
-    let el = document.activeElement;
-    for (let i = 0; i < 20 && el; i++) {
-      if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-      if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
-        el = el.contentDocument.activeElement; continue;
-      }
-      break;
-    }
-    return el;
-  };
+// Typing read back (readback.py), `focused` being active_element.js: 'mark' keeps the focused text field before
+// the keys and answers what it holds; 'read' answers, once the page's queued tasks ran, the kept field's value
+// (null: it left the page or lost focus).
+(mode, focused) => {
   if (mode === 'read') {
     return new Promise(resolve => setTimeout(resolve, 0)).then(() => {
       const kept = window.__phonewireTyped;

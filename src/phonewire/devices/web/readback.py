@@ -21,8 +21,8 @@ from phonewire.protocol.errors import ProtocolError
 #: check).  ``read``, after the page's queued tasks ran: the kept field's value, or null when it left the page or
 #: lost focus (readback.js).
 _READBACK = js.load("readback.js")
-MARK_JS = f"({_READBACK})('mark')"
-READ_JS = f"({_READBACK})('read')"
+MARK_JS = f"({_READBACK})('mark', {js.ACTIVE_ELEMENT})"
+READ_JS = f"({_READBACK})('read', {js.ACTIVE_ELEMENT})"
 
 
 def _as_typed(text: str, multiline: bool) -> str:

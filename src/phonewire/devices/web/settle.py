@@ -1,7 +1,10 @@
 """Settled screens: after an action, the next snapshot waits (bounded) until the page shows a screen that holds
-still — no main-frame navigation under way, the document complete, its DOM structure quiet and nothing scrolling
-for QUIET_MS, and no reaction of the page still on its way: no fetch or XHR unanswered, no short timer (at most
-PENDING_TIMER_MS) that an event handler set and that has not fired yet (a search box's debounce), no WebSocket
+still — no main-frame navigation under way, the document complete, STILL_FRAMES animation frames in a row that
+began with its DOM structure unchanged and nothing scrolled since the frame before (QUIET_MS without a change on a
+page that draws no frames), no finite animation or transition running, and no reaction of the page still on its
+way: no fetch or XHR unanswered, no short timer (at most
+PENDING_TIMER_MS) or animation frame that an event handler asked for (or a callback of one, up to three generations:
+Vue starts a transition two frames after a click) and that has not run yet (a search box's debounce), no WebSocket
 message an event handler sent that no message has answered yet (at most PENDING_SOCKET_MS: NiceGUI talks to its
 server over a WebSocket), and none received within QUIET_MS on a socket the page has sent on.  Text changing in
 place (a ticking clock) does not count as movement; a scroll does (a smooth scroll a tap started —
@@ -22,6 +25,10 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
 #: Settling before a snapshot that follows an action (unscaled; the time scale multiplies the bounds).
+#: Frames in a row that must begin with nothing changed since the frame before (about one frame's wait, 16.7 ms at
+#: 60 Hz, on a page that reacted at once): the page's own signal that its reaction is over, instead of a fixed window.
+STILL_FRAMES = 1
+#: The window that judges a page drawing no frames (a hidden document runs no animation frames).
 QUIET_MS = 100
 SETTLE_MAX_S = 1.0
 #: While the content is still scrolling at SETTLE_MAX_S, the wait goes on until it rests, up to this long: a smooth
@@ -47,9 +54,10 @@ OBSERVER_SCRIPT = f"({js.load('observer.js')})({PENDING_TIMER_MS}, {PENDING_SOCK
 # After an action: the action itself counts as a change (its effect may start a moment later).
 ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"
 
-# Resolves once the document is complete and no element was added or removed, no attribute changed and nothing
-# scrolled (any element: a capturing listener sees every scroll event) for QUIET_MS, or after MAX ms — after
-# SCROLL_MAX ms while the content is still scrolling then; true when it became quiet (quiet.js, called with them).
+# Resolves once the document is complete, nothing is on its way or animating, and STILL_FRAMES frames began with no
+# element added or removed, no attribute changed and nothing scrolled (any element: a capturing listener sees every
+# scroll event) since the frame before; or after MAX ms — after SCROLL_MAX ms while the content is still scrolling
+# then; true when it became still (quiet.js, called with them).
 QUIET_SCRIPT = js.load("quiet.js")
 
 
@@ -76,7 +84,7 @@ async def settle_screen(page: Navigation, evaluate: Callable[[str], Awaitable[An
     loop = asyncio.get_running_loop()
     nav_end = loop.time() + NAVIGATION_WAIT_S * scale
     bounds = (QUIET_MS, round(SETTLE_MAX_S * scale * 1000), round(SCROLL_SETTLE_MAX_S * scale * 1000),
-              round(PENDING_SOCKET_MS * scale))  # fmt: skip
+              round(PENDING_SOCKET_MS * scale), STILL_FRAMES)  # fmt: skip
     quiet = f"({QUIET_SCRIPT})({', '.join(map(str, bounds))})"
     for _ in range(4):
         while navigating(page) and loop.time() < nav_end:

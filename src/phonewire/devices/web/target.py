@@ -39,6 +39,8 @@ class Page:
     state: AppState = AppState.FOREGROUND
     frozen: bool = False
     gone: str | None = None  # why the target vanished (crash, closed by the page)
+    #: The page's renderer crashed or was ended for not answering: commands on the app answer APP_CRASHED.
+    crashed: bool = False
     #: An action ran since the last snapshot: the next one waits for the screen to settle.
     unsettled: bool = False
     #: The main frame is loading a new document (Page.frameStartedLoading … frameStoppedLoading).

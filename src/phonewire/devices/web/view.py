@@ -13,9 +13,10 @@ from typing import Any
 
 from phonewire.devices.base import Screenshot
 from phonewire.devices.video import VideoWriter, already_recording, codec_for
-from phonewire.devices.web import capture, dialogs, settle
-from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError, target_gone
+from phonewire.devices.web import capture, dialogs, js, settle
+from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.dialogs import Dialog
+from phonewire.devices.web.marks import mark_selection
 from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE
 from phonewire.devices.web.page_script import evaluate
 from phonewire.devices.web.pages import Pages
@@ -25,6 +26,8 @@ from phonewire.devices.web.walk import CHANGE_MARK, DEFINE_WALKER, WALKER_MISSIN
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect, Snapshot
+
+_SELECTION = f"({js.load('selection.js')})()"
 
 
 class Views(Pages):
@@ -148,19 +151,32 @@ class Views(Pages):
             page.unsettled = False
             if loading is None and settle.navigating(page):
                 loading = "a navigation was under way"
+            selection = asyncio.ensure_future(self._selection(page))  # pipelined behind the walk: no round trip more
             try:
                 walk = await self._walker(page)
             except ProtocolError as exc:
+                selection.cancel()
                 if exc.code != e.COMMAND_FAILED:
                     raise
                 # (the runner retries a failed capture once after a short pause; the device does not)
                 raise ProtocolError(
                     e.SNAPSHOT_FAILED, exc.message, "Retry the snapshot; if it keeps failing, take a screenshot."
                 ) from exc
+            except BaseException:
+                selection.cancel()
+                raise
             if not isinstance(walk, dict):
+                selection.cancel()
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
             page.last_walk = walk
-            return snapshot_from_walk(walk, self.kind, loading=loading)
+            return mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
+
+    async def _selection(self, page: Page) -> Any:
+        """The page's text selection (selection.js), or None; a page whose scripts break the probe has none."""
+        try:
+            return await self._eval(page, _SELECTION)
+        except (ProtocolError, CdpError):
+            return None
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():

@@ -165,7 +165,8 @@ def tree_from_walk(walk: dict[str, Any]) -> RawNode:
             continue
         number = next((v for v in rest if isinstance(v, int) and not isinstance(v, bool)), 0)
         cover = [v for v in rest if isinstance(v, list)]
-        tap = next((v.get("tap") for v in rest if isinstance(v, dict)), None)
+        tap = next((v["tap"] for v in rest if isinstance(v, dict) and "tap" in v), None)
+        shaped = next((v["rules"] for v in rest if isinstance(v, dict) and "rules" in v), None)
         role = vocabulary_role(
             str(ax_role),
             secure=bool(flags & _F_SECURE),
@@ -189,6 +190,7 @@ def tree_from_walk(walk: dict[str, Any]) -> RawNode:
             name_from="row" if flags & _F_NAME_FROM_ROW and name else None,
             expanded=True if flags & _F_EXPANDED else False if flags & _F_COLLAPSED else None,
             serial=f"{doc}:{number}" if number and isinstance(doc, str) and doc else None,
+            rules=tuple(str(r) for r in shaped) if isinstance(shaped, list) else (),
         )
         built.append(node)
         (built[parent] if 0 <= parent < len(built) - 1 else root).children.append(node)

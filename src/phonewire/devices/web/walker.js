@@ -34,6 +34,8 @@
 
 function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (out.length >= maxNodes || depth > MAX_DEPTH) return;
+  shaped = [];  // (the rules that shape this element's row: walker_rules.js)
+  if (el === shownAlone) shape("fixed-in-culled");
   const tag = el.tagName;
   const r = el.getBoundingClientRect();
   // A zero-area box (a wrapper of absolutely positioned children, an empty element) is never "outside":
@@ -52,8 +54,8 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   const overflows = sh > ch + 1 || el.scrollWidth > el.clientWidth + 1;
   if (outside && !overflows && el.childElementCount < 50) { culled.add(el); return; }  // (rule fixed-in-culled)
   if (el.hidden && tag !== "svg") return;
-  let role = roleOf(el, tag);
-  const drawn = tag === "LABEL" && hiddenToggle(el.control) ? el.control : null;  // (rule drawn-toggle)
+  let role = shownRole(el, tag);
+  const drawn = tag === "LABEL" && hiddenToggle(el.control) && shape("drawn-toggle") ? el.control : null;
   if (drawn) role = (drawn.getAttribute("type") || "").toLowerCase();
   else if (tag === "INPUT" && hiddenToggle(el)) return;  // its label stands for it
   // A select a library hides and draws a box for (drawn_select.js): the box is the select, the select is left out.
@@ -63,7 +65,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   // ... and its <label>, apart from the select, that only names it: the box's name says it (findings 3, E6)
   if (tag === "LABEL" && el.control && el.control.tagName === "SELECT" && !el.contains(el.control) &&
       drawnSelect(el.control, true) && clean(el.textContent) === nameOf(el.control, "SELECT", "combobox")) return;
-  const standsFor = stand ? stand.select : null;
+  const standsFor = stand && shape("drawn-select") ? stand.select : null;
   if (standsFor) role = "combobox";
   if (role === "none" && (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "HEAD" ||
       tag === "NOSCRIPT" || (tag === "INPUT"))) return;  // (JavaScript is on: <noscript> is text never drawn)
@@ -75,6 +77,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
       !(clicked(el) || tag === "BUTTON" || (el.hasAttribute("role") && TAP_ROLES.has(role)))) {
     return;
   }
+  if (el.getAttribute("aria-hidden") === "true") shape("tapped-though-hidden");
   // inert: neither seen by assistive technology nor tapped (a page's hidden off-canvas drawer)
   if (el.hasAttribute("inert")) return;
   let geometryless = false;
@@ -122,11 +125,13 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   let pointer = parentPointer;
   if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
     pointer = (cs || getComputedStyle(el)).cursor === "pointer";
-    if (clickable(el, tag, role, r, pointer && !parentPointer)) {  // (rules clickable, delegating-container, …)
+    if (clickable(el, tag, role, r, pointer && !parentPointer) && shape("clickable")) {  // (rules clickable, …)
       role = "clickable";
       flags |= 8;
     }
   }
+  if (!(flags & 4) && (role === "tab" || role === "clickable" || role === "link") && !el.hasAttribute("aria-selected") &&
+      selectedByClass(el)) flags |= 4;
   const open = expandedOf(el, tag, role);
   if (open !== null) flags |= open ? 1024 : 2048;
 
@@ -137,8 +142,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   let value = "";
   let self = parent;
   if (drawn) {
-    // the control's own aria-label names it (Streamlit's checkbox has one inside a label that shows the same words)
-    name = clean(drawn.getAttribute("aria-label") || textOf(el, 0));
+    name = toggleName(el, drawn);
     value = drawn.checked ? "1" : "0";
   } else if (standsFor) {
     name = nameOf(standsFor, "SELECT", "combobox");
@@ -149,7 +153,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     value = valueOf(el, tag, role, flags);
   }
   if (!inName && (role === "generic" || role === "paragraph") && !name && !(flags & 8) && !outside &&
-      !geometryless && el.childElementCount === 0) {
+      !geometryless && el.childElementCount === 0 && !el.shadowRoot) {
     // A text-only element (<span id="count">3</span>) is one StaticText that keeps the element's identifier.
     const t = clean(withGenerated(el, el.textContent));
     if (t) push(parent, "StaticText", t, ident, "", r, 0, el);
@@ -161,6 +165,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     // its spaces, that keeps the element's identifier.  (rule sentence)
     const t = mergedText(el, 0);
     if (t !== null && clean(t)) {
+      if (el.childElementCount) shape("sentence");
       push(parent, "StaticText", clean(t), ident, "", r, 0, el);
       return;
     }
@@ -170,11 +175,14 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (candidate && !outside) {
     self = push(parent, role, name, ident, value, geometryless ? null : r, flags, el);
     if (!geometryless && r.width > 0 && r.height > 0) childTclip = hitTest(el, self, r, role, flags, tclip);
+    shaped = [];  // (a name the hit test described is no rule of this row's children)
   } else if (candidate && outside) {
     self = parent;
   }
   const childInName = inName || NAME_FROM_CONTENT.has(role) || role === "textbox" || role === "searchbox" ||
-    (!!name && messageBox(el, role));
+    // (a message box named by its own text: its text is in the name; one named by its author still shows its text)
+    (!!name && messageBox(el, role) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) ||
+    (role === "combobox" && !!value);  // (a select-only combobox's text is its value)
   if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
   if (standsFor && self !== parent) options(standsFor, self, r, false);
   if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
@@ -184,15 +192,17 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
 }
 
 function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
-  // The element's children (a closed <details> shows its <summary> only: the rest is laid out but never painted),
-  // its text as lines of their own where it is no part of a name, then its shadow root's children.
+  // The element's children in the flat tree — a shadow host's shadow root (its text included), a slot's assigned
+  // nodes or else its fallback content: what a person sees, in order (issue 23: "foo slotted bar" read as
+  // "slotted") — a closed <details> shows its <summary> only (the rest is laid out but never painted); its text as
+  // lines of their own where it is no part of a name.
   const shut = el.tagName === "DETAILS" && !el.open;
-  for (let c = el.firstChild; c; c = c.nextSibling) {
+  for (const c of flatChildren(el)) {
     if (shut && !(c.nodeType === 1 && c.tagName === "SUMMARY")) continue;
     if (c.nodeType === 1) {
       walk(c, self, clip, tclip, depth + 1, inName, pointer);
     } else if (c.nodeType === 3 && !inName && c.data.trim()) {
-      if (ownBox && c === el.firstChild && !c.nextSibling) {
+      if (ownBox && !el.shadowRoot && c === el.firstChild && !c.nextSibling) {
         const t = clean(c.data);  // (no line for zero-width text)
         if (t) push(self, "StaticText", t, "", "", ownBox, 0, c);
       } else {
@@ -200,11 +210,6 @@ function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
       }
     }
     if (out.length >= maxNodes) return;
-  }
-  if (el.shadowRoot) {
-    for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
-      walk(c, self, clip, tclip, depth + 1, inName, pointer);
-    }
   }
 }
 

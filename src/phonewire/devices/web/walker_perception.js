@@ -26,6 +26,16 @@ function serialOf(node) {
   return s;
 }
 
+// Roles of text-level and grouping elements (HTML-AAM gives <b>, <code>, <time>, <figure>… roles of their own) that
+// the view does not show: their text reads as part of the text around them, as a generic element's does.
+const TEXT_LEVEL = new Set(["strong", "emphasis", "code", "deletion", "insertion", "mark", "subscript", "superscript",
+  "time", "term", "definition", "blockquote", "caption", "figure"]);
+
+function shownRole(el, tag) {
+  const role = roleOf(el, tag);
+  return TEXT_LEVEL.has(role) ? "generic" : role;
+}
+
 const TAP_ROLES = new Set(cfg.tapRoles), CLIP_ROLES = new Set(cfg.clipRoles), PLAIN = new Set(cfg.plainRoles);
 const DULL = new Set(["generic", "none", "paragraph", "LabelText", "main", "form"]);
 
@@ -34,12 +44,12 @@ function describe(el) {
   // has a role, a name or an id; else the element itself, by its classes.
   let e = el;
   for (let i = 0; e && i < 6; i++, e = e.parentElement) {
-    const tag = e.tagName, role = roleOf(e, tag);
+    const tag = e.tagName, role = shownRole(e, tag);
     const name = DULL.has(role) && !e.id ? "" : nameOf(e, tag, role);
     if (!DULL.has(role) || name || e.id) return [role, name.slice(0, 60), e.id || "", ""];
   }
   const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).slice(0, 2).join(" ") : "";
-  return [roleOf(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
+  return [shownRole(el, el.tagName), "", "", cls || el.tagName.toLowerCase()];
 }
 
 function hitTest(el, row, r, role, flags, tclip) {
@@ -126,8 +136,11 @@ function options(sel, parent, r, multi) {
 }
 
 function push(parent, role, name, ident, value, r, flags, node) {
-  out.push([parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
-            serialOf(node)]);
+  // (a row shaped by rules says which: {rules: […]}, and takes them — the next row starts with none)
+  const row = [parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
+               serialOf(node)];
+  if (shaped.length) { row.push({rules: shaped}); shaped = []; }
+  out.push(row);
   return out.length - 1;
 }
 
@@ -146,6 +159,8 @@ function textRun(parent, node, clip) {
 // button, a toast, a modal placed in a footer below the screen) is laid out against the viewport, and no overflow
 // of its ancestors says so.  shownFromCulled() finds those and walks them as subtrees of their own.
 const culled = new Set();
+// The fixed element shownFromCulled walks now (its row says rule fixed-in-culled).
+let shownAlone = null;
 const FIXED_KEY = Symbol.for("phonewire.fixedRules");
 // Where the style rules cannot be read, the screen is hit-tested every SWEEP_PX (its edges included).
 const SWEEP_PX = 48;
@@ -207,6 +222,7 @@ function shownFromCulled() {
     if (shown.some((s) => s.contains(el))) continue;
     shown.push(el);
     if (out.length >= maxNodes) return;
+    shownAlone = el;
     walk(el, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
   }
 }

@@ -47,9 +47,24 @@ const RULES = {
     does: "an editable region's value is its lines, without gutters and line numbers"},
   "transparent-wrapper": {finding: "findings 3, E3 (Wagtail's hidden footer)", page: "tests/e2e/hostile/findings3_hidden.html",
     does: "an element drawn with opacity 0 (not a control) is not seen"},
+  "selected-by-class": {finding: "issue 23 (Dash's tabs: the selected tab marked only by tab--selected)",
+    page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
+  "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
+    page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by its data-md-toggle (drawer, search)"},
+  "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
+    page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
   "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
     page: "tests/devices/web/pages/fixed_in_culled.html", does: "a position: fixed element inside an off-screen subtree shows where it is"},
 };
+
+// The rules that shaped the row the walk pushes next (perception's push takes them): a rule that fires for an
+// element names itself here, and the snapshot node says so in --json (``rules``).
+let shaped = [];
+
+function shape(name) {
+  if (!shaped.includes(name)) shaped.push(name);
+  return true;
+}
 
 // Elements given click-like listeners (walk.py's CLICKERS_JS records them from before the page's scripts run).
 const CLICKERS = window[Symbol.for("phonewire.clickers")] || null;
@@ -66,6 +81,12 @@ const NOISE = new Set(["icon", "icons", "fa", "fas", "far", "fab", "fal", "glyph
   "mb", "px", "py", "pt", "pb", "xdsoft", "ux", "available", "mdi", "ti"]);
 // An icon font's class (fa-times, bi-trash, glyphicon-search): its word says what the icon shows.
 const ICON_CLASS = /^(?:fa|fas|far|fab|fal|bi|glyphicon|icon|ion|mdi|ti)-([a-z][a-z-]*)$/;
+// Words of a class that say what a control does: the only class words that name one (rule icon-class-name).
+const ACTION_WORDS = new Set(["prev", "previous", "next", "today", "close", "search", "menu", "back", "forward",
+  "add", "plus", "minus", "delete", "trash", "edit", "remove", "play", "pause", "stop", "expand", "collapse",
+  "clear", "reset", "refresh", "reload", "settings", "more", "share", "save", "download", "upload", "copy", "undo",
+  "redo", "zoom", "home", "up", "down", "star", "like", "bookmark", "info", "help", "print", "filter", "sort",
+  "send", "attach", "calendar", "logout", "login", "cart", "cancel", "submit", "first", "last", "fullscreen"]);
 // Icons whose word is the shape, not the meaning (a "×").
 const ICON_MEANING = {times: "close", xmark: "close", remove: "close", multiply: "close"};
 const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
@@ -85,15 +106,18 @@ function classWords(el) {
       if (m && !NOISE.has(m[1])) return ICON_MEANING[m[1]] || m[1].replace(/-/g, " ");
     }
   }
+  // else only the words of its classes that say what a control does (xdsoft_prev: "prev"); the rest of a class
+  // is styling or a library's name, never a name ("ios hydrated", "button-native" / "button-inner", "lm-Widget
+  // jp-…": issue 23) — the control is shown unnamed then
   const words = [];
   for (let e = el, i = 0; e && i < 3; e = e.firstElementChild, i++) {
     const cls = typeof e.className === "string" ? e.className : (e.getAttribute && e.getAttribute("class")) || "";
     for (const part of cls.toLowerCase().split(/[\s_-]+/)) {
-      if (part.length > 1 && !NOISE.has(part) && !/\d/.test(part) && !words.includes(part)) words.push(part);
+      if (ACTION_WORDS.has(part) && !words.includes(part)) words.push(part);
     }
-    if (words.length >= 3) break;
+    if (words.length >= 2) break;
   }
-  return words.slice(0, 3).join(" ");
+  return words.slice(0, 2).join(" ");
 }
 
 function iconName(el) {
@@ -178,7 +202,8 @@ function expanderState(el) {
 function backdrop(el) {
   // A modal's backdrop or a widget's mask (backdrop-ux, select2-drop-mask, modal-backdrop): what covers the
   // page while something is open, no button of its own.
-  const cls = typeof el.className === "string" ? el.className.toLowerCase() : "";
+  // (Ionic's <ion-backdrop class="ios hydrated">: by its tag)
+  const cls = (typeof el.className === "string" ? el.className.toLowerCase() : "") + " " + el.tagName.toLowerCase();
   return /backdrop|(^|[\s_-])(mask|scrim|overlay)([\s_-]|$)/.test(cls) && !clean(el.textContent);
 }
 
@@ -220,9 +245,16 @@ function servedCell(td) {
 }
 
 function shapeName(el) {
-  // A clickable shape inside an <svg> (a circle, a polygon): its <title>, else its id, else its kind.
+  // A clickable shape inside an <svg> (a circle, a polygon): its <title>, else its id, else its kind — the kind only
+  // when it is painted (MiniWoB's "click the circle"): a transparent one is a chart's hit area (plotly's legend
+  // toggles, 11 x Button "rect": issue 23), no shape a person sees.
   const t = el.querySelector(":scope > title");
-  return (t && clean(t.textContent)) || clean(el.id) || el.tagName.toLowerCase();
+  const named = (t && clean(t.textContent)) || clean(el.id);
+  if (named) return named;
+  const cs = getComputedStyle(el);
+  const paint = (v) => v && v !== "none" && v !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(v);
+  const painted = (paint(cs.fill) && cs.fillOpacity !== "0") || (paint(cs.stroke) && cs.strokeOpacity !== "0");
+  return painted && cs.opacity !== "0" ? el.tagName.toLowerCase() : "";
 }
 
 function sliderHandle(el) {
@@ -258,8 +290,9 @@ function handleValue(el) {
 function mergedText(el, depth) {
   // The text of an element whose children are text and plain inline elements (a sentence with bold words),
   // with the spaces it has; null when a child is anything else (a control, an identified element, a block).
+  // (children in the flat tree: a shadow root's text and what its slots show, in the order a person reads them)
   let s = "";
-  for (let c = el.firstChild; c; c = c.nextSibling) {
+  for (const c of flatChildren(el)) {
     if (c.nodeType === 3) { s += c.data; continue; }
     if (c.nodeType !== 1) continue;
     if (c.tagName === "BR") { s += " "; continue; }
@@ -274,6 +307,26 @@ function mergedText(el, depth) {
     s += inner;
   }
   return s;
+}
+
+function selectedByClass(el) {
+  // (rule selected-by-class) a tab, link or clickable that the page marks as the chosen one only by a class word
+  // (Dash's tab--selected, Bootstrap's active, a nav's current)
+  const cls = typeof el.className === "string" ? el.className.toLowerCase() : "";
+  return /(^|[\s_-])(selected|active|current)(\s|$)/.test(cls) && shape("selected-by-class");
+}
+
+function toggleName(label, input) {
+  // (rule drawn-toggle) the name of a hidden checkbox or radio its label draws: the label's own title where it has
+  // one — what the shown label says it does (mkdocs-material's palette toggle: the label shown in light mode is
+  // titled "Switch to dark mode", its input's aria-label names the other scheme: issue 23) —, else the input's
+  // aria-label (Streamlit's checkbox has one inside a label that shows the same words), else the label's text
+  const name = clean(label.getAttribute("title") || input.getAttribute("aria-label") || textOf(label, 0));
+  if (name) return name;
+  // (rule mkdocs-toggle) mkdocs-material's header draws its menu and search toggles as icon labels of hidden
+  // checkboxes that say what they open only in data-md-toggle
+  const opens = clean(input.getAttribute("data-md-toggle") || "");
+  return opens && shape("mkdocs-toggle") ? opens : "";
 }
 
 function tiny(el) {
@@ -320,14 +373,19 @@ function editorText(el) {
 function namedByContent(el, role) {
   // (rules menu-entry, message-box) a list item with a click handler of its own is a menu entry, an alert or status
   // that is one message: both named by their text, like a button
-  return (role === "listitem" && clicked(el)) || messageBox(el, role);
+  if (role === "listitem" && clicked(el)) return shape("menu-entry");
+  return messageBox(el, role) && shape("message-box");
 }
 
 function unnamedControlName(el) {
   // (rules svg-shape, icon-title, drawn-expander, icon-class-name) a button or link the spec leaves unnamed; an
-  // expander drawn without ARIA is named for what it is (its state is a flag, not a class word)
-  if (el.ownerSVGElement) return iconName(el) || shapeName(el);
-  return iconName(el) || (expanderState(el) !== null ? "expander" : classWords(el));
+  // expander drawn without ARIA is named for what it is (its state is a flag, not a class word); else unnamed
+  const named = (name, rule) => { if (name) shape(rule); return name; };
+  const title = named(iconName(el), "icon-title");
+  if (title) return title;
+  if (el.ownerSVGElement) return named(shapeName(el), "svg-shape");
+  if (expanderState(el) !== null) return named("expander", "drawn-expander");
+  return named(classWords(el), "icon-class-name");
 }
 
 // Where the walk asks the rules (walker.js calls these).
@@ -336,6 +394,7 @@ function ruledRole(el, tag, role, r, flags) {
   // The role (and flags) the rules give an element whose spec role says less than a person sees: [role, flags].
   if ((role === "generic" || role === "none") && sliderHandle(el)) {
     // (rule slider-handle) a slider's handle a library draws without ARIA
+    shape("slider-handle");
     role = "slider";
     flags |= 8;
   }
@@ -344,17 +403,19 @@ function ruledRole(el, tag, role, r, flags) {
   if (role === "generic" && (/(^|\s)(alert|flash)(\s|$)/.test(typeof el.className === "string" ? el.className : "") ||
       /^(polite|assertive)$/.test(el.getAttribute("aria-live") || "")) && r.width >= 4 && r.height >= 4 &&
       messageBox(el, "status")) {
+    shape("message-box");
     role = "status";
   }
   // (rule calendar-day) a calendar's days are cells of their own (named by their day), and their week row stands
   // for none of them
   if ((tag === "TD" || tag === "TH") && !el.hasAttribute("role") && servedCell(el)) {
     role = clean(el.textContent) ? "gridcell" : "clickable";  // (an arrow drawn by CSS: named by its class)
+    shape("calendar-day");
     flags |= 8;
     if (/(^|[\s_-])disabled(\s|$)/.test(typeof el.className === "string" ? el.className : "")) flags |= 1;
   } else if (tag === "TR" && role === "row" && !el.hasAttribute("role") && !clicked(el)) {
     const table = el.closest("table"), day = table ? table.querySelector(SERVED_CELL) : null;
-    if (day && servedCell(day)) role = "generic";  // (the header rows of a calendar too)
+    if (day && servedCell(day) && shape("calendar-day")) role = "generic";  // (the header rows of a calendar too)
   }
   return [role, flags];
 }

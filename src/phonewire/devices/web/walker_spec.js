@@ -15,7 +15,9 @@ const TYPED_INPUTS = new Set(["text", "search", "email", "tel", "url", "password
   "datetime-local", "month", "week"]);
 const NAME_FROM_CONTENT = new Set([
   "button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox",
-  "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip", "row",
+  // (not "row": ARIA allows a row its cells' text as a name, Chromium gives none, and a row named by its cells
+  // swallowed them — Dash's DataTable read as one Cell "Tokyo Japan 37" a row: issue 23)
+  "radio", "switch", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "tooltip",
   "PopUpButton", "DisclosureTriangle", "clickable",
 ]);
 const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option", "switch", "checkbox", "radio",
@@ -27,12 +29,38 @@ const INPUT_ROLES = {
   tel: "textbox", url: "textbox", password: "textbox", "": "textbox",
 };
 const SECTIONING = "article,aside,main,nav,section";
+// Inline by default (their text joins the text around them when they are not rendered and have no display).
+const INLINE_TAGS = new Set(["SPAN", "B", "I", "EM", "STRONG", "A", "SMALL", "CODE", "MARK", "U", "S", "SUB", "SUP",
+  "ABBR", "CITE", "Q", "KBD", "TIME", "FONT", "BDI", "BDO", "DFN", "VAR", "SAMP", "INS", "DEL", "LABEL"]);
 
 function clean(s) {
   if (!s) return "";
   // zero-width characters (spaces, joiners, byte-order marks) that break up a name but draw nothing
+  // (rule zero-width-text)
   s = s.replace(/[\u200b-\u200d\u2060\ufeff]/g, "").replace(/\s+/g, " ").trim();
   return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
+}
+
+function authored(s) {
+  // An author's name (aria-label) as accname reads it: ASCII whitespace trimmed and collapsed, the rest kept — a
+  // no-break space is no ASCII whitespace (WPT comp_label: "label&nbsp;" is the name "label&nbsp;").
+  s = s.replace(/[\u200b-\u200d\u2060\ufeff]/g, "").replace(/[\t\n\f\r ]+/g, " ").replace(/^ | $/g, "");
+  return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
+}
+
+function* flatChildren(node) {
+  // The children a person sees (the flat tree): a shadow host's shadow root's, a slot's assigned nodes or else
+  // its own (fallback) content, in place of the slot.
+  const list = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
+  for (const c of list) {
+    if (c.nodeType === 1 && c.tagName === "SLOT") {
+      const assigned = c.assignedNodes({flatten: true});
+      if (assigned.length) yield* assigned;
+      else yield* flatChildren(c);
+    } else {
+      yield c;
+    }
+  }
 }
 
 function implicitRole(el, tag) {
@@ -55,24 +83,46 @@ function implicitRole(el, tag) {
     case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
     case "UL": case "OL": case "MENU": return "list";
     case "LI": return "listitem";
+    case "ADDRESS": case "HGROUP": return "group";
+    case "B": case "STRONG": return "strong";
+    case "EM": return "emphasis";
+    case "CODE": return "code";
+    case "DEL": case "S": return "deletion";
+    case "INS": return "insertion";
+    case "MARK": return "mark";
+    case "SUB": return "subscript";
+    case "SUP": return "superscript";
+    case "TIME": return "time";
+    case "DT": case "DFN": return "term";
+    case "DD": return "definition";
+    case "BLOCKQUOTE": return "blockquote";
+    case "CAPTION": return "caption";
+    case "FIGURE": return "figure";
+    case "OUTPUT": return "status";
+    case "SEARCH": return "search";
     case "NAV": return "navigation";
     case "MAIN": return "main";
     case "HEADER": return el.closest(SECTIONING) ? "generic" : "banner";
     case "FOOTER": return el.closest(SECTIONING) ? "generic" : "contentinfo";
-    case "ASIDE": return "complementary";
+    case "ASIDE":  // (in sectioning content only with a name of its own)
+      return el.parentElement && el.parentElement.closest(SECTIONING) &&
+        !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") ? "generic" : "complementary";
     case "ARTICLE": return "article";
     case "SECTION": return (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) ? "region" : "generic";
     case "FORM": return "form";
     case "DIALOG": return "dialog";
-    case "TABLE": return "table";
-    case "TR": return "row";
-    case "TD": return "cell";
+    case "TABLE": return layoutTable(el) ? "generic" : "table";
+    case "TR": return layoutTable(el.closest("table")) ? "generic" : "row";
+    case "TD": return layoutTable(el.closest("table")) ? "generic" : "cell";
     case "TH": return "columnheader";
     case "PROGRESS": return "progressbar";
     case "METER": return "meter";
     case "FIELDSET": return "group";
     case "DETAILS": return "group";
-    case "SUMMARY": return "DisclosureTriangle";
+    case "SUMMARY": {  // the first <summary> child of a <details> only (HTML-AAM)
+      const p = el.parentElement;
+      return p && p.tagName === "DETAILS" && p.querySelector(":scope > summary") === el ? "DisclosureTriangle" : "generic";
+    }
     case "LABEL": return "LabelText";
     case "P": return "paragraph";
     case "IFRAME": return "Iframe";
@@ -81,6 +131,16 @@ function implicitRole(el, tag) {
       return "none";
     default: return "generic";
   }
+}
+
+function layoutTable(table) {
+  // A table used for layout, not data (Chromium's tree makes its rows and cells plain): nothing of a data table —
+  // no caption, header cells, head or foot, summary or role — and a single row or a single column.  (Chromium
+  // weighs more signs; this is the part that never calls a data table a layout one.)
+  if (!table || table.tagName !== "TABLE" || table.hasAttribute("role") || table.hasAttribute("summary")) return false;
+  if (table.querySelector(":scope > caption, :scope > thead, :scope > tfoot, th")) return false;
+  const rows = table.rows;
+  return rows.length <= 1 || (rows[0] && rows[0].cells.length <= 1);
 }
 
 function roleOf(el, tag) {
@@ -104,8 +164,11 @@ function generated(el, which) {
   const v = cs.content;
   if (!v || v === "none" || v === "normal" || cs.display === "none" || cs.visibility === "hidden") return "";
   if (/(^|\s)counters?\(/.test(v)) return "";  // a counter's number is not in the computed value: leave it all out
+  // an image is no text (APG's checkboxes draw theirs with url("data:image/svg+xml,…"): the name was that URL,
+  // issue 23); its alternative text after "/" is
+  const text = v.replace(/(?:url|image-set|image|(?:repeating-)?(?:linear|radial|conic)-gradient)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)/g, "");
   let s = "";
-  for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
     s += m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (el.getAttribute(m[2]) || "");
   }
   return s.replace(/[\ue000-\uf8ff]/g, "").trim();
@@ -117,22 +180,30 @@ function withGenerated(el, text) {
   return (before ? before + " " : "") + text + (after ? " " + after : "");
 }
 
+// Set by byIds while it reads a hidden element that aria-labelledby points at: all of its text counts, hidden parts
+// included (accname 2B with 2A: "include all nodes in the subtree").
+let readingHidden = false;
+
 function textOf(node, depth, item) {
   // Name from content: text, alt of images, aria-label of descendants, CSS generated text; hidden parts skipped.
+  // Children in the flat tree (a shadow host's shadow root, a slot's assigned nodes); an inline child's text joins
+  // the text around it, any other's is set apart by spaces (as Chromium does: a<div>b</div>c is "a b c").
   // item: the name of a tree or list item, which leaves out its nested list (its children are items of their own).
   if (depth > 20) return "";
   let s = "";
-  for (let c = node.firstChild; c; c = c.nextSibling) {
+  for (const c of flatChildren(node)) {
     if (c.nodeType === 3) { s += c.data; continue; }
     if (c.nodeType !== 1 || c === namedControl) continue;
-    if (c.hidden || c.getAttribute("aria-hidden") === "true") continue;
+    if (!readingHidden && (c.hidden || c.getAttribute("aria-hidden") === "true")) continue;
     const tag = c.tagName;
     if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "style" ||
         tag === "script") continue;  // (lower-case: an inline SVG's own)
     if (item && (tag === "UL" || tag === "OL" || /^(group|tree)$/.test(c.getAttribute("role") || ""))) continue;
     // not rendered (display: none; no boxes, and not a display: contents wrapper) or invisible: not heard
     // either — a label per theme of which one shows names the element once; a visually hidden one still does
-    if (!c.getClientRects().length) {
+    if (readingHidden) {
+      // (everything counts)
+    } else if (!c.getClientRects().length) {
       if (getComputedStyle(c).display !== "contents") continue;
     } else if (!c.checkVisibility({visibilityProperty: true})) continue;
     const al = c.getAttribute("aria-label");
@@ -146,7 +217,8 @@ function textOf(node, depth, item) {
     }
     if (tag === "TEXTAREA") { s += " " + (c.value || "") + " "; continue; }
     if (tag === "SELECT") { const o = c.selectedOptions && c.selectedOptions[0]; s += " " + (o ? o.textContent : "") + " "; continue; }
-    const inline = tag === "SPAN" || tag === "B" || tag === "I" || tag === "EM" || tag === "STRONG" || tag === "A";
+    const display = getComputedStyle(c).display;
+    const inline = display === "inline" || display === "contents" || (display === "none" && INLINE_TAGS.has(tag));
     const inner = withGenerated(c, textOf(c, depth + 1, item));
     s += inline ? inner : " " + inner + " ";
   }
@@ -157,7 +229,18 @@ function byIds(ids) {
   let s = "";
   for (const id of ids.trim().split(/\s+/)) {
     const r = document.getElementById(id);
-    if (r) s += " " + (r.getAttribute("aria-label") || textOf(r, 0));
+    if (!r) continue;
+    const al = r.getAttribute("aria-label");
+    if (al && al.trim()) { s += " " + al; continue; }
+    // a hidden element pointed at gives all its text; a shown one only what shows
+    const hidden = !r.checkVisibility({visibilityProperty: true}) && getComputedStyle(r).display !== "contents";
+    const was = readingHidden;
+    readingHidden = was || hidden || !!r.closest("[aria-hidden=true]");
+    try {
+      s += " " + textOf(r, 0);
+    } finally {
+      readingHidden = was;
+    }
   }
   return clean(s);
 }
@@ -187,7 +270,7 @@ function nameOf(el, tag, role) {
   borrowedName = false;
   if (own || !(role === "checkbox" || role === "radio" || role === "switch")) return own;
   const row = rowName(el);  // (rule name-from-row)
-  borrowedName = !!row;
+  borrowedName = !!row && shape("name-from-row");
   return row;
 }
 
@@ -195,21 +278,28 @@ function ownName(el, tag, role) {
   const lb = el.getAttribute("aria-labelledby");
   if (lb) { const n = byIds(lb); if (n) return n; }
   const al = el.getAttribute("aria-label");
-  if (al && al.trim()) return clean(al);
+  if (al && authored(al)) return authored(al);
+  // HTML-AAM: a button's <label>s come before its value, alt or content
+  if (tag === "BUTTON") { const n = labelFor(el); if (n) return n; }
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "METER" || tag === "PROGRESS") {
     const t = (el.getAttribute("type") || "").toLowerCase();
+    const n = labelFor(el);
+    if (n) return n;
     if (tag === "INPUT" && (t === "button" || t === "submit" || t === "reset")) {
       return clean(el.value || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : ""));
     }
     if (tag === "INPUT" && t === "image") return clean(el.getAttribute("alt") || el.value || "Submit");
-    const n = labelFor(el);
-    if (n) return n;
     const title = el.getAttribute("title");
     if (title) return clean(title);
     return clean(el.getAttribute("placeholder") || "");
   }
   if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
   if (tag === "FIELDSET") { const lg = el.querySelector(":scope > legend"); if (lg) return clean(textOf(lg, 0)); }
+  if (tag === "TABLE") {
+    const caption = el.querySelector(":scope > caption");
+    const n = caption ? clean(textOf(caption, 0)) : "";
+    if (n) return n;
+  }
   if (tag === "DIALOG" || role === "dialog" || role === "alertdialog") {
     return clean(el.getAttribute("title") || "");
   }
@@ -235,7 +325,7 @@ function expandedOf(el, tag, role) {
 }
 
 function valueOf(el, tag, role, flags) {
-  if (role === "switch" || role === "checkbox" || role === "radio" || role === "menuitemcheckbox") {
+  if (role === "switch" || role === "checkbox" || role === "radio") {
     if (tag === "INPUT") return el.checked ? "1" : "0";
     const c = el.getAttribute("aria-checked");
     return c === "true" ? "1" : c === "mixed" ? "2" : "0";
@@ -257,7 +347,19 @@ function valueOf(el, tag, role, flags) {
     const o = el.selectedOptions && el.selectedOptions[0];
     return o ? clean(o.textContent) : "";
   }
-  if (flags & 128) return clean(editorText(el).replace(/\u200b/g, ""));  // (rule editor-text)
+  // a column or row header sorted by it (aria-sort): the way it is sorted
+  if (role === "columnheader" || role === "rowheader") {
+    const sort = el.getAttribute("aria-sort");
+    return sort === "ascending" || sort === "descending" || sort === "other" ? sort : "";
+  }
+  // a select-only combobox drawn by a page (role=combobox on an element that takes no typing): what it shows is its
+  // value, the option chosen (Ionic's select: "Size … Large", issue 23)
+  if (role === "combobox" && tag !== "INPUT" && !(flags & 128) &&
+      !el.querySelector("input, textarea, [role=listbox], [role=option], [contenteditable=true]")) {
+    const shown = clean(textOf(el, 0));
+    return shown && shown !== clean(el.getAttribute("aria-label") || "") ? shown : "";
+  }
+  if (flags & 128) return shape("editor-text") && clean(editorText(el).replace(/\u200b/g, ""));  // (rule editor-text)
   return "";
 }
 
@@ -273,8 +375,14 @@ function statesOf(el, tag, role) {
   if (((tag === "TEXTAREA" || (tag === "INPUT" && TYPED_INPUTS.has((el.type || "").toLowerCase()))) &&
        el.readOnly) || el.getAttribute("aria-readonly") === "true") flags |= 256;
   if (el.getAttribute("aria-disabled") === "true" || (("disabled" in el) && el.matches(":disabled"))) flags |= 1;
+  // selected: aria-selected (a tab, an option), a pressed toggle button (aria-pressed), a checked menu item
+  // (menuitemradio / menuitemcheckbox: aria-checked) — the states a person sees marked (issue 23)
   const sel = el.getAttribute("aria-selected");
   if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
+  if (el.getAttribute("aria-pressed") === "true" && (role === "button" || tag === "BUTTON")) flags |= 4;
+  if ((role === "menuitemradio" || role === "menuitemcheckbox") && el.getAttribute("aria-checked") === "true") {
+    flags |= 4;
+  }
   if (el.hasAttribute("tabindex") || el.onclick !== null) flags |= 8;
   return flags;
 }

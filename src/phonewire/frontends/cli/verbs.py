@@ -68,7 +68,7 @@ def _verb(name: str) -> Spec:
     checked by its parameter."""
     op = _OPS[name]
     positional = op.cli_arguments()
-    variadic = any(p.name == "target" for p in positional) or (name == "find")
+    variadic = any(p.name == "target" or p.kind == "strings" for p in positional) or (name == "find")
     max_args = None if variadic else len(positional) + (1 if op.cli_extra else 0)
     options = op.cli_options()
     flags = {flag: "bool" if p.kind == "boolean" else "value" for flag, p in options.items()}
@@ -415,7 +415,15 @@ async def _generic(inv: Invocation, op: Operation, session: AgentSession) -> Out
         if not words:
             break
         last = i == len(positional) - 1
-        kwargs[p.name] = join_target(words) if last and p.kind == "string" else words.pop(0)
+        if last and p.kind == "strings":
+            kwargs[p.name] = words
+        elif p.kind in ("number", "integer"):
+            number = _number(words.pop(0), p.metavar or p.name, VERBS[inv.verb].usage)
+            kwargs[p.name] = int(number) if p.kind == "integer" and number.is_integer() else number
+        elif last and p.kind == "string":  # a target or selector is joined as one; any other text as typed
+            kwargs[p.name] = join_target(words) if p.name in ("target", "selector") else " ".join(words)
+        else:
+            kwargs[p.name] = words.pop(0)
         if last:
             words = []
     spec = VERBS[inv.verb]

@@ -77,6 +77,7 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     e.APP_BUNDLE_ID_REQUIRED: NO_SUCH_WINDOW,
     e.APP_NOT_AVAILABLE: NO_SUCH_WINDOW,
     e.APP_BACKGROUNDED: NO_SUCH_WINDOW,
+    e.APP_CRASHED: NO_SUCH_WINDOW,  # the app's window is gone; the session's other apps are not
     # elements
     e.NOT_FOUND: NO_SUCH_ELEMENT,
     e.STALE_REF: STALE_ELEMENT_REFERENCE,

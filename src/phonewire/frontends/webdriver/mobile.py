@@ -22,7 +22,20 @@ command             arguments                                     does
 ``network``         ``url``, ``status`` (filters)                 requests since the previous call (``network``)
 ``recordStart``     ``file`` (.mp4 / .webm)                       record the screen (``record_start``)
 ``recordStop``      —                                             finish the video (``record_stop``)
+``selectText``      ``target``, ``word`` / ``all`` / ``from``+``to``   select its text (``select_text``); the text
+``getClipboard``    —                                             the clipboard, base64 (Appium's shape)
+``setClipboard``    ``content`` (base64), ``contentType``         put plain text on it (``clipboard_set``)
+``setGeolocation``  ``latitude``, ``longitude``, ``accuracy``     the phone's position (``location``)
+``resetGeolocation`` —                                            location off (``location_off``)
+``setConnectivity`` ``mode``, or ``airplaneMode`` / ``wifi`` +    the phone's network (``connectivity``)
+                    ``data`` (Appium's booleans)
+``setAppearance``   ``style``: light, dark (Appium's)               the phone's mode (``appearance``)
+``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
+                    grant, deny, revoke, reset
 ==================  ============================================  ==========================================
+
+The orientation endpoints (``GET`` / ``POST /session/{id}/orientation``, ``PORTRAIT`` / ``LANDSCAPE``) are
+routes.py's (``rotate``).
 
 Files a client names (``traceStart``'s ``dir``, ``recordStart``'s ``file``) are relative names inside the server's
 files directory (``--files-dir``; default ``$XDG_STATE_HOME/phonewire/webdriver``, 0700): a WebDriver client may be
@@ -32,6 +45,8 @@ absolute name, ``..``, a symlink on the way, or (for a video) a file that exists
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import stat
 from collections.abc import Awaitable, Callable, Mapping
@@ -228,6 +243,67 @@ async def _record_stop(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.record_stop()).data.get("message", ""))
 
 
+async def _select_text(s: WebDriverSession, p: Params) -> str:
+    start, end = p.get("from", p.get("start")), p.get("to", p.get("end"))
+    for name, value in (("from", start), ("to", end)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise WebDriverError(INVALID_ARGUMENT, f"{name} must be an integer character offset")
+    result = await s.agent.select_text(
+        _string(p, "target"), word=bool(p.get("word", False)), all=bool(p.get("all", False)), start=start, end=end
+    )
+    return str(result.data.get("selected", ""))
+
+
+async def _get_clipboard(s: WebDriverSession, p: Params) -> str:
+    text = str((await s.agent.clipboard_get()).data.get("text", ""))
+    return base64.b64encode(text.encode()).decode("ascii")
+
+
+async def _set_clipboard(s: WebDriverSession, p: Params) -> None:
+    kind = p.get("contentType", "plaintext")
+    if kind != "plaintext":
+        raise WebDriverError(UNSUPPORTED_OPERATION, f"contentType {kind!r}: the phone's clipboard takes plaintext")
+    try:
+        text = base64.b64decode(_string(p, "content"), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise WebDriverError(INVALID_ARGUMENT, "content must be base64 of UTF-8 text") from exc
+    await s.agent.clipboard_set(text)
+
+
+async def _set_geolocation(s: WebDriverSession, p: Params) -> str:
+    accuracy = p.get("accuracy")
+    result = await s.agent.location(
+        _number(p, "latitude", None), _number(p, "longitude", None),
+        accuracy=None if accuracy is None else _number(p, "accuracy", None),
+    )  # fmt: skip
+    return str(result.data.get("message", ""))
+
+
+async def _reset_geolocation(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.location_off()).data.get("message", ""))
+
+
+async def _set_connectivity(s: WebDriverSession, p: Params) -> str:
+    mode = p.get("mode")
+    if not isinstance(mode, str):  # Appium's shape: offline when airplane mode is on, or wifi and data are off
+        off = p.get("airplaneMode") is True or (p.get("wifi") is False and p.get("data") is False)
+        mode = "offline" if off else "online"
+    return str((await s.agent.connectivity(mode)).data.get("message", ""))
+
+
+async def _set_appearance(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.appearance(_string(p, "style", "appearance"))).data.get("message", ""))
+
+
+async def _change_permissions(s: WebDriverSession, p: Params) -> str:
+    names = p.get("permissions")
+    names = [names] if isinstance(names, str) else names
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise WebDriverError(INVALID_ARGUMENT, 'permissions must be a list of names, e.g. ["geolocation"]')
+    action = {"revoke": "deny"}.get(str(p.get("action", "grant")), str(p.get("action", "grant")))
+    return str((await s.agent.permissions(action, names)).data.get("message", ""))
+
+
 MOBILE: Final[dict[str, Handler]] = {
     "launchApp": _launch,
     "activateApp": _launch,
@@ -247,6 +323,14 @@ MOBILE: Final[dict[str, Handler]] = {
     "network": _network,
     "recordStart": _record_start,
     "recordStop": _record_stop,
+    "selectText": _select_text,
+    "getClipboard": _get_clipboard,
+    "setClipboard": _set_clipboard,
+    "setGeolocation": _set_geolocation,
+    "resetGeolocation": _reset_geolocation,
+    "setConnectivity": _set_connectivity,
+    "changePermissions": _change_permissions,
+    "setAppearance": _set_appearance,
 }
 
 

@@ -23,6 +23,7 @@ from phonewire.agent.core import AgentSession
 from phonewire.frontends.webdriver import mobile
 from phonewire.frontends.webdriver.capabilities import Wanted, wanted
 from phonewire.frontends.webdriver.errors import (
+    INVALID_ARGUMENT,
     INVALID_SESSION_ID,
     SESSION_NOT_CREATED,
     UNKNOWN_COMMAND,
@@ -301,6 +302,18 @@ async def _window_rect(svc: Service, s: WebDriverSession | None, p: dict[str, st
     return await _s(s).window_rect()
 
 
+async def _orientation(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    rect = await _s(s).window_rect()
+    return "LANDSCAPE" if rect["width"] > rect["height"] else "PORTRAIT"
+
+
+async def _rotate(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    wanted = str(b.get("orientation", "")).upper()
+    if wanted not in ("PORTRAIT", "LANDSCAPE"):
+        raise WebDriverError(INVALID_ARGUMENT, 'orientation must be "PORTRAIT" or "LANDSCAPE"')
+    await _s(s).agent.rotate(wanted.lower())
+
+
 async def _actions(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
     await _s(s).perform(b)
 
@@ -360,6 +373,8 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _E + "/screenshot", _element_screenshot, "the element's part of the screenshot, PNG, base64"),
     Route("POST", _S + "/back", _back, "the back button"),
     Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points"),
+    Route("GET", _S + "/orientation", _orientation, "PORTRAIT or LANDSCAPE (the app's viewport)"),
+    Route("POST", _S + "/orientation", _rotate, "turn the phone (`rotate`)"),
     Route("POST", _S + "/actions", _actions, "W3C pointer/key actions: tap, double tap, long press, swipe, keys"),
     Route("DELETE", _S + "/actions", _release, "release (nothing stays pressed)"),
     Route("POST", _S + "/execute/sync", _execute, "`mobile:` commands"),

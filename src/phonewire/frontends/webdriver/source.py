@@ -8,7 +8,8 @@ vocabulary of docs/snapshot.md); its attributes::
     name        the accessibility id: the identifier, else the label (what ``accessibility id`` matches)
     label       the label                 resource-id   the identifier (what ``id`` matches)
     value       the value                 text          the value of a text field, else the label
-    enabled, visible, selected, focused   "true" / "false"
+    enabled, visible, selected, focused   "true" / "false" (selected: also a checked checkbox, radio or switch,
+                                          as Appium's drivers answer isSelected)
     x, y, width, height                   the rect in screen points (integers)
     bounds      "[x1,y1][x2,y2]" (Android's spelling)
     index       the node's index in the snapshot (how a match maps back to a node)
@@ -25,6 +26,9 @@ from typing import Any, Final
 from phonewire.frontends.webdriver import locators
 from phonewire.frontends.webdriver.errors import INVALID_ARGUMENT, INVALID_SELECTOR, WebDriverError
 from phonewire.protocol.snapshot import ROLES, TEXT_INPUT_ROLES, Node, rect_of
+
+#: Roles whose value says on or off (``"1"``/``"0"``): checked is selected to WebDriver.
+_TOGGLES: Final = frozenset({"CheckBox", "RadioButton", "Switch"})
 
 #: Locator strategies and what they compare.
 ACCESSIBILITY_ID: Final = "accessibility id"
@@ -86,7 +90,8 @@ def attributes(node: Node) -> dict[str, str]:
         attrs["resource-id"] = identifier
     attrs["enabled"] = _bool(node.get("enabled", True))
     attrs["visible"] = _bool(w > 0 and h > 0)
-    attrs["selected"] = _bool(node.get("selected", False))
+    checked = role in _TOGGLES and str(value or "").lower() in ("1", "true", "on")
+    attrs["selected"] = _bool(node.get("selected", False) or checked)
     attrs["focused"] = _bool(node.get("focused", False))
     attrs.update(x=str(x), y=str(y), width=str(w), height=str(h), bounds=f"[{x},{y}][{x + w},{y + h}]")
     attrs["index"] = str(node.get("index", 0))

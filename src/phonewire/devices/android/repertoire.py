@@ -1,0 +1,74 @@
+"""The phone's repertoire on Android (issue 24), through uiautomator2's documented device API and adb: the
+device clipboard (``clipboard`` / ``set_clipboard``: the agent's ``getClipboard`` / ``setClipboard`` JSON-RPC
+calls), rotation (``set_orientation``: ``natural`` or ``left``, then the display re-read, so points keep mapping to
+pixels), dark mode (``cmd uimode night``), and keys with modifiers (``press(keycode, meta)``: the agent's
+``pressKeyCode`` with Android's meta state — ctrl+a, ctrl+c and ctrl+v select, copy and paste in a text field as a
+hardware keyboard's would).  The rest of the repertoire (selection, location, connectivity, permissions) stays the
+base class's UNSUPPORTED_OPERATION."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from phonewire.devices.android.agent import Agent
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+
+T = TypeVar("T")
+
+#: Android's KeyEvent key codes of the keys a combination takes, and its meta state bits.
+KEYCODES: Final[dict[str, int]] = {
+    **{chr(ord("a") + i): 29 + i for i in range(26)}, **{str(d): 7 + d for d in range(10)},
+    "enter": 66, "backspace": 67, "tab": 61, "shiftTab": 61, "space": 62, "escape": 111, "arrowUp": 19,
+    "arrowDown": 20, "arrowLeft": 21, "arrowRight": 22, "pageUp": 92, "pageDown": 93, "lineStart": 122,
+    "lineEnd": 123,
+}  # fmt: skip
+META: Final[dict[str, int]] = {"shift": 0x1, "alt": 0x2, "ctrl": 0x1000, "meta": 0x10000}
+#: ``cmd uimode night``'s argument per appearance.
+_NIGHT: Final = {"light": "no", "dark": "yes"}
+#: uiautomator2's orientation names.
+ORIENTATION: Final = {"portrait": "natural", "landscape": "left"}
+
+
+class AndroidRepertoire:
+    """What AndroidDevice adds for the repertoire (it provides the methods declared here)."""
+
+    if TYPE_CHECKING:
+
+        async def _run(self, work: Callable[[Agent], T]) -> T: ...
+
+        def _read_display(self, agent: Agent) -> None: ...
+
+    async def get_clipboard(self) -> dict[str, Any]:
+        text = str(await self._run(lambda agent: agent.clipboard) or "")
+        return {"text": text, "message": f"the clipboard holds {json.dumps(text, ensure_ascii=False)}"}
+
+    async def set_clipboard(self, text: str) -> dict[str, Any]:
+        await self._run(lambda agent: agent.set_clipboard(text))
+        return {"message": f"the clipboard holds {json.dumps(text, ensure_ascii=False)}"}
+
+    async def rotate(self, orientation: str) -> dict[str, Any]:
+        def work(agent: Agent) -> None:
+            agent.set_orientation(ORIENTATION[orientation])
+            self._read_display(agent)  # the screen's width and height swapped: points map to the new pixels
+
+        await self._run(work)
+        return {"orientation": orientation, "message": f"rotated to {orientation}"}
+
+    async def set_appearance(self, appearance: str) -> dict[str, Any]:
+        """Dark mode on or off: ``cmd uimode night yes|no`` (Android 10+), the system setting apps follow."""
+        answer = await self._run(lambda agent: agent.shell(["cmd", "uimode", "night", _NIGHT[appearance]]))
+        if answer.exit_code != 0 or "Night mode:" not in answer.output:
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"this phone did not take dark mode {_NIGHT[appearance]}: {answer.output.strip()[:200]}",
+                "`cmd uimode night` needs Android 10 or later.",
+            )
+        return {"appearance": appearance, "message": f"the phone is in {appearance} mode"}
+
+    async def key_combo(self, app_id: str, key: str, modifiers: list[str]) -> dict[str, Any]:
+        meta = sum(META[m] for m in modifiers) | (META["shift"] if key == "shiftTab" else 0)
+        await self._run(lambda agent: agent.press(KEYCODES[key], meta=meta))
+        return {"message": f"pressed {'+'.join([*modifiers, key])}"}

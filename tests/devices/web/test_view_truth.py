@@ -1,0 +1,97 @@
+"""The view names what a person sees (issue 23, the findings on names and states), on real Chromium: each case of
+pages/truth.html is one library's markup as the finding saw it; each assertion failed before its fix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_phone import Phone, requires_chromium
+
+from loopback import serving
+
+pytestmark = requires_chromium
+
+PAGES = Path(__file__).resolve().parent / "pages"
+
+
+@pytest.fixture(scope="module")
+def truth(phone: Phone) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    with serving(PAGES) as base:
+        app = base + "truth.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            yield app, phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+
+
+def by_id(nodes: list[dict[str, Any]], ident: str) -> dict[str, Any]:
+    found = [n for n in nodes if n["identifier"] == ident]
+    assert len(found) == 1, (ident, found)
+    return found[0]
+
+
+def test_names_made_of_class_part_or_tag_words_go(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    labels = {n["label"] for n in nodes}
+    for noise in ("ios hydrated", "native inner", "sc alert ios", "alert button group", "lm widget jp", "rect"):
+        assert noise not in labels
+    # the reorder handle is still a button a person taps, shown unnamed; the backdrop is no button at all
+    assert by_id(nodes, "reorder")["type"] == "Button" and by_id(nodes, "reorder")["label"] is None
+    assert [n for n in nodes if n["identifier"] == "backdrop" and n["type"] == "Button"] == []
+    # a painted shape is still named by its kind (MiniWoB's "click the circle")
+    assert any(n["type"] == "Button" and n["label"] == "circle" for n in nodes)
+
+
+def test_a_css_image_is_no_name(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    lettuce = by_id(nodes, "lettuce")
+    assert (lettuce["type"], lettuce["label"]) == ("CheckBox", "Lettuce")
+
+
+def test_mkdocs_palette_toggle_reads_what_its_shown_label_says(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    toggles = [n for n in nodes if n["type"] == "RadioButton"]
+    assert [(n["label"], n["value"]) for n in toggles] == [("Switch to dark mode", "0")]
+    assert toggles[0]["rules"] == ["drawn-toggle"]
+    # its header's menu icon, a label drawing a hidden checkbox, says what it opens
+    menu = [n for n in nodes if n["type"] == "CheckBox" and n["label"] == "drawer"]
+    assert len(menu) == 1 and menu[0]["rules"] == ["drawn-toggle", "mkdocs-toggle"]
+
+
+def test_states_a_person_sees(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    assert by_id(nodes, "bold")["selected"] is True and by_id(nodes, "italic")["selected"] is False
+    assert by_id(nodes, "small")["selected"] is True and by_id(nodes, "large")["selected"] is False
+    assert by_id(nodes, "city")["value"] == "ascending" and by_id(nodes, "country")["value"] is None
+    size = by_id(nodes, "size")
+    assert (size["type"], size["label"], size["value"]) == ("ComboBox", "Size", "Large")
+    assert by_id(nodes, "tab-two")["selected"] is True and by_id(nodes, "tab-one")["selected"] is False
+    assert "selected-by-class" in by_id(nodes, "tab-two")["rules"]
+
+
+def test_a_tables_cells_are_lines_of_their_own_not_one_row(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    """Dash's DataTable read each row as one Cell ("Tokyo Japan 37"): a row named by its cells swallowed them."""
+    _, nodes = truth
+    labels = [n["label"] for n in nodes]
+    assert "Tokyo" in labels and "Japan" in labels and "Tokyo Japan" not in labels
+
+
+def test_shadow_root_text_and_slots_read_in_order(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    texts = [n["label"] for n in nodes if n["type"] == "StaticText"]
+    assert "foo slotted bar" in texts and "foo default bar" in texts
+
+
+def test_a_value_keeps_its_whitespace_in_json(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    assert by_id(nodes, "vitae")["value"] == "vitae purus "
+
+
+def test_a_node_says_which_rules_shaped_it(truth: tuple[str, list[dict[str, Any]]]) -> None:
+    _, nodes = truth
+    assert by_id(nodes, "reorder")["rules"] == ["clickable"]
+    assert "rules" not in by_id(nodes, "bold")
