@@ -141,7 +141,7 @@ def test_a_recording_is_refused_at_its_start_on_a_full_disk(tmp_path: Path, monk
     class Full:
         f_bavail, f_frsize = 10, full.f_frsize
 
-    monkeypatch.setattr(video.os, "statvfs", lambda _path: Full())
+    monkeypatch.setattr(real_os, "statvfs", lambda _path: Full())  # (the os module video reads through)
     with pytest.raises(ProtocolError) as raised:
         video.check_free_space(str(tmp_path / "clip.mp4"))
     assert raised.value.code == e.INVALID_REQUEST

@@ -123,26 +123,30 @@ def node_line(node: Node, *, named_ids: bool = True, options: int = 0) -> str:
         parts.append(f"id={_quote(identifier) if _needs_quotes(identifier) else identifier}")
     if value and value != label:
         parts.append(f"value={_quote(value)}")
-    flags = [toggle] if toggle else []
-    if node.get("enabled") is False:
-        flags.append("disabled")
-    if node.get("selected"):
-        flags.append("selected")
-    if node.get("readOnly"):
-        flags.append("read-only")
-    if node.get("expanded") is not None:
-        flags.append("expanded" if node["expanded"] else "collapsed")
-    if node.get("focused"):
-        flags.append("focused")
-    if node.get("coveredBy"):
-        flags.append("covered")
-    if node.get("selectedText"):
-        flags.append(f"selected text={_quote(str(node['selectedText']), MAX_TEXT)}")
+    flags = _flags(node, toggle)
     if flags:
         parts.append("[" + ",".join(flags) + "]")
     if options:
         parts.append(f"({options} option{'s' if options != 1 else ''}, select one)")
     return " ".join(parts)
+
+
+def _flags(node: Node, toggle: str) -> list[str]:
+    """The node's non-default states, in the view's order (docs/agent-view.md's ``[flags]``)."""
+    expanded = node.get("expanded")
+    states = (
+        (toggle, bool(toggle)),
+        ("disabled", node.get("enabled") is False),
+        ("selected", bool(node.get("selected"))),
+        ("read-only", bool(node.get("readOnly"))),
+        ("expanded" if expanded else "collapsed", expanded is not None),
+        ("focused", bool(node.get("focused"))),
+        ("covered", bool(node.get("coveredBy"))),
+    )
+    flags = [name for name, on in states if on]
+    if node.get("selectedText"):
+        flags.append(f"selected text={_quote(str(node['selectedText']), MAX_TEXT)}")
+    return flags
 
 
 def _placeless(node: Node) -> bool:

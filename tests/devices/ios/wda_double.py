@@ -149,6 +149,12 @@ class App:
     pid: int = 0
 
 
+#: The routes of the phone's repertoire the double answers (WdaDouble._repertoire).
+REPERTOIRE_ROUTES = frozenset(
+    {"POST /wda/setPasteboard", "POST /wda/getPasteboard", "POST /orientation", "GET /orientation"}
+)
+
+
 @dataclass
 class WdaDouble:
     apps: dict[str, App] = field(default_factory=dict)
@@ -294,6 +300,8 @@ class WdaDouble:
                     raise fault
                 if sid is not None and sid not in self.sessions:
                     raise w3c(404, "invalid session id", "Session does not exist")
+                if f"{method} {path}" in REPERTOIRE_ROUTES:
+                    return 200, self._repertoire(f"{method} {path}", body), sid
                 return 200, self._route(method, path, query, body, sid), sid
             except Reply as reply:
                 return reply.status, reply.value, sid
@@ -395,6 +403,11 @@ class WdaDouble:
                 raise w3c(500, "unsupported operation", "The alert contains no input fields")
             fields[0].set("value", "".join(body["value"]) if isinstance(body["value"], list) else str(body["value"]))
             return None
+        raise w3c(404, "unknown command", f"Unhandled endpoint: {path} with parameters {body}")
+
+    def _repertoire(self, key: str, body: Any) -> Any:
+        """The pasteboard and the orientation routes (WDA's ``/wda/setPasteboard``, ``/wda/getPasteboard``,
+        ``/orientation``)."""
         if key == "POST /wda/setPasteboard":  # WDA: content is base64, contentType plaintext / image / url
             if body.get("contentType", "plaintext") != "plaintext":
                 raise w3c(400, "invalid argument", f"Unsupported content type: {body.get('contentType')}")
@@ -407,9 +420,7 @@ class WdaDouble:
                 raise w3c(400, "invalid argument", f"Unable To Rotate Device: {body.get('orientation')}")
             self.orientation = body["orientation"]
             return None
-        if key == "GET /orientation":
-            return self.orientation
-        raise w3c(404, "unknown command", f"Unhandled endpoint: {path} with parameters {body}")
+        return self.orientation  # GET /orientation
 
     # -- behaviour ----------------------------------------------------------------------------------------------
     def _app(self, bundle_id: str) -> App:

@@ -5,7 +5,7 @@ messages written before any of their replies is awaited."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import pytest
@@ -23,13 +23,16 @@ def log(phone: Phone) -> Iterator[list[tuple[str, str]]]:
     cdp = phone.device._cdp
     assert isinstance(cdp, CdpConnection)
     out: list[tuple[str, str]] = []
-    send, on_message = cdp.send, cdp._on_message
+    start, on_message = cdp.start, cdp._on_message
     methods: dict[int, str] = {}
 
-    async def logged_send(method: str, params: dict[str, Any] | None = None, session_id: str | None = None) -> Any:
+    def logged_start(
+        method: str, params: dict[str, Any] | None = None, session_id: str | None = None
+    ) -> Coroutine[Any, Any, dict[str, Any]]:
+        """Every call is written by ``start`` (``send`` and the page sessions' guarded calls both go through it)."""
         methods[cdp._next_id + 1] = method
         out.append(("send", method))
-        return await send(method, params, session_id)
+        return start(method, params, session_id)
 
     def logged_on_message(raw: bytes) -> None:
         on_message(raw)
@@ -37,11 +40,11 @@ def log(phone: Phone) -> Iterator[list[tuple[str, str]]]:
         if msg_id in methods:
             out.append(("reply", methods.pop(msg_id)))
 
-    cdp.send, cdp._on_message = logged_send, logged_on_message  # type: ignore[method-assign]
+    cdp.start, cdp._on_message = logged_start, logged_on_message  # type: ignore[method-assign]
     try:
         yield out
     finally:
-        del cdp.send, cdp._on_message
+        del cdp.start, cdp._on_message
 
 
 def round_trips(log: list[tuple[str, str]]) -> list[list[str]]:

@@ -79,7 +79,7 @@ def _theirs(phone: Phone, app: str, backend: int, secure: bool) -> tuple[str, st
     tree = phone.run(
         session.send("Accessibility.getPartialAXTree", {"backendNodeId": backend, "fetchRelatives": False})
     )
-    ax = tree["nodes"][0] if tree.get("nodes") else {"ignored": True}
+    ax: dict[str, Any] = tree["nodes"][0] if tree.get("nodes") else {"ignored": True}
     props = {p["name"]: p.get("value", {}).get("value") for p in ax.get("properties", [])}
     role = vocabulary_role(str(ax.get("role", {}).get("value", "")), multiline=bool(props.get("multiline")))
     if secure and role == "TextField":

@@ -309,7 +309,10 @@ def test_a_crashed_renderer_is_a_recorded_failure_and_the_app_stops() -> None:
 
         p.run(crash())
         assert p.device.counters().recorded == 1
-        assert p.run(p.device.app_state(url)) is AppState.NOT_RUNNING
+        with pytest.raises(ProtocolError) as told:  # said once, with what happened (issue 28) ...
+            p.run(p.device.app_state(url))
+        assert told.value.code == e.APP_CRASHED and "renderer crashed" in told.value.message and told.value.hint
+        assert p.run(p.device.app_state(url)) is AppState.NOT_RUNNING  # ... then the app is not running
         assert p.device.health() is None  # the browser itself is fine
         p.run(p.device.launch_app(DEMO))
         assert p.node("like-1")["label"] == "Like 0"
