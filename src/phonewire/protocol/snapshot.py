@@ -237,6 +237,48 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
+def _wire_node(
+    node: RawNode,
+    index: int,
+    texts: tuple[str | None, str | None, str | None],
+    r: Rect,
+    *,
+    depth: int,
+    parent_index: int | None,
+) -> Node:
+    """One emitted node as the wire has it: the fields every node carries, then the ones only some do."""
+    label, identifier, value = texts
+    wire: Node = {
+        "index": index,
+        "type": node.type,
+        "label": label,
+        "identifier": identifier,
+        "value": value,
+        "rect": r.to_wire(),
+        "enabled": node.enabled,
+        "focused": node.focused,
+        "selected": node.selected,
+        "depth": depth,
+        "parentIndex": parent_index,
+    }
+    if node.covered_by:
+        wire["coveredBy"] = node.covered_by
+    elif node.tap_point is not None:
+        tx, ty = (round(finite(v), 1) for v in node.tap_point)
+        wire["tapPoint"] = {"x": tx, "y": ty}
+    if node.read_only:
+        wire["readOnly"] = True
+    if node.name_from and label:
+        wire["nameFrom"] = node.name_from
+    if node.expanded is not None:
+        wire["expanded"] = node.expanded
+    if node.serial:
+        wire["serial"] = node.serial
+    if node.rules:
+        wire["rules"] = list(node.rules)
+    return wire
+
+
 def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
     """Apply inclusion, visibility, dedup, caps and totality; return ``{"nodes": [...], "quality": {...}}``."""
     nodes: list[Node] = []
@@ -266,34 +308,11 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
                     break
                 seen.add(key)
                 emitted_index = len(nodes)
-                nodes.append({
-                    "index": emitted_index,
-                    "type": node.type,
-                    "label": label,
-                    "identifier": identifier,
-                    "value": value,
-                    "rect": r.to_wire(),
-                    "enabled": node.enabled,
-                    "focused": node.focused,
-                    "selected": node.selected,
-                    "depth": depth,
-                    "parentIndex": parent_index,
-                })  # fmt: skip
-                if node.covered_by:
-                    nodes[-1]["coveredBy"] = node.covered_by
-                elif node.tap_point is not None:
-                    tx, ty = (round(finite(v), 1) for v in node.tap_point)
-                    nodes[-1]["tapPoint"] = {"x": tx, "y": ty}
-                if node.read_only:
-                    nodes[-1]["readOnly"] = True
-                if node.name_from and label:
-                    nodes[-1]["nameFrom"] = node.name_from
-                if node.expanded is not None:
-                    nodes[-1]["expanded"] = node.expanded
-                if node.serial:
-                    nodes[-1]["serial"] = node.serial
-                if node.rules:
-                    nodes[-1]["rules"] = list(node.rules)
+                nodes.append(
+                    _wire_node(
+                        node, emitted_index, (label, identifier, value), r, depth=depth, parent_index=parent_index
+                    )
+                )
         if depth < WALK_DEPTH_CAP:
             for child in reversed(node.children):
                 stack.append((child, depth + 1, emitted_index))
