@@ -5,7 +5,9 @@ Each action is timed with its settled diff (the default: the reply carries the v
 look before the action — the one its target resolved on, else one of its own — and a look after it) and alone
 (``AgentSession.settled_diff`` off: the reply as the device gave it), alternating in rounds of ACTIONS actions on
 the same session, p50 of each and their ratio.  Two actions: a selector tap (its target's look is the look
-before) and a point tap (it pays a look of its own before it).  Target (issue 23): at most x1.15.
+before) and a point tap (it pays a look of its own before it; alone, it answers before the screen settled, and
+the next look waits for that).  Then the point tap with its diff against what an agent did before to verify a
+step: the tap, then ``snapshot --diff``.  Target (issue 23): at most x1.15.
 """
 
 from __future__ import annotations
@@ -55,6 +57,23 @@ def main() -> None:
                 f"x{p50(with_diff) / p50(alone):.2f} (+{p50(with_diff) - p50(alone):.1f} ms; {rounds} alternating "
                 f"rounds of {per})"
             )
+        # what an agent did before to verify a step: the action, then `snapshot --diff` (two calls, not one)
+        two_calls: list[float] = []
+        one_call: list[float] = []
+
+        def tap_then_look() -> None:
+            phone.tap(point)
+            phone.snapshot(diff=True)
+
+        for _ in range(rounds):
+            phone.session.settled_diff = False
+            two_calls += timed(tap_then_look, per)
+            phone.session.settled_diff = True
+            one_call += timed(actions["tap X Y"], per)
+        print(
+            f"tap X Y, then snapshot --diff: p50 {p50(two_calls):.1f} ms; tap X Y with its diff {p50(one_call):.1f} "
+            f"ms: x{p50(one_call) / p50(two_calls):.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@ snapshot, against a baseline tree in the same run.
 
     .venv/bin/python bench/bench_settle.py [--rounds 40] [--colds 5] [--baseline-ref REF | --baseline-src DIR]
 
-The baseline is the same code before the settle change: by default the parent of the last commit that changed
-``devices/web/quiet.js`` (extracted with ``git archive`` into a temporary directory), or ``--baseline-ref`` /
+The baseline is the same code before the settle change: by default the parent of the commit that brought
+``settle.STILL_FRAMES`` in (extracted with ``git archive`` into a temporary directory), or ``--baseline-ref`` /
 ``--baseline-src``. Two runners (``--device web``, the demo), one of each tree, alternate call by call, the order
 swapped every round, so both see the same machine load:
 
@@ -32,15 +32,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import DEMO, Runner, runner_from  # the bench directory is not a package
 
 ROOT = Path(__file__).resolve().parent.parent
-QUIET_JS = "src/phonewire/devices/web/quiet.js"
+SETTLE_PY = "src/phonewire/devices/web/settle.py"
 
 
 def baseline_tree(ref: str | None) -> tuple[Path, str]:
-    """``src/`` of ``ref`` (default: the parent of the last commit that changed quiet.js), in a temporary directory."""
+    """``src/`` of ``ref`` (default: the parent of the commit that brought STILL_FRAMES in), in a temporary dir."""
     if ref is None:
-        last = subprocess.run(["git", "log", "-1", "--format=%H", "--", QUIET_JS], cwd=ROOT, capture_output=True,
-                              text=True, check=True).stdout.strip()  # fmt: skip
-        ref = f"{last}^"
+        found = subprocess.run(["git", "log", "--format=%H", "--reverse", "-S", "STILL_FRAMES", "--", SETTLE_PY],
+                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+        ref = f"{found[0]}^"
     out = Path(tempfile.mkdtemp(prefix="phonewire-settle-baseline-"))
     archive = subprocess.run(["git", "archive", ref, "src"], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)

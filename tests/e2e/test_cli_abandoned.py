@@ -39,6 +39,15 @@ def requests(cli: Cli) -> list[str]:
     return listed
 
 
+def until_acting(cli: Cli, expected: list[str], within_s: float = 30.0) -> None:
+    """Until the daemon's commands that have sent their mutation to the phone are ``expected`` (an action's reply
+    first looks at the screen — its settled diff — and only then sends its tap)."""
+    deadline = time.monotonic() + within_s
+    while (seen := cli("--json", "daemon", "status").json()["data"]["acting"]) != expected:
+        assert time.monotonic() < deadline, f"the daemon's commands acting: {seen}, expected {expected}"
+        time.sleep(0.05)
+
+
 def until_requests(cli: Cli, expected: list[str], within_s: float = 30.0) -> None:
     deadline = time.monotonic() + within_s
     while (seen := requests(cli)) != expected:
@@ -101,7 +110,7 @@ def test_a_tap_whose_client_left_runs_to_its_end_exactly_once(cli: Cli) -> None:
     assert cli(*D, "open", "hang.1500").code == 0  # every tap and snapshot of this app takes 1.5 s
     proc = client(cli, "tap", "120", "122")
     try:
-        until_requests(cli, ["default:tap"])
+        until_acting(cli, ["default:tap"])  # the tap is on its way to the phone (its look before it is done)
         gone(proc, signal.SIGKILL)
         until_requests(cli, ["default:tap (client gone)"])  # the daemon saw it go, and goes on
     finally:
@@ -110,6 +119,22 @@ def test_a_tap_whose_client_left_runs_to_its_end_exactly_once(cli: Cli) -> None:
     until_requests(cli, [])
     assert taps_shown(cli) == "taps=1"  # it landed, once: neither cut short nor repeated
     assert "stopped default:tap" not in daemon_log(cli)
+
+
+def test_a_tap_whose_client_left_while_it_looked_at_the_screen_is_never_sent(cli: Cli) -> None:
+    """The reply's settled diff looks at the screen before the tap; a client that leaves meanwhile has given up on
+    a tap not yet sent, and it is never sent (issue 28: no work done late for a client that has gone)."""
+    assert cli(*D, "open", "hang.1500").code == 0  # the look before the tap takes 1.5 s, the tap 1.5 s more
+    proc = client(cli, "tap", "120", "122")
+    try:
+        until_requests(cli, ["default:tap"])
+        assert cli("--json", "daemon", "status").json()["data"]["acting"] == []  # still looking: nothing sent
+        gone(proc, signal.SIGKILL)
+    finally:
+        stop_process(proc)
+    until_requests(cli, [])
+    assert "the client left; default:tap sends nothing more to the phone" in daemon_log(cli)
+    assert taps_shown(cli) == "taps=0"  # never sent, so never done late
 
 
 def test_a_batch_whose_client_left_stops_inside_its_wait_and_runs_none_of_the_later_steps(cli: Cli) -> None:
@@ -137,6 +162,6 @@ def test_the_snapshot_a_stopped_command_had_sent_finishes_on_the_runner_and_the_
         stop_process(proc)
     until_requests(cli, [])  # the daemon let it go; the runner may still be walking the screen
     assert "the client left; stopped default:snapshot" in daemon_log(cli)
-    tap = cli(*D, "tap", "120", "122")
+    tap = cli(*D, "--quiet", "tap", "120", "122")  # (the ok line alone: the settled diff is not under test)
     assert (tap.code, tap.out) == (0, "ok tapped (120, 122)\n"), tap.err
     assert taps_shown(cli) == "taps=1"

@@ -1,7 +1,7 @@
 // Settled screens' observer (settle.py's OBSERVER_SCRIPT calls it with settle.py's PENDING_TIMER_MS and
 // PENDING_SOCKET_MS), installed in every document from its start: the time of the last structural DOM change and of
 // the last action, and the page's reactions on their way (settle.py says which).
-((PENDING_TIMER_MS, PENDING_SOCKET_MS) => {
+((PENDING_TIMER_MS, PENDING_SOCKET_MS, PENDING_JUMP_MS) => {
   if (window.__phonewireQuiet) return;
   const state = window.__phonewireQuiet = {
     last: performance.now(), requests: 0, timers: new Set(), scrolled: -Infinity};
@@ -90,6 +90,18 @@
       return wsSend.apply(this, arguments);
     };
   }
-  const moved = () => { state.last = state.scrolled = performance.now(); };
+  // A same-document link a click followed (an anchor under `scroll-behavior: smooth`): the browser starts scrolling
+  // some frames later, so the jump is on its way until the page scrolls, at most PENDING_JUMP_MS.
+  state.jump = -Infinity;
+  state.jumpMs = PENDING_JUMP_MS;
+  addEventListener("click", (ev) => {
+    const a = !ev.defaultPrevented && ev.target instanceof Element ? ev.target.closest("a[href]") : null;
+    if (!a || !a.hash) return;
+    const to = new URL(a.href, location.href), here = location;
+    if (to.origin === here.origin && to.pathname === here.pathname && to.search === here.search) {
+      state.jump = performance.now();
+    }
+  });
+  const moved = () => { state.last = state.scrolled = performance.now(); state.jump = -Infinity; };
   addEventListener("scroll", moved, {capture: true, passive: true});
 })

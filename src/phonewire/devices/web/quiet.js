@@ -1,9 +1,9 @@
 // Resolves once the settled screen holds still (settle.py's QUIET_SCRIPT: its bounds in ms are the arguments).
 // Still: the document complete, no reaction of the page on its way (requests, short timers, animation frames an
-// event's handlers asked for, socket answers: the observer counts them), no finite animation or transition running (document.getAnimations(), which brings style up
+// event's handlers asked for, socket answers, a same-document link's jump not begun: the observer counts them), no finite animation or transition running (document.getAnimations(), which brings style up
 // to date first, so a transition a tap just started is seen), and STILL_FRAMES animation frames in a row that began
-// with no element added, removed or changed and nothing scrolled since the frame before. A page that draws no frames
-// (rAF does not run in a hidden document) is judged by the window instead: QUIET ms without a change.
+// with no element added, removed or changed and nothing scrolled since the frame before — or, whichever comes first,
+// QUIET ms without a change (the window the frames replaced, for pages whose frames are slow or do not come).
 (QUIET, MAX, SCROLL_MAX, SOCKET_MAX, STILL_FRAMES) => new Promise(resolve => {
   const t0 = performance.now();
   const known = window.__phonewireQuiet;
@@ -47,7 +47,8 @@
   const busy = (now) => {
     if (known && known.last > last) last = known.last;
     if (known && (known.requests > 0 || (known.timers && known.timers.size > 0) ||
-                  (known.frames && known.frames.size > 0) || answering(known, now))) return true;
+                  (known.frames && known.frames.size > 0) || answering(known, now) ||
+                  now - known.jump < known.jumpMs)) return true;
     return animating();
   };
   const frame = () => {
@@ -60,16 +61,16 @@
     if (still >= STILL_FRAMES) { finish(true); return; }
     if (!bounded(now, false)) requestAnimationFrame(frame);
   };
-  const window_ = () => {  // only while no frame has come for QUIET ms
+  // The window, beside the frames: QUIET ms without a change is still too (a page that draws no frames — rAF does not
+  // run in a hidden document — and a fresh document whose first frame is slow in coming are judged by it).
+  const window_ = () => {
     if (done) return;
     const now = performance.now(), ready = document.readyState === "complete";
-    if (now - framed >= QUIET) {
-      if (busy(now)) last = now;
-      if (ready && now - last >= QUIET) { finish(true); return; }
-      if (bounded(now, ready && now - last >= QUIET)) return;
-    }
-    setTimeout(window_, QUIET / 2);
+    if (busy(now)) last = now;
+    if (ready && now - last >= QUIET) { finish(true); return; }
+    if (now - framed >= QUIET && bounded(now, false)) return;
+    setTimeout(window_, Math.max(10, QUIET - (now - last)));
   };
   requestAnimationFrame(frame);
-  setTimeout(window_, QUIET);
+  window_();
 })

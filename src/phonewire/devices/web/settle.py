@@ -42,6 +42,9 @@ SETTLE_POLL_S = 0.05
 PENDING_TIMER_MS = 1000
 #: A WebSocket message an event handler sent is the page's reaction on its way until an answer comes, or this long.
 PENDING_SOCKET_MS = 1000
+#: A same-document link a click followed is on its way until the page scrolls, or this long (a smooth scroll to an
+#: anchor starts some frames after the click: tests/e2e/test_web_find_more.py's anchor case caught it).
+PENDING_JUMP_MS = 500
 
 # Installed in every document from its start (Page.addScriptToEvaluateOnNewDocument): the time of the last
 # structural DOM change, and of the last action (ACTION_MARK), so a snapshot taken long after the screen came to
@@ -49,7 +52,7 @@ PENDING_SOCKET_MS = 1000
 # and XHR calls not answered yet; ``timers``: timers of at most PENDING_TIMER_MS set while an event was dispatched,
 # not fired or cleared yet; ``sockets``: WebSockets an event handler sent a message on that no message has answered
 # yet); one ending counts as a change, and so does any message received on a socket the page has sent on.
-OBSERVER_SCRIPT = f"({js.load('observer.js')})({PENDING_TIMER_MS}, {PENDING_SOCKET_MS})"
+OBSERVER_SCRIPT = f"({js.load('observer.js')})({PENDING_TIMER_MS}, {PENDING_SOCKET_MS}, {PENDING_JUMP_MS})"
 
 # After an action: the action itself counts as a change (its effect may start a moment later).
 ACTION_MARK = "window.__phonewireQuiet ? (window.__phonewireQuiet.last = performance.now(), 0) : 0"

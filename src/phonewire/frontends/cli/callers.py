@@ -75,14 +75,20 @@ class Caller:
         self.abandonable = False
         #: ``SESSION:VERB`` of what runs now (``daemon status`` lists them).
         self.doing = ""
+        #: What runs now has started a mutation on the phone (it passed :meth:`stale`): from here it runs to its end
+        #: even when the client leaves; before, a client that leaves means it is never started (``daemon status``
+        #: lists these as ``acting``).
+        self.acted = False
 
     def left(self) -> None:
         self.gone = True
         if self.abandonable and self.task is not None:
             print(f"phonewire daemon: the client left; stopped {self.doing}", file=sys.stderr)
             self.task.cancel()
-        elif self.doing:
+        elif self.doing and self.acted:
             print(f"phonewire daemon: the client left; {self.doing} runs to its end", file=sys.stderr)
+        elif self.doing:
+            print(f"phonewire daemon: the client left; {self.doing} sends nothing more to the phone", file=sys.stderr)
 
     def stale(self) -> str | None:
         """Why this client no longer wants its command (``None``: it still waits).  Looked at synchronously, not
@@ -98,12 +104,13 @@ class Caller:
         if self.deadline is not None and time.time() > self.deadline:
             late = time.time() - self.deadline
             return f"its client's deadline passed {late:.1f} s ago (the daemon was stopped or busy until now)"
+        self.acted = True  # asked right before a mutation is sent: it is sent now
         return None
 
     def runs(self, inv: v.Invocation) -> None:
         """``inv`` starts now (a whole invocation, or a batch's step)."""
         self.abandonable = abandonable(inv)
-        self.doing = f"{inv.session}:{inv.verb}"
+        self.doing, self.acted = f"{inv.session}:{inv.verb}", False
         if self.gone:
             self.left()
 

@@ -353,6 +353,7 @@ class Daemon:
                 "sessions": sorted({name for name, _ in self.sessions}),
                 "runnerPids": sorted(pid for pid in map(_runner_pid, self.senders.values()) if pid is not None),
                 "requests": sorted(c.doing + (" (client gone)" if c.gone else "") for c in self.callers if c.doing),
+                "acting": sorted(c.doing for c in self.callers if c.doing and c.acted),
             }
             text = " ".join(f"{k}={','.join(map(str, x)) if isinstance(x, list) else x}" for k, x in data.items())
             return {"exit": 0, "stdout": v.render_outcome(v.Outcome(data, text), as_json=inv.json)}
