@@ -182,9 +182,13 @@ def test_on_a_page_without_a_viewport_tag_a_tap_hits_the_element_whose_rect_hold
     runner.ok("launchApp", url)
     try:
         viewport = runner.ok("viewport", url)
-        assert viewport["width"] >= 980  # laid out at 980 CSS px, shown zoomed out to the phone's width
+        # the screen in points (docs/snapshot.md's coordinate model); the page laid out at 980 px, shown zoomed
+        # out to the phone's width
+        assert (viewport["width"], viewport["height"]) == (393, 852)
+        assert viewport["page"]["width"] >= 980 and viewport["page"]["scale"] < 0.5
         cell = node(runner, "cell-5-3", url)["rect"]
-        x, y = cell["x"] + 30, cell["y"] + 20  # off centre: a point in its rect, in the units of the rect
+        # off centre: a point in its rect, in screen points as the rect is
+        x, y = cell["x"] + cell["width"] * 0.7, cell["y"] + cell["height"] * 0.6
         assert runner.ok("tap", url, x=x, y=y)["hit"] == 'Button "cell 5 3" id=cell-5-3'
         assert label(runner, "last", url) == "cell-5-3"
         # the page's click marker (a red dot at the click's pageX/pageY) sits where the tap landed: in a

@@ -223,7 +223,9 @@ class AgentSession(Repertoire):
                     f"{self.app_id} is behind another app and a snapshot never changes the screen. Bring it to the "
                     "front without touching it with `viewport` (or act on it: actions re-front it), then snapshot.",
                 ) from exc
-            return self._views.render(raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff, full=all)
+            return self._views.render(
+                raw["nodes"], raw["quality"], interactive=interactive, as_diff=diff, full=all, mark=raw.get("mark")
+            )
 
         return await self._locked(run)
 
@@ -232,7 +234,12 @@ class AgentSession(Repertoire):
         env = await self._link.send(c.VIEWPORT, app=True)
         self._link.refronted = self._link.refronted or env.reactivated  # an action that reads it first reports it
         data = env.data or {}
-        return {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
+        out = {k: float(data.get(k, 0)) for k in ("x", "y", "width", "height")}
+        page = data.get("page")
+        if isinstance(page, dict):  # (web) how the page is shown: its scale and the part of it on the screen
+            out.update({"scale": float(page.get("scale", 1)), "pageLeft": float(page.get("left", 0)),
+                        "pageTop": float(page.get("top", 0))})  # fmt: skip
+        return out
 
     @operation
     async def screenshot(self, *, format: str = "png", scale: str = "device", overlay_refs: bool = False) -> bytes:
@@ -269,12 +276,26 @@ class AgentSession(Repertoire):
             if point_of(target) is not None:
                 x, y, info = await self._resolver.resolve(target)
                 return await self._tap_at(x, y, count, info)
+            held = self._resolver.held(target)
+            if held is not None:
+                # a ref to an element with a serial, as its snapshot showed it: the tap goes where that snapshot
+                # put it, with the element's serial and the snapshot's change mark, and the device sends it only if
+                # the page has not changed since and the point still reaches the element (no snapshot round trip);
+                # if not, the ref is re-found on a fresh snapshot and tapped where it is now — or refused
+                held_node, held_ref, issued, mark = held
+                x, y, info = self._resolver.place(held_node, held_ref, issued, target)
+                try:
+                    return await self._tap_at(x, y, count, info, element=str(held_node["serial"]), mark=mark)
+                except ProtocolError as exc:
+                    if exc.code not in (e.ELEMENT_MOVED, e.ELEMENT_COVERED):
+                        raise
             node, ref, found_in = await self._resolver.find(target)
             owner = select_of(node, found_in)
             if owner is not None:
                 return await self._choose_option(owner, node, ref, found_in)
             x, y, info = self._resolver.place(node, ref, found_in, target)
-            return await self._tap_at(x, y, count, info)
+            serial = node.get("serial")
+            return await self._tap_at(x, y, count, info, element=str(serial) if serial else None)
 
         return await self._acted(run)
 
@@ -297,16 +318,31 @@ class AgentSession(Repertoire):
         info = {"target": {"ref": ref, "type": option.get("type"), "label": label}}
         return action_result(env, {**data, **info})
 
-    async def tap_point(self, x: float, y: float, *, count: int = 1) -> ActionResult:
+    async def tap_point(self, x: float, y: float, *, count: int = 1, element: str | None = None) -> ActionResult:
+        """A tap at a point; ``element``: the serial of the node it is aimed at (the device sends nothing unless the
+        point reaches that element: WebDriver's element click)."""
         check_count(count)
         check_points(x, y)
         check_on_screen(x, y)
-        return await self._acted(lambda: self._tap_at(x, y, count, {}))
+        return await self._acted(lambda: self._tap_at(x, y, count, {}, element=element))
 
-    async def _tap_at(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
+    async def _tap_at(
+        self,
+        x: float,
+        y: float,
+        count: int,
+        info: dict[str, Any],
+        *,
+        element: str | None = None,
+        mark: str | None = None,
+    ) -> ActionResult:
         fields: dict[str, Any] = {"x": x, "y": y}
         if count != 1:
             fields["numberOfTaps"] = count
+        if element is not None:
+            fields["element"] = element
+            if mark is not None:
+                fields["mark"] = mark
         result = action_result(await self._link.send(c.TAP, fields, app=True), info)
         hit = result.data.get("hit")
         if not info and hit and isinstance(result.data.get("message"), str):

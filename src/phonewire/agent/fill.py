@@ -56,8 +56,11 @@ async def fill(link: Link, resolver: Resolver, target: str, text: str) -> Action
         original = str(node.get("value") or "")
         envs, cleared = await _focus_and_clear(link, ref or "field", node, found_in)
     if text:
+        typing: dict[str, Any] = {"text": text}
+        if not point and node.get("serial"):
+            typing["element"] = str(node["serial"])  # typed only while that field has focus (ELEMENT_MOVED else)
         try:
-            envs.append(await link.send(c.TYPE, {"text": text}, app=True))
+            envs.append(await link.send(c.TYPE, typing, app=True))
         except ProtocolError as exc:
             if exc.code != e.INVALID_REQUEST or point or not original:
                 raise
@@ -96,14 +99,24 @@ async def _focus_and_clear(link: Link, ref: str, node: Node, found_in: Index) ->
     last round removed some, tap the end again and delete the rest.  Never reports a field cleared that is not."""
     envs: list[Reply] = []
     cleared = 0
+    first = True
     while True:
-        left, top, width, height = visible_box(node, found_in)
-        # Tap near the end of the field so the caret lands after the existing text: the right end of a line;
-        # of a multi-line field the bottom right (below the last line), clear of the resize grip.
         multi_line = node.get("type") == "TextView"
-        x = left + max(width / 2, width - min(24.0 if multi_line else 12.0, width / 4))
-        y = top + (max(height / 2, height - min(6.0, height / 4)) if multi_line else height / 2)
-        envs.append(await link.send(c.TAP, {"x": x, "y": y}, app=True))
+        if first and node.get("focused") and not multi_line:
+            # it has focus already: not tapped again (a tap on an inline editor being edited may close it); the
+            # caret goes to the end of its line by the keyboard's End instead
+            envs.append(await link.send(c.KEY, {"key": "lineEnd"}, app=True))
+        else:
+            left, top, width, height = visible_box(node, found_in)
+            # Tap near the end of the field so the caret lands after the existing text: the right end of a line;
+            # of a multi-line field the bottom right (below the last line), clear of the resize grip.
+            x = left + max(width / 2, width - min(24.0 if multi_line else 12.0, width / 4))
+            y = top + (max(height / 2, height - min(6.0, height / 4)) if multi_line else height / 2)
+            tap: dict[str, Any] = {"x": x, "y": y}
+            if node.get("serial"):
+                tap["element"] = str(node["serial"])  # sent only if the point reaches the field (aiming.py)
+            envs.append(await link.send(c.TAP, tap, app=True))
+        first = False
         value = str(node.get("value") or "")
         deletes = min(len(value), MAX_CLEAR - cleared)
         if not value:

@@ -124,7 +124,10 @@ class Link:
         listed = cast(list[Node], nodes) if isinstance(nodes, list) else []
         if self._watching and self.before is None:
             self.before = listed  # the action's own look before it acts (its target resolved on it)
-        return {"nodes": listed, "quality": data.get("quality") or {}}
+        out: Snapshot = {"nodes": listed, "quality": data.get("quality") or {}}
+        if isinstance(data.get("mark"), str):
+            out["mark"] = data["mark"]
+        return out
 
 
 async def to_the_end(sent: Awaitable[T]) -> T:

@@ -9,7 +9,7 @@ from typing import Any
 
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
-from phonewire.agent.view import Rendered, diff, quality_header, render
+from phonewire.agent.view import Rendered, diff, page_header, quality_header, render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -34,7 +34,14 @@ class Views:
         self._settled = None
 
     def render(
-        self, nodes: list[Node], quality: dict[str, Any], *, interactive: bool, as_diff: bool, full: bool = False
+        self,
+        nodes: list[Node],
+        quality: dict[str, Any],
+        *,
+        interactive: bool,
+        as_diff: bool,
+        full: bool = False,
+        mark: str | None = None,
     ) -> View:
         index = Index(nodes)
         rendered = render(nodes, interactive=interactive, full=full, name=self.refs.namer(index))
@@ -53,9 +60,8 @@ class Views:
                 lines = changes or ["# no changes"]
         else:
             lines = rendered.lines
-        if header:
-            lines = [header, *lines]
-        self.refs.reset(index, rendered)
+        lines = [h for h in (header, page_header(quality)) if h] + lines
+        self.refs.reset(index, rendered, mark)
         self._previous = nodes
         self._previous_refs = rendered.refs
         self._settled = None  # refs issued afresh: the last action's view names its elements no more

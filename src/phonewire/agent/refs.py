@@ -387,6 +387,9 @@ class RefTable:
 
     def __init__(self) -> None:
         self.refs: dict[str, tuple[Node, Index]] = {}
+        #: The change mark of the snapshot that issued the table (web): while the page has not changed since, the
+        #: table's nodes are the screen as it is (a tap may go to their places unchecked by a fresh snapshot).
+        self.mark: str | None = None
         #: ref -> (node, the snapshot that issued it), oldest first; only nodes that carry a serial.
         self.retired: dict[str, tuple[Node, Index]] = {}
         self.next = 1
@@ -432,8 +435,9 @@ class RefTable:
 
         return name
 
-    def reset(self, index: Index, rendered: Rendered) -> None:
+    def reset(self, index: Index, rendered: Rendered, mark: str | None = None) -> None:
         old, self.refs = self.refs, {ref: (node, index) for ref, node in rendered.refs.items()}
+        self.mark = mark
         for ref in self.refs:
             self.retired.pop(ref, None)
         for ref, held in old.items():
@@ -461,6 +465,7 @@ class RefTable:
 
     def clear(self) -> None:
         self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
+        self.mark = None
         self.retired = {}
 
     def claim(self, node: Node, index: Index) -> str:

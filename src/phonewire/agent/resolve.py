@@ -67,6 +67,24 @@ class Resolver:
             )
             raise invalid(f"{target!r} ({node_line(node)}) has no place on the screen to touch", hint)
 
+    def held(self, target: str) -> tuple[Node, str, Index, str] | None:
+        """For ``@eN`` naming an element that carries a serial and had its own uncovered place in the snapshot that
+        issued the ref (a snapshot with a change mark): that node as that snapshot showed it, and the mark (the
+        device sends the gesture only while the page has not changed since, re-finds the element by its serial and
+        checks the point in the evaluation that sends it); else None (the target resolves on a fresh snapshot).
+        The session's observers are told, as for :meth:`find`."""
+        match = _REF.match(target.strip())
+        held = self.refs.refs.get(match.group(1)) if match else None
+        mark = self.refs.mark
+        if held is None or match is None or mark is None:
+            return None
+        node, issued = held
+        if not node.get("serial") or not has_box(node) or node.get("coveredBy") or select_of(node, issued):
+            return None
+        self.last_check_s = 0.0
+        self.observers.resolved(node, match.group(1), issued.nodes)
+        return node, match.group(1), issued, mark
+
     def line(self, node: Node, index: Index) -> str:
         """``@eN Role "label" id=…`` of ``node`` (not its value: it may be about to change), with the ref it carries
         (or a new one)."""

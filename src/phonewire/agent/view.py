@@ -546,3 +546,19 @@ def diff(previous: Rendered, current: Rendered) -> list[str]:
             out.extend("- " + previous.keys[a].strip() for a in removed)
             out.extend("+ " + current.lines[b].strip() for b in added)
     return out
+
+
+def page_header(quality: dict[str, Any]) -> str | None:
+    """The header line of a view whose page does not simply fit the screen (``quality.page``, web): its size, its
+    scale and the part of it the screen shows, so that an agent knows there is more to the side."""
+    page = quality.get("page") if quality else None
+    if not isinstance(page, dict):
+        return None
+    left, top = float(page.get("left", 0)), float(page.get("top", 0))
+    right, bottom = left + float(page.get("visibleWidth", 0)), top + float(page.get("visibleHeight", 0))
+    more = [side for side, far in (("left", left > 1), ("right", right < float(page.get("width", 0)) - 1)) if far]
+    sideways = f"; `scroll {' / '.join(more)}` shows more of it" if more else ""
+    return (
+        f"# page {page.get('width', 0):g} x {page.get('height', 0):g} px shown at scale {page.get('scale', 1):g}: "
+        f"x {left:g}-{right:g}, y {top:g}-{bottom:g} of it on the screen{sideways}"
+    )

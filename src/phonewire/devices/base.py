@@ -155,13 +155,26 @@ class Device(abc.ABC):
     @abc.abstractmethod
     async def viewport(self, app_id: str) -> Rect: ...
 
-    @abc.abstractmethod
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
-        """Tap ``taps`` times at a point.  A backend that can hit-test answers what the tap reached there, as a
-        short description (``Button "Save" id=save``); else ``None``."""
+    async def page_shown(self, app_id: str) -> dict[str, float] | None:
+        """How the app's page is shown on the screen (web: its scale, size and the part the screen shows, as a
+        snapshot's ``quality.page`` says); None where the screen is not a view of a larger page."""
+        return None
 
     @abc.abstractmethod
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None: ...
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> str | None:
+        """Tap ``taps`` times at a point (screen points).  A backend that can hit-test answers what the tap reached
+        there, as a short description (``Button "Save" id=save``); else ``None``.  ``element``: the serial of the
+        node the tap is aimed at; a backend that has serials sends nothing unless the point reaches that element
+        (ELEMENT_MOVED, ELEMENT_COVERED), the others ignore it.  ``mark``: the change mark of the snapshot the point
+        was read from; a backend that has marks sends nothing (ELEMENT_MOVED) when the screen changed after it."""
+
+    @abc.abstractmethod
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
+        """Touch and hold at a point; ``element`` as for :meth:`tap`."""
 
     @abc.abstractmethod
     async def drag(
@@ -210,7 +223,7 @@ class Device(abc.ABC):
         return {"direction": direction, "distance": None, "atEnd": None}
 
     @abc.abstractmethod
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         """Type into the focused editable; TEXT_INPUT_NOT_FOCUSED when a focus probe finds none."""
 
     @abc.abstractmethod

@@ -138,12 +138,16 @@ class DoubleDevice(Device):
         await self._behave(app_id)
         return Rect(0, 0, 390, 844)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> None:
         self.calls.append(("tap", app_id))
         await self._behave(app_id)
         self.taps[app_id] = self.taps.get(app_id, 0) + taps
 
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
         await self._behave(app_id)
 
     async def drag(
@@ -158,7 +162,7 @@ class DoubleDevice(Device):
     ) -> None:
         await self._behave(app_id)
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         await self._behave(app_id)
         self.typed[app_id] = self.typed.get(app_id, "") + text
 

@@ -54,6 +54,10 @@ NOT_FOUND: Final = "NOT_FOUND"
 #: nothing was sent.  The agent checks it against the snapshot; the web phone's runner also answers it for a
 #: command that cannot run while a page's own JavaScript dialog covers the page.
 ELEMENT_COVERED: Final = "ELEMENT_COVERED"
+#: The gesture's point, hit-tested at the instant it was to be sent, would not reach the element it names: the
+#: element moved (a scroll, an animation, a re-render) or something came over that point since the view was taken;
+#: nothing was sent.  The message says what is there now.
+ELEMENT_MOVED: Final = "ELEMENT_MOVED"
 #: ``recordStart`` while the device records already (one recording at a time): nothing changed, the running
 #: recording goes on; the message names its file.
 ALREADY_RECORDING: Final = "ALREADY_RECORDING"
@@ -95,6 +99,7 @@ RUNNER_CODES: Final = (
     COMMAND_ALREADY_COMPLETED,
     UNAUTHORIZED,
     ELEMENT_COVERED,
+    ELEMENT_MOVED,
     ALREADY_RECORDING,
     APP_CRASHED,
 )

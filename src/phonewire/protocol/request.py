@@ -39,6 +39,9 @@ FIELD_TYPES: dict[str, str] = {
     "text": _STRING,
     "button": _STRING,
     "url": _STRING,
+    # the element a tap, long press or typing is aimed at (extension: a node's serial from the last snapshot)
+    "element": _STRING,
+    "mark": _STRING,
     # key and setValue (extensions)
     "key": _STRING,
     "modifiers": _STRINGS,

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Final, TypedDict
+from typing import Any, Final, NotRequired, TypedDict
 
 # --- role vocabulary (shared by all backends; docs/snapshot.md documents it) --------------------------
 ROLES: Final = (
@@ -153,6 +153,9 @@ class Snapshot(TypedDict):
 
     nodes: list[Node]
     quality: dict[str, Any]
+    #: (web, optional) the page's change mark when it was walked: a gesture sent with it as ``since`` is sent at
+    #: the snapshot's places only while the page has not changed since (docs/protocol.md, ``since``)
+    mark: NotRequired[str]
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,12 +88,17 @@ def _message(text: str) -> JSONObject:
 
 async def _viewport(d: Device, r: Request) -> JSONObject:
     rect = await d.viewport(_app(r))
-    return dict(rect.to_wire())
+    data: JSONObject = dict(rect.to_wire())
+    page = await d.page_shown(_app(r))
+    if page is not None:
+        data["page"] = dict(page)
+    return data
 
 
 async def _tap(d: Device, r: Request) -> JSONObject:
     x, y, taps = float(r.args["x"]), float(r.args["y"]), int(r.args.get("numberOfTaps", 1))
-    hit = await d.tap(_app(r), x, y, taps)
+    element, mark = r.args.get("element"), r.args.get("mark")
+    hit = await d.tap(_app(r), x, y, taps, element=str(element) if element else None, mark=str(mark) if mark else None)
     data = _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
     if hit:
         data["hit"] = hit
@@ -103,7 +108,8 @@ async def _tap(d: Device, r: Request) -> JSONObject:
 async def _long_press(d: Device, r: Request) -> JSONObject:
     x, y = float(r.args["x"]), float(r.args["y"])
     duration = float(r.args.get("durationMs", DEFAULT_LONG_PRESS_MS))
-    await d.long_press(_app(r), x, y, duration)
+    element = r.args.get("element")
+    await d.long_press(_app(r), x, y, duration, element=str(element) if element else None)
     return _message(f"long-pressed ({x:g}, {y:g}) for {duration:g} ms")
 
 
@@ -122,8 +128,8 @@ async def _drag(d: Device, r: Request) -> JSONObject:
 
 
 async def _type(d: Device, r: Request) -> JSONObject:
-    text = str(r.args["text"])
-    await d.type_text(_app(r), text)
+    text, element = str(r.args["text"]), r.args.get("element")
+    await d.type_text(_app(r), text, element=str(element) if element else None)
     return _message(f"typed {len(text)} character(s)")
 
 

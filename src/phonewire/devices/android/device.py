@@ -405,7 +405,9 @@ class AndroidDevice(AndroidRepertoire, Device):
 
         return await self._run(work)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> None:
         px, py = self._px(x), self._px(y)
 
         def work(agent: Agent) -> None:
@@ -417,7 +419,9 @@ class AndroidDevice(AndroidRepertoire, Device):
 
         await self._run(work)
 
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
         px, py = self._px(x), self._px(y)
         await self._run(lambda agent: agent.long_click(px, py, duration_ms / 1000.0))
 
@@ -518,7 +522,7 @@ class AndroidDevice(AndroidRepertoire, Device):
                 "Tap a text field first (a TextField, SecureTextField or SearchField in the snapshot), then resend.",
             )
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         def work(agent: Agent) -> None:
             self._probe_focus(agent)
             agent.send_keys(text)  # the agent's input method: full Unicode, unlike `adb shell input text`

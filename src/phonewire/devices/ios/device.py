@@ -362,7 +362,9 @@ class IosDevice(IosRepertoire, Device):
                 return label
         return None
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> str | None:
         button = self._alert_button_at(app_id, x, y) if taps == 1 else None
         self._forget()
         if button is not None:
@@ -386,7 +388,9 @@ class IosDevice(IosRepertoire, Device):
         await self._run(lambda: self._call("POST", "/actions", actions))
         return None
 
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
         self._forget()
         body = {"x": x, "y": y, "duration": duration_ms / 1000.0}
         await self._run(lambda: self._call("POST", "/wda/touchAndHold", body))
@@ -430,7 +434,7 @@ class IosDevice(IosRepertoire, Device):
         self._probe_focus()
         self._call("POST", "/wda/keys", {"value": [text]}, timeout_s=max(10.0, len(text) * 0.2))
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         self._forget()
         await self._run(lambda: self._keys(text))
 

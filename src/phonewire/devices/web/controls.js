@@ -16,7 +16,10 @@
 (function (point, values, add, kinds, drawnSelect) {
   "use strict";
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
-  let el = point ? document.elementFromPoint(point[0], point[1]) : document.activeElement;
+  // (the point is in screen points: the visual viewport's, at its scale — walker_perception.js's coordinate model)
+  const vv = window.visualViewport, s = vv && vv.scale > 0 ? vv.scale : 1;
+  let el = point ? document.elementFromPoint(point[0] / s + (vv ? vv.offsetLeft : 0),
+                                             point[1] / s + (vv ? vv.offsetTop : 0)) : document.activeElement;
   for (let i = 0; i < 20 && el && el.shadowRoot && el.shadowRoot.activeElement && !point; i++) {
     el = el.shadowRoot.activeElement;
   }

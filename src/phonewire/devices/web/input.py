@@ -4,20 +4,24 @@ arrive (:meth:`~phonewire.devices.web.view.Views._settle`)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import controls, dialogs, gestures, js, readback, scrolling, settle
+from phonewire.devices.web import aiming, controls, dialogs, gestures, js, readback, scrolling, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.target import Page
 from phonewire.devices.web.view import Views
-from phonewire.devices.web.walk import CHANGE_MARK, FOCUS_PROBE, describe
+from phonewire.devices.web.walk import CHANGE_MARK, FOCUS_PROBE, Aim, Probe, aim_of
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import finite
 
+_FOCUS_ON = js.load("focus_on.js").strip()
 _FOCUSED = js.load("focused.js")
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
 TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
@@ -35,35 +39,63 @@ class Inputs(Views):
         page.unsettled = True
         await self._settle(page)
 
-    async def tap(self, app_id: str, x: float, y: float, taps: int = 1) -> str | None:
+    async def tap(
+        self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
+    ) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:
                 return await dialogs.tap(page, page.dialog, self._dialog_screen(page), (x, y), taps)
-            page.unsettled = True
+            aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "tap")
+            probe: Probe = (x, y, element, mark or "") if element else (x, y)
+            evaluate = partial(self._eval, page, await_promise=True)
             if taps == 1:
-                # one evaluation: install the guard that keeps the click at the point (gestures.GUARD_JS), probe
-                hit = describe(await self._walker(page, (x, y), before=f"({gestures.GUARD_JS})({x}, {y}), "))
+                # one evaluation: the aim checked (walker_perception.js's aim) and, when it is ok, the guard that
+                # keeps the click at the point installed (gestures.GUARD_JS)
+                aim = aim_of(await self._walker(page, probe, then=aiming.GUARD_IF_OK), x, y)
+                aiming.check_aim(aim, element, x, y)
+                page.unsettled = True
                 with self._may_close(page), dialogs.may_open(page):
                     # the evaluation that answers once the click was handled also marks the action (_settle's work)
-                    evaluate = partial(self._eval, page, await_promise=True)
-                    if await gestures.exact_tap(page.session, evaluate, x, y, then=settle.ACTION_MARK):
+                    if await gestures.exact_tap(page.session, evaluate, *aim.input, then=settle.ACTION_MARK):
                         await self._await_screens(page)
-                        return hit
+                        return aim.hit
             else:
-                hit = describe(await self._walker(page, (x, y)))
+                aim = aim_of(await self._walker(page, probe), x, y)
+                aiming.check_aim(aim, element, x, y)
+                page.unsettled = True
                 with self._may_close(page), dialogs.may_open(page):
-                    await gestures.taps(page.session, x, y, taps)
+                    if taps == 2:  # a double tap: both taps within its window, unguarded
+                        await gestures.taps(page.session, *aim.input, taps)
+                    else:  # separate taps, each guarded as a single tap is (touch adjustment moves each one)
+                        await self._separate_taps(page, aim, taps)
             await self._settle(page)
-            return hit
+            return aim.hit
 
-    async def long_press(self, app_id: str, x: float, y: float, duration_ms: float) -> None:
+    async def _separate_taps(self, page: Page, aim: Aim, taps: int) -> None:
+        evaluate = partial(self._eval, page, await_promise=True)
+        for i in range(taps):
+            if i:
+                await asyncio.sleep(gestures.SEPARATE_TAP_GAP_S)
+            await self._eval(page, f"({gestures.GUARD_JS})({aim.client[0]}, {aim.client[1]})")
+            await gestures.exact_tap(page.session, evaluate, *aim.input, then="0")
+
+    async def _page_scale(self, page: Page) -> float:
+        """The visual viewport's scale: DevTools input events go to screen points divided by it."""
+        return finite(await self._eval(page, "window.visualViewport ? visualViewport.scale : 1")) or 1.0
+
+    async def long_press(
+        self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
+    ) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
             dialogs.no_dialog(page, "long press")
+            aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "long press")
+            aim = aim_of(await self._walker(page, (x, y, element) if element else (x, y)), x, y)
+            aiming.check_aim(aim, element, x, y)
             page.unsettled = True
             with dialogs.may_open(page):
-                await gestures.long_press(page.session, x, y, duration_ms)
+                await gestures.long_press(page.session, *aim.input, duration_ms)
             await self._settle(page)
 
     async def drag(
@@ -79,11 +111,15 @@ class Inputs(Views):
         with self._mapped(app_id):
             page = self._live(app_id)
             dialogs.no_dialog(page, "drag")
+            # (a drag starts on the screen; it may end past its edge, as a finger slides off it)
+            aiming.check_on_screen(*start, self.profile.width, self.profile.height, "drag")
+            scale = await self._page_scale(page)
             page.unsettled = True
             with dialogs.may_open(page):
                 await gestures.drag(
-                    page.session, start, end, duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms
-                )
+                    page.session, (start[0] / scale, start[1] / scale), (end[0] / scale, end[1] / scale),
+                    duration_ms=duration_ms, hold_ms=hold_ms, settle_ms=settle_ms,
+                )  # fmt: skip
             await self._rest(page)
             await self._settle(page)
 
@@ -129,13 +165,15 @@ class Inputs(Views):
             await self._settle(page)
             return result
 
-    async def type_text(self, app_id: str, text: str) -> None:
+    async def type_text(self, app_id: str, text: str, *, element: str | None = None) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:
                 dialogs.typing_field(page.dialog).text += text
                 return
             kind = await self._require_focus(page)
+            if element is not None:
+                aiming.check_focus(await self._eval(page, f"({_FOCUS_ON})({json.dumps(element)})"))
             if not text:
                 return
             page.unsettled = True

@@ -5,13 +5,20 @@
 // Shared by the scripts: window.__phonewireScroll holds the chosen container between the evaluations of one scroll.
 ((x, y, dir, amount, reach, reveal, only, k) => {
   const vertical = dir === "up" || dir === "down", sign = (dir === "down" || dir === "right") ? 1 : -1;
-  const W = innerWidth, H = innerHeight, root = document.scrollingElement || document.documentElement;
+  // The screen is the visual viewport (walker_perception.js's coordinate model): its box in the page's client px is
+  // [L0, T0, R0, B0]; `x, y` come in screen points, and the drag goes out in the DevTools input space (client px
+  // less the visual viewport's offset).
+  const vv = window.visualViewport, S = vv && vv.scale > 0 ? vv.scale : 1;
+  const L0 = vv ? vv.offsetLeft : 0, T0 = vv ? vv.offsetTop : 0;
+  const W = vv ? vv.width : innerWidth, H = vv ? vv.height : innerHeight, R0 = L0 + W, B0 = T0 + H;
+  if (x !== null) { x = x / S + L0; y = y / S + T0; }
+  const root = document.scrollingElement || document.documentElement;
   const SCROLLING = new Set(["auto", "scroll", "overlay"]);
   const axisOf = (v) => v ? ["scrollTop", "scrollHeight", "clientHeight", "overflowY"]
                           : ["scrollLeft", "scrollWidth", "clientWidth", "overflowX"];
   const scrolls = (el, v) => {
     const [, size, client, overflow] = axisOf(v);
-    if (el === root) return el[size] - el[client] > 1;
+    if (el === root) return el[size] - (vv ? (v ? H : W) : el[client]) > 1;
     return el[size] - el[client] > 1 && SCROLLING.has(getComputedStyle(el)[overflow]);
   };
   const parentOf = (el) => el.parentElement || (el.getRootNode && el.getRootNode().host) || null;
@@ -22,7 +29,7 @@
     return root;
   };
   const clip = (el) => {  // the visible part of a container: its box within every clipping ancestor and the screen
-    let l = 0, t = 0, r = W, b = H;
+    let l = L0, t = T0, r = R0, b = B0;
     for (let n = el; n && n !== root && n !== document.body; n = parentOf(n)) {
       if (n.nodeType !== 1) continue;
       const s = getComputedStyle(n);
@@ -51,7 +58,7 @@
   // whether a person sees `el` now: its centre on the screen, inside every scroll container around it
   const shows = (el) => {
     const r = el.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    if (cx < 0 || cx > W || cy < 0 || cy > H) return false;
+    if (cx < L0 || cx > R0 || cy < T0 || cy > B0) return false;
     for (let n = parentOf(el); n && n !== root && n !== document.body; n = parentOf(n)) {
       if (n.nodeType !== 1 || !(scrolls(n, true) || scrolls(n, false))) continue;
       const b = clip(n);
@@ -65,12 +72,12 @@
     found = true;
     const r = el.getBoundingClientRect();
     let cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    let inside = cx >= 0 && cx <= W && cy >= 0 && cy <= H;
+    let inside = cx >= L0 && cx <= R0 && cy >= T0 && cy <= B0;
     for (let n = parentOf(el); n; n = n === root ? null : parentOf(n)) {
       if (n !== root && (n.nodeType !== 1 || n === document.body)) continue;
       const both = [true, false].filter((v) => scrolls(n, v));
       if (!both.length) continue;
-      const box = n === root ? {x: 0, y: 0, width: W, height: H} : clip(n);
+      const box = n === root ? {x: L0, y: T0, width: W, height: H} : clip(n);
       const v = both.includes(true) && (cy < box.y || cy > box.y + box.height) ? true
               : both.includes(false) && (cx < box.x || cx > box.x + box.width) ? false : null;
       if (v === null) continue;
@@ -189,7 +196,7 @@
       let v = true, c = scrollerOf(t.parentElement, true);
       if (c === root && !scrolls(root, true)) { v = false; c = scrollerOf(t.parentElement, false); }
       if (!scrolls(c, v)) continue;
-      const box = c === root ? {x: 0, y: 0, width: W, height: H} : clip(c);
+      const box = c === root ? {x: L0, y: T0, width: W, height: H} : clip(c);
       const [p] = axisOf(v), mid = v ? r.top + r.height / 2 - box.y : r.left + r.width / 2 - box.x;
       if (mid < 0 || mid > (v ? box.height : box.width)) continue;  // only the rows in view place the others
       const at = mid + c[p];
@@ -234,10 +241,15 @@
     }
   }
   const [pos, size, client] = axisOf(v), s = (dir === "down" || dir === "right") ? 1 : -1;
-  const before = from === null ? container[pos] : from, max = container[size] - container[client];
-  const atEnd = s > 0 ? container[pos] >= max - 1 : container[pos] <= 1;
-  window.__phonewireScroll = {el: container, pos, size, client};
-  const box = container === root ? {x: 0, y: 0, width: W, height: H} : clip(container);
+  // the page itself moves under the screen as the visual viewport does (its page offsets: the layout's scroll plus
+  // the visual viewport's pan inside a layout viewport wider or taller than the screen)
+  const page = container === root && !!vv;
+  const now = page ? (v ? vv.pageTop : vv.pageLeft) : container[pos];
+  const before = from === null ? now : from;
+  const max = page ? container[size] - (v ? H : W) : container[size] - container[client];
+  const atEnd = s > 0 ? now >= max - 1 : now <= 1;
+  window.__phonewireScroll = {el: container, pos, size, client, page, v};
+  const box = container === root ? {x: L0, y: T0, width: W, height: H} : clip(container);
   const out = {dir, before, max, atEnd, box, container: describe(container), revealed, found, jumped};
   if (reveal && only && !found && !jumped) { out.located = false; return out; }  // nothing located: no move
   if (revealed || jumped || atEnd || box.width < 1 || box.height < 1) return out;
@@ -257,7 +269,7 @@
     const hit = document.elementFromPoint(cx + dx, cy + dy);
     if (hit && scrollerOf(hit, v) === container) { start = [cx, cy]; break; }
   }
-  out.from = [start[0] + dx, start[1] + dy];
-  out.to = [start[0] - dx, start[1] - dy];
+  out.from = [start[0] + dx - L0, start[1] + dy - T0];
+  out.to = [start[0] - dx - L0, start[1] - dy - T0];
   return out;
 })

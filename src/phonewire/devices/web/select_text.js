@@ -3,6 +3,9 @@
 // text; word: the word at the point; all: select all; range: characters start…end of the element's text) and the
 // offsets.  Answers {selected, where} or {error, length}.
 (x, y, mode, start, end) => {
+  // (x, y) in screen points, as every gesture's (walker_perception.js's coordinate model): in client px here
+  const vv = window.visualViewport, scale = vv && vv.scale > 0 ? vv.scale : 1;
+  if (x !== null && x !== undefined) { x = x / scale + (vv ? vv.offsetLeft : 0); y = y / scale + (vv ? vv.offsetTop : 0); }
   const deep = (px, py) => {
     let el = document.elementFromPoint(px, py);
     while (el && el.shadowRoot) {

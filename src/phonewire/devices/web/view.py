@@ -22,11 +22,27 @@ from phonewire.devices.web.page_script import evaluate
 from phonewire.devices.web.pages import MAX_SCREENS, Pages
 from phonewire.devices.web.screencast import Recording
 from phonewire.devices.web.target import Page
-from phonewire.devices.web.walk import CHANGE_MARK, DEFINE_WALKER, WALKER_MISSING, snapshot_from_walk, walker_call
+from phonewire.devices.web.walk import (
+    CHANGE_MARK,
+    DEFINE_WALKER,
+    WALKER_MISSING,
+    Probe,
+    page_shown,
+    snapshot_from_walk,
+    walker_call,
+)
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Rect, Snapshot
 
+#: How the page is shown: the walk's ``shown`` (walker.js), read alone.
+_SHOWN_JS = (
+    "(v => { const se = document.scrollingElement || document.documentElement; return {scale: v ? v.scale : 1, "
+    "width: se.scrollWidth, height: se.scrollHeight, left: v ? v.pageLeft : scrollX, top: v ? v.pageTop : scrollY, "
+    "visibleWidth: v ? v.width : innerWidth, visibleHeight: v ? v.height : innerHeight}; })(window.visualViewport)"
+)
+#: The screen in points: the visual viewport at its scale.
+_SCREEN_JS = "(v => v ? [v.width * v.scale, v.height * v.scale] : [innerWidth, innerHeight])(window.visualViewport)"
 _SELECTION = f"({js.load('selection.js')})()"
 
 
@@ -51,17 +67,17 @@ class Views(Pages):
     async def _eval(self, page: Page, expression: str, *, await_promise: bool = False) -> Any:
         return await evaluate(page.session, expression, await_promise=await_promise)
 
-    async def _walker(self, page: Page, probe: tuple[float, float] | None = None, *, before: str = "") -> Any:
-        """The walk, or with ``probe`` the description of what a tap at that point hits, from the walker stored in
-        the page (walk.py's walker_call), defined first where it is missing.  ``before``: an expression evaluated
-        first, in the same evaluation."""
+    async def _walker(self, page: Page, probe: Probe | None = None, *, then: str = "") -> Any:
+        """The walk, or with ``probe`` the aim of a gesture at that screen point (walk.py's :class:`Aim`), from the
+        walker stored in the page (walk.py's walker_call), defined first where it is missing.  ``then``: a function
+        expression called with the probe's answer in the same evaluation (what it returns is the value)."""
         document = page.documents
+        wrap = (lambda call: f"({then})({call})") if then else (lambda call: call)
         if page.walker_in == document:
-            value = await self._eval(page, before + walker_call(probe), await_promise=probe is None)
+            value = await self._eval(page, wrap(walker_call(probe)), await_promise=probe is None)
             if value != WALKER_MISSING:
                 return value
-            before = ""  # (it ran)
-        value = await self._eval(page, before + walker_call(probe, define=True), await_promise=probe is None)
+        value = await self._eval(page, wrap(walker_call(probe, define=True)), await_promise=probe is None)
         page.walker_in = document
         return value
 
@@ -122,8 +138,16 @@ class Views(Pages):
             page = self._live(app_id)
             if page.dialog is not None:
                 return self._dialog_screen(page)
-            w, h = await self._eval(page, "[window.innerWidth, window.innerHeight]")
+            # the screen in points (the visual viewport at its scale: docs/snapshot.md's coordinate model)
+            w, h = await self._eval(page, _SCREEN_JS)
             return Rect.of(0, 0, w, h)
+
+    async def page_shown(self, app_id: str) -> dict[str, float] | None:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            if page.dialog is not None:
+                return None
+            return page_shown(await self._eval(page, _SHOWN_JS))
 
     async def change_mark(self, app_id: str | None) -> str | None:
         page = self._live(app_id) if app_id else self._foreground()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import dataclass
 from typing import Any, Final
 
 from phonewire.devices.web import js
@@ -76,15 +77,58 @@ _FIND_WALKER: Final = f"(window[Symbol.for({_WALKER_KEY})] || (() => {json.dumps
 DEFINE_WALKER: Final = f"({_DEFINE_WALKER}, 0)"
 
 
-def walker_call(probe: tuple[float, float] | None = None, *, define: bool = False) -> str:
+def walker_call(probe: Probe | None = None, *, define: bool = False) -> str:
     """The expression that runs the walk (a promise: it runs after the tasks already queued — a hashchange, a
-    click's follow-up — so a snapshot taken right after a tap sees that tap's effects), or with ``probe`` the
-    walker's description of the element a tap at (x, y) reaches (:func:`describe`'s input; synchronous).  It calls
-    the walker stored in the page, or answers WALKER_MISSING where there is none; ``define``: defines it first."""
+    click's follow-up — so a snapshot taken right after a tap sees that tap's effects), or with ``probe`` (a screen
+    point, and the serial of the element a gesture there is aimed at) the walker's aim there (:func:`aim_of`'s
+    input; synchronous).  It calls the walker stored in the page, or answers WALKER_MISSING where there is none;
+    ``define``: defines it first."""
     run = _DEFINE_WALKER if define else _FIND_WALKER
     if probe is not None:
-        return f"{run}({json.dumps([probe[0], probe[1]])})"
+        return f"{run}({json.dumps(list(probe))})"
     return f"new Promise(r => setTimeout(r, 0)).then(() => {run}())"
+
+
+#: A probe: a screen point, or a screen point and the serial (``doc:n``) of the element a gesture there aims at,
+#: and the change mark of the snapshot it was read from ("" for none).
+Probe = tuple[float, float] | tuple[float, float, str] | tuple[float, float, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """Perception's ``aim()`` at a screen point (walker_perception.js): where a gesture there lands — ``client``, the
+    point in the page's client px, ``input``, the point DevTools input events are sent at — what it reaches
+    (``hit``, :func:`describe`'s words), and for a gesture aimed at an element the ``verdict``: ``ok``, ``gone``,
+    ``covered`` or ``moved`` (``now``: the element's rect in screen points), or ``changed`` (the screen changed
+    after the snapshot whose mark came with it)."""
+
+    hit: str | None
+    client: tuple[float, float]
+    input: tuple[float, float]
+    scale: float
+    verdict: str = "ok"
+    now: tuple[float, float, float, float] | None = None
+
+
+def aim_of(value: object, x: float, y: float) -> Aim:
+    """The walker's aim answer as an :class:`Aim`; an answer of another shape (a page that broke the walker) aims
+    at the point as it is, unchecked."""
+    if not isinstance(value, dict):
+        return Aim(None, (x, y), (x, y), 1.0)
+    client, sent, now = value.get("client"), value.get("input"), value.get("now")
+
+    def pair(v: object) -> tuple[float, float]:
+        return (finite(v[0]), finite(v[1])) if isinstance(v, list) and len(v) == 2 else (x, y)
+
+    rect = tuple(finite(v) for v in now) if isinstance(now, list) and len(now) == 4 else None
+    return Aim(
+        describe(value.get("hit")),
+        pair(client),
+        pair(sent),
+        finite(value.get("scale")) or 1.0,
+        str(value.get("verdict") or "ok"),
+        rect,  # type: ignore[arg-type]
+    )
 
 
 #: Run in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): remembers, in a WeakSet the
@@ -135,6 +179,11 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
     still parsing (``readyState`` loading) counts too.  Either makes ``quality`` say so (reasonCode ``loading``)."""
     root = tree_from_walk(walk)
     snapshot = build_snapshot(root, root.rect, backend)
+    page = page_shown(walk.get("shown"))
+    if page is not None:
+        snapshot["quality"]["page"] = page
+    if isinstance(walk.get("mark"), str):
+        snapshot["mark"] = walk["mark"]
     if loading is None and walk.get("ready") == "loading":
         loading = "the document was still loading"
     if loading is not None:
@@ -145,6 +194,20 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
         else:
             quality["reason"] = f"{quality.get('reason')}; {reason}"
     return snapshot
+
+
+def page_shown(shown: object) -> dict[str, float] | None:
+    """How the page is shown on the screen (the walk's ``shown``), for a page that does not simply fit it: laid out
+    wider than the screen shows, or at a scale other than 1 (a page laid out 980 px wide, a zoom).  ``width`` /
+    ``height``: the page's size in its own px; ``left`` / ``top`` / ``visibleWidth`` / ``visibleHeight``: the part
+    the screen shows; ``scale``: screen points per page px.  None for a page that fits."""
+    if not isinstance(shown, dict):
+        return None
+    page = {k: round(finite(shown.get(k)), 3 if k == "scale" else 1) for k in
+            ("scale", "width", "height", "left", "top", "visibleWidth", "visibleHeight")}  # fmt: skip
+    if abs(page["scale"] - 1) < 0.01 and page["width"] <= page["visibleWidth"] + 1:
+        return None
+    return page
 
 
 def tree_from_walk(walk: dict[str, Any]) -> RawNode:

@@ -22,8 +22,9 @@
 // when none does, the node is covered and gets an item [axRole, name, identifier, classes] of what covers it
 // (the centre's hit).  cfg (from walk.py, derived from roles.py): tapRoles (ax roles that are interactive),
 // clipRoles (ax roles of lists and tables), plainRoles (ax roles that a scrollable element turns into a
-// ScrollView).  With cfg.probe = [x, y] the walk is skipped and the description of the element at that point is
-// returned instead (what a tap there hits), or null.
+// ScrollView).  With cfg.probe = [x, y(, serial)] the walk is skipped and the gesture's aim at that screen point is
+// returned instead (perception's aim(): what a tap there hits, where it lands, whether it reaches the element).
+// Rects and points are screen points of the visual viewport (perception's coordinate model).
 // Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
 // unless they lie above or beside it and overflow their own box (content overflows downward and to the right).
 //
@@ -186,6 +187,10 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
   if (standsFor && self !== parent) options(standsFor, self, r, false);
   if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
+  if ((tag === "IFRAME" || tag === "FRAME") && !outside && !geometryless) {
+    walkFrame(el, self, r, clip, depth);  // (perception: a same-origin frame's document, in place)
+    return;
+  }
   // a text-only element's text has the element's box (no Range needed)
   const ownBox = el.childElementCount === 0 && !geometryless && !outside && !name ? r : null;
   walkChildren(el, self, childClip, childTclip, depth, childInName, pointer, ownBox);
@@ -215,17 +220,20 @@ function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
   }
 }
 
-if (cfg.probe) {
-  const hit = document.elementFromPoint(cfg.probe[0], cfg.probe[1]);
-  return hit ? describe(hit) : null;
-}
+if (cfg.probe) return aim(cfg.probe[0], cfg.probe[1], cfg.probe[2] || null, cfg.probe[3] || null);
 const root = document.documentElement;
 const body = document.body || root;
 // A modal dialog makes everything else inert: like the accessibility tree, show only the dialog.
 let modal = null;
 try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
-walk(modal || body, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
+walk(modal || body, -1, SCREEN, SCREEN, 0, false, false);
 if (culled.size && !modal) shownFromCulled();
 serialOf(document);  // draws the document's id when nothing was pushed
-return {w: VW, h: VH, title: document.title || "", url: location.href, ready: document.readyState,
-        doc: serials.doc, nodes: out};
+// the screen (w, h, in points) and how the page is shown on it: its scale, the layout's size in client px and the
+// part of it the screen shows (the visual viewport's page offsets and size)
+const se = document.scrollingElement || root;
+const changes = window[Symbol.for("phonewire.changes")];  // (changes.js: what changed the screen, counted)
+return {w: VW * SCALE, h: VH * SCALE, title: document.title || "", url: location.href, ready: document.readyState,
+        doc: serials.doc, nodes: out, mark: changes ? changes.doc + ":" + changes.n : null,
+        shown: {scale: SCALE, width: se.scrollWidth, height: se.scrollHeight, left: VV ? VV.pageLeft : scrollX,
+                top: VV ? VV.pageTop : scrollY, visibleWidth: VW, visibleHeight: VH}};

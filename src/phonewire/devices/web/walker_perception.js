@@ -4,7 +4,52 @@
 // DOM nodes.  A fragment of the walker's one function body (walk.py concatenates the layers in the order it
 // declares); `maxNodes` and `cfg` are the walker's arguments.
 
-const VW = window.innerWidth, VH = window.innerHeight;
+// The coordinate model (docs/snapshot.md): every rect and point the walk returns or takes is in screen points of
+// what the phone shows — the visual viewport — whatever the page's layout width, zoom and scroll.  The page's own
+// geometry (getBoundingClientRect, elementFromPoint) is in client px of the layout viewport, which may be wider and
+// taller than the screen (a page laid out wider than the phone: its layout viewport grows to the content) and is
+// drawn at the visual viewport's scale from its offset: a client point c shows at screen (c - offset) * scale.
+// SCREEN is the client box the screen shows; the walk culls against it and returns rows through toScreen.
+const VV = window.visualViewport;
+const SCALE = VV && VV.scale > 0 ? VV.scale : 1;
+const OX = VV ? VV.offsetLeft : 0, OY = VV ? VV.offsetTop : 0;
+const VW = VV ? VV.width : window.innerWidth, VH = VV ? VV.height : window.innerHeight;
+const SCREEN = [OX, OY, OX + VW, OY + VH];
+// A same-origin frame's document is walked in place (walkFrame): its geometry is in the frame's client px, FX / FY
+// is where the frame's client origin lies in the top document's client px, VIEW the part of the frame's client
+// space the screen shows, FRAMES the frame elements the walk is inside (outermost first).
+let FX = 0, FY = 0, VIEW = SCREEN;
+const FRAMES = [];
+function toScreen(x, y) { return [(x + FX - OX) * SCALE, (y + FY - OY) * SCALE]; }
+function toClient(x, y) { return [x / SCALE + OX, y / SCALE + OY]; }
+function onScreen(x, y) { return x >= VIEW[0] && y >= VIEW[1] && x < VIEW[2] && y < VIEW[3]; }
+function frameShows(x, y) {
+  // inside a frame, a point of it reaches the frame in the top document (nothing of the top page lies over it)
+  return !FRAMES.length || document.elementFromPoint(x + FX, y + FY) === FRAMES[0];
+}
+
+function walkFrame(frame, parent, r, clip, depth) {
+  // (same-origin frames: issue 22 item 2) the frame's document walked where it is drawn, its rows under the
+  // frame's; a frame of another origin has no document here and is left as its node
+  let doc = null;
+  try { doc = frame.contentDocument; } catch (e) { doc = null; }
+  if (!doc || !doc.body) return;
+  const cs = getComputedStyle(frame);
+  const bx = r.x + frame.clientLeft + parseFloat(cs.paddingLeft || "0");
+  const by = r.y + frame.clientTop + parseFloat(cs.paddingTop || "0");
+  const view = [Math.max(clip[0], bx) - bx, Math.max(clip[1], by) - by,
+                Math.min(clip[2], bx + frame.clientWidth) - bx, Math.min(clip[3], by + frame.clientHeight) - by];
+  if (!(view[0] < view[2] && view[1] < view[3])) return;
+  const saved = [FX, FY, VIEW];
+  FX += bx; FY += by; VIEW = view;
+  FRAMES.push(frame);
+  try {
+    walk(doc.body, parent, view, view, depth + 1, false, false);
+  } finally {
+    FRAMES.pop();
+    [FX, FY, VIEW] = saved;
+  }
+}
 const out = [];
 const MAX_DEPTH = 200;
 // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
@@ -17,13 +62,74 @@ function serialOf(node) {
   if (serials === null) {
     serials = document[SERIALS_KEY];
     if (!serials) {
-      serials = {doc: Math.random().toString(36).slice(2, 10), n: 0, of: new WeakMap()};
+      serials = {doc: Math.random().toString(36).slice(2, 10), n: 0, of: new WeakMap(), by: new Map()};
       Object.defineProperty(document, SERIALS_KEY, {value: serials});
     }
   }
   let s = serials.of.get(node);
-  if (s === undefined) { s = ++serials.n; serials.of.set(node, s); }
+  if (s === undefined) {
+    s = ++serials.n;
+    serials.of.set(node, s);
+    serials.by.set(s, new WeakRef(node));
+    if (serials.by.size > (serials.limit || 20000)) {
+      // drop the entries of nodes gone; the next sweep waits until the map has doubled (amortised: O(1) a node)
+      for (const [k, ref] of serials.by) if (!ref.deref()) serials.by.delete(k);
+      serials.limit = Math.max(20000, 2 * serials.by.size);
+    }
+  }
   return s;
+}
+
+function nodeOfSerial(serial) {
+  // The node a serial ("doc:n", from an earlier walk of this document) names, while it is in the document.
+  serialOf(document);
+  const [doc, n] = String(serial).split(":");
+  if (doc !== serials.doc) return null;
+  const ref = serials.by.get(Number(n));
+  const node = ref ? ref.deref() : null;
+  return node && node.isConnected ? node : null;
+}
+
+function aim(x, y, serial, since) {
+  // A gesture's aim, checked in the evaluation that sends it (issue 22): the screen point (x, y) in the page's
+  // client px and in the DevTools input space (CSS px of the visual viewport: a touch sent at (tx, ty) lands at
+  // client (tx, ty) + offset), what a touch there reaches, and with the serial of the element it is aimed at the
+  // verdict: "ok" (it reaches the element or its own descendant), "gone" (no such element in the document any
+  // more), "covered" (the point is on the element, something else lies over it), "moved" (the element is not at
+  // the point now; `now` is its rect); with `since` (a snapshot's change mark) "changed" when the screen changed
+  // after that snapshot (its places and identities are no longer proven).
+  const [cx, cy] = toClient(x, y);
+  const res = {scale: SCALE, client: [cx, cy], input: [x / SCALE, y / SCALE], hit: null, verdict: "ok"};
+  const el = serial ? nodeOfSerial(serial) : null;
+  if (serial && !el) { res.verdict = "gone"; return res; }
+  const changes = window[Symbol.for("phonewire.changes")];
+  if (since && (!changes || changes.doc + ":" + changes.n !== since)) { res.verdict = "changed"; return res; }
+  let hit = document.elementFromPoint(cx, cy), fx = 0, fy = 0;
+  // into same-origin frames: the element there in the frame's own document
+  for (let i = 0; i < 8 && hit && (hit.tagName === "IFRAME" || hit.tagName === "FRAME"); i++) {
+    let doc = null;
+    try { doc = hit.contentDocument; } catch (e) { doc = null; }
+    if (!doc) break;
+    const fr = hit.getBoundingClientRect(), st = getComputedStyle(hit);
+    fx += fr.x + hit.clientLeft + parseFloat(st.paddingLeft || "0");
+    fy += fr.y + hit.clientTop + parseFloat(st.paddingTop || "0");
+    const inner = doc.elementFromPoint(cx - fx, cy - fy);
+    if (!inner) break;
+    hit = inner;
+  }
+  const root = el && el.nodeType === 1 ? el.getRootNode() : null;
+  if (hit && root && root.host && root.elementFromPoint) {
+    hit = root.elementFromPoint(cx - fx, cy - fy) || hit;  // (an element in a shadow root: the hit in that tree)
+  }
+  res.hit = hit ? describe(hit) : null;
+  if (!el) return res;
+  const box = el.nodeType === 1 ? el : el.parentElement;
+  if (reaches(hit, box)) return res;
+  const r = box.getBoundingClientRect(), at = toScreen(r.x + fx, r.y + fy);
+  res.now = [at[0], at[1], r.width * SCALE, r.height * SCALE];
+  const lx = cx - fx, ly = cy - fy;
+  res.verdict = lx >= r.left && lx <= r.right && ly >= r.top && ly <= r.bottom ? "covered" : "moved";
+  return res;
 }
 
 // Roles of text-level and grouping elements (HTML-AAM gives <b>, <code>, <time>, <figure>… roles of their own) that
@@ -42,9 +148,17 @@ const DULL = new Set(["generic", "none", "paragraph", "LabelText", "main", "form
 function describe(el) {
   // What a person would call the element at a point: the nearest of it and its ancestors (up to 6 levels) that
   // has a role, a name or an id; else the element itself, by its classes.
+  // An element the walk lists as a control by the rules (a span with a click handler or where cursor: pointer
+  // starts: rule clickable) is described as the view lists it.
   let e = el;
   for (let i = 0; e && i < 6; i++, e = e.parentElement) {
-    const tag = e.tagName, role = shownRole(e, tag);
+    const tag = e.tagName;
+    let role = shownRole(e, tag);
+    if (DULL.has(role) && tag !== "BODY" && tag !== "HTML") {
+      const up = e.parentElement, pointer = getComputedStyle(e).cursor === "pointer";
+      const starts = pointer && !(up && getComputedStyle(up).cursor === "pointer");
+      if (clickable(e, tag, role, e.getBoundingClientRect(), starts)) role = "clickable";
+    }
     const name = DULL.has(role) && !e.id ? "" : nameOf(e, tag, role);
     if (!DULL.has(role) || name || e.id) return [role, name.slice(0, 60), e.id || "", ""];
   }
@@ -78,7 +192,8 @@ function coveredBy(el, r, tclip) {
   let x1 = Math.min(r.x + r.width, tclip[2]), y1 = Math.min(r.y + r.height, tclip[3]);
   if (!(x0 < x1 && y0 < y1)) { x0 = r.x; y0 = r.y; x1 = r.x + r.width; y1 = r.y + r.height; }
   const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
-  if (!(x >= 0 && y >= 0 && x < VW && y < VH)) return null;
+  if (!onScreen(x, y)) return null;
+  if (!frameShows(x, y)) return describe(document.elementFromPoint(x + FX, y + FY));
   const hit = hitAt(x, y, el);
   if (reaches(hit, el)) return null;
   // The centre is under something else: try the centres of the left, right, top and bottom thirds of the part
@@ -87,8 +202,8 @@ function coveredBy(el, r, tclip) {
   const tries = [[x0 + w6, y], [x1 - w6, y], [x, y0 + h6], [x, y1 - h6]];
   for (let i = 0; i < tries.length; i++) {
     const px = tries[i][0], py = tries[i][1];
-    if (!(px >= 0 && py >= 0 && px < VW && py < VH)) continue;
-    if (reaches(hitAt(px, py, el), el)) return {tap: [px, py]};
+    if (!onScreen(px, py)) continue;
+    if (reaches(hitAt(px, py, el), el)) return {tap: toScreen(px, py)};
   }
   return describe(hit);
 }
@@ -136,8 +251,10 @@ function options(sel, parent, r, multi) {
 }
 
 function push(parent, role, name, ident, value, r, flags, node) {
-  // (a row shaped by rules says which: {rules: […]}, and takes them — the next row starts with none)
-  const row = [parent, role, name, ident, value, r ? r.x : 0, r ? r.y : 0, r ? r.width : 0, r ? r.height : 0, flags,
+  // (a row's rect in screen points: the coordinate model above; a row shaped by rules says which: {rules: […]},
+  // and takes them — the next row starts with none)
+  const at = r ? toScreen(r.x, r.y) : [0, 0];
+  const row = [parent, role, name, ident, value, at[0], at[1], r ? r.width * SCALE : 0, r ? r.height * SCALE : 0, flags,
                serialOf(node)];
   if (shaped.length) { row.push({rules: shaped}); shaped = []; }
   out.push(row);
@@ -199,9 +316,9 @@ function fixedCandidates() {
   const selector = fixedSelector();
   if (selector !== null) return document.querySelectorAll(selector);
   const xs = [], ys = [], hits = new Set();
-  for (let x = 4; x < VW - 4; x += SWEEP_PX) xs.push(x);
-  for (let y = 4; y < VH - 4; y += SWEEP_PX) ys.push(y);
-  xs.push(VW - 4); ys.push(VH - 4);
+  for (let x = SCREEN[0] + 4; x < SCREEN[2] - 4; x += SWEEP_PX) xs.push(x);
+  for (let y = SCREEN[1] + 4; y < SCREEN[3] - 4; y += SWEEP_PX) ys.push(y);
+  xs.push(SCREEN[2] - 4); ys.push(SCREEN[3] - 4);
   for (const y of ys) for (const x of xs) { const hit = document.elementFromPoint(x, y); if (hit) hits.add(hit); }
   return hits;
 }
@@ -218,11 +335,12 @@ function shownFromCulled() {
     for (let a = hit; a !== top; a = a.parentElement) if (getComputedStyle(a).position === "fixed") el = a;
     el = el || hit;
     const r = el.getBoundingClientRect();
-    if (!(r.width > 0 && r.height > 0 && r.x < VW && r.y < VH && r.x + r.width > 0 && r.y + r.height > 0)) continue;
+    if (!(r.width > 0 && r.height > 0 && r.x < SCREEN[2] && r.y < SCREEN[3] && r.x + r.width > SCREEN[0] &&
+          r.y + r.height > SCREEN[1])) continue;
     if (shown.some((s) => s.contains(el))) continue;
     shown.push(el);
     if (out.length >= maxNodes) return;
     shownAlone = el;
-    walk(el, -1, [0, 0, VW, VH], [0, 0, VW, VH], 0, false, false);
+    walk(el, -1, SCREEN, SCREEN, 0, false, false);
   }
 }

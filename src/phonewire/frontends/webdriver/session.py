@@ -305,7 +305,7 @@ class WebDriverSession:
             raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no place on the screen to click")
         check_reachable(node, node_line(node))
         x, y = centre(node, index)
-        await self.agent.tap_point(x, y)
+        await self.agent.tap_point(x, y, element=_serial(node))  # sent only if the point reaches it (ELEMENT_MOVED)
 
     async def _focus_end(self, element_id: str) -> Node:
         """Tap a text field near its end (the caret lands after its text); the node as it was."""
@@ -318,10 +318,11 @@ class WebDriverSession:
             raise WebDriverError(ELEMENT_NOT_INTERACTABLE, f"{node_line(node)} has no place on the screen to type at")
         check_reachable(node, node_line(node))
         if node.get("tapPoint"):  # its centre is covered: the device found where a tap reaches it
-            await self.agent.tap_point(*centre(node, index))
+            await self.agent.tap_point(*centre(node, index), element=_serial(node))
             return node
         left, top, width, height = visible_box(node, index)
-        await self.agent.tap_point(left + max(width / 2, width - min(12.0, width / 4)), top + height / 2)
+        x = left + max(width / 2, width - min(12.0, width / 4))
+        await self.agent.tap_point(x, top + height / 2, element=_serial(node))
         return node
 
     async def send_keys(self, element_id: str, body: Mapping[str, Any]) -> None:
@@ -424,3 +425,9 @@ class WebDriverSession:
         for key, value in body.items():
             if isinstance(value, int):
                 self.timeouts[key] = value
+
+
+def _serial(node: Node) -> str | None:
+    """The node's serial (web), which the device checks the tap's point against."""
+    serial = node.get("serial")
+    return str(serial) if serial else None
