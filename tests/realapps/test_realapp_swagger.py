@@ -24,7 +24,9 @@ def test_expand_try_it_out_execute_and_read_the_response(phone: phonewire.Phone,
     phone.tap('role=Button label="Execute"')
     wait_for(phone, lambda nodes: any("Response body" in str(n.get("label")) for n in nodes))
     labels = [str(n.get("label")) for n in phone.snapshot().nodes]
-    response = next(text for text in labels if text.startswith("200 Response body"))
+    # the response row's cells, each its own line now that a row no longer swallows its cells' text (issue 23)
+    assert "200" in labels
+    response = next(text for text in labels if text.startswith("Response body"))
     assert re.search(r'\{ "id": 2, "name": "Tom", "status": "sold" \}', response), response  # the API's answer
     assert f"{swagger.base}/api/pets/2" in labels  # the request URL it shows: the one the filled parameter made
     assert not any("Rex" in text for text in labels)  # the other pet: not what was asked for
