@@ -61,9 +61,20 @@ def idle_session(grid: Grid) -> tuple[appium_webdriver.Remote, set[Proc]]:
     assert d.find_element(AppiumBy.ID, "title").text == "Inbox"
     assert phonewire.session_ids() == {d.session_id}
     grid.record()
-    phones = set(phonewire.seen)
+    # the server's locator worker (issue 28: queries run in a worker process) serves every session and outlives them
+    phones = {p for p in phonewire.seen if QUERY_WORKER not in _cmdline(p[0])}
     assert phones, "the session's runner and browser run under phonewire"
     return d, phones
+
+
+QUERY_WORKER = "phonewire.frontends.webdriver.queries"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def connect(g: Grid, **caps: object) -> appium_webdriver.Remote:

@@ -102,6 +102,20 @@
       state.jump = performance.now();
     }
   });
+  // A smooth scroll an event's handler asked for (scrollIntoView, scrollTo, scrollBy or scroll with behavior
+  // "smooth", or under `scroll-behavior: smooth`): it starts some frames later too, and is on its way the same way.
+  const smooth = (arg) => {
+    if (!window.event) return;
+    if ((arg && typeof arg === "object" && arg.behavior === "smooth") ||
+        getComputedStyle(document.documentElement).scrollBehavior === "smooth") state.jump = performance.now();
+  };
+  for (const [proto, name] of [[Element.prototype, "scrollIntoView"], [Element.prototype, "scrollTo"],
+                               [Element.prototype, "scrollBy"], [Element.prototype, "scroll"],
+                               [window, "scrollTo"], [window, "scrollBy"], [window, "scroll"]]) {
+    const original = proto[name];
+    if (typeof original !== "function") continue;
+    proto[name] = function (arg) { smooth(arg); return original.apply(this, arguments); };
+  }
   const moved = () => { state.last = state.scrolled = performance.now(); state.jump = -Infinity; };
   addEventListener("scroll", moved, {capture: true, passive: true});
 })
