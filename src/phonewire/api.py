@@ -128,10 +128,11 @@ class Phone:
         return self.session.app_id
 
     # -- operations -----------------------------------------------------------------------------------------
-    def open(self, app_id: str) -> ActionResult:
-        """Launch ``app_id`` (an app id, or an http(s) URL on the web device) and make it the current app."""
-        self._check("open", app_id=app_id)
-        return self._call(self.session.open_app(app_id))
+    def open(self, app_id: str, clear_state: bool = False) -> ActionResult:
+        """Launch ``app_id`` (an app id, or an http(s) URL on the web device) and make it the current app;
+        ``clear_state``: its stored data cleared first."""
+        self._check("open", app_id=app_id, clear_state=clear_state)
+        return self._call(self.session.open_app(app_id, clear_state=clear_state))
 
     def close_app(self, app_id: str | None = None) -> ActionResult:
         """Stop ``app_id`` (default: the current app)."""

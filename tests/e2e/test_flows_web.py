@@ -179,3 +179,40 @@ def test_a_session_exported_as_a_maestro_flow_replays_green_after_the_rows_chang
     assert result.data["passed"] == len(result.data["steps"])
     assert [label(shared_phone, f"like-{i}") for i in (5, 2, 7, 1, 3)] == ["Like 1", "Like 2", "Like 1", "Like 0",
                                                                           "Like 0"]  # fmt: skip
+
+
+STORING_PAGE = """<!doctype html><title>keeps</title><button id="seen">…</button><script>
+const had = `ls=${localStorage.getItem("kept") ?? "none"} cookie=${/kept=yes/.test(document.cookie) ? "yes" : "none"}`;
+localStorage.setItem("kept", "yes");
+document.cookie = "kept=yes; path=/; max-age=3600";
+document.getElementById("seen").textContent = had;
+</script>"""
+
+
+def test_launch_app_with_clear_state_clears_the_apps_storage_and_cookies_and_no_other_origins(
+    flows: Path, tmp_path: Path, shared_phone: phonewire.Phone
+) -> None:
+    def seen() -> str:  # what the page itself read back as it loaded
+        return label(shared_phone, "seen")
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "app.html").write_text(STORING_PAGE)
+    with serving(tmp_path / "a") as base_a, serving(tmp_path / "b") as base_b:
+        app_a, app_b = base_a + "app.html", base_b + "app.html"
+        shared_phone.open(app_a)
+        assert seen() == "ls=none cookie=none"
+        shared_phone.open(app_b)
+        assert seen() == "ls=none cookie=yes"  # cookies are per host, not per port (the web's rule)
+        shared_phone.open(app_a)
+        assert seen() == "ls=yes cookie=yes"  # a plain relaunch keeps what the app stored
+        (flows / "fresh.yaml").write_text(f"url: {app_a}\n---\n- launchApp:\n    clearState: true\n")
+        result = shared_phone.flow_run(flows / "fresh.yaml")
+        assert "stored data cleared" in result.data["steps"][0]["message"]
+        assert seen() == "ls=none cookie=none"  # the page found nothing of its own
+        shared_phone.open(app_b)
+        assert seen().startswith("ls=yes")  # the other origin's storage is untouched
+        assert shared_phone.open(app_a, clear_state=True).data["stateCleared"] is True
+        assert seen() == "ls=none cookie=none"
+        for app in (app_a, app_b):
+            shared_phone.close_app(app)

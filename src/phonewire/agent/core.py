@@ -167,12 +167,14 @@ class AgentSession(Repertoire):
 
     # -- apps -----------------------------------------------------------------------------------------------
     @operation
-    async def open_app(self, app_id: str) -> ActionResult:
+    async def open_app(self, app_id: str, clear_state: bool = False) -> ActionResult:
         if not app_id:
             raise invalid("open needs an app id", OPEN_APP_HINT)
 
         async def run() -> ActionResult:
-            env = await self._link.wire(c.LAUNCH_APP, {"appBundleId": app_id})
+            env = await self._link.wire(
+                c.LAUNCH_APP, {"appBundleId": app_id} | ({"clearState": True} if clear_state else {})
+            )
             self._switched(str((env.data or {}).get("appBundleId") or app_id))
             return action_result(env)
 

@@ -80,7 +80,7 @@ class Command:
 
 #: Every command phonewire runs, as Maestro spells it.  Anything else is refused, never skipped.
 COMMANDS: Final[dict[str, Command]] = {
-    "launchApp": Command("open the flow's app (or `appId`); `clearState: true` stops it first, see below",
+    "launchApp": Command("open the flow's app (or `appId`); `clearState: true` clears its stored data first",
                          "— \\| APP \\| {appId, clearState, stopApp}"),
     "stopApp": Command("stop the flow's app (or the one named)", "— \\| APP \\| {appId}"),
     "tapOn": Command("tap the element (or point) the selector names", "SELECTOR \\| {…selector, repeat, point}"),
@@ -114,7 +114,7 @@ COMMANDS: Final[dict[str, Command]] = {
 #: Commands Maestro has and phonewire refuses with a reason of its own (not just "unsupported").
 REFUSED: Final[dict[str, str]] = {
     "travel": "phonewire sets one position (setLocation), it does not move the phone along a route",
-    "clearState": "this phonewire has no clear-data operation yet (launchApp's clearState restarts the app)",
+    "clearState": "phonewire clears an app's data only as it launches it: use `launchApp: {clearState: true}`",
     "runScript": "phonewire runs no JavaScript of a flow",
     "evalScript": "phonewire runs no JavaScript of a flow",
     "assertTrue": "phonewire runs no JavaScript of a flow",

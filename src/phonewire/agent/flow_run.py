@@ -256,11 +256,9 @@ class _Run:
     # -- the commands (one method each, named after it) ----------------------------------------------------------
     async def _launchApp(self, step: Step, env: Mapping[str, str]) -> str:
         app = self._app_of(step, env)
-        note = ""
-        if step.args.get("clearState"):
-            await self.session.close_app(app)
-            note = " (clearState: stopped first; stored data such as cookies is kept, see docs/flows.md)"
-        result = await self.session.open_app(app)
+        clear = step.args.get("clearState") is True
+        note = " (clearState: its stored data cleared first)" if clear else ""
+        result = await self.session.open_app(app, clear_state=clear)
         return f"launched {self.session.app_id or app}{note}" + (f"; {result.warning}" if result.warning else "")
 
     async def _stopApp(self, step: Step, env: Mapping[str, str]) -> str:

@@ -117,6 +117,9 @@ ALL: Final = Param("all", "boolean",
 OCR: Final = Param("ocr", "boolean", "Also the text drawn on the screen (a canvas, a chart, a game), read by OCR from "
                    "the screenshot: StaticText lines marked (seen), tappable like any other (also done by itself when "
                    "the view is sparse).", default=False)  # fmt: skip
+CLEAR_STATE: Final = Param("clear_state", "boolean", "Stop the app and clear its stored data first (a fresh install's "
+                           "state: on the web its origin's cookies and storage, on Android `pm clear`; iOS refuses: "
+                           "UNSUPPORTED_OPERATION).", default=False)  # fmt: skip
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
 OPTIONS: Final = Param("options", "strings", "Options to choose, each by its visible text exactly, else by its value.",
                        required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
@@ -302,7 +305,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
     op.name: op
     for op in (
         Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
-                  (APP_ID,), cli="open", api="open", renames=_BUNDLE),
+                  (APP_ID, CLEAR_STATE), cli="open", api="open", renames=_BUNDLE),
         Operation("close_app", "close_app", "Stop an app (default: the session's app).",
                   (replace(APP_ID, required=False, description="App id (default: the session's app)."),),
                   destructive=True, view_after=False, cli="close", renames=_BUNDLE),

@@ -132,8 +132,11 @@ class Device(abc.ABC):
         """Bring a running background app to the foreground (never launches)."""
 
     @abc.abstractmethod
-    async def launch_app(self, app_id: str) -> dict[str, Any]:
-        """Launch (or relaunch) ``app_id`` into the foreground; returns ``{"appBundleId", "state", ...}``."""
+    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
+        """Launch (or relaunch) ``app_id`` into the foreground; returns ``{"appBundleId", "state", ...}``.
+
+        ``clear_state``: stop it and clear its stored data first (what a fresh install has), ``"stateCleared": true``
+        in the answer; a device that cannot clear an app's data refuses (UNSUPPORTED_OPERATION) and launches nothing."""
 
     @abc.abstractmethod
     async def terminate_app(self, app_id: str) -> dict[str, Any]:

@@ -42,6 +42,8 @@ FIELD_TYPES: dict[str, str] = {
     # the element a tap, long press or typing is aimed at (extension: a node's serial from the last snapshot)
     "element": _STRING,
     "mark": _STRING,
+    # launchApp (extension): the app's stored data cleared before it starts
+    "clearState": _BOOL,
     # key and setValue (extensions)
     "key": _STRING,
     "modifiers": _STRINGS,

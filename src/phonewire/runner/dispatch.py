@@ -256,7 +256,7 @@ async def _screenshot(d: Device, r: Request) -> JSONObject:
 
 
 async def _launch_app(d: Device, r: Request) -> JSONObject:
-    return await d.launch_app(_app(r))
+    return await d.launch_app(_app(r), clear_state=r.args.get("clearState") is True)
 
 
 async def _terminate_app(d: Device, r: Request) -> JSONObject:

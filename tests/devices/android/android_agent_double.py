@@ -96,6 +96,9 @@ class AgentDouble:
     #: ``cmd uimode`` (Android 10+; False: an older phone, whose shell answers "Unknown command") and its night mode.
     uimode: bool = True
     night: str = "no"
+    #: Each app's stored data (what ``pm clear`` deletes); a protected package's clear fails as Android's does.
+    data: dict[str, set[str]] = field(default_factory=lambda: {"com.example.shop": {"cart", "cookies"}})
+    protected: set[str] = field(default_factory=set)
 
     def record(self, name: str, *args: Any) -> None:
         self.calls.append((name, *args))
@@ -199,10 +202,8 @@ class AgentDouble:
             return ShellResponse(self._logcat(cmdargs[cmdargs.index("-t") + 1]), 0)
         if cmdargs[0] == "pidof":
             return ShellResponse("4242\n", 0) if cmdargs[1] in self.running else ShellResponse("", 1)
-        if head == ("pm", "path"):
-            if cmdargs[2] in self.installed:
-                return ShellResponse(f"package:/data/app/{cmdargs[2]}/base.apk\n", 0)
-            return ShellResponse("", 1)
+        if cmdargs[0] == "pm":
+            return self._pm(cmdargs[1], cmdargs[2])
         if head == ("am", "start"):
             if self.url_activity:
                 package = self.url_activity.split("/")[0]
@@ -211,6 +212,21 @@ class AgentDouble:
                 return ShellResponse(f"Starting: Intent {{ }}\nStatus: ok\nActivity: {self.url_activity}\n", 0)
             return ShellResponse("Error: Activity not started, unable to resolve Intent\n", 0)
         raise AssertionError(f"unexpected shell command {cmdargs}")
+
+    def _pm(self, verb: str, package: str) -> ShellResponse:
+        """``pm path PACKAGE``; ``pm clear PACKAGE``: stops the app and deletes its data ("Success"), else "Failed"."""
+        if verb == "path":
+            if package in self.installed:
+                return ShellResponse(f"package:/data/app/{package}/base.apk\n", 0)
+            return ShellResponse("", 1)
+        assert verb == "clear", verb
+        if package not in self.installed or package in self.protected:
+            return ShellResponse("Failed\n", 1)
+        self.running.discard(package)
+        if self.foreground == package:
+            self.foreground = LAUNCHER
+        self.data.pop(package, None)
+        return ShellResponse("Success\n", 0)
 
     def _uimode(self, cmdargs: list[str]) -> ShellResponse:
         """Android 10+: ``cmd uimode night yes|no`` answers the mode; before, the shell knows no such command."""

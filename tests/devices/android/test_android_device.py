@@ -294,6 +294,28 @@ def test_launch_app_starts_it_and_waits_until_it_is_in_front() -> None:
     assert agent.foreground == SHOP
 
 
+def test_launch_app_with_clear_state_clears_its_data_with_pm_clear_before_starting_it() -> None:
+    device, agent = opened()
+    agent.running.add(SHOP)
+    run(device.launch_app(SHOP))
+    assert agent.data[SHOP] == {"cart", "cookies"}  # a plain launch keeps what the app stored
+    reply = run(device.launch_app(SHOP, clear_state=True))
+    assert reply == {"appBundleId": SHOP, "state": "foreground", "wasRunning": True, "stateCleared": True}
+    assert SHOP not in agent.data
+    clear = agent.calls.index(("shell", ("pm", "clear", SHOP)))
+    assert agent.calls.index(("app_start", SHOP), clear) > clear  # cleared first, then started
+    assert agent.foreground == SHOP
+
+
+def test_launch_app_whose_data_cannot_be_cleared_fails_and_starts_nothing() -> None:
+    device, agent = opened(AgentDouble(protected={SHOP}))
+    error = protocol_error(device.launch_app(SHOP, clear_state=True))
+    assert error.code == e.COMMAND_FAILED
+    assert "pm clear" in error.message
+    assert "app_start" not in agent.names()
+    assert agent.data[SHOP] == {"cart", "cookies"}
+
+
 def test_launch_app_of_an_uninstalled_package_is_unknown_and_starts_nothing() -> None:
     device, agent = opened()
     assert protocol_error(device.launch_app("com.example.missing")).code == e.APP_UNKNOWN

@@ -295,6 +295,19 @@ def test_app_states_launch_activate_terminate_and_list(wda: WdaDouble) -> None:
     assert wda.bodies("POST /url") == [{"url": "prefs:root=General"}]
 
 
+def test_a_launch_with_clear_state_is_refused_and_sends_nothing_to_wda(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> tuple[ProtocolError, list[str]]:
+        mark = len(wda.calls)
+        with pytest.raises(ProtocolError) as refused:
+            await device.launch_app(SETTINGS_APP, clear_state=True)
+        return refused.value, since(wda, mark)
+
+    error, routes = run(wda, scenario)
+    assert error.code == e.UNSUPPORTED_OPERATION
+    assert "clear" in error.message and "without clearState" in str(error.hint)
+    assert routes == []  # not launched, not half-done
+
+
 def test_unknown_apps_and_bad_ids_answer_app_unknown(wda: WdaDouble) -> None:
     async def scenario(device: IosDevice) -> None:
         mark = len(wda.calls)

@@ -323,19 +323,30 @@ class AndroidDevice(AndroidRepertoire, Device):
             "The app may have no launcher activity, or a dialog or lock screen is in front: take a snapshot.",
         )
 
-    async def launch_app(self, app_id: str) -> dict[str, Any]:
+    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
         self._check_package(app_id)
 
         def work(agent: Agent) -> dict[str, Any]:
             if not self._installed(agent, app_id):
                 raise self._unknown(app_id)
             was_running = self._running(agent, app_id)
+            if clear_state:
+                self._clear_data(agent, app_id)
             agent.app_start(app_id)
             if not self._wait_foreground(agent, app_id):
                 raise self._not_fronted(app_id)
-            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "wasRunning": was_running}
+            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "wasRunning": was_running} | (
+                {"stateCleared": True} if clear_state else {})  # fmt: skip
 
         return await self._run(work)
+
+    @staticmethod
+    def _clear_data(agent: Agent, app_id: str) -> None:
+        """``pm clear``: stops the app and deletes its data and caches, as a fresh install has them."""
+        cleared = agent.shell(["pm", "clear", app_id])
+        if cleared.exit_code != 0 or "Success" not in cleared.output:
+            raise ProtocolError(e.COMMAND_FAILED, f"pm clear {app_id} failed: {cleared.output.strip()[:200]}",
+                                "Nothing was launched; the app may be a protected system app.")  # fmt: skip
 
     async def terminate_app(self, app_id: str) -> dict[str, Any]:
         self._check_package(app_id)

@@ -279,8 +279,15 @@ class IosDevice(IosRepertoire, Device):
         self._forget()
         await self._run(lambda: self._call("POST", "/wda/apps/activate", {"bundleId": app_id}))
 
-    async def launch_app(self, app_id: str) -> dict[str, Any]:
+    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
         self._check_bundle(app_id)
+        if clear_state:
+            raise ProtocolError(
+                e.UNSUPPORTED_OPERATION,
+                f"WebDriverAgent cannot clear {app_id}'s data (it has no clear-data route)",
+                "Launch without clearState, or reinstall the app to start from a fresh state "
+                "(xcrun simctl uninstall / install on a simulator); nothing was launched.",
+            )
         self._forget()
 
         def work() -> dict[str, Any]:

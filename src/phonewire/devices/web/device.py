@@ -212,17 +212,18 @@ class WebDevice(Environment):
         with self._mapped(app_id):
             await self._front(self._live(app_id))
 
-    async def launch_app(self, app_id: str) -> dict[str, Any]:
+    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
         url = self._url_of(app_id)
         with self._mapped(app_id):
             old = self._apps.get(app_id)
             relaunched = old is not None and not old.gone
             if old is not None:
                 await self._close_page(old)
-            page = await self._attach(app_id, url)
+            page = await self._attach(app_id, url, clear=clear_state)
             self._apps[app_id] = page
             await self._front(page)
-            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "relaunched": relaunched, "url": url}
+            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "relaunched": relaunched, "url": url} | (
+                {"stateCleared": True} if clear_state else {})  # fmt: skip
 
     async def _close_page(self, page: Page) -> None:
         self._forget(page, "terminated")

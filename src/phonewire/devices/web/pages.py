@@ -12,6 +12,7 @@ import json
 import logging
 from collections.abc import Coroutine, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from phonewire.devices.base import AppState, Device
 from phonewire.devices.web import dialogs, js, settle
@@ -21,6 +22,7 @@ from phonewire.devices.web.cdp import (
     CdpDialogOpen,
     CdpError,
     CdpProtocolError,
+    CdpSession,
     target_gone,
 )
 from phonewire.devices.web.dialogs import Dialog
@@ -73,6 +75,16 @@ RESTART_HINT = (
     "The browser behind the web phone is gone; the runner starts a new one on the next command "
     "(every app's state is lost: open the app again)."
 )
+
+
+async def clear_origin(session: CdpSession, url: str) -> None:
+    """Delete what ``url``'s origin stored (local and session storage, IndexedDB, caches, service workers) and the
+    cookies the browser would send to ``url``; other origins keep theirs (an app's state is its origin's)."""
+    parts = urlsplit(url)
+    origin = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    await session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    for cookie in (await session.send("Network.getCookies", {"urls": [url]}))["cookies"]:
+        await session.send("Network.deleteCookies", {k: cookie[k] for k in ("name", "domain", "path")})
 
 
 def crashed(app_id: str, page: Page) -> ProtocolError:
@@ -314,14 +326,17 @@ class Pages(Device):
             raise ProtocolError(e.DEVICE_UNAVAILABLE, "the web device is not open", RESTART_HINT)
         return self._cdp
 
-    async def _attach(self, app_id: str, url: str) -> Page:
-        """A page showing ``url`` (the spare blank page if there is one, else a new target)."""
+    async def _attach(self, app_id: str, url: str, *, clear: bool = False) -> Page:
+        """A page showing ``url`` (the spare blank page if there is one, else a new target); ``clear``: the URL's
+        origin's stored data and cookies deleted before it loads (other origins keep theirs)."""
         page, self._spare = self._spare, None
         if page is None or page.gone:
             page = await self._new_page(None)
         else:  # made before a first logs / network turned their domains on: the app's page follows them too
             await self._follow_domains(page)
         page.app_id, page.url = app_id, url
+        if clear:
+            await clear_origin(page.session, url)
         await self._navigate(page, url)
         if page.crashed:  # it never finished loading, and was ended for not answering
             self._by_session.pop(page.session.session_id, None)

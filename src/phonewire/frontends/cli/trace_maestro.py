@@ -170,10 +170,11 @@ class _Writer:
 
     def _open(self, step: dict[str, Any], args: dict[str, Any]) -> None:
         app = str(args.get("app_id", ""))
+        clear = {"clearState": True} if args.get("clear_state") else {}
         if not self.header:
             self.header = {"url": app} if app.startswith(("http://", "https://")) else {"appId": app}
-            return self.command("launchApp")
-        return self.command("launchApp", {"appId": app})
+            return self.command("launchApp", clear or None)
+        return self.command("launchApp", {"appId": app} | clear)
 
     def _close(self, step: dict[str, Any], args: dict[str, Any]) -> None:
         return self.command("stopApp", {"appId": args["app_id"]} if args.get("app_id") else None)

@@ -361,7 +361,7 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
         r = await _with_path(inv, ctx, session)
         return _action(r, "ok " + str(r.data["message"]))
     if verb == "open":
-        r = await session.open_app(args[0])
+        r = await session.open_app(args[0], clear_state=option(inv, "--clear-state"))
         return _action(r, f"ok opened {session.app_id}")
     if verb == "close":
         r = await session.close_app(args[0] if args else None)
