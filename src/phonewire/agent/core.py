@@ -172,9 +172,8 @@ class AgentSession(Repertoire):
             raise invalid("open needs an app id", OPEN_APP_HINT)
 
         async def run() -> ActionResult:
-            env = await self._link.wire(
-                c.LAUNCH_APP, {"appBundleId": app_id} | ({"clearState": True} if clear_state else {})
-            )
+            fresh = {"clearState": True} if clear_state else {}  # the wire says it only when asked
+            env = await self._link.wire(c.LAUNCH_APP, {"appBundleId": app_id} | fresh)
             self._switched(str((env.data or {}).get("appBundleId") or app_id))
             return action_result(env)
 
