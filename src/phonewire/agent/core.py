@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from phonewire.agent import fill as filling
 from phonewire.agent import find as finding
-from phonewire.agent import recording, selectors, trace
+from phonewire.agent import selectors, trace
 from phonewire.agent.checks import (
     check_choice,
     check_count,
@@ -40,13 +40,13 @@ from phonewire.agent.checks import (
     check_points,
     check_reachable,
     check_wait,
-    checked_path,
     invalid,
 )
 from phonewire.agent.geometry import centre, check_on_screen, point_of, select_of
 from phonewire.agent.hooks import Observer, Observers, operation
 from phonewire.agent.link import OPEN_APP_HINT, Link
-from phonewire.agent.observe import Views, decode_image, dropped, log_line, request_line
+from phonewire.agent.observe import Views, decode_image
+from phonewire.agent.records import Records
 from phonewire.agent.refs import Index
 from phonewire.agent.repertoire import KEYS, Repertoire
 from phonewire.agent.resolve import Resolver
@@ -73,7 +73,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class AgentSession(Repertoire):
+class AgentSession(Repertoire, Records):
     def __init__(self, sender: CommandSender, *, app_id: str | None = None, settled_diff: bool = True) -> None:
         self.sender = sender
         #: Actions answer with their settled diff (:meth:`_acted`); off, they answer as the device did (benches).
@@ -84,10 +84,6 @@ class AgentSession(Repertoire):
         self._views = Views(self._resolver.refs)
         self._lock = asyncio.Lock()
         #: Where this session's next ``logs`` / ``network`` read starts (the runner's ``next`` of the previous one).
-        self._logs_since = 0
-        self._network_since = 0
-        #: The file this session's recording goes to (a ``record stop`` that finds none on the device says it was lost).
-        self._recording_to: str | None = None
 
     @property
     def app_id(self) -> str | None:
@@ -535,75 +531,6 @@ class AgentSession(Repertoire):
         from phonewire.agent.flow_run import Eyes
 
         return Eyes(self._link.snapshot, self._resolver.ref_for, self.observers)
-
-    # -- logs, requests, video (wire extensions logs / network / recordStart / recordStop) --------------------------
-    @operation
-    async def logs(self) -> ActionResult:
-        """Console messages and page errors (web) or logcat lines (Android) of the session's app since this
-        session's previous ``logs`` (the first call: everything the device kept)."""
-
-        async def run() -> ActionResult:
-            reply = await self._link.send(c.LOGS, {"since": self._logs_since, "appBundleId": self.app_id})
-            data = reply.data or {}
-            self._logs_since = int(data.get("next", self._logs_since))
-            entries = [x for x in data.get("entries") or [] if isinstance(x, dict)]
-            lines = [log_line(x) for x in entries]
-            head = f"{len(entries)} log entr{'y' if len(entries) == 1 else 'ies'}" + dropped(data)
-            return ActionResult({"message": "\n".join([head, *lines]), "entries": entries,
-                                 "dropped": data.get("dropped", 0), "truncated": data.get("truncated", 0)})  # fmt: skip
-
-        return await self._locked(run)
-
-    @operation
-    async def network(self, url: str | None = None, *, status: int | None = None) -> ActionResult:
-        """Requests since this session's previous ``network`` (the first call starts the device's capture), only
-        those whose URL contains ``url`` and answered ``status`` when given."""
-        if status is not None and (isinstance(status, bool) or not isinstance(status, int) or not 0 <= status <= 999):
-            raise invalid(f"status must be an HTTP status 0..999, got {status!r}", "E.g. --status 404.")
-
-        async def run() -> ActionResult:
-            reply = await self._link.send(c.NETWORK, {"since": self._network_since})
-            data = reply.data or {}
-            self._network_since = int(data.get("next", self._network_since))
-            requests = [
-                r for r in data.get("requests") or []
-                if isinstance(r, dict) and (not url or url in str(r.get("url", "")))
-                and (status is None or r.get("status") == status)
-            ]  # fmt: skip
-            head = f"{len(requests)} request(s)" + dropped(data)
-            return ActionResult({"message": "\n".join([head, *map(request_line, requests)]), "requests": requests,
-                                 "dropped": data.get("dropped", 0), "truncated": data.get("truncated", 0)})  # fmt: skip
-
-        return await self._locked(run)
-
-    @operation
-    async def record_start(self, file: str) -> ActionResult:
-        """Record the screen into the video ``file`` (.mp4 or .webm; resolved here) until :meth:`record_stop`."""
-        if not file.strip():
-            raise invalid("record start needs a file", "Use `record start FILE.mp4` (or .webm).")
-        path = str(checked_path(file, "the video file", "Name a .mp4 or .webm file in a directory of yours."))
-
-        async def run() -> ActionResult:
-            reply = await self._link.send(c.RECORD_START, {"path": path})
-            data = reply.data or {}
-            self._recording_to = path
-            return ActionResult({"message": f"recording to {path}", **data})
-
-        return await self._locked(run)
-
-    @operation
-    async def record_stop(self) -> ActionResult:
-        async def run() -> ActionResult:
-            data = (await self._link.send(c.RECORD_STOP)).data or {}
-            started, self._recording_to = self._recording_to, None
-            if not data.get("path") and started is not None:  # the runner or its browser restarted mid-recording
-                return ActionResult(await asyncio.to_thread(recording.lost, started))
-            if not data.get("path"):
-                return ActionResult({"message": "nothing was recording", **data})
-            message = f"recorded {data.get('frames', 0)} frame(s), {data.get('seconds', 0):g} s, into {data['path']}"
-            return ActionResult({"message": message, **data})
-
-        return await self._locked(run)
 
 
 def _what(info: Mapping[str, Any]) -> str:
