@@ -92,11 +92,14 @@
       }
       var r = c.getBoundingClientRect();
       if (!shown(c, r)) continue;
+      var vv = window.visualViewport, vvS = vv && vv.scale > 0 ? vv.scale : 1;
+      var vvX = vv ? vv.offsetLeft : 0, vvY = vv ? vv.offsetTop : 0;
       out.push({
         tag: c.tagName.toLowerCase(), type: c.getAttribute("type") || "", id: c.id || "",
         role: c.getAttribute("role") || "", text: textOf(c), why: cands[j][1],
-        rect: { x: Math.round(r.left * 10) / 10, y: Math.round(r.top * 10) / 10,
-                width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 },
+        // in screen points of what the phone shows (docs/snapshot.md's coordinate model), as the view's rects are
+        rect: { x: Math.round((r.left - vvX) * vvS * 10) / 10, y: Math.round((r.top - vvY) * vvS * 10) / 10,
+                width: Math.round(r.width * vvS * 10) / 10, height: Math.round(r.height * vvS * 10) / 10 },
       });
     }
     return out;

@@ -153,6 +153,7 @@ def test_a_page_wider_than_the_screen_says_so_and_scroll_right_moves_it(phone: p
     assert shown["pageLeft"] == page["left"]
     for _ in range(6):  # (how far one scroll carries depends on the machine: no count asserted)
         phone.scroll("left")
-        if phone.snapshot().quality["page"]["left"] == 0:
+        if phone.snapshot().quality["page"]["left"] <= 1:
             break
-    assert phone.snapshot().quality["page"]["left"] == 0
+    # back at the left edge to within a point: a fresh clone stopped at 1.0 (the last pan step rounds)
+    assert phone.snapshot().quality["page"]["left"] <= 1

@@ -287,7 +287,7 @@ def test_bridge_trace_records_the_app_it_opened_and_each_call_in_a_private_direc
     # the bridge's settled view after each action is a snapshot of its own, recorded as such
     steps = [s for s in _trace_steps(directory) if s["op"] != "snapshot"]
     assert [s["op"] for s in steps] == ["open_app", "tap", "tap"]
-    assert steps[0]["args"] == {"app_id": "app.one"}
+    assert steps[0]["args"] == {"app_id": "app.one", "clear_state": False}  # (the operation records its option)
     assert steps[1]["args"]["target"] == "10 20" and "result" in steps[1]
     assert steps[2]["error"]["code"] == "NOT_FOUND"
     assert directory.stat().st_mode & 0o777 == 0o700
