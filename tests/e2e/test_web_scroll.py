@@ -114,7 +114,9 @@ def test_a_snapshot_right_after_a_fling_shows_where_the_content_came_to_rest(pho
     # the rows the view shows are the ones at that offset on the page
     top_row = min(rows)
     assert rows[top_row] + flung == pytest.approx(first + (top_row - 1) * pitch, abs=1)
-    assert rows[top_row] <= pitch and rows[top_row] + pitch > 0
+    # and the row above it is off the screen: the fling went past it, or it is Person 1 (a short fling under load
+    # leaves the list box above the rows on screen: a clone stopped with Person 1 at y=189)
+    assert (top_row == 1 or rows[top_row] <= pitch) and rows[top_row] + pitch > 0
 
 
 def test_find_reaches_row_150_of_300_in_three_calls_and_a_few_hundred_characters(phone: phonewire.Phone) -> None:

@@ -13,6 +13,7 @@ from appium import webdriver as appium_webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.support.wait import WebDriverWait
 from web_runner import HostileSite
 from web_runner import WebDriverServer as Server
 
@@ -59,8 +60,13 @@ def test_the_orientation_endpoints_turn_the_phone_and_the_page_sees_it(driver: a
 def test_geolocation_connectivity_and_permissions_by_mobile_commands(driver: appium_webdriver.Remote) -> None:
     driver.execute_script("mobile: changePermissions", {"permissions": ["geolocation"], "action": "grant"})
     driver.execute_script("mobile: setGeolocation", {"latitude": -33.8568, "longitude": 151.2153, "accuracy": 20})
+    position = driver.find_element(AppiumBy.ID, "position")
+    assert position.text == "none"
     driver.find_element(AppiumBy.ID, "locate").click()
-    assert text(driver, "position") == "-33.8568,151.2153 ±20"
+    # the page's answer comes from its geolocation callback, after the click: wait for it as a suite would; the
+    # element found before, whose text changed, is still the same element (a fresh clone once answered STALE_REF)
+    WebDriverWait(driver, 10).until(lambda d: position.text != "none")
+    assert position.text == "-33.8568,151.2153 ±20" == text(driver, "position")
     driver.execute_script("mobile: setConnectivity", {"airplaneMode": True})
     assert text(driver, "online") == "false"
     driver.execute_script("mobile: setConnectivity", {"wifi": True, "data": True})

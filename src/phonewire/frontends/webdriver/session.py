@@ -276,7 +276,7 @@ class WebDriverSession:
         old, issued = known
         fresh = Index(await self.nodes() if nodes is None else nodes)
         try:
-            node = refind(element_id, old, issued, fresh)
+            node = same_dom_node(old, fresh) or refind(element_id, old, issued, fresh)
         except ProtocolError as exc:
             raise ProtocolError(
                 e.STALE_REF,
@@ -431,3 +431,13 @@ def _serial(node: Node) -> str | None:
     """The node's serial (web), which the device checks the tap's point against."""
     serial = node.get("serial")
     return str(serial) if serial else None
+
+
+def same_dom_node(old: Node, fresh: Index) -> Node | None:
+    """The node of ``fresh`` that is the very DOM element ``old`` was, by its serial (the web phone's): a W3C
+    element reference names a node of the document, not what it shows, so a text that changed (a status line going
+    from "none" to a position) keeps its reference.  None where the device gives no serials (Android, iOS) or the
+    serial is gone: the agent's identity rules (:func:`refind`) decide there."""
+    serial = _serial(old)
+    found = fresh.by_serial.get(serial, []) if serial is not None else []
+    return found[0] if len(found) == 1 else None
