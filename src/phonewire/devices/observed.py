@@ -61,6 +61,11 @@ class Ring:
         self._entries.append({"seq": self._next, **fields, RAW: raw})
         self._next += 1
 
+    def skip(self, count: int) -> None:
+        """``count`` entries that were never kept (dropped at their source): their numbers are used up, so a read
+        since before them counts them as dropped."""
+        self._next += max(0, count)
+
     def _decoded(self, entry: dict[str, Any]) -> dict[str, Any]:
         """``entry``, decoded in place if it was kept raw (so each is decoded once, whoever reads it)."""
         raw = entry.get(RAW)
@@ -81,7 +86,8 @@ class Ring:
         """``{"entries": [...], "next": N, "dropped": k, "truncated": t}``: the entries with ``seq >= since`` that are
         still kept (and that ``keep`` accepts), the newest that fit in ``max_bytes`` of JSON (the newest always
         does); ``truncated`` counts the older ones left out for size."""
-        oldest = self._entries[0]["seq"] if self._entries else self._next
+        # dropped: the numbers from ``since`` on that the ring no longer holds (pushed out, or skipped at the source)
+        held = sum(1 for e in self._entries if e["seq"] >= since)
         entries = [e for e in self._entries if e["seq"] >= since and (keep is None or keep(e))]
         first, size = len(entries), 0
         while first > 0:  # from the newest; the older ones left out are never decoded
@@ -90,4 +96,4 @@ class Ring:
                 break
             first -= 1
         return {"entries": [dict(e) for e in entries[first:]], "next": self._next,
-                "dropped": max(0, min(oldest, self._next) - since), "truncated": first}  # fmt: skip
+                "dropped": max(0, self._next - max(since, 0) - held), "truncated": first}  # fmt: skip

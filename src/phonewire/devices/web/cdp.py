@@ -303,6 +303,11 @@ _UNGUARDED: Final = frozenset({
 })  # fmt: skip
 
 
+#: A call that waits on purpose (``awaitPromise``: a load, a page's promise) is probed each this share of the budget:
+#: a stuck page is then told from a waiting one a fifth of a budget after the wait began, not a whole budget.
+PROBE_SHARE: Final = 0.2
+
+
 class CdpSession:
     """Calls scoped to one attached target (flattened session).
 
@@ -334,7 +339,7 @@ class CdpSession:
         task = asyncio.ensure_future(call)
         if (params or {}).get("awaitPromise"):
             # it may wait on purpose (a promise, a load): a probe tells a page that is waiting from one that is stuck
-            while not (await asyncio.wait({task}, timeout=self.budget_s))[0]:
+            while not (await asyncio.wait({task}, timeout=self.budget_s * PROBE_SHARE))[0]:
                 try:
                     await self.send("Runtime.evaluate", {"expression": "0", "returnByValue": True})
                 except BaseException:
@@ -352,10 +357,19 @@ class CdpSession:
             done, _ = await asyncio.wait({task}, timeout=self.budget_s)
         if not done and self.on_hung is not None:
             self.on_hung(method)
-            with contextlib.suppress(CdpError, TimeoutError):
-                await asyncio.wait_for(self.connection.send("Page.crash", None, self.session_id), self.budget_s)
-            done, _ = await asyncio.wait({task}, timeout=self.budget_s)
-            if not done:
+            # the renderer ends at once; its call and the crash's own reply may never come (the session goes with
+            # it), and waiting a budget for each held the phone 4 s more: a short look, then the call fails
+            await self._crash(task, self.budget_s * PROBE_SHARE)
+            if not task.done():
                 task.cancel()
                 raise CdpProtocolError(method, -32000, "the page stopped answering and was ended")
         return await task
+
+    async def _crash(self, task: asyncio.Future[Any], look_s: float) -> None:
+        """End the page's renderer (``Page.crash``) and look ``look_s`` for ``task`` and the crash to answer."""
+        crash = asyncio.ensure_future(self.connection.send("Page.crash", None, self.session_id))
+        await asyncio.wait({task, crash}, timeout=look_s, return_when=asyncio.ALL_COMPLETED)
+        if not crash.done():
+            crash.cancel()
+        elif not crash.cancelled():
+            crash.exception()  # read: an error of a crash that ended the session is expected

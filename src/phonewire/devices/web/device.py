@@ -97,6 +97,7 @@ class WebDevice(Environment):
         self._appearance: str | None = None
         self._adopting: dict[str, int] = {}
         self._windows_closed: dict[str, int] = {}
+        self._popups_blocked: dict[str, int] = {}
         try:
             self._scale = time_scale()
         except ValueError:

@@ -18,13 +18,28 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from phonewire.devices.observed import Ring, cut
-from phonewire.protocol.commands import MAX_LOG_ENTRIES, MAX_NETWORK_ENTRIES, MAX_PENDING_REQUESTS
+from phonewire.devices.web import js
+from phonewire.protocol.commands import MAX_ENTRY_CHARS, MAX_LOG_ENTRIES, MAX_NETWORK_ENTRIES, MAX_PENDING_REQUESTS
 
 #: The console event the device keeps undecoded (the pipe reader routes it here before decoding anything).
 CONSOLE_API: Final = "Runtime.consoleAPICalled"
 #: A console event up to this size is kept as bytes and decoded when a ``logs`` read reaches it; a larger one is
 #: decoded (and its text cut) at once, so the ring holds at most this much per entry.
 RAW_CONSOLE_BYTES: Final = 16 * 1024
+
+#: The most console calls of one page a second that reach the log at once, and the most held for the end of that
+#: second (console_budget.js): the ring keeps MAX_LOG_ENTRIES, so a page logging more is flooding; the calls past
+#: both are dropped in the page and counted in the log's ``dropped`` (the page says how many in a line that starts
+#: with CONSOLE_DROPPED, which the device reads as that count, never as an entry).
+MAX_CONSOLE_PER_S: Final = MAX_LOG_ENTRIES
+CONSOLE_DROPPED: Final = "\u2063phonewire: console calls dropped: "
+#: Run in every page before its own scripts: its console on that budget, each string cut as the log keeps it.
+CONSOLE_BUDGET_JS: Final = (
+    f"({js.load('console_budget.js').strip()})({MAX_CONSOLE_PER_S}, {MAX_ENTRY_CHARS}, {json.dumps(CONSOLE_DROPPED)})"
+)
+#: Lets a page's held console calls through (before a read of the log: it never misses the newest).
+CONSOLE_FLUSH: Final = 'window[Symbol.for("phonewire.consoleBudget")]?.()'
+_DROPPED_RAW: Final = json.dumps(CONSOLE_DROPPED)[1:-1].encode()
 
 #: Domains the first ``logs`` / ``network`` turn on for each app page.
 LOG_ENABLE: Final[tuple[str, dict[str, Any]]] = ("Log.enable", {})
@@ -42,7 +57,9 @@ def _remote_text(arg: dict[str, Any]) -> str:
 def console_entry(params: dict[str, Any]) -> dict[str, Any]:
     """A ``Runtime.consoleAPICalled`` event's entry fields (``app`` aside)."""
     text = " ".join(_remote_text(a) for a in params.get("args") or [])
-    frame = ((params.get("stackTrace") or {}).get("callFrames") or [{}])[0]
+    # the first frame with a URL: the page's own call, not the console budget's wrapper (an init script, no URL)
+    frames = (params.get("stackTrace") or {}).get("callFrames") or []
+    frame: dict[str, Any] = next((f for f in frames if f.get("url")), {})  # not shaped as Chromium's: raises
     return _log_fields("console", str(params.get("type", "log")), text, params.get("timestamp"), frame.get("url"))
 
 
@@ -70,7 +87,14 @@ class Observer:
         self._pending: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
     def on_console(self, raw: bytes, app_id: str) -> None:
-        """A console event of ``app_id``'s page, as the pipe delivered it: kept undecoded unless it is large."""
+        """A console event of ``app_id``'s page, as the pipe delivered it: kept undecoded unless it is large; the
+        page's count of calls it dropped (CONSOLE_DROPPED) counts among the ring's dropped entries."""
+        if _DROPPED_RAW in raw:
+            entry = _decode_console(raw)
+            text = str(entry.get("text", ""))
+            if text.startswith(CONSOLE_DROPPED) and text[len(CONSOLE_DROPPED) :].isdigit():
+                self.logs.skip(int(text[len(CONSOLE_DROPPED) :]))
+                return
         if len(raw) <= RAW_CONSOLE_BYTES:
             self.logs.append_raw(raw, app=app_id)
         else:

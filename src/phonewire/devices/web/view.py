@@ -17,7 +17,7 @@ from phonewire.devices.web import capture, dialogs, js, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.marks import mark_selection
-from phonewire.devices.web.observe import LOG_ENABLE, NETWORK_ENABLE
+from phonewire.devices.web.observe import CONSOLE_FLUSH, LOG_ENABLE, NETWORK_ENABLE
 from phonewire.devices.web.page_script import evaluate
 from phonewire.devices.web.pages import MAX_SCREENS, Pages
 from phonewire.devices.web.screencast import Recording
@@ -46,14 +46,22 @@ _SCREEN_JS = "(v => v ? [v.width * v.scale, v.height * v.scale] : [innerWidth, i
 _SELECTION = f"({js.load('selection.js')})()"
 
 
-def windows_limited(snapshot: Snapshot, closed: int) -> None:
+def windows_limited(snapshot: Snapshot, closed: int, blocked: int = 0) -> None:
     """Say in ``snapshot``'s quality that the app tried to open ``closed`` windows past its screens and they were
-    closed (pages.MAX_SCREENS)."""
+    closed (pages.MAX_SCREENS), and ``blocked`` windows past one per tap that the phone blocked (popups.js)."""
     quality: Any = snapshot["quality"]
-    reason = (
-        f"the app tried to open {closed} more window(s) than the phone keeps ({MAX_SCREENS} screens per app); they "
-        "were closed unopened. `back` leaves the screens it has"
-    )
+    said = []
+    if blocked:
+        said.append(
+            f"the app tried to open {blocked} window(s) more than one per tap; the phone blocked them, as a phone's "
+            "browser blocks popups"
+        )
+    if closed:
+        said.append(
+            f"the app tried to open {closed} more window(s) than the phone keeps ({MAX_SCREENS} screens per app); "
+            "they were closed unopened"
+        )
+    reason = "; ".join(said) + ". `back` leaves the screens it has"
     if quality.get("state") == "healthy":
         quality.update(state="degraded", reasonCode="windows_limited", reason=reason)
     else:
@@ -208,8 +216,9 @@ class Views(Pages):
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
             page.last_walk = walk
             snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
-            if closed := self._windows_closed.pop(app_id, 0):
-                windows_limited(snapshot, closed)
+            closed, blocked = self._windows_closed.pop(app_id, 0), self._popups_blocked.pop(app_id, 0)
+            if closed or blocked:
+                windows_limited(snapshot, closed, blocked)
             return snapshot
 
     async def _selection(self, page: Page) -> Any:
@@ -240,6 +249,10 @@ class Views(Pages):
             if not self._observer.log_domain:
                 self._observer.log_domain = True
                 await self._enable(*LOG_ENABLE)
+            for page in self._app_pages():  # console calls a flooding page holds back (console_budget.js) come now
+                if not page.frozen and page.dialog is None and (app_id is None or page.app_id == app_id):
+                    with contextlib.suppress(CdpError):  # a page closing under us: it has nothing more to say
+                        await page.session.send("Runtime.evaluate", {"expression": CONSOLE_FLUSH})
             return self._observer.logs.since(since, keep=(lambda x: x.get("app") == app_id) if app_id else None)
 
     async def network(self, since: int) -> dict[str, Any]:
