@@ -153,8 +153,9 @@ def _call(session: Session) -> tuple[str, dict[str, Any]]:
 
     (name, args, kwargs), *more = session.calls
     assert not more
-    names = [p for p in inspect.signature(getattr(AgentSession, name)).parameters if p != "self"]
-    return name, {**dict(zip(names, args, strict=False)), **kwargs}
+    bound = inspect.signature(getattr(AgentSession, name)).bind(None, *args, **kwargs)
+    bound.apply_defaults()
+    return name, {k: v for k, v in bound.arguments.items() if k != "self"}
 
 
 @pytest.mark.parametrize(("argv", "data", "text"), CASES, ids=lambda v: " ".join(v) if isinstance(v, list) else "")
@@ -177,7 +178,7 @@ def test_paths_are_the_callers_and_the_screenshot_says_where_it_went(tmp_path: P
     _, session = _run(["trace", "start", "t"], {"message": "m"}, tmp_path)
     assert _call(session) == ("trace_start", {"dir": str(tmp_path / "t")})
     _, session = _run(["flow", "run", "f.yaml", "--env", "A=1"], {"message": "m"}, tmp_path)
-    assert _call(session) == ("flow_run", {"file": str(tmp_path / "f.yaml"), "env": ["A=1"]})
+    assert _call(session) == ("flow_run", {"file": str(tmp_path / "f.yaml"), "env": ["A=1"], "trace": None})
     _, session = _run(["record", "start", "v.webm"], {"message": "m"}, tmp_path)
     assert _call(session) == ("record_start", {"file": str(tmp_path / "v.webm")})
     shown, session = _run(["screenshot", "shot.png"], BARE, tmp_path)
@@ -189,7 +190,7 @@ def test_paths_are_the_callers_and_the_screenshot_says_where_it_went(tmp_path: P
 def test_a_verbs_usage_errors_are_as_before(tmp_path: Path) -> None:
     with pytest.raises(verbs.UsageError, match="unknown direction 'sideways'"):
         _run(["scroll", "sideways"], BARE, tmp_path)
-    with pytest.raises(verbs.UsageError, match="coordinates must be a number, got 'a'"):
+    with pytest.raises(verbs.UsageError, match="x1 must be a number, got 'a'"):
         _run(["swipe", "a", "2", "3", "4"], BARE, tmp_path)
 
 
