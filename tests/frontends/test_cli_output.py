@@ -19,11 +19,10 @@ TARGET = {"ref": "e3", "type": "Button", "label": "Save", "x": 10.5, "y": 20}
 class Session:
     """Answers every operation with ``data`` and records the calls (what the CLI parsed the words into)."""
 
-    app_id = "dev.phonewire.demo"
-
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         self.calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+        self.app_id: str | None = None
 
     def __getattr__(self, name: str) -> Any:
         async def call(*args: Any, **kwargs: Any) -> Any:
@@ -36,6 +35,8 @@ class Session:
                 return View('@e1 Button "Save"', [], {}, {"state": "healthy"})
             if name == "screenshot":
                 return b"\x89PNG fake"
+            if name == "open_app":  # the session's app, as AgentSession._switched sets it
+                self.app_id = str(self.data.get("appBundleId") or (args or (kwargs["app_id"],))[0])
             if name == "clipboard_get" and "text" in self.data:
                 return ActionResult({"text": "hi"})
             return ActionResult(dict(self.data))
@@ -47,8 +48,8 @@ WITH_MESSAGE = {"message": "did it", "target": TARGET, "appBundleId": "app.x"}
 BARE: dict[str, Any] = {}
 
 CASES: list[tuple[list[str], dict[str, Any], str]] = [
-    (["open", "app.x"], BARE, "ok opened dev.phonewire.demo"),
-    (["open", "app.x", "--clear-state"], WITH_MESSAGE, "ok opened dev.phonewire.demo"),
+    (["open", "app.x"], BARE, "ok opened app.x"),
+    (["open", "app.y", "--clear-state"], WITH_MESSAGE, "ok opened app.x"),
     (["close"], BARE, "ok closed"),
     (["close", "app.y"], BARE, "ok closed app.y"),
     (["close", "app.y"], WITH_MESSAGE, "ok closed app.x"),
@@ -105,7 +106,7 @@ CASES: list[tuple[list[str], dict[str, Any], str]] = [
 #: What each case called on the session (the method, its positional and keyword arguments; paths relative to CWD).
 CALLS: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "open app.x": ("open_app", ("app.x",), {"clear_state": False}),
-    "open app.x --clear-state": ("open_app", ("app.x",), {"clear_state": True}),
+    "open app.y --clear-state": ("open_app", ("app.y",), {"clear_state": True}),
     "close": ("close_app", (None,), {}),
     "close app.y": ("close_app", ("app.y",), {}),
     "url https://x.test/": ("open_url", ("https://x.test/",), {}),

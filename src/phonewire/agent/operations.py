@@ -241,7 +241,7 @@ class Operation:
     container: bool = False
     #: The CLI's text for the result (after ``ok `` for an action; one line per item of a list): a template of the
     #: result's fields, the call's arguments by parameter name and the CLI's own pieces (``{target_text}``,
-    #: ``{into_text}``, ``{text_length}``, ``{app}``: cli/verbs.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
+    #: ``{into_text}``, ``{text_length}``: cli/verbs.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
     #: ``b`` when ``a`` is absent (``{a|}``: else nothing); characters before the name (``{ a}``) are written only
     #: with a value; ``!l`` lowers its case.  None: ``{message}`` for an action, the result's JSON for data.
     cli_text: str | None = None
@@ -316,7 +316,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
     op.name: op
     for op in (
         Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
-                  (APP_ID, CLEAR_STATE), cli="open", api="open", renames=_BUNDLE, cli_text="opened {app}"),
+                  (APP_ID, CLEAR_STATE), cli="open", api="open", renames=_BUNDLE,
+                  cli_text="opened {appBundleId|app_id}"),
         Operation("close_app", "close_app", "Stop an app (default: the session's app).",
                   (replace(APP_ID, required=False, description="App id (default: the session's app)."),),
                   destructive=True, view_after=False, cli="close", renames=_BUNDLE,

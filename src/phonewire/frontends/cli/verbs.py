@@ -354,7 +354,7 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
         return await _screenshot(inv, ctx, session)
     kwargs = _arguments(inv, op, ctx)
     result = await getattr(session, op.method)(**kwargs)
-    return _outcome(op, result, kwargs, session)
+    return _outcome(op, result, kwargs)
 
 
 def _arguments(inv: Invocation, op: Operation, ctx: Context) -> dict[str, Any]:
@@ -395,11 +395,11 @@ def _take(p: Param, after: tuple[Param, ...], words: list[str], usage: str) -> t
     return words[0], words[1:]
 
 
-def _outcome(op: Operation, result: Any, kwargs: dict[str, Any], session: AgentSession) -> Outcome:
+def _outcome(op: Operation, result: Any, kwargs: dict[str, Any]) -> Outcome:
     """A result as the CLI shows it: an action's ok line, a view's text, a list's lines, data by its declared text
     (else its JSON)."""
     if isinstance(result, ActionResult):
-        return _action(result, "ok " + cli_text(op, result.data, kwargs, session.app_id))
+        return _action(result, "ok " + cli_text(op, result.data, kwargs))
     if isinstance(result, View):
         data = result.to_json()
         data["text"] = result.text
@@ -431,11 +431,11 @@ class _Template(string.Formatter):
 _TEMPLATE: Final = _Template()
 
 
-def cli_text(op: Operation, data: Mapping[str, Any], kwargs: Mapping[str, Any], app: str | None = None) -> str:
+def cli_text(op: Operation, data: Mapping[str, Any], kwargs: Mapping[str, Any]) -> str:
     """The operation's declared CLI text for a result's ``data`` and the call's arguments."""
     done = _TEMPLATE.format(op.cli_done, **kwargs) if op.cli_done else op.spelling("cli")
     text = kwargs.get("text")
-    pieces = {"target_text": _target_text(data), "into_text": _fill_target(data), "app": app,
+    pieces = {"target_text": _target_text(data), "into_text": _fill_target(data),
               "text_length": len(text) if isinstance(text, str) else None}  # fmt: skip
     return _TEMPLATE.format(op.cli_text or "{message}", **{"message": done, **kwargs, **data, **pieces})
 
