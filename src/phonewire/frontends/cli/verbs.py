@@ -395,7 +395,7 @@ def _take(p: Param, after: tuple[Param, ...], words: list[str], usage: str) -> t
     return words[0], words[1:]
 
 
-def _outcome(op: Operation, result: Any, kwargs: dict[str, Any]) -> Outcome:
+def _outcome(op: Operation, result: object, kwargs: dict[str, Any]) -> Outcome:
     """A result as the CLI shows it: an action's ok line, a view's text, a list's lines, data by its declared text
     (else its JSON)."""
     if isinstance(result, ActionResult):
