@@ -20,13 +20,13 @@ def c_array(source: str, name: str) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("name", ["VALUE_OPTIONS", "LOCAL_VERBS"])
 def test_the_native_clients_tables_are_the_grammars(name: str) -> None:
-    assert c_array(SOURCE.read_text(), name) == getattr(grammar, name)
+    assert c_array(SOURCE.read_text(), name) == tuple(getattr(grammar, name))
 
 
 def test_a_native_table_that_drifts_is_caught() -> None:
     drifted = SOURCE.read_text().replace('"--trace"}', '"--trace", "--profile"}', 1)
     assert drifted != SOURCE.read_text()
-    assert c_array(drifted, "VALUE_OPTIONS") != grammar.VALUE_OPTIONS
+    assert c_array(drifted, "VALUE_OPTIONS") != tuple(grammar.VALUE_OPTIONS)
 
 
 def test_the_native_client_hands_the_offline_trace_verbs_to_python() -> None:
@@ -43,6 +43,13 @@ def test_the_daemons_global_options_are_the_grammars() -> None:
         inv = verbs.parse_argv([option, "x", "viewport"])
         assert inv.verb == "viewport" and not inv.args
         assert main._verb_and_args([option, "x", "viewport"])[0] == "viewport"
+
+
+def test_the_help_shows_the_grammars_global_options() -> None:
+    assert verbs.usage_text().split("\n")[0] == (
+        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] [--quiet] "
+        "VERB ..."
+    )
 
 
 def test_the_native_clients_local_verbs_are_no_daemon_verbs_but_daemon() -> None:

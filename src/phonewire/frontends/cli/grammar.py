@@ -7,8 +7,9 @@ and, as C arrays, by the native client (``fastclient.c``: ``VALUE_OPTIONS``, ``L
 with this module).  A leaf: it imports nothing, so the warm path pays nothing for it.
 """
 
-#: Global options that take a value, before or after the verb (``--device web``, ``--session=s2``).
-VALUE_OPTIONS = ("--device", "--session", "--runner", "--trace")
+#: Global options that take a value, before or after the verb (``--device web``, ``--session=s2``), each with the
+#: word the help shows for its value.
+VALUE_OPTIONS = {"--device": "SPEC", "--session": "NAME", "--runner": "HOST:PORT", "--trace": "DIR"}
 #: Global options that take none.
 FLAG_OPTIONS = ("--json", "--quiet")
 #: Servers the Python client runs in its own process (``phonewire bridge``; ``runner`` is ``phonewire.__main__``'s).

@@ -103,8 +103,9 @@ _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 def usage_text() -> str:
     lines = [
-        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] [--quiet] "
-        "VERB ...",
+        "usage: phonewire "
+        + " ".join([*(f"[{o} {m}]" for o, m in VALUE_OPTIONS.items()), *(f"[{o}]" for o in FLAG_OPTIONS)])
+        + " VERB ...",
         "",
         "verbs:",
     ]
