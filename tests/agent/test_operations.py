@@ -4,6 +4,7 @@ parameter's limits, and the docs' tables are the table."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,40 @@ def test_the_cli_verbs_arity_and_options_follow_the_table() -> None:
     assert VERBS["longpress"].options == {"--duration": "duration_ms"}
     assert VERBS["snapshot"].aliases == {"-i": "--interactive"}
     assert VERBS["tap"].usage == "tap TARGET [--count N]"
+
+
+def _offered() -> dict[str, set[str]]:
+    """Each face's operations, as the face itself declares them."""
+    from phonewire.frontends.webdriver import routes
+
+    return {
+        "cli": {spec.operation.name for spec in VERBS.values() if spec.operation is not None},
+        "mcp": {tool.operation.name for tool in TOOLS.values()},
+        "bridge": {op.name for op in OPS if op.spelling("bridge") in METHODS},
+        "api": {op.name for op in OPS if callable(getattr(Phone, op.spelling("api"), None))},
+        "webdriver": routes.operations(),
+    }
+
+
+def _lacks() -> dict[str, Mapping[str, str]]:
+    """What each face deliberately lacks, with why (only WebDriver lacks any)."""
+    from phonewire.frontends.webdriver.routes import NOT_OFFERED
+
+    return {"webdriver": NOT_OFFERED}
+
+
+@pytest.mark.parametrize("face", ["cli", "mcp", "bridge", "api", "webdriver"])
+def test_no_face_lacks_an_operation_but_those_it_names_with_a_reason(face: str) -> None:
+    offered, lacks = _offered()[face], _lacks().get(face, {})
+    assert offered <= set(OPERATIONS), f"{face} declares operations the table lacks: {offered - set(OPERATIONS)}"
+    assert set(OPERATIONS) - offered == set(lacks), f"{face} lacks these without a reason: {set(OPERATIONS) - offered}"
+    assert not offered & set(lacks), f"{face} offers what it says it lacks: {offered & set(lacks)}"
+    assert all(len(reason.split()) >= 5 for reason in lacks.values())
+
+
+def test_each_mobile_command_performs_the_operation_it_declares() -> None:
+    from phonewire.frontends.webdriver.mobile import MOBILE
+
+    for name, command in MOBILE.items():
+        source = inspect.getsource(command.handler)
+        assert f"{OPERATIONS[command.operation].method}(" in source or "flow_run.run(" in source, name

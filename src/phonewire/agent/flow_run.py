@@ -271,14 +271,14 @@ class _Run:
         if target is None:
             return f"optional {step.args['selector'].describe()} is not on screen: not tapped"
         result = await self.session.tap(target, count=int(step.args.get("count", 1)))
-        return str(result.data.get("message", "tapped"))
+        return _said(result, "tapped")
 
     async def _longPressOn(self, step: Step, env: Mapping[str, str]) -> str:
         target = await self._target(step, env)
         if target is None:
             return f"optional {step.args['selector'].describe()} is not on screen: not pressed"
         result = await self.session.long_press(target)
-        return str(result.data.get("message", "long-pressed"))
+        return _said(result, "long-pressed")
 
     async def _inputText(self, step: Step, env: Mapping[str, str]) -> str:
         text = self._sub(step.args["text"], env)
@@ -305,7 +305,7 @@ class _Run:
 
     async def _scroll(self, step: Step, env: Mapping[str, str]) -> str:
         result = await self.session.scroll("down")
-        return str(result.data.get("message", "scrolled down"))
+        return _said(result, "scrolled down")
 
     async def _scrollUntilVisible(self, step: Step, env: Mapping[str, str]) -> str:
         sel: fm.Selector = step.args["selector"].substituted(lambda s: self._sub(s, env))
@@ -345,7 +345,7 @@ class _Run:
             x1, y1 = cx - dx * half_w, cy - dy * half_h
             x2, y2 = cx + dx * half_w, cy + dy * half_h
         result = await self.session.swipe(x1, y1, x2, y2, duration_ms=duration)
-        return str(result.data.get("message", "swiped"))
+        return _said(result, "swiped")
 
     async def _assertVisible(self, step: Step, env: Mapping[str, str]) -> str:
         return await self._assert(step, env, gone=False)
@@ -369,7 +369,7 @@ class _Run:
             if exc.code != e.WAIT_TIMED_OUT:
                 raise
             return f"the screen still moved after {step.args['timeout']:g} ms (Maestro goes on: so does the flow)"
-        return str(result.data.get("message", "idle"))
+        return _said(result, "idle")
 
     async def _openLink(self, step: Step, env: Mapping[str, str]) -> str:
         link = self._sub(step.args["link"], env)
@@ -439,4 +439,9 @@ class _Run:
 
     async def _setLocation(self, step: Step, env: Mapping[str, str]) -> str:
         result = await self.session.location(float(step.args["latitude"]), float(step.args["longitude"]))
-        return str(result.data.get("message", "location set"))
+        return _said(result, "location set")
+
+
+def _said(result: ActionResult, otherwise: str) -> str:
+    """What the device said of a step's operation (its reply's message), else ``otherwise``."""
+    return str(result.data.get("message", otherwise))

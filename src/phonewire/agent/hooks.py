@@ -93,23 +93,8 @@ def operation(
         hooks = self.observers
         if not hooks.watching or hooks.stepping or op.container:
             return await method(self, *args, **kwargs)
-        watching = list(hooks.watching)
         step_args = {**defaults, **dict(zip(names, args, strict=False)), **kwargs}
-        hooks.stepping = True
-        try:
-            for observer in watching:
-                await observer.on_step(op, step_args)
-            try:
-                result = await method(self, *args, **kwargs)
-            except ProtocolError as exc:
-                for observer in watching:
-                    await observer.on_result(op, None, exc)
-                raise
-            for observer in watching:
-                await observer.on_result(op, result, None)
-            return result
-        finally:
-            hooks.stepping = False
+        return await _step(hooks, op, step_args, lambda: method(self, *args, **kwargs))
 
     observed.__operation__ = op  # type: ignore[attr-defined]
     return observed
@@ -121,6 +106,11 @@ async def own_step(hooks: Observers, name: str, args: dict[str, Any], run: Calla
     if not hooks.watching or hooks.stepping:
         return await run()
     op = Operation(name, "", "a step of its own (no operation of the table)", read_only=True)
+    return await _step(hooks, op, args, run)
+
+
+async def _step(hooks: Observers, op: Operation, args: dict[str, Any], run: Callable[[], Awaitable[R]]) -> R:
+    """One step: its observers (those watching when it starts) see it start, then its result or its error."""
     watching = list(hooks.watching)
     hooks.stepping = True
     try:

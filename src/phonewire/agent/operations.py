@@ -5,11 +5,14 @@ parameters (:class:`~phonewire.agent.params.Param`, limits taken from the protoc
 one-line summary, whether it only reads the screen, and how each front end spells it.  The front ends are
 projections of this table:
 
-* the CLI's verbs (:mod:`phonewire.frontends.cli.verbs`) — summary and option limits;
+* the CLI's verbs (:mod:`phonewire.frontends.cli.verbs`) — summary, positional words and option limits, and the
+  text each prints (``cli_text``, ``cli_done``);
 * the JSON-RPC bridge's methods (:mod:`phonewire.frontends.bridge.methods`) — PhoneAgent's names are declared
   here as aliases;
 * the MCP tools (:mod:`phonewire.frontends.mcp_server`) — input schemas, annotations, the call itself;
 * the Python API (:class:`phonewire.Phone`) — the same parameter names and defaults;
+* WebDriver (:mod:`phonewire.frontends.webdriver.routes`, ``mobile.py``) — each route and ``mobile:`` command names
+  the operations it performs; what it lacks is ``routes.NOT_OFFERED``, with the reason;
 * the tables in docs/cli.md, docs/mcp.md and docs/bridge.md (:func:`markdown_table`, checked by tests).
 
 Adding an operation is one entry here and one AgentSession method (plus its device command, if it is new on the
@@ -236,6 +239,14 @@ class Operation:
     #: Made of other operations of the table (a flow run): those are the steps the session's observers see (a trace
     #: records them, each with the flow's line), not the container itself (agent/hooks.py).
     container: bool = False
+    #: The CLI's text for the result (after ``ok `` for an action; one line per item of a list): a template of the
+    #: result's fields, the call's arguments by parameter name and the CLI's own pieces (``{target_text}``,
+    #: ``{into_text}``, ``{text_length}``: cli/verbs.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
+    #: ``b`` when ``a`` is absent (``{a|}``: else nothing); characters before the name (``{ a}``) are written only
+    #: with a value; ``!l`` lowers its case.  None: ``{message}`` for an action, the result's JSON for data.
+    cli_text: str | None = None
+    #: The CLI's ``{message}`` when the device's reply has none (a template of the arguments; default: the verb).
+    cli_done: str | None = None
 
     @property
     def abandonable(self) -> bool:
@@ -305,39 +316,45 @@ OPERATIONS: Final[dict[str, Operation]] = {
     op.name: op
     for op in (
         Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
-                  (APP_ID, CLEAR_STATE), cli="open", api="open", renames=_BUNDLE),
+                  (APP_ID, CLEAR_STATE), cli="open", api="open", renames=_BUNDLE,
+                  cli_text="opened {appBundleId|app_id}"),
         Operation("close_app", "close_app", "Stop an app (default: the session's app).",
                   (replace(APP_ID, required=False, description="App id (default: the session's app)."),),
-                  destructive=True, view_after=False, cli="close", renames=_BUNDLE),
+                  destructive=True, view_after=False, cli="close", renames=_BUNDLE,
+                  cli_text="closed{ appBundleId|app_id|}"),
         Operation("list_apps", "list_apps", "The device's apps and their state.", read_only=True, cli="apps",
-                  api="apps"),
+                  api="apps", cli_text="{appBundleId}\t{state}{\ttitle|}"),
         Operation("open_url", "open_url", "Open a URL as the OS would (the app showing it becomes the target).",
-                  (URL,), cli="url"),
+                  (URL,), cli="url", cli_text="opened {appBundleId|url}"),
         Operation("snapshot", "snapshot", "The screen as the agent view: one line per useful element with its @eN ref.",
-                  (INTERACTIVE, DIFF, ALL, OCR), read_only=True, bridge_aliases=("get_tree", "get_context")),
+                  (INTERACTIVE, DIFF, ALL, OCR), read_only=True, bridge_aliases=("get_tree", "get_context"),
+                  cli_text="{text}"),
         Operation("viewport", "viewport", "The app's viewport in screen points: x, y, width, height.",
-                  read_only=True),
+                  read_only=True, cli_text="{x:g} {y:g} {width:g} {height:g}"),
         Operation("screenshot", "screenshot", "The screen as an image.", (FORMAT, SCALE, OVERLAY_REFS),
                   read_only=True, cli_extra="[PATH]", bridge_aliases=("get_screen_image",),
+                  cli_text="screenshot {path}",
                   # the API's format defaults to the extension of the file it writes (else PNG): agent/imagefile.py
                   defaults={"mcp": AGENT_IMAGE, "bridge": AGENT_IMAGE, "api": {"format": None}}),
         Operation("tap", "tap", "Tap an element (its current centre) or a point.", (TARGET, COUNT),
-                  bridge_aliases=("tap_element",)),
+                  bridge_aliases=("tap_element",), cli_text="{message}{target_text}", cli_done="tapped"),
         Operation("long_press", "long_press", "Press and hold an element or a point.",
-                  (TARGET, replace(DURATION, default=800)), cli="longpress", renames=_CLI_DURATION),
+                  (TARGET, replace(DURATION, default=800)), cli="longpress", renames=_CLI_DURATION,
+                  cli_text="{message}{target_text}", cli_done="long-pressed"),
         Operation("fill", "fill", "Focus a text field, clear it and type text.", (TARGET, TEXT), destructive=True,
-                  bridge_aliases=("enter_text",)),
+                  bridge_aliases=("enter_text",), cli_text="filled {text_length} character(s){into_text}"),
         Operation("select", "select", "Choose options of a select (a multi-select's selection becomes them).",
                   (replace(TARGET, description="The select: a ref, a point or a selector (quote a multi-word one: "
-                           "one argument)."), OPTIONS, ADD)),
-        Operation("type", "type", "Type text into the focused field.", (TEXT,)),
-        Operation("press", "press", "Press a key or hardware button.", (KEY,)),
+                           "one argument)."), OPTIONS, ADD), cli_text="{message}{target_text}", cli_done="selected"),
+        Operation("type", "type", "Type text into the focused field.", (TEXT,), cli_done="typed"),
+        Operation("press", "press", "Press a key or hardware button.", (KEY,), cli_done="pressed {key}"),
         Operation("swipe", "swipe", "Drag the finger from (x1, y1) to (x2, y2), in screen points.",
                   (*_points("x1", "y1", "x2", "y2"), replace(DURATION, default=300)), settling="drag",
-                  renames=_CLI_DURATION),
+                  renames=_CLI_DURATION, cli_done="swiped"),
         Operation("scroll", "scroll", "Scroll the container under a target (default: the page) to reveal what is "
                   "further in a direction; says how far it moved and whether it reached the end.",
-                  (DIRECTION, SCROLL_TARGET, AMOUNT), settling="drag"),
+                  (DIRECTION, SCROLL_TARGET, AMOUNT), settling="drag", cli_text="{message}{target_text}",
+                  cli_done="scrolled {direction!l}"),
         Operation("find", "find", "Scroll until an element matching a selector shows; answers its snapshot line "
                   "(@eN ...), ready to act on.", (FIND_SELECTOR, FIND_DIRECTION, MAX_SCROLLS), settling="drag",
                   view_after=False, stops_between_steps=True),

@@ -277,7 +277,7 @@ def build_server(session: AgentAPI) -> Any:
     async def on_call_tool(ctx: Any, params: mt.CallToolRequestParams) -> mt.CallToolResult:
         return utf8_safe(await runner.call(params.name, params.arguments))
 
-    from phonewire import __version__
+    from phonewire.versions import __version__
 
     return Server(
         SERVER_NAME,

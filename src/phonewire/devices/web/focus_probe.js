@@ -1,14 +1,6 @@
 // The kind of the focused editable (descending into same-origin frames and shadow roots), "readonly" / "disabled"
-// for a focused text field that takes no typing, or null.
-(() => {
-  let el = document.activeElement;
-  for (let i = 0; i < 20 && el; i++) {
-    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && el.contentDocument) {
-      el = el.contentDocument.activeElement; continue;
-    }
-    break;
-  }
+// for a focused text field that takes no typing, or null; `el` is the focused element (active_element.js).
+(el) => {
   if (!el) return null;
   if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && (el.disabled || el.readOnly)) {
     return el.disabled ? 'disabled' : 'readonly';
@@ -23,4 +15,4 @@
     return ok.includes(t) ? 'input:' + t : null;
   }
   return null;
-})()
+}

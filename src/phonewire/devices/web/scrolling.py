@@ -48,9 +48,7 @@ JUMP_LEAD: Final = 0.9
 
 # The plan (scroll_plan.js) runs after the walker's spec layer in one function, so `find` tells an element's role
 # with the walker's one role table; its constants come in as its last argument.
-_PLAN: Final = (
-    '(() => {\n"use strict";\n' + js.load("walker_spec.js") + "\nreturn (\n" + js.load("scroll_plan.js") + ");\n})()"
-)
+_PLAN: Final = js.bundle(["walker_spec.js"], returns="scroll_plan.js") + "()"
 _PLAN_CONSTANTS: Final = {
     "min": MIN_REVEAL_AMOUNT, "jump": JUMP_EXTENTS, "lead": JUMP_LEAD, "quotes": QUOTE_MARKS, "edges": EDGE_PUNCTUATION,
 }  # fmt: skip

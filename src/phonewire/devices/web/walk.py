@@ -34,9 +34,7 @@ WALK_MAX_NODES = 2 * NODE_CAP
 WALKER_LAYERS: Final = ("walker_spec.js", "walker_rules.js", "walker_perception.js", "walker.js")
 
 
-_WALKER: Final = (
-    '(function (maxNodes, cfg, drawnSelect) {\n"use strict";\n' + "\n".join(map(js.load, WALKER_LAYERS)) + "})"
-)
+_WALKER: Final = js.bundle(WALKER_LAYERS, params=("maxNodes", "cfg", "drawnSelect"))
 #: The one rule for a select a library draws a box for (drawn_select.js): the walk and controls.js both take it.
 DRAWN_SELECT_JS: Final = js.load("drawn_select.js").strip()
 #: What the walk needs from the role table (roles.py) to hit-test the nodes a tap may aim at and to clip their tap
@@ -60,15 +58,10 @@ _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 # WALKER_MISSING, and the caller sends the defining call (:func:`walker_call` with ``define``).
 _WALKER_KEY: Final = json.dumps(f"phonewire.walker.{secrets.token_hex(8)}")
 WALKER_MISSING: Final = "phonewire: no walker in this document"
-_DEFINE_WALKER: Final = f"""(() => {{
-  const walker = ({_WALKER});
-  const drawnSelect = {DRAWN_SELECT_JS};
-  const cfg = {_CONFIG_JSON};
-  const run = (probe) => probe ? walker(0, {{...cfg, probe}}, drawnSelect) : walker({WALK_MAX_NODES}, cfg, drawnSelect);
-  const key = Symbol.for({_WALKER_KEY});
-  if (!window[key]) Object.defineProperty(window, key, {{value: run}});  // (a page back from the cache keeps it)
-  return run;
-}})()"""
+_DEFINE_WALKER: Final = (
+    f"({js.load('define_walker.js').strip()})({_WALKER}, {DRAWN_SELECT_JS}, {_CONFIG_JSON}, {WALK_MAX_NODES}, "
+    f"{_WALKER_KEY})"
+)
 _FIND_WALKER: Final = f"(window[Symbol.for({_WALKER_KEY})] || (() => {json.dumps(WALKER_MISSING)}))"
 
 
@@ -162,7 +155,7 @@ def describe(raw: object) -> str | None:
 
 # Focus probe: the kind of the focused editable (descending into same-origin frames and shadow roots), "readonly" /
 # "disabled" for a focused text field that takes no typing, or null.
-FOCUS_PROBE: Final = js.load("focus_probe.js").strip()
+FOCUS_PROBE: Final = f"({js.load('focus_probe.js').strip()})({js.ACTIVE_ELEMENT}())"
 
 
 def _point(value: Any) -> tuple[float, float] | None:

@@ -42,7 +42,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from phonewire import PROTOCOL_VERSION, __version__
 from phonewire.agent.core import AgentSession
 from phonewire.devices.registry import check_spec
 from phonewire.frontends.cli import client as cl
@@ -62,6 +61,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
 from phonewire.runtime import write_private_file
+from phonewire.versions import PROTOCOL_VERSION, __version__
 
 DEFAULT_IDLE_S: Final = 900.0
 MAX_REQUEST_BYTES: Final = 4 * 1024 * 1024

@@ -23,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from phonewire import PROTOCOL_VERSION, __version__
+from phonewire.versions import PROTOCOL_VERSION, __version__
 
 SOURCE = Path(__file__).with_name("fastclient.c")
 CFLAGS = ("-std=c99", "-O2", "-Wall", "-Wextra", "-Werror")

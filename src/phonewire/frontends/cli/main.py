@@ -10,12 +10,11 @@ from __future__ import annotations
 import sys
 
 from phonewire.frontends.cli.client import DAEMON_NOT_RUNNING, EXIT_DAEMON, DaemonError, request
+from phonewire.frontends.cli.grammar import OFFLINE_TRACE, VALUE_OPTIONS
 
 TYPE_CHECKING = False  # not typing's: keep the warm path free of the typing import
 if TYPE_CHECKING:
     from typing import TextIO
-
-_VALUE_OPTIONS = ("--device", "--session", "--runner", "--trace")
 
 
 def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str], list[str]]:
@@ -25,7 +24,7 @@ def _verb_and_args(argv: list[str]) -> tuple[str | None, list[str], list[str]]:
     carried: list[str] = []
     while i < len(argv):
         word = argv[i]
-        if word in _VALUE_OPTIONS:
+        if word in VALUE_OPTIONS:
             if word != "--session":
                 carried += argv[i : i + 2]
             i += 2
@@ -47,7 +46,7 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
     daemon's answer is written the process exits at once (:func:`_exit_now`)."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] in (["--version"], ["-V"], ["version"]):
-        from phonewire import __version__
+        from phonewire.versions import __version__
 
         _write(sys.stdout, f"phonewire {__version__}")
         return 0
@@ -64,7 +63,7 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
         from phonewire.frontends.mcp_server import main as mcp_main
 
         return int(mcp_main(rest + carried) or 0)
-    if verb == "trace" and rest[:1] in (["view"], ["export"]):  # offline: no daemon, no device
+    if verb == "trace" and rest[:1] and rest[0] in OFFLINE_TRACE:  # offline: no daemon, no device
         from phonewire.frontends.cli.trace_files import main as trace_main
 
         return trace_main(rest)

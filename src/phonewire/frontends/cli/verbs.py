@@ -17,9 +17,10 @@ import asyncio
 import math
 import os
 import re
+import string
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -28,12 +29,13 @@ from phonewire.agent.core import AgentSession
 from phonewire.agent.geometry import POINT
 from phonewire.agent.imagefile import format_for_path
 from phonewire.agent.operations import Operation, for_front_end
-from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, ActionResult, stamp_fields
+from phonewire.agent.params import Param
+from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, ActionResult, View, stamp_fields
+from phonewire.frontends.cli.grammar import FLAG_OPTIONS, VALUE_OPTIONS
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.jsonlimits import loads_limited
-from phonewire.protocol.request import SCROLL_DIRECTIONS
 
 EXIT_OK: Final = 0
 EXIT_USAGE: Final = 2
@@ -93,10 +95,7 @@ VERBS: Final[dict[str, Spec]] = {
     ),
     "daemon": Spec("daemon status|stop", "the background daemon", 1, 1, device=False),
 }
-GLOBAL_FLAGS: Final = {
-    "--device": "value", "--session": "value", "--json": "bool", "--runner": "value", "--trace": "value",
-    "--quiet": "bool",
-}  # fmt: skip
+GLOBAL_FLAGS: Final = {**dict.fromkeys(VALUE_OPTIONS, "value"), **dict.fromkeys(FLAG_OPTIONS, "bool")}
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
@@ -104,8 +103,9 @@ _SELECTOR_KEYS = ("id", "role", "label", "text", "value")
 
 def usage_text() -> str:
     lines = [
-        "usage: phonewire [--device SPEC] [--session NAME] [--runner HOST:PORT] [--trace DIR] [--json] [--quiet] "
-        "VERB ...",
+        "usage: phonewire "
+        + " ".join([*(f"[{o} {m}]" for o, m in VALUE_OPTIONS.items()), *(f"[{o}]" for o in FLAG_OPTIONS)])
+        + " VERB ...",
         "",
         "verbs:",
     ]
@@ -313,7 +313,7 @@ def _action(result: ActionResult, text: str) -> Outcome:
     return Outcome(result.data, text, result.warning, result.reactivated, result.state_reset)
 
 
-def _target_text(data: dict[str, Any]) -> str:
+def _target_text(data: Mapping[str, Any]) -> str:
     target = data.get("target")
     if not isinstance(target, dict):
         return ""
@@ -339,17 +339,8 @@ async def execute(inv: Invocation, ctx: Context) -> Outcome:
     return outcome
 
 
-async def _with_path(inv: Invocation, ctx: Context, session: AgentSession) -> ActionResult:
-    path = _in_cwd(ctx, inv.args[0])
-    if inv.verb == "flow run":  # its --trace is the global one (tracing bound to the session from this call on)
-        return await session.flow_run(path, option(inv, "--env"))
-    if inv.verb == "trace start":
-        return await session.trace_start(path)
-    return await session.record_start(path)
-
-
 async def _execute(inv: Invocation, ctx: Context) -> Outcome:
-    verb, args, spec = inv.verb, inv.args, VERBS[inv.verb]
+    verb, spec = inv.verb, VERBS[inv.verb]
     if verb == "devices":
         listed = await ctx.devices() if ctx.devices else []
         lines = [f"{d['device']}\t{d.get('kind', '')}\t{d.get('description', '')}".rstrip() for d in listed]
@@ -357,105 +348,100 @@ async def _execute(inv: Invocation, ctx: Context) -> Outcome:
     session = await ctx.session()
     if inv.trace:
         await session.trace_start(_in_cwd(ctx, inv.trace))
-    if verb in ("trace start", "record start", "flow run"):  # a path the caller named: resolved against its cwd
-        r = await _with_path(inv, ctx, session)
-        return _action(r, "ok " + str(r.data["message"]))
-    if verb == "open":
-        r = await session.open_app(args[0], clear_state=option(inv, "--clear-state"))
-        return _action(r, f"ok opened {session.app_id}")
-    if verb == "close":
-        r = await session.close_app(args[0] if args else None)
-        return _action(r, f"ok closed {r.data.get('appBundleId', args[0] if args else '')}".rstrip())
-    if verb == "apps":
-        apps = await session.list_apps()
-        lines = []
-        for app in apps:
-            title = app.get("title")
-            lines.append(f"{app.get('appBundleId')}\t{app.get('state')}" + (f"\t{title}" if title else ""))
-        return Outcome({"apps": apps}, "\n".join(lines))
-    if verb == "snapshot":
-        view = await session.snapshot(
-            interactive=option(inv, "--interactive"), diff=option(inv, "--diff"), all=option(inv, "--all"),
-            ocr=option(inv, "--ocr"),
-        )  # fmt: skip
-        data = view.to_json()
-        data["text"] = view.text
-        return Outcome(data, view.text, state_reset=view.state_reset)
-    if verb == "tap":
-        r = await session.tap(join_target(args), count=option(inv, "--count"))
-        return _action(r, "ok " + str(r.data.get("message", "tapped")) + _target_text(r.data))
-    if verb == "longpress":
-        r = await session.long_press(join_target(args), duration_ms=option(inv, "--duration"))
-        return _action(r, "ok " + str(r.data.get("message", "long-pressed")) + _target_text(r.data))
-    if verb == "fill":
-        r = await session.fill(join_target(args[:-1]), args[-1])
-        return _action(r, f"ok filled {len(args[-1])} character(s)" + _fill_target(r.data))
-    if verb == "select":
-        r = await session.select(join_target(args[:1]), args[1:], add=option(inv, "--add"))
-        return _action(r, "ok " + str(r.data.get("message", "selected")) + _target_text(r.data))
-    if verb == "type":
-        r = await session.type(args[0])
-        return _action(r, "ok " + str(r.data.get("message", "typed")))
-    if verb == "press":
-        r = await session.press(args[0])
-        return _action(r, "ok " + str(r.data.get("message", f"pressed {args[0]}")))
-    if verb == "swipe":
-        x1, y1, x2, y2 = (_number(a, "coordinates", spec.usage) for a in args)
-        r = await session.swipe(x1, y1, x2, y2, duration_ms=option(inv, "--duration"))
-        return _action(r, "ok " + str(r.data.get("message", "swiped")))
-    if verb == "scroll":
-        if args[0].lower() not in SCROLL_DIRECTIONS:
-            raise UsageError(f"unknown direction {args[0]!r}", spec.usage)
-        r = await session.scroll(args[0], join_target(args[1:]) or None, amount=option(inv, "--amount"))
-        return _action(r, "ok " + str(r.data.get("message", f"scrolled {args[0].lower()}")) + _target_text(r.data))
-    if verb == "url":
-        r = await session.open_url(args[0])
-        return _action(r, f"ok opened {r.data.get('appBundleId', args[0])}")
-    if verb == "viewport":
-        vp = await session.viewport()
-        return Outcome(vp, " ".join(f"{vp[k]:g}" for k in ("x", "y", "width", "height")))
-    if verb == "screenshot":
+    op = spec.operation
+    if op is None:
+        raise UsageError(f"{verb} cannot run here", spec.usage)
+    if verb == "screenshot":  # the image is written where the caller said (or into the private default folder)
         return await _screenshot(inv, ctx, session)
-    if spec.operation is not None:
-        return await _generic(inv, spec.operation, session)
-    raise UsageError(f"{verb} cannot run here", spec.usage)
+    kwargs = _arguments(inv, op, ctx)
+    result = await getattr(session, op.method)(**kwargs)
+    return _outcome(op, result, kwargs)
 
 
-async def _generic(inv: Invocation, op: Operation, session: AgentSession) -> Outcome:
-    """Any operation without a verb of its own: its positional words and --options by the table, its result
-    printed as ``ok <message>`` (the data in --json).  An operation needs a branch above only for its own
-    output text."""
-    positional = op.cli_arguments()
+def _arguments(inv: Invocation, op: Operation, ctx: Context) -> dict[str, Any]:
+    """The call's keyword arguments from the verb's words and ``--options``, by the table: numbers parsed, a
+    parameter with choices checked (any case), a path the caller named resolved against its working directory, a
+    ``target`` or selector joined from every word left over (but one for each word its followers take: ``fill
+    TARGET… TEXT``; just one before a list: ``select TARGET OPTION…``)."""
+    positional, usage = op.cli_arguments(), VERBS[inv.verb].usage
     kwargs: dict[str, Any] = {}
     words = list(inv.args)
     for i, p in enumerate(positional):
         if not words:
             break
-        last = i == len(positional) - 1
-        if last and p.kind == "strings":
-            kwargs[p.name] = words
-        elif p.kind in ("number", "integer"):
-            number = _number(words.pop(0), p.metavar or p.name, VERBS[inv.verb].usage)
-            kwargs[p.name] = int(number) if p.kind == "integer" and number.is_integer() else number
-        elif last and p.kind == "string":  # a target or selector is joined as one; any other text as typed
-            kwargs[p.name] = join_target(words) if p.name in ("target", "selector") else " ".join(words)
-        else:
-            kwargs[p.name] = words.pop(0)
-        if last:
-            words = []
+        value, words = _take(p, positional[i + 1 :], words, usage)
+        if p.choices and str(value).lower() not in p.choices:
+            raise UsageError(f"unknown {p.name} {value!r}", usage)
+        kwargs[p.name] = _in_cwd(ctx, value) if p.writes else value
     spec = VERBS[inv.verb]
     for flag in spec.options:
         value = option(inv, flag)
         if value is not None:
             kwargs[spec.options[flag]] = value
-    result = await getattr(session, op.method)(**kwargs)
+    return kwargs
+
+
+def _take(p: Param, after: tuple[Param, ...], words: list[str], usage: str) -> tuple[Any, list[str]]:
+    """One positional parameter's value from the words left, and the words left after it."""
+    if p.kind == "strings" and not after:
+        return words, []
+    if p.kind in ("number", "integer"):
+        number = _number(words[0], p.metavar or p.name, usage)
+        return (int(number) if p.kind == "integer" and number.is_integer() else number), words[1:]
+    if p.name in ("target", "selector"):
+        take = 1 if any(q.kind == "strings" for q in after) else max(1, len(words) - len(after))
+        return join_target(words[:take]), words[take:]
+    if not after:  # the last word's text: as typed (one shell word, or all of them)
+        return " ".join(words), []
+    return words[0], words[1:]
+
+
+def _outcome(op: Operation, result: object, kwargs: dict[str, Any]) -> Outcome:
+    """A result as the CLI shows it: an action's ok line, a view's text, a list's lines, data by its declared text
+    (else its JSON)."""
     if isinstance(result, ActionResult):
-        return _action(result, f"ok {result.data.get('message', op.spelling('cli'))}")
+        return _action(result, "ok " + cli_text(op, result.data, kwargs))
+    if isinstance(result, View):
+        data = result.to_json()
+        data["text"] = result.text
+        return Outcome(data, cli_text(op, data, kwargs), state_reset=result.state_reset)
+    if isinstance(result, list):  # answered under the verb's name (`apps`)
+        return Outcome({op.spelling("cli"): result}, "\n".join(cli_text(op, row, {}) for row in result))
     data = result if isinstance(result, dict) else {"result": result}
-    return Outcome(data, encode_json(data).decode())
+    return Outcome(data, cli_text(op, data, kwargs) if op.cli_text else encode_json(data).decode())
 
 
-def _fill_target(data: dict[str, Any]) -> str:
+class _Template(string.Formatter):
+    """The operation table's ``cli_text`` templates (agent/operations.py): ``{a|b}``, ``{ a}``, ``!l``."""
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        text = str(key)
+        names = text.lstrip(" \t")
+        for name in names.split("|"):
+            if not name:
+                return ""
+            value = kwargs.get(name)
+            if value is not None:
+                return f"{text[: len(text) - len(names)]}{value}" if names != text else value
+        raise KeyError(names)
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return str(value).lower() if conversion == "l" else super().convert_field(value, conversion)
+
+
+_TEMPLATE: Final = _Template()
+
+
+def cli_text(op: Operation, data: Mapping[str, Any], kwargs: Mapping[str, Any]) -> str:
+    """The operation's declared CLI text for a result's ``data`` and the call's arguments."""
+    done = _TEMPLATE.format(op.cli_done, **kwargs) if op.cli_done else op.spelling("cli")
+    text = kwargs.get("text")
+    pieces = {"target_text": _target_text(data), "into_text": _fill_target(data),
+              "text_length": len(text) if isinstance(text, str) else None}  # fmt: skip
+    return _TEMPLATE.format(op.cli_text or "{message}", **{"message": done, **kwargs, **data, **pieces})
+
+
+def _fill_target(data: Mapping[str, Any]) -> str:
     target = data.get("target")
     if not isinstance(target, dict):
         return ""

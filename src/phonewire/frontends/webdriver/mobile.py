@@ -52,6 +52,7 @@ import binascii
 import os
 import stat
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -316,44 +317,54 @@ async def _flow_run(s: WebDriverSession, p: Params) -> Any:
     return (await flow_run.run(s.agent, s.agent.flow_eyes(), str(file), env, confine=True)).data.get("steps", [])
 
 
-MOBILE: Final[dict[str, Handler]] = {
-    "launchApp": _launch,
-    "activateApp": _launch,
-    "terminateApp": _terminate,
-    "queryAppState": _query,
-    "listApps": _list,
-    "pressButton": _press,
-    "scroll": _scroll,
-    "find": _find,
-    "swipe": _swipe,
-    "deepLink": _deep_link,
-    "waitFor": _wait,
-    "selectOptions": _select,
-    "traceStart": _trace_start,
-    "traceStop": _trace_stop,
-    "logs": _logs,
-    "network": _network,
-    "recordStart": _record_start,
-    "recordStop": _record_stop,
-    "selectText": _select_text,
-    "getClipboard": _get_clipboard,
-    "setClipboard": _set_clipboard,
-    "setGeolocation": _set_geolocation,
-    "resetGeolocation": _reset_geolocation,
-    "setConnectivity": _set_connectivity,
-    "changePermissions": _change_permissions,
-    "setAppearance": _set_appearance,
-    "flowRun": _flow_run,
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One ``mobile:`` command: its handler and the operation of the table it performs (agent/operations.py)."""
+
+    handler: Handler
+    operation: str
+
+
+#: The ``mobile:`` commands, each declared against the operation table (a test checks the operation is the one its
+#: handler calls).
+MOBILE: Final[dict[str, Command]] = {
+    "launchApp": Command(_launch, "open_app"),
+    "activateApp": Command(_launch, "open_app"),
+    "terminateApp": Command(_terminate, "close_app"),
+    "queryAppState": Command(_query, "list_apps"),
+    "listApps": Command(_list, "list_apps"),
+    "pressButton": Command(_press, "press"),
+    "scroll": Command(_scroll, "scroll"),
+    "find": Command(_find, "find"),
+    "swipe": Command(_swipe, "swipe"),
+    "deepLink": Command(_deep_link, "open_url"),
+    "waitFor": Command(_wait, "wait"),
+    "selectOptions": Command(_select, "select"),
+    "traceStart": Command(_trace_start, "trace_start"),
+    "traceStop": Command(_trace_stop, "trace_stop"),
+    "logs": Command(_logs, "logs"),
+    "network": Command(_network, "network"),
+    "recordStart": Command(_record_start, "record_start"),
+    "recordStop": Command(_record_stop, "record_stop"),
+    "selectText": Command(_select_text, "select_text"),
+    "getClipboard": Command(_get_clipboard, "clipboard_get"),
+    "setClipboard": Command(_set_clipboard, "clipboard_set"),
+    "setGeolocation": Command(_set_geolocation, "location"),
+    "resetGeolocation": Command(_reset_geolocation, "location_off"),
+    "setConnectivity": Command(_set_connectivity, "connectivity"),
+    "changePermissions": Command(_change_permissions, "permissions"),
+    "setAppearance": Command(_set_appearance, "appearance"),
+    "flowRun": Command(_flow_run, "flow_run"),
 }
 
 
 async def run_mobile(session: WebDriverSession, name: str, params: Params) -> Any:
-    handler = MOBILE.get(name)
-    if handler is None:
+    command = MOBILE.get(name)
+    if command is None:
         raise WebDriverError(
             UNSUPPORTED_OPERATION, f"unknown command 'mobile: {name}'; phonewire has: {', '.join(sorted(MOBILE))}"
         )
-    return await handler(session, params)
+    return await command.handler(session, params)
 
 
 async def execute(session: WebDriverSession, body: Mapping[str, Any]) -> Any:

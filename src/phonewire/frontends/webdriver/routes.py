@@ -55,6 +55,8 @@ class Route:
     path: str  # with {session}, {element}, {name} placeholders
     handler: Handler
     summary: str
+    #: The operations of the table it performs (agent/operations.py): none for WebDriver's own endpoints.
+    operations: tuple[str, ...] = ()
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -197,7 +199,7 @@ async def _status(svc: Service, s: WebDriverSession | None, p: dict[str, str], b
 
 
 def _version() -> str:
-    from phonewire import __version__
+    from phonewire.versions import __version__
 
     return __version__
 
@@ -358,9 +360,9 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _S + "/element/active", _active, "the focused element"),
     Route("POST", _E + "/element", _find_in, "find one element inside another"),
     Route("POST", _E + "/elements", _find_all_in, "find all inside another"),
-    Route("POST", _E + "/click", _click, "tap its current centre"),
+    Route("POST", _E + "/click", _click, "tap its current centre", ("tap",)),
     Route("POST", _E + "/clear", _clear, "delete a text field's value"),
-    Route("POST", _E + "/value", _value, "tap a text field's end, type"),
+    Route("POST", _E + "/value", _value, "tap a text field's end, type", ("type",)),
     Route("GET", _E + "/text", _text, "its text (a field's value, else its label)"),
     Route("GET", _E + "/attribute/{name}", _attribute, "an attribute of the page source"),
     Route("GET", _E + "/rect", _rect, "x, y, width, height in points"),
@@ -368,14 +370,20 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _E + "/displayed", _state("visible"), "has a size on screen"),
     Route("GET", _E + "/enabled", _state("enabled"), "enabled"),
     Route("GET", _E + "/selected", _state("selected"), "selected"),
-    Route("GET", _S + "/source", _source, "the screen as Appium-style XML"),
-    Route("GET", _S + "/screenshot", _screenshot, "PNG, base64"),
+    Route("GET", _S + "/source", _source, "the screen as Appium-style XML", ("snapshot",)),
+    Route("GET", _S + "/screenshot", _screenshot, "PNG, base64", ("screenshot",)),
     Route("GET", _E + "/screenshot", _element_screenshot, "the element's part of the screenshot, PNG, base64"),
-    Route("POST", _S + "/back", _back, "the back button"),
-    Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points"),
+    Route("POST", _S + "/back", _back, "the back button", ("press",)),
+    Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points", ("viewport",)),
     Route("GET", _S + "/orientation", _orientation, "PORTRAIT or LANDSCAPE (the app's viewport)"),
-    Route("POST", _S + "/orientation", _rotate, "turn the phone (`rotate`)"),
-    Route("POST", _S + "/actions", _actions, "W3C pointer/key actions: tap, double tap, long press, swipe, keys"),
+    Route("POST", _S + "/orientation", _rotate, "turn the phone (`rotate`)", ("rotate",)),
+    Route(
+        "POST",
+        _S + "/actions",
+        _actions,
+        "W3C pointer/key actions: tap, double tap, long press, swipe, keys",
+        ("tap", "long_press", "swipe", "type", "press"),
+    ),
     Route("DELETE", _S + "/actions", _release, "release (nothing stays pressed)"),
     Route("POST", _S + "/execute/sync", _execute, "`mobile:` commands"),
     Route("GET", _S + "/alert/text", _alert_text, "the open dialog's message (`no such alert`: none)"),
@@ -383,3 +391,14 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("POST", _S + "/alert/accept", _alert_accept, "tap the dialog's OK"),
     Route("POST", _S + "/alert/dismiss", _alert_dismiss, "tap its Cancel (an alert's OK)"),
 )
+
+#: The operations of the table WebDriver offers no endpoint or ``mobile:`` command of its own for, each with why.
+NOT_OFFERED: Final[Mapping[str, str]] = {
+    "fill": "W3C's Element Clear then Element Send Keys (POST .../clear, .../value) is a WebDriver client's fill; "
+    "a mobile: command would be a second way to do it",
+}
+
+
+def operations() -> set[str]:
+    """The operations of the table WebDriver performs: its routes' and its ``mobile:`` commands'."""
+    return {name for route in ROUTES for name in route.operations} | {c.operation for c in mobile.MOBILE.values()}
