@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from phonewire.agent.view import STATEFUL_ROLES, Rendered, row_mates
+from phonewire.agent.view import STATEFUL_ROLES, Rendered, is_interactive, row_mates
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import SCROLL_ROLES, Node, rect_of
@@ -146,6 +146,14 @@ class Index:
         if known is None:
             known = self._contexts[key] = self._context(node)
         return known
+
+    def surroundings(self, node: Node) -> tuple[str, ...]:
+        """:meth:`context` without the texts inside ``node``: what stands around it (a renamed control's own content
+        changed with its name)."""
+        context = self.context(node)
+        if not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES:
+            return context[len(self._inner_texts(node)) :]
+        return context
 
     def row_texts(self, node: Node) -> list[str]:
         """The texts of ``node``'s row, the one that tells it from other rows first: the first text inside it (when
@@ -245,6 +253,8 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index, *
         return now
     # only the numbers in its identifier or texts may have changed (``Like 0`` -> ``Like 1``; ``row-3`` -> ``row-2``)
     same = identity(now) == identity(node) or (bool(node.get("identifier")) and shape(now) == shape(node))
+    if not same and _renamed(node, issued, now, fresh):
+        return now
     if not same:
         raise ProtocolError(
             e.STALE_REF,
@@ -258,6 +268,28 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index, *
             STALE_HINT,
         )
     return now
+
+
+def _renamed(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
+    """The same DOM node (its serial) is a control that now says something else — a select's box showing the option
+    just chosen (jQuery UI's selectmenu: ``Medium`` → ``Fast``), a Play button become Pause, a checkbox whose name
+    follows its state: the same element, not another one, when its role and identifier stay, everything around it
+    (its row mates' and ancestors' texts) is the same, and it has an identifier or has not moved.  Not when only the
+    numbers in its texts changed (``Open Row 1`` → ``Open Row 2``): that is how a virtual list's recycled row node
+    looks, numbers being what tell such rows apart (issue 23)."""
+    if not is_interactive(node) or now.get("type") != node.get("type"):
+        return False
+    if now.get("identifier") != node.get("identifier"):
+        return False
+    if _blanked_texts(now) == _blanked_texts(node):
+        return False
+    if issued.surroundings(node) != fresh.surroundings(now):
+        return False
+    return bool(node.get("identifier")) or _rect_key(node)[:2] == _rect_key(now)[:2]
+
+
+def _blanked_texts(node: Node) -> tuple[Any, Any]:
+    return _blank(node.get("label")), _blank(node.get("value"))
 
 
 def _same_place(node: Node, issued: Index, now: Node, fresh: Index) -> bool:

@@ -54,6 +54,7 @@ others, not a control or a row): it looks further before it settles on that.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ from typing import Any, Final
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.folding import fold
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES, Node, rect_of
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, ROLES, TEXT_INPUT_ROLES, Node, rect_of
 
 STRING_KEYS: Final = ("id", "role", "label", "text", "value")
 #: The screen's root roles: never a target (an application's title contains half the words on its screen).
@@ -160,10 +161,45 @@ def _tokens(source: str) -> list[tuple[str, bool]]:
     return out
 
 
+_STRING = r'"(?:[^"\\]|\\.)*"'
+#: A line of the view as it prints (``@e12 Button "Save" id=save value="x" [disabled] (3 options, select one)``).
+_VIEW_LINE: Final = re.compile(
+    rf"(?:@e\d+\s+)?(?P<role>[A-Z][A-Za-z]+)(?:\s+(?P<label>{_STRING}))?(?:\s+id=(?P<id>{_STRING}|[^\s\[(]+))?"
+    rf"(?:\s+value={_STRING})?(?:\s+\[[a-z,]+\])?(?:\s+\([^)]*\))*"
+)
+
+
+def _view_line(source: str) -> tuple[Term, ...] | None:
+    """A view line pasted as a selector (issue 23: ``Link "20"`` read as the text "Link 20" matched nothing): its
+    role, label and identifier — not its value or flags, which change while it stays the element."""
+    found = _VIEW_LINE.fullmatch(source.strip())
+    if found is None or found.group("role") not in ROLES or not (found.group("label") or found.group("id")):
+        return None
+    terms = [Term("role", found.group("role"))]
+    label, identifier = found.group("label"), found.group("id")
+    if label:
+        text = json.loads(label)
+        # a label the view cut short ("…") is its beginning
+        cut = text.endswith("…") and len(text) > 1
+        terms.append(Term("label", re.compile("^" + re.escape(text[:-1])), "~=") if cut else Term("label", text, "=="))
+    if identifier:
+        terms.append(Term("id", json.loads(identifier) if identifier.startswith('"') else identifier, "=="))
+    return tuple(terms)
+
+
 def parse(source: str) -> Selector:
-    """Parse a selector; INVALID_REQUEST with a hint for anything malformed."""
+    """Parse a selector; INVALID_REQUEST with a hint for anything malformed.  A view line (``Button "Save"``) is
+    its role, label and identifier first, the words it holds if those match nothing."""
     if not source or not source.strip():
         raise _invalid("empty selector")
+    line = _view_line(source)
+    if line is not None:
+        return Selector((line, *parse_terms(source).alternatives), source)
+    return parse_terms(source)
+
+
+def parse_terms(source: str) -> Selector:
+    """The grammar above, term by term."""
     alternatives: list[tuple[Term, ...]] = []
     current: list[Term] = []
     extendable = False  # the last term is a phrase the next bare word continues

@@ -228,6 +228,24 @@ def row_mates(nodes: Sequence[Node], *, controls: bool = False) -> dict[int, lis
     return out
 
 
+def _children(nodes: Sequence[Node]) -> dict[int, list[Node]]:
+    out: dict[int, list[Node]] = {}
+    for n in nodes:
+        parent = n.get("parentIndex")
+        if parent is not None:
+            out.setdefault(int(parent), []).append(n)
+    return out
+
+
+def _said_by_its_control(node: Node, children: Sequence[Node]) -> bool:
+    """A plain container (no control, no identifier) whose one child is a control saying the same (jQuery UI's
+    datepicker: each day a Cell "15" holding a Link "15", listed twice: issue 23)."""
+    if is_interactive(node) or node.get("identifier") or node.get("value") or len(children) != 1:
+        return False
+    child = children[0]
+    return bool(node.get("label")) and is_interactive(child) and child.get("label") == node.get("label")
+
+
 def _top(node: Node) -> float:
     return float(rect_of(node).get("y", 0))
 
@@ -241,10 +259,12 @@ def select_lines(nodes: Sequence[Node], *, interactive: bool = False, full: bool
     """Indexes of the nodes that get a line, in emission order (``full``: wrappers with only an id too)."""
     parents = _parents(nodes)
     by_index = {int(n["index"]): n for n in nodes}
+    kids = _children(nodes)
     keep: set[int] = set()
     for pos, n in enumerate(nodes):
         i = int(n["index"])
-        if not _informative(n):
+        # (a calendar's cell "15" around its link "15": the link's line says it)
+        if not _informative(n) or _said_by_its_control(n, kids.get(i, ())):
             continue
         if not full and _id_only_wrapper(n):
             continue

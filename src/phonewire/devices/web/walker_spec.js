@@ -48,6 +48,18 @@ function authored(s) {
   return s.length > NAME_MAX ? s.slice(0, NAME_MAX) : s;
 }
 
+function owned(el) {
+  // The elements el's aria-owns makes its children (WPT accname: a label's span that owns a combobox).
+  const ids = el.getAttribute("aria-owns");
+  if (!ids) return [];
+  const out = [];
+  for (const id of ids.trim().split(/\s+/)) {
+    const o = document.getElementById(id);
+    if (o && o !== el && !o.contains(el)) out.push(o);
+  }
+  return out;
+}
+
 function flatChildren(node) {
   // The children a person sees (the flat tree), as a list to index: a shadow host's shadow root's, a slot's
   // assigned nodes or else its own (fallback) content, in place of the slot.  Most elements have neither: their
@@ -86,7 +98,10 @@ function implicitRole(el, tag) {
     case "SVG": case "svg": return "generic";
     case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
     case "UL": case "OL": case "MENU": return "list";
-    case "LI": return "listitem";
+    case "LI": {  // an item of a list only (HTML-AAM: an orphaned <li> is generic)
+      const p = el.parentElement;
+      return p && (/^(UL|OL|MENU)$/.test(p.tagName) || p.getAttribute("role") === "list") ? "listitem" : "generic";
+    }
     case "ADDRESS": case "HGROUP": return "group";
     case "B": case "STRONG": return "strong";
     case "EM": return "emphasis";
@@ -118,7 +133,9 @@ function implicitRole(el, tag) {
     case "TABLE": return layoutTable(el) ? "generic" : "table";
     case "TR": return layoutTable(el.closest("table")) ? "generic" : "row";
     case "TD": return layoutTable(el.closest("table")) ? "generic" : "cell";
-    case "TH": return "columnheader";
+    case "TH": return headerRole(el);
+    case "THEAD": case "TBODY": case "TFOOT":  // a row group a person can focus is one (HTML-AAM)
+      return el.hasAttribute("tabindex") ? "rowgroup" : "generic";
     case "PROGRESS": return "progressbar";
     case "METER": return "meter";
     case "FIELDSET": return "group";
@@ -135,6 +152,17 @@ function implicitRole(el, tag) {
       return "none";
     default: return "generic";
   }
+}
+
+function headerRole(th) {
+  // A header cell heads its column or its row: its scope, else a header in a row that holds data cells heads the
+  // row (WPT html-aam table-roles: the <th> leading a body row is a rowheader), else the column.
+  const scope = (th.getAttribute("scope") || "").toLowerCase();
+  if (scope === "row" || scope === "rowgroup") return "rowheader";
+  if (scope === "col" || scope === "colgroup") return "columnheader";
+  const row = th.parentElement;
+  if (!row || row.tagName !== "TR" || (row.parentElement && row.parentElement.tagName === "THEAD")) return "columnheader";
+  return row.querySelector(":scope > td") ? "rowheader" : "columnheader";
 }
 
 function layoutTable(table) {
@@ -170,36 +198,78 @@ function generated(el, which) {
   if (/(^|\s)counters?\(/.test(v)) return "";  // a counter's number is not in the computed value: leave it all out
   // an image is no text (APG's checkboxes draw theirs with url("data:image/svg+xml,…"): the name was that URL,
   // issue 23); its alternative text after "/" is
-  const text = v.replace(/(?:url|image-set|image|(?:repeating-)?(?:linear|radial|conic)-gradient)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)/g, "");
+  let text = v.replace(/(?:url|image-set|image|(?:repeating-)?(?:linear|radial|conic)-gradient)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)/g, "");
+  // content: "★" / "Favourite": the part after the slash (outside strings) is what it means (CSS Content 3)
+  const alt = text.match(/^(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^"'\/])*\/(.*)$/);
+  if (alt) text = alt[1];
   let s = "";
   for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
     s += m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (el.getAttribute(m[2]) || "");
   }
-  return s.replace(/[\ue000-\uf8ff]/g, "").trim();
+  // (its own spaces kept: " before " joins the text with a space, "nospace" without one)
+  s = s.replace(/[\ue000-\uf8ff]/g, "");
+  return s.trim() ? s : "";
 }
 
 function withGenerated(el, text) {
-  // An element's own text with what CSS draws around it, as a person reads it.
+  // An element's own text with what CSS draws around it, as a person reads it: an inline ::before / ::after joins
+  // the text (WPT: "nospace" + "label" is "nospacelabel"); one of another display, or kept apart from the text by
+  // a margin or padding (findings 2, D9: "age" with margin-right before "35" reads "age 35"), is set apart.
   const before = generated(el, "::before"), after = generated(el, "::after");
-  return (before ? before + " " : "") + text + (after ? " " + after : "");
+  if (!before && !after) return text;
+  const apart = (which) => {
+    const cs = getComputedStyle(el, which);
+    const side = which === "::before" ? "Right" : "Left";
+    return cs.display !== "inline" || parseFloat(cs["margin" + side]) > 0 || parseFloat(cs["padding" + side]) > 0
+      ? " " : "";
+  };
+  return (before ? before + apart("::before") : "") + text + (after ? apart("::after") + after : "");
+}
+
+// The text a control embedded in another's label gives it: its value, not its name (accname 2C).  null for an
+// element that is no such control.
+function embeddedValue(c, tag) {
+  const role = roleOf(c, tag);
+  if (role === "textbox" || role === "searchbox") {
+    return tag === "INPUT" || tag === "TEXTAREA" ? c.value || "" : c.textContent || "";
+  }
+  if (role === "combobox" || role === "listbox") {
+    if (tag === "INPUT" || tag === "TEXTAREA") return c.value || "";
+    const chosen = tag === "SELECT" ? [...c.selectedOptions]
+      : [c, ...owned(c)].flatMap((e) => [...e.querySelectorAll("[role=option][aria-selected=true]")]);
+    if (chosen.length || role === "listbox") return chosen.map((o) => o.textContent).join(" ");
+    return c.textContent || "";
+  }
+  if (role === "slider" || role === "spinbutton" || role === "scrollbar") {
+    return c.getAttribute("aria-valuetext") || c.getAttribute("aria-valuenow") || (tag === "INPUT" ? c.value : "") || "";
+  }
+  if (role === "menu") return "";  // a menu in a label gives nothing (WPT accname manual: embedded menu)
+  return null;
 }
 
 // Set by byIds while it reads a hidden element that aria-labelledby points at: all of its text counts, hidden parts
 // included (accname 2B with 2A: "include all nodes in the subtree").
 let readingHidden = false;
 
-function textOf(node, depth, item) {
+// The elements aria-labelledby took into the name being computed (nameOf's): each counts once (WPT comp_name_from_
+// content: an image a link's aria-labelledby took is skipped where it sits).  null outside a name's computation.
+let seen = null;
+
+function textOf(node, depth, item, mute) {
   // Name from content: text, alt of images, aria-label of descendants, CSS generated text; hidden parts skipped.
   // Children in the flat tree (a shadow host's shadow root, a slot's assigned nodes); an inline child's text joins
   // the text around it, any other's is set apart by spaces (as Chromium does: a<div>b</div>c is "a b c").
   // item: the name of a tree or list item, which leaves out its nested list (its children are items of their own).
+  // mute: node is visibility: hidden — its own text is unheard, a descendant made visible again is (WPT).
   if (depth > 20) return "";
   let s = "";
-  const kids = flatChildren(node);
+  let kids = flatChildren(node);
+  if (node.nodeType === 1 && node.hasAttribute("aria-owns")) kids = [...kids, ...owned(node)];
   for (let i = 0; i < kids.length; i++) {
     const c = kids[i];
-    if (c.nodeType === 3) { s += c.data; continue; }
-    if (c.nodeType !== 1 || c === namedControl) continue;
+    if (c.nodeType === 3) { if (!mute || readingHidden) s += c.data; continue; }
+    if (c === namedControl) { s += " "; continue; }  // (it sets apart the text on either side)
+    if (c.nodeType !== 1 || (seen !== null && seen.has(c))) continue;
     if (!readingHidden && (c.hidden || c.getAttribute("aria-hidden") === "true")) continue;
     const tag = c.tagName;
     if (tag === "SCRIPT" || tag === "STYLE" || tag === "TEMPLATE" || tag === "NOSCRIPT" || tag === "style" ||
@@ -211,18 +281,25 @@ function textOf(node, depth, item) {
       // (everything counts)
     } else if (!c.getClientRects().length) {
       if (getComputedStyle(c).display !== "contents") continue;
-    } else if (!c.checkVisibility({visibilityProperty: true})) continue;
+    } else if (!c.checkVisibility({visibilityProperty: true})) {
+      if (/^(hidden|collapse)$/.test(getComputedStyle(c).visibility) && c.checkVisibility()) {
+        s += " " + textOf(c, depth + 1, item, true) + " ";
+      }
+      continue;
+    }
+    const lb = !readingHidden && seen !== null ? c.getAttribute("aria-labelledby") : null;
+    if (lb) { const n = byIds(lb); if (n) { s += " " + n + " "; continue; } }
+    const embedded = embeddedValue(c, tag);
+    if (embedded !== null) { s += " " + embedded + " "; continue; }
     const al = c.getAttribute("aria-label");
     if (al) { s += " " + al + " "; continue; }
     if (tag === "IMG") { s += " " + (c.getAttribute("alt") || "") + " "; continue; }
-    if (tag === "INPUT") {
-      // embedded controls: a text field contributes its value; checkboxes, radios and files nothing
-      const t = (c.getAttribute("type") || "text").toLowerCase();
-      if (t !== "checkbox" && t !== "radio" && t !== "file" && t !== "hidden" && t !== "image") s += " " + (c.value || "") + " ";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
+      // other embedded controls (checkboxes, radios, files, buttons) give nothing but their own name as a button
+      const t = (c.getAttribute("type") || "").toLowerCase();
+      if (tag === "INPUT" && (t === "button" || t === "submit" || t === "reset")) s += " " + (c.value || "") + " ";
       continue;
     }
-    if (tag === "TEXTAREA") { s += " " + (c.value || "") + " "; continue; }
-    if (tag === "SELECT") { const o = c.selectedOptions && c.selectedOptions[0]; s += " " + (o ? o.textContent : "") + " "; continue; }
     // (an element inline by default is read by its computed display — a span made a block is set apart —; any
     // other is taken as a block: one style read less per element of a name)
     const display = INLINE_TAGS.has(tag) ? getComputedStyle(c).display : "block";
@@ -233,13 +310,20 @@ function textOf(node, depth, item) {
   return s;
 }
 
+// The element whose aria-labelledby byIds reads (it may name itself: its own name then, not its value).
+let labelling = null;
+
 function byIds(ids) {
   let s = "";
   for (const id of ids.trim().split(/\s+/)) {
     const r = document.getElementById(id);
     if (!r) continue;
+    if (seen !== null) seen.add(r);
+    const embedded = r === labelling ? null : embeddedValue(r, r.tagName);
+    if (embedded !== null) { s += " " + embedded; continue; }
     const al = r.getAttribute("aria-label");
     if (al && al.trim()) { s += " " + al; continue; }
+    if (r.tagName === "IMG" || r.tagName === "INPUT") { s += " " + ownName(r, r.tagName, roleOf(r, r.tagName), true); continue; }
     // a hidden element pointed at gives all its text; a shown one only what shows
     const hidden = !r.checkVisibility({visibilityProperty: true}) && getComputedStyle(r).display !== "contents";
     const was = readingHidden;
@@ -262,7 +346,7 @@ function labelFor(el) {
   if (el.labels && el.labels.length) {
     namedControl = el;
     try {
-      for (const l of el.labels) s += " " + textOf(l, 0);
+      for (const l of el.labels) s += " " + withGenerated(l, textOf(l, 0));
     } finally {
       namedControl = null;
     }
@@ -273,8 +357,17 @@ function labelFor(el) {
 // Set by nameOf: whether the name it returned last was borrowed from the row (rowName).
 let borrowedName = false;
 
+const SEEN = new Set();
+
 function nameOf(el, tag, role) {
-  const own = ownName(el, tag, role);
+  SEEN.clear();
+  seen = SEEN;
+  let own;
+  try {
+    own = ownName(el, tag, role);
+  } finally {
+    seen = null;
+  }
   borrowedName = false;
   if (own || !(role === "checkbox" || role === "radio" || role === "switch")) return own;
   const row = rowName(el);  // (rule name-from-row)
@@ -282,9 +375,19 @@ function nameOf(el, tag, role) {
   return row;
 }
 
-function ownName(el, tag, role) {
-  const lb = el.getAttribute("aria-labelledby");
-  if (lb) { const n = byIds(lb); if (n) return n; }
+function ownName(el, tag, role, referenced) {
+  // referenced: el is read for another's aria-labelledby (its own aria-labelledby is not followed again, 2B)
+  const lb = referenced ? null : el.getAttribute("aria-labelledby");
+  if (lb) {
+    const was = labelling;
+    labelling = el;
+    try {
+      const n = byIds(lb);
+      if (n) return n;
+    } finally {
+      labelling = was;
+    }
+  }
   const al = el.getAttribute("aria-label");
   if (al && authored(al)) return authored(al);
   // HTML-AAM: a button's <label>s come before its value, alt or content
@@ -296,7 +399,9 @@ function ownName(el, tag, role) {
     if (tag === "INPUT" && (t === "button" || t === "submit" || t === "reset")) {
       return clean(el.value || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : ""));
     }
-    if (tag === "INPUT" && t === "image") return clean(el.getAttribute("alt") || el.value || "Submit");
+    if (tag === "INPUT" && t === "image") {
+      return clean(el.getAttribute("alt") || el.value || el.getAttribute("title") || "Submit");
+    }
     const title = el.getAttribute("title");
     if (title) return clean(title);
     return clean(el.getAttribute("placeholder") || "");
@@ -371,6 +476,14 @@ function valueOf(el, tag, role, flags) {
   return "";
 }
 
+function activeOption(option) {
+  // An option its single-select listbox points at (aria-activedescendant) while none of its options says
+  // aria-selected: the chosen one, selection following focus (jQuery UI's selectmenu marks its value so; issue 23).
+  const box = option.id && option.closest("[role=listbox]");
+  return !!box && box.getAttribute("aria-activedescendant") === option.id &&
+    box.getAttribute("aria-multiselectable") !== "true" && !box.querySelector("[role=option][aria-selected]");
+}
+
 function statesOf(el, tag, role) {
   // The walk's state flags the spec gives an element (walker.js's header lists them): 16 secure (password), 32
   // multiline, 128 editable, 2 focused, 256 read-only, 1 disabled, 4 selected, 8 focusable by tabindex or clicked
@@ -386,7 +499,9 @@ function statesOf(el, tag, role) {
   // selected: aria-selected (a tab, an option), a pressed toggle button (aria-pressed), a checked menu item
   // (menuitemradio / menuitemcheckbox: aria-checked) — the states a person sees marked (issue 23)
   const sel = el.getAttribute("aria-selected");
-  if (sel === "true" || (tag === "OPTION" && el.selected)) flags |= 4;
+  if (sel === "true" || (tag === "OPTION" && el.selected) || (role === "option" && sel === null && activeOption(el))) {
+    flags |= 4;
+  }
   if (el.getAttribute("aria-pressed") === "true" && (role === "button" || tag === "BUTTON")) flags |= 4;
   if ((role === "menuitemradio" || role === "menuitemcheckbox") && el.getAttribute("aria-checked") === "true") {
     flags |= 4;

@@ -1,0 +1,97 @@
+"""A control whose name or value changes keeps its ref (issue 23: jQuery UI's selectmenu went @e10 → @e100 as its
+box came to show the chosen option), and a recycled node never does.
+
+With serials (the web device) the DOM node is the element: a control that now says something else — a select's box
+showing the option just chosen, a Play button become Pause — is the same element while its role and identifier
+stay, what stands around it is the same, and it has an identifier or has not moved.  A virtual list's pool node
+that shows another row (only the numbers changed, or it moved, or its row's texts changed) is STALE_REF as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent_fakes import screen
+from phonewire.agent.refs import Index, RefTable
+from phonewire.agent.view import render
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import RawNode, Rect
+
+
+def page(box: RawNode, *, caption: str = "Select a speed", beside: str = "km/h", y: float = 60) -> list[dict[str, Any]]:
+    """A caption above the box and a text beside it (its row mate)."""
+    box.rect = Rect(10, y + 30, 180, 36)
+    box.serial = "doc:7"
+    return screen(
+        RawNode("StaticText", label=caption, rect=Rect(10, y, 200, 20)),
+        box,
+        RawNode("StaticText", label=beside, rect=Rect(200, y + 38, 60, 20)),
+    )
+
+
+def combobox(label: str | None, value: str | None, identifier: str | None = "speed-button") -> RawNode:
+    return RawNode("ComboBox", label=label, value=value, identifier=identifier)
+
+
+def the_box(nodes: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(n for n in nodes if n.get("serial") == "doc:7")
+
+
+def refind(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    table = RefTable()
+    index = Index(before)
+    rendered = render(before, name=table.namer(index))
+    table.reset(index, rendered)
+    ref = next(r for r, n in rendered.refs.items() if n.get("serial") == "doc:7")
+    found: dict[str, Any] = table.refind(ref, Index(after))
+    # a new snapshot gives the element its old ref back
+    again = render(after, name=table.namer(Index(after)))
+    assert ref in again.refs and again.refs[ref].get("serial") == "doc:7"
+    return found
+
+
+def test_a_selectmenu_box_showing_the_chosen_option_keeps_its_ref() -> None:
+    before = page(combobox(None, "Medium"))
+    after = page(combobox("Fast", None))  # jQuery UI: aria-labelledby now points at the chosen item
+    assert refind(before, after) is the_box(after)
+
+
+def test_a_play_button_become_pause_keeps_its_ref_where_it_stands() -> None:
+    before = page(RawNode("Button", label="Play"), caption="Song")
+    after = page(RawNode("Button", label="Pause"), caption="Song")
+    assert refind(before, after) is the_box(after)
+
+
+def stale(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    table = RefTable()
+    index = Index(before)
+    rendered = render(before, name=table.namer(index))
+    table.reset(index, rendered)
+    ref = next(r for r, n in rendered.refs.items() if n.get("serial") == "doc:7")
+    with pytest.raises(ProtocolError) as info:
+        table.refind(ref, Index(after))
+    assert info.value.code == e.STALE_REF
+    assert ref not in render(after, name=table.namer(Index(after))).refs
+
+
+def test_a_recycled_node_that_shows_another_numbered_row_is_stale() -> None:
+    stale(page(RawNode("Button", label="Open Row 1"), caption="People"),
+          page(RawNode("Button", label="Open Row 2"), caption="People"))  # fmt: skip
+
+
+def test_a_renamed_node_without_identifier_that_moved_is_stale() -> None:
+    stale(page(RawNode("Button", label="Apple"), caption="Fruit"),
+          page(RawNode("Button", label="Mango"), caption="Fruit", y=100))  # fmt: skip
+
+
+def test_a_renamed_node_whose_row_changed_is_stale() -> None:
+    stale(page(combobox(None, "Medium"), beside="km/h"),
+          page(combobox("Fast", None), beside="mph"))  # fmt: skip
+
+
+def test_text_that_changed_is_no_renamed_control() -> None:
+    stale(page(RawNode("StaticText", label="Medium"), caption="Chosen"),
+          page(RawNode("StaticText", label="Fast"), caption="Chosen"))  # fmt: skip
