@@ -13,7 +13,7 @@ from typing import Any
 
 from phonewire.devices.base import Screenshot
 from phonewire.devices.video import VideoWriter, already_recording, codec_for
-from phonewire.devices.web import capture, dialogs, js, settle
+from phonewire.devices.web import capture, dialogs, frames, js, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.marks import mark_selection
@@ -206,6 +206,8 @@ class Views(Pages):
             if not isinstance(walk, dict):
                 selection.cancel()
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            if walk.get("frames"):  # frames of another origin: each walked in its own document (frames.py)
+                await frames.join(page.frames, walk, frames.Where(page.session))
             page.last_walk = walk
             snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
             if closed := self._windows_closed.pop(app_id, 0):
