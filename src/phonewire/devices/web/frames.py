@@ -294,9 +294,9 @@ def _check_frame(aim: Aim, element: str, x: float, y: float) -> None:
     """The refusal of a point that does not reach the frame holding ``element``."""
     if aim.verdict == "gone":
         raise ProtocolError(
-            e.ELEMENT_MOVED,
+            e.FRAME_CHANGED,
             f"the frame that held the element aimed at ({element}) is no longer on the page (it was removed or "
-            "replaced)",
+            "replaced): the element is gone with it",
             MOVED_HINT,
         )
     aiming.check_aim(aim, element, x, y)
@@ -309,7 +309,7 @@ def check_still(frames: Frames, frame_id: str, before: int, what: str, now: int 
     if (frames.navigations.get(frame_id, 0) if now is None else now) == before:
         return
     raise ProtocolError(
-        e.ELEMENT_MOVED,
+        e.FRAME_CHANGED,
         f"the frame the {what} was aimed into navigated while it was being sent: the touch went to the page the frame "
         "was leaving, and what it reached is not known",
         "Nothing was sent again. Take a `snapshot` to see the frame's new page, then act on it.",

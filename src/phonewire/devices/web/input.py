@@ -220,20 +220,22 @@ class Inputs(Views):
             if page.dialog is not None:
                 dialogs.typing_field(page.dialog).text += text
                 return
-            kind = await self._require_focus(page)
+            where = await self._focus_where(page, element)  # (the page's document, or a frame's: frames.py)
+            ev = partial(frames.evaluate, where)
+            kind = await self._require_focus(page, where)
             if element is not None:
-                aiming.check_focus(await self._eval(page, f"({_FOCUS_ON})({json.dumps(element)})"))
+                aiming.check_focus(await ev(f"({_FOCUS_ON})({json.dumps(element)})"))
             if not text:
                 return
             page.unsettled = True
             if kind in controls.VALUE_KINDS:
                 # a date/time/number field has no caret to type at: its value is set whole and read back
-                current = await self._eval(page, "document.activeElement.value") if kind == "input:number" else ""
+                current = await ev("document.activeElement.value") if kind == "input:number" else ""
                 value = str(current or "") + text
-                controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
+                controls.checked(await ev(controls.expression(None, [value])), [value])
             else:
                 # read back once the keys' handlers ran: a picker or mask may have rewritten the field (readback)
-                before = await self._eval(page, readback.MARK_JS)
+                before = await ev(readback.MARK_JS)
                 with dialogs.may_open(page):
                     await gestures.type_text(page.session, text)
                 if self.dialog(app_id) is not None:
@@ -241,7 +243,7 @@ class Inputs(Views):
                 await self._settle(page)
                 if before is not None:
                     try:
-                        after = await self._eval(page, readback.READ_JS, await_promise=True)
+                        after = await ev(readback.READ_JS, await_promise=True)
                     except CdpProtocolError:  # the document went away under the read (typing navigated)
                         after = None
                     failed = readback.mismatch(before, after, text)
@@ -250,22 +252,31 @@ class Inputs(Views):
                 return
             await self._settle(page)
 
+    async def _focus_where(self, page: Page, element: str | None = None) -> frames.Where:
+        """Where the document that typing goes to runs: that of ``element``'s frame of another origin when it names
+        one, else the one holding the focused element (the page's, or such a frame's)."""
+        chain = page.frames.chain(element)
+        if chain and (where := page.frames.contexts.get(chain[-1][1])) is not None:
+            return where
+        return await frames.focused(page.frames, frames.Where(page.session))
+
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:  # return in a dialog is its OK
                 await dialogs.answer(page, accept=True)
                 return
-            if not await self._activates(page):
-                await self._require_focus(page)
+            where = await self._focus_where(page)
+            if not await self._activates(where):
+                await self._require_focus(page, where)
             await self._key(page, gestures.ENTER, "\r")
 
-    async def _activates(self, page: Page) -> bool:
+    async def _activates(self, where: frames.Where) -> bool:
         """Whether Enter goes to a focused element that is no text field (a button, a link, a menu item): it
         activates it, as on every platform; a text field (or nothing) with focus is typing's business."""
-        if await self._eval(page, FOCUS_PROBE):
+        if await frames.evaluate(where, FOCUS_PROBE):
             return False
-        return bool(await self._eval(page, f"({_FOCUSED})({js.ACTIVE_ELEMENT}())"))
+        return bool(await frames.evaluate(where, f"({_FOCUSED})({js.ACTIVE_ELEMENT}())"))
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
@@ -274,14 +285,15 @@ class Inputs(Views):
                 field = dialogs.typing_field(page.dialog)
                 field.text = field.text[:-1]
                 return
-            kind = await self._require_focus(page)
+            where = await self._focus_where(page)
+            kind = await self._require_focus(page, where)
             if kind in controls.VALUE_KINDS:
                 # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
                 # number field it drops the last character
-                current = str(await self._eval(page, "document.activeElement.value") or "")
+                current = str(await frames.evaluate(where, "document.activeElement.value") or "")
                 value = current[:-1] if kind == "input:number" else ""
                 page.unsettled = True
-                await self._eval(page, controls.expression(None, [value]))
+                await frames.evaluate(where, controls.expression(None, [value]))
                 return
             await self._key(page, gestures.BACKSPACE)
 
