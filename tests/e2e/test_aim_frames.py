@@ -1,7 +1,11 @@
 """Frames of another origin in the view (issue 22 item 2): a frame of another port of the same host (another origin,
-the same site: it runs in the page's renderer) and a frame of another host (another site: Chromium runs it in a
-renderer of its own, site isolation) are walked in their own documents and shown where they are drawn; taps,
-fills and long presses reach their elements (the frame's own handlers record it), or are refused.
+the same site) and a frame of another host (another site) are walked in their own documents and shown where they
+are drawn; taps, fills and long presses reach their elements (the frame's own handlers record it), or are refused.
+
+Each test runs twice: on the session's runner, whose Chromium keeps a page's frames of every site in the page's
+renderer (it isolates no sites by default), and on a runner whose Chromium isolates every site
+(``--site-per-process``: a frame of another site runs in a renderer of its own, reached through its own DevTools
+session, as desktop Chrome does).
 
 The bad input of issue 22: a ref into a frame that was removed, a frame that navigates while a gesture is sent,
 a point outside the screen — each a specific refusal, nothing sent twice, the runner serving on."""
@@ -9,11 +13,14 @@ a point outside the screen — each a specific refusal, nothing sent twice, the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from aim_site import AimSite
+from web_runner import RunnerProc, SharedRunner, attached_phone
 
 import phonewire
+from phonewire.devices.web.browser import browser_binary
 
 pytestmark = pytest.mark.e2e
 
@@ -42,6 +49,8 @@ b.addEventListener("touchstart", () => {
   if (leave) { rec(b.id + ":start"); location.href = leave; }
 });
 b.addEventListener("touchend", () => { if (performance.now() - t0 >= 500) rec(b.id + ":long"); });
+const a = document.querySelector("button");
+a.addEventListener("click", () => { a.dataset.tapped = String(Number(a.dataset.tapped || 0) + 1); });
 """
 
 
@@ -76,6 +85,39 @@ def site() -> Iterator[AimSite]:
         s.close()
 
 
+@pytest.fixture(scope="module")
+def isolated_phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
+    """A phone on a runner of its own whose Chromium isolates every site (the same binary, ``--site-per-process``
+    added by a wrapper named as the browser to start)."""
+    folder = tmp_path_factory.mktemp("isolated")
+    wrapper = folder / "chromium-site-per-process"
+    wrapper.write_text(f'#!/bin/sh\nexec {browser_binary()} --site-per-process "$@"\n')
+    wrapper.chmod(0o700)
+    runner = RunnerProc(env={"PHONEWIRE_CHROMIUM": str(wrapper)})
+    try:
+        with attached_phone(runner, Path(folder) / "state") as phone:
+            yield phone
+    finally:
+        runner.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_phone_here(
+    shared_runner: SharedRunner, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[phonewire.Phone]:
+    with attached_phone(shared_runner.get(), tmp_path_factory.mktemp("state")) as phone:
+        yield phone
+
+
+@pytest.fixture(params=["shared-renderer", "site-per-process"])
+def frames_phone(request: pytest.FixtureRequest) -> phonewire.Phone:
+    """The phone of one of the two process models: the session's runner, or the one that isolates every site."""
+    phone: phonewire.Phone = request.getfixturevalue(
+        "isolated_phone" if request.param == "site-per-process" else "shared_phone_here"
+    )
+    return phone
+
+
 def _oopif_base(site: AimSite) -> str:
     """The second origin by another host name: another site, so Chromium runs its frames out of process."""
     return site.other.replace("127.0.0.1", "localhost")
@@ -96,9 +138,9 @@ def _refs(phone: phonewire.Phone) -> dict[str, str]:
 
 
 def test_both_kinds_of_cross_origin_frame_are_in_the_view_and_taps_reach_their_buttons(
-    module_phone: phonewire.Phone, site: AimSite
+    frames_phone: phonewire.Phone, site: AimSite
 ) -> None:
-    phone = module_phone
+    phone = frames_phone
     _open(phone, site)
     view = phone.snapshot()
     refs = {str(n.get("identifier")): (ref, n) for ref, n in view.refs.items() if n.get("identifier")}
@@ -114,10 +156,28 @@ def test_both_kinds_of_cross_origin_frame_are_in_the_view_and_taps_reach_their_b
         assert site.clicks() == [ident], (ident, site.clicks())
 
 
-def test_fill_long_press_and_selectors_reach_the_elements_of_both_kinds_of_frame(
-    module_phone: phonewire.Phone, site: AimSite
+def test_the_runner_tells_a_tap_that_changed_only_a_frames_page_changed_the_screen(
+    shared_runner: SharedRunner, site: AimSite, tmp_path: Path
 ) -> None:
-    phone = module_phone
+    runner = shared_runner.get()
+    with attached_phone(runner, tmp_path / "state") as phone:
+        _open(phone, site, "frames-mark")
+        view = phone.snapshot()
+        app = phone.app_id
+        for prefix in ("near", "far"):
+            rect = next(n["rect"] for n in view.nodes if n.get("identifier") == f"{prefix}-a")
+            x, y = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+            runner.ok("tap", app, x=x, y=y)  # focus moves into the frame: the page's own mark changes
+            site.clear()
+            again = runner.ok("tap", app, x=x, y=y)  # only an attribute of the frame's button changes
+            assert site.clicks() == [f"{prefix}-a"]
+            assert again.get("changed") is True, again
+
+
+def test_fill_long_press_and_selectors_reach_the_elements_of_both_kinds_of_frame(
+    frames_phone: phonewire.Phone, site: AimSite
+) -> None:
+    phone = frames_phone
     _open(phone, site, "frames-fill")
     for prefix in ("near", "far"):
         site.clear()
@@ -136,9 +196,9 @@ def test_fill_long_press_and_selectors_reach_the_elements_of_both_kinds_of_frame
 
 
 def test_find_scrolls_a_frame_below_the_fold_onto_the_screen_and_its_button_takes_the_tap(
-    module_phone: phonewire.Phone, site: AimSite
+    frames_phone: phonewire.Phone, site: AimSite
 ) -> None:
-    phone = module_phone
+    phone = frames_phone
     _open(phone, site, "frames-below", below=1400)
     assert "far-a" not in _refs(phone)  # the frame is below the screen: none of its content shows
     phone.find("id=far-a")
@@ -148,9 +208,9 @@ def test_find_scrolls_a_frame_below_the_fold_onto_the_screen_and_its_button_take
 
 
 def test_a_ref_into_a_frame_that_was_removed_is_refused_and_nothing_is_sent(
-    module_phone: phonewire.Phone, site: AimSite
+    frames_phone: phonewire.Phone, site: AimSite
 ) -> None:
-    phone = module_phone
+    phone = frames_phone
     _open(phone, site, "frames-drop")
     view = phone.snapshot()
     refs = {str(n.get("identifier")): ref for ref, n in view.refs.items() if n.get("identifier")}
@@ -177,9 +237,9 @@ def test_a_ref_into_a_frame_that_was_removed_is_refused_and_nothing_is_sent(
 @pytest.mark.parametrize("prefix", ["near", "far"])
 @pytest.mark.parametrize("gesture", ["tap", "long press"])
 def test_a_frame_that_navigates_while_a_gesture_is_sent_is_refused_and_nothing_is_sent_twice(
-    module_phone: phonewire.Phone, site: AimSite, prefix: str, gesture: str
+    frames_phone: phonewire.Phone, site: AimSite, prefix: str, gesture: str
 ) -> None:
-    phone = module_phone
+    phone = frames_phone
     _open(phone, site, f"frames-leave-{prefix}", leave=True)
     ref = _refs(phone)[f"{prefix}-b"]
     site.clear()
@@ -200,9 +260,9 @@ def test_a_frame_that_navigates_while_a_gesture_is_sent_is_refused_and_nothing_i
 
 
 def test_a_gesture_at_a_point_outside_the_screen_is_refused_before_anything_is_sent(
-    module_phone: phonewire.Phone, site: AimSite
+    frames_phone: phonewire.Phone, site: AimSite
 ) -> None:
-    phone = module_phone
+    phone = frames_phone
     _open(phone, site, "frames-off")
     screen = phone.viewport()
     site.clear()

@@ -38,8 +38,8 @@ def site() -> Iterator[AimSite]:
 
 
 def _open(phone: phonewire.Phone, site: AimSite, seed: int) -> tuple[str, list[str], list[str]]:
-    # the second origin by another host name: another site, so Chromium runs its frames in a renderer of their own
-    # (site isolation: out of process); test_aim_frames.py covers another origin of the same site too
+    # the second origin by another host name: another site (test_aim_frames.py runs frames of another site in the
+    # page's renderer and, under site isolation, in one of their own)
     page = generate(seed, frame_base=site.base, other_base=site.other.replace("127.0.0.1", "localhost"))
     for kind, html in page.frame_html.items():
         site.put(f"gen-frame-{seed}-{kind}.html", html)

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from phonewire.devices.web import aiming, js, page_script
 from phonewire.devices.web.cdp import CdpError, CdpSession
-from phonewire.devices.web.walk import WALKER_MISSING, Aim, Probe, aim_of, walker_call
+from phonewire.devices.web.walk import CHANGE_MARK, WALKER_MISSING, Aim, Probe, aim_of, walker_call
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -78,6 +78,8 @@ class Frames:
     owners: dict[str, str] = field(default_factory=dict)
     #: a frame document's id → the frames from the top to it: (the frame element's serial, the frame's id) each.
     docs: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    #: the frames the last snapshot joined into the view: their change marks count in the page's (view.py).
+    shown: list[str] = field(default_factory=list)
     #: the sessions of frames in renderers of their own → their frame id, and the sessions themselves.
     sessions: dict[str, str] = field(default_factory=dict)
     own: dict[str, CdpSession] = field(default_factory=dict)
@@ -202,8 +204,9 @@ async def join(frames: Frames, walk: dict[str, Any], where: Where, chain: tuple[
     holes, nodes, doc = walk.get("frames"), walk.get("nodes"), walk.get("doc")
     if not isinstance(holes, list) or not holes or not isinstance(nodes, list) or not isinstance(doc, str):
         return
-    if len(frames.docs) > MAX_DOCS:
+    if len(frames.docs) > MAX_DOCS or len(frames.owners) > MAX_DOCS:
         frames.docs.clear()
+        frames.owners.clear()
     walks = (_walk_hole(frames, where, i, hole, (f"{doc}:{nodes[int(hole[0])][10]}", chain)) for i, hole in
              enumerate(holes))  # fmt: skip
     subs = await asyncio.gather(*walks, return_exceptions=True)
@@ -228,9 +231,22 @@ async def _walk_hole(
         return None
     mine = (*chain, (serial, frame_id))
     frames.docs[sub["doc"]] = mine
+    frames.shown.append(frame_id)
     if len(mine) < MAX_DEPTH:
         await join(frames, sub, inside, mine)
     return sub
+
+
+async def marks(frames: Frames, mark: str) -> str:
+    """The page's change mark ``mark`` with those of the frames the last snapshot joined (each evaluated in its own
+    document; a frame gone or not answering reads as a change)."""
+    places = [frames.contexts.get(frame_id) for frame_id in frames.shown]
+    if not places:
+        return mark
+    answers = await asyncio.gather(*(evaluate(w, CHANGE_MARK) for w in places if w is not None), return_exceptions=True)
+    return "|".join([mark, *(str(a) if not isinstance(a, BaseException) else "?" for a in answers)]) + (
+        "|gone" if None in places else ""
+    )
 
 
 def _graft(nodes: list[Any], sub: dict[str, Any], row: int) -> None:

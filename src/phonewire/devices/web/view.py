@@ -157,7 +157,7 @@ class Views(Pages):
             return f"{page.target_id}:dialog:{id(page.dialog)}"  # a dialog opening (or another one) is a change
         if settle.navigating(page):
             return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
-        return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
+        return await frames.marks(page.frames, f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}")
 
     async def snapshot(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):
@@ -206,6 +206,7 @@ class Views(Pages):
             if not isinstance(walk, dict):
                 selection.cancel()
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            page.frames.shown.clear()
             if walk.get("frames"):  # frames of another origin: each walked in its own document (frames.py)
                 await frames.join(page.frames, walk, frames.Where(page.session))
             page.last_walk = walk
