@@ -4,8 +4,9 @@ so each is walked in its own and its rows are joined into the view where the fra
     a frame of another origin ──► its document runs in
         the same renderer (same site, another port)  → an execution context of the page's session
                                                         (Runtime.executionContextCreated, default world)
-        a renderer of its own (another site: site isolation) → a session of its own, auto-attached to the page's
-                                                        (Target.setAutoAttach, flatten), set up before it runs
+        a renderer of its own (another site, in a browser that isolates sites: --site-per-process; the runner's
+                               Chromium does not by default) → a session of its own, auto-attached to the
+                                                        page's (Target.setAutoAttach, flatten), set up before it runs
     snapshot ──► the page's walk leaves such a frame as its Iframe row and where it is drawn (walker_perception's
                  HOLES); each frame's element → its frame id (DOM.describeNode, cached by the element's serial);
                  the walker run in the frame's document with that place (cfg.frame); its rows grafted under the
@@ -15,7 +16,8 @@ so each is walked in its own and its rows are joined into the view where the fra
                  at the element in the frame's document; sent at the top's input point (the browser routes it);
                  a frame that started navigating before the finger lifted is a refusal, nothing sent again
 
-Pure state and the calls that read it; the device's rooms (pages.py, view.py, input.py) call these.
+The state of a page's frames (kept from the browser's events) and the calls that walk and aim through them; the
+device's rooms (pages.py, view.py, input.py) call these.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ FRAME_ATTACH: Final = {
 }
 #: How many frames of another origin deep the view goes (a frame in a frame in a frame).
 MAX_DEPTH: Final = 3
-#: Frame documents whose chain is kept for gestures; past it the oldest go (a page that replaces frames forever).
+#: Frame documents whose chain is kept for gestures (and frame elements whose frame id is kept); past it all are
+#: forgotten and found again by the next snapshot (a page that replaces its frames without end).
 MAX_DOCS: Final = 256
 _HOLE = "window[Symbol.for('phonewire.frameHoles')][%d]"
 #: Events about frames (pages.py hands them here).
