@@ -38,7 +38,9 @@ def site() -> Iterator[AimSite]:
 
 
 def _open(phone: phonewire.Phone, site: AimSite, seed: int) -> tuple[str, list[str], list[str]]:
-    page = generate(seed, frame_base=site.base, other_base=site.other)
+    # the second origin by another host name: another site (test_aim_frames.py runs frames of another site in the
+    # page's renderer and, under site isolation, in one of their own)
+    page = generate(seed, frame_base=site.base, other_base=site.other.replace("127.0.0.1", "localhost"))
     for kind, html in page.frame_html.items():
         site.put(f"gen-frame-{seed}-{kind}.html", html)
     phone.open(site.put(f"gen-{seed}.html", page.html))
@@ -143,13 +145,10 @@ def test_a_same_origin_frames_buttons_are_in_the_view_and_taps_reach_them(
     assert landed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cross-origin (out-of-process) frames need their own DevTools sessions joined into the walk: not built yet",
-)
 def test_a_cross_origin_frames_buttons_are_in_the_view_and_taps_reach_them(
     module_phone: phonewire.Phone, site: AimSite
 ) -> None:
-    _, landed, wrong = _frame_buttons_listed(module_phone, site, "cross")
+    listed, landed, wrong = _frame_buttons_listed(module_phone, site, "cross")
+    print(f"aim property, cross-origin frames: {listed} buttons listed, {landed} taps landed")
     assert not wrong, "\n".join(wrong)
     assert landed

@@ -352,8 +352,15 @@ class AgentSession(Repertoire, Records):
         check_duration(duration_ms)
 
         async def run() -> ActionResult:
-            x, y, info = await self._resolver.resolve(target)
-            env = await self._link.send(c.LONG_PRESS, {"x": x, "y": y, "durationMs": duration_ms}, app=True)
+            params: dict[str, Any] = {"durationMs": duration_ms}
+            if point_of(target) is not None:
+                x, y, info = await self._resolver.resolve(target)
+            else:  # aimed at the element: the device presses only if the point reaches it (its serial: aiming.py)
+                node, ref, found_in = await self._resolver.find(target)
+                x, y, info = self._resolver.place(node, ref, found_in, target)
+                if node.get("serial"):
+                    params["element"] = str(node["serial"])
+            env = await self._link.send(c.LONG_PRESS, {"x": x, "y": y, **params}, app=True)
             return action_result(env, info)
 
         return await self._acted(run)

@@ -58,6 +58,10 @@ ELEMENT_COVERED: Final = "ELEMENT_COVERED"
 #: element moved (a scroll, an animation, a re-render) or something came over that point since the view was taken;
 #: nothing was sent.  The message says what is there now.
 ELEMENT_MOVED: Final = "ELEMENT_MOVED"
+#: The gesture names an element of a frame of another origin (web) whose page changed under it: the frame was
+#: removed (nothing was sent), or it navigated while the gesture was being sent (the touch went out once, to the
+#: page the frame was leaving; it is not sent again).  The message says which.
+FRAME_CHANGED: Final = "FRAME_CHANGED"
 #: ``recordStart`` while the device records already (one recording at a time): nothing changed, the running
 #: recording goes on; the message names its file.
 ALREADY_RECORDING: Final = "ALREADY_RECORDING"
@@ -100,6 +104,7 @@ RUNNER_CODES: Final = (
     UNAUTHORIZED,
     ELEMENT_COVERED,
     ELEMENT_MOVED,
+    FRAME_CHANGED,
     ALREADY_RECORDING,
     APP_CRASHED,
 )

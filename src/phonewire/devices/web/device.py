@@ -80,6 +80,7 @@ class WebDevice(Environment):
         self._home: Page | None = None
         self._spare: Page | None = None
         self._by_session: dict[str, Page] = {}
+        self._frame_pages: dict[str, Page] = {}
         self._suppressed = 0
         self._recorded = 0
         self._closed = False
@@ -130,6 +131,7 @@ class WebDevice(Environment):
         )
         self._cdp = await CdpConnection.open_pipe(self._browser.read_fd, self._browser.write_fd)
         self._cdp.subscribe(self._on_event)
+        self._cdp.subscribe(self._on_frame_event)
         self._cdp.route_raw(CONSOLE_API, self._on_console)  # a page flooding its console: kept, decoded when read
         # The first reply is the sign that the browser is up.  Its first blank page becomes the first app's page
         # (a renderer already started), so a cold start pays for one page; the home screen is made when first

@@ -141,15 +141,20 @@ CLICK_WAIT_S: Final = 0.12
 Evaluate = Callable[[str], Awaitable[Any]]
 
 
-async def exact_tap(session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str) -> bool:
+async def exact_tap(
+    session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str, touched: Callable[[], None] | None = None
+) -> bool:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
     ``evaluate`` runs an expression in the page and awaits its promise; ``then`` is an expression run in the page
     once the tap is over, in the evaluation that reads the guard's state (no round trip of its own).
 
     Two round trips when the click lands at the point: the touch pair, then that evaluation (_GUARD_ANSWER).  True
     when ``then`` ran after the click's task; False when the caller must still make a round trip through the page
-    (the click came late, or never, or the page went away under the tap: it navigated, closed, opened a dialog)."""
+    (the click came late, or never, or the page went away under the tap: it navigated, closed, opened a dialog).
+    ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer."""
     await touch_pair(session, x, y)
+    if touched is not None:
+        touched()
     answer = asyncio.ensure_future(evaluate(f"({_GUARD_ANSWER})(() => {then})"))
     try:
         try:

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import aiming, controls, dialogs, gestures, js, readback, scrolling, settle
+from phonewire.devices.web import aiming, controls, dialogs, frames, gestures, js, readback, scrolling, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.target import Page
@@ -30,8 +30,9 @@ TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame
 class Inputs(Views):
     """Gestures, typing and keys on the app in front (or on the dialog it shows)."""
 
-    async def _require_focus(self, page: Page) -> str:
-        return await require_focus(page.session)
+    async def _require_focus(self, page: Page, where: frames.Where | None = None) -> str:
+        where = where or frames.Where(page.session)
+        return await require_focus(where.session, where.context)
 
     async def _key(self, page: Page, spec: dict[str, Any], text: str | None = None) -> None:
         with self._may_close(page):
@@ -47,6 +48,8 @@ class Inputs(Views):
             if page.dialog is not None:
                 return await dialogs.tap(page, page.dialog, self._dialog_screen(page), (x, y), taps)
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "tap")
+            if page.frames.chain(element):  # an element of a frame of another origin (frames.py)
+                return await self._frame_tap(page, (x, y), taps, str(element), mark)
             probe: Probe = (x, y, element, mark or "") if element else (x, y)
             evaluate = partial(self._eval, page, await_promise=True)
             if taps == 1:
@@ -72,13 +75,51 @@ class Inputs(Views):
             await self._settle(page)
             return aim.hit
 
-    async def _separate_taps(self, page: Page, aim: Aim, taps: int) -> None:
-        evaluate = partial(self._eval, page, await_promise=True)
+    async def _separate_taps(
+        self,
+        page: Page,
+        aim: Aim,
+        taps: int,
+        *,
+        where: frames.Where | None = None,
+        sent: tuple[float, float] | None = None,
+    ) -> None:
+        """``taps`` taps each guarded (in ``where``'s document, at ``aim``'s client point), sent at ``sent`` (the
+        aim's input point unless given)."""
+        where = where or frames.Where(page.session)
+        evaluate = partial(frames.evaluate, where, await_promise=True)
         for i in range(taps):
             if i:
                 await asyncio.sleep(gestures.SEPARATE_TAP_GAP_S)
-            await self._eval(page, f"({gestures.GUARD_JS})({aim.client[0]}, {aim.client[1]})")
-            await gestures.exact_tap(page.session, evaluate, *aim.input, then="0")
+            await frames.evaluate(where, f"({gestures.GUARD_JS})({aim.client[0]}, {aim.client[1]})")
+            await gestures.exact_tap(page.session, evaluate, *(sent or aim.input), then="0")
+
+    async def _frame_tap(
+        self, page: Page, point: tuple[float, float], taps: int, element: str, mark: str | None
+    ) -> str | None:
+        """A tap on an element of a frame of another origin: aimed through its frames (frames.aim), guarded in the
+        frame's document, sent at the page's input point; refused when the frame navigated before the finger
+        lifted (nothing is sent again)."""
+        then = aiming.GUARD_IF_OK if taps == 1 else ""
+        aimed = await frames.aim(page.frames, partial(self._walker, page), point, element, mark, then=then)
+        aiming.check_aim(aimed.inner, element, *point)
+        before = page.frames.navigations.get(aimed.frame_id, 0)
+        lifted: list[int] = []
+        page.unsettled = True
+        with self._may_close(page), dialogs.may_open(page):
+            if taps == 1:
+                evaluate = partial(frames.evaluate, aimed.where, await_promise=True)
+                await gestures.exact_tap(
+                    page.session, evaluate, *aimed.top.input, then="0",
+                    touched=lambda: lifted.append(page.frames.navigations.get(aimed.frame_id, 0)),
+                )  # fmt: skip
+            elif taps == 2:
+                await gestures.taps(page.session, *aimed.top.input, taps)
+            else:
+                await self._separate_taps(page, aimed.inner, taps, where=aimed.where, sent=aimed.top.input)
+        frames.check_still(page.frames, aimed.frame_id, before, "tap", lifted[0] if lifted else None)
+        await self._settle(page)
+        return aimed.inner.hit
 
     async def _page_scale(self, page: Page) -> float:
         """The visual viewport's scale: DevTools input events go to screen points divided by it."""
@@ -91,11 +132,19 @@ class Inputs(Views):
             page = self._live(app_id)
             dialogs.no_dialog(page, "long press")
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "long press")
-            aim = aim_of(await self._walker(page, (x, y, element) if element else (x, y)), x, y)
-            aiming.check_aim(aim, element, x, y)
+            if element and page.frames.chain(element):  # an element of a frame of another origin (frames.py)
+                aimed = await frames.aim(page.frames, partial(self._walker, page), (x, y), element, None)
+                aim, frame_id = aimed.top, aimed.frame_id
+                aiming.check_aim(aimed.inner, element, x, y)
+            else:
+                aim, frame_id = aim_of(await self._walker(page, (x, y, element) if element else (x, y)), x, y), ""
+                aiming.check_aim(aim, element, x, y)
+            before = page.frames.navigations.get(frame_id, 0)
             page.unsettled = True
             with dialogs.may_open(page):
                 await gestures.long_press(page.session, *aim.input, duration_ms)
+            if frame_id:
+                frames.check_still(page.frames, frame_id, before, "long press")
             await self._settle(page)
 
     async def drag(
@@ -171,20 +220,22 @@ class Inputs(Views):
             if page.dialog is not None:
                 dialogs.typing_field(page.dialog).text += text
                 return
-            kind = await self._require_focus(page)
+            where = await self._focus_where(page, element)  # (the page's document, or a frame's: frames.py)
+            ev = partial(frames.evaluate, where)
+            kind = await self._require_focus(page, where)
             if element is not None:
-                aiming.check_focus(await self._eval(page, f"({_FOCUS_ON})({json.dumps(element)})"))
+                aiming.check_focus(await ev(f"({_FOCUS_ON})({json.dumps(element)})"))
             if not text:
                 return
             page.unsettled = True
             if kind in controls.VALUE_KINDS:
                 # a date/time/number field has no caret to type at: its value is set whole and read back
-                current = await self._eval(page, "document.activeElement.value") if kind == "input:number" else ""
+                current = await ev("document.activeElement.value") if kind == "input:number" else ""
                 value = str(current or "") + text
-                controls.checked(await self._eval(page, controls.expression(None, [value])), [value])
+                controls.checked(await ev(controls.expression(None, [value])), [value])
             else:
                 # read back once the keys' handlers ran: a picker or mask may have rewritten the field (readback)
-                before = await self._eval(page, readback.MARK_JS)
+                before = await ev(readback.MARK_JS)
                 with dialogs.may_open(page):
                     await gestures.type_text(page.session, text)
                 if self.dialog(app_id) is not None:
@@ -192,7 +243,7 @@ class Inputs(Views):
                 await self._settle(page)
                 if before is not None:
                     try:
-                        after = await self._eval(page, readback.READ_JS, await_promise=True)
+                        after = await ev(readback.READ_JS, await_promise=True)
                     except CdpProtocolError:  # the document went away under the read (typing navigated)
                         after = None
                     failed = readback.mismatch(before, after, text)
@@ -201,22 +252,31 @@ class Inputs(Views):
                 return
             await self._settle(page)
 
+    async def _focus_where(self, page: Page, element: str | None = None) -> frames.Where:
+        """Where the document that typing goes to runs: that of ``element``'s frame of another origin when it names
+        one, else the one holding the focused element (the page's, or such a frame's)."""
+        chain = page.frames.chain(element)
+        if chain and (where := page.frames.contexts.get(chain[-1][1])) is not None:
+            return where
+        return await frames.focused(page.frames, frames.Where(page.session))
+
     async def keyboard_return(self, app_id: str) -> None:
         with self._mapped(app_id):
             page = self._live(app_id)
             if page.dialog is not None:  # return in a dialog is its OK
                 await dialogs.answer(page, accept=True)
                 return
-            if not await self._activates(page):
-                await self._require_focus(page)
+            where = await self._focus_where(page)
+            if not await self._activates(where):
+                await self._require_focus(page, where)
             await self._key(page, gestures.ENTER, "\r")
 
-    async def _activates(self, page: Page) -> bool:
+    async def _activates(self, where: frames.Where) -> bool:
         """Whether Enter goes to a focused element that is no text field (a button, a link, a menu item): it
         activates it, as on every platform; a text field (or nothing) with focus is typing's business."""
-        if await self._eval(page, FOCUS_PROBE):
+        if await frames.evaluate(where, FOCUS_PROBE):
             return False
-        return bool(await self._eval(page, f"({_FOCUSED})({js.ACTIVE_ELEMENT}())"))
+        return bool(await frames.evaluate(where, f"({_FOCUSED})({js.ACTIVE_ELEMENT}())"))
 
     async def keyboard_delete(self, app_id: str) -> None:
         with self._mapped(app_id):
@@ -225,14 +285,15 @@ class Inputs(Views):
                 field = dialogs.typing_field(page.dialog)
                 field.text = field.text[:-1]
                 return
-            kind = await self._require_focus(page)
+            where = await self._focus_where(page)
+            kind = await self._require_focus(page, where)
             if kind in controls.VALUE_KINDS:
                 # backspace in a date/time field clears it (one segment at a time would leave a half date); in a
                 # number field it drops the last character
-                current = str(await self._eval(page, "document.activeElement.value") or "")
+                current = str(await frames.evaluate(where, "document.activeElement.value") or "")
                 value = current[:-1] if kind == "input:number" else ""
                 page.unsettled = True
-                await self._eval(page, controls.expression(None, [value]))
+                await frames.evaluate(where, controls.expression(None, [value]))
                 return
             await self._key(page, gestures.BACKSPACE)
 

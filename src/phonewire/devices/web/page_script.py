@@ -11,10 +11,14 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
 
-async def evaluate(session: CdpSession, expression: str, *, await_promise: bool = False) -> Any:
-    result = await session.send(
-        "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": await_promise}
-    )
+async def evaluate(
+    session: CdpSession, expression: str, *, await_promise: bool = False, context: int | None = None
+) -> Any:
+    """The value of ``expression`` in the session's page (``context``: in that execution context of it, a frame's)."""
+    params: dict[str, Any] = {"expression": expression, "returnByValue": True, "awaitPromise": await_promise}
+    if context is not None:
+        params["contextId"] = context
+    result = await session.send("Runtime.evaluate", params)
     if "exceptionDetails" in result:
         details = result["exceptionDetails"]
         text = details.get("exception", {}).get("description") or details.get("text", "script error")
@@ -27,9 +31,10 @@ async def evaluate(session: CdpSession, expression: str, *, await_promise: bool 
     return result.get("result", {}).get("value")
 
 
-async def require_focus(session: CdpSession) -> str:
-    """The kind of the editable element that has focus; TEXT_INPUT_NOT_FOCUSED when none has."""
-    kind = await evaluate(session, FOCUS_PROBE)
+async def require_focus(session: CdpSession, context: int | None = None) -> str:
+    """The kind of the editable element that has focus (in ``context``'s document, a frame's, if given);
+    TEXT_INPUT_NOT_FOCUSED when none has."""
+    kind = await evaluate(session, FOCUS_PROBE, context=context)
     if kind in ("readonly", "disabled"):
         # a date picker's field (readonly) or a form a popup disabled: the field has focus but takes no typing
         raise ProtocolError(

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from phonewire.devices.base import AppState, Device
-from phonewire.devices.web import dialogs, js, settle
+from phonewire.devices.web import dialogs, frames, js, settle
 from phonewire.devices.web.cdp import (
     CdpClosed,
     CdpConnection,
@@ -114,6 +114,8 @@ class Pages(Device):
     _home: Page | None
     _spare: Page | None
     _by_session: dict[str, Page]
+    #: The sessions of frames in renderers of their own (frames.py) → the page they are part of.
+    _frame_pages: dict[str, Page]
     _suppressed: int
     _recorded: int
     _closed: bool
@@ -177,6 +179,25 @@ class Pages(Device):
             else:
                 self._observer.on_console(raw, page.app_id)
         return True  # nothing else reads console events
+
+    def _on_frame_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        """An event about frames (frames.py) on a page's session or a frame's own; a frame just attached is set up
+        and let run.  (A subscriber of its own beside :meth:`_on_event`.)"""
+        if method not in frames.EVENTS or not session_id:
+            return
+        page = self._by_session.get(session_id)
+        session = page.session if page is not None else None
+        if page is None and (page := self._frame_pages.get(session_id)) is not None:
+            session = page.frames.own.get(session_id)
+        if page is None or session is None:
+            return
+        child = page.frames.on_event(method, params, session)
+        if method == "Target.detachedFromTarget":
+            self._frame_pages.pop(str(params.get("sessionId") or ""), None)
+        if child is not None:
+            self._frame_pages[child.session_id] = page
+            child.guard(PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0), lambda method: self._script_stopped(page, method))
+            self._spawn(frames.follow(child, (PAGE_HOOKS_JS, settle.OBSERVER_SCRIPT)))
 
     def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
         page = self._by_session.get(session_id) if session_id else None
@@ -382,6 +403,7 @@ class Pages(Device):
         )
         await self._follow_domains(page)
         await self._follow_environment(page)
+        await page.session.send("Target.setAutoAttach", frames.FRAME_ATTACH)  # frames of another site (frames.py)
         return page
 
     async def _follow_environment(self, page: Page) -> None:

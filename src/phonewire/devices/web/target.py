@@ -4,12 +4,13 @@ takes.  State only: the device's rooms (pages.py, view.py, input.py, back.py) ac
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from phonewire.devices.base import AppState
 from phonewire.devices.web.cdp import CdpSession
 from phonewire.devices.web.dialogs import Dialog
+from phonewire.devices.web.frames import Frames
 
 
 async def freeze(session: CdpSession) -> None:
@@ -61,6 +62,8 @@ class Page:
     #: (walk.py's walker_call): in a document the device has not seen yet, the walker is defined without asking.
     documents: int = 0
     walker_in: int | None = None
+    #: Its frames of another origin, walked in their own documents (frames.py).
+    frames: Frames = field(default_factory=Frames)
 
     def stack(self) -> Iterator[Page]:
         """This screen and the ones below it, top first."""

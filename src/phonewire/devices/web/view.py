@@ -13,7 +13,7 @@ from typing import Any
 
 from phonewire.devices.base import Screenshot
 from phonewire.devices.video import VideoWriter, already_recording, codec_for
-from phonewire.devices.web import capture, dialogs, js, settle
+from phonewire.devices.web import capture, dialogs, frames, js, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.marks import mark_selection
@@ -165,7 +165,7 @@ class Views(Pages):
             return f"{page.target_id}:dialog:{id(page.dialog)}"  # a dialog opening (or another one) is a change
         if settle.navigating(page):
             return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
-        return f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}"
+        return await frames.marks(page.frames, f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}")
 
     async def snapshot(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):
@@ -214,6 +214,9 @@ class Views(Pages):
             if not isinstance(walk, dict):
                 selection.cancel()
                 raise ProtocolError(e.SNAPSHOT_FAILED, "the page returned no snapshot", "Retry the snapshot.")
+            page.frames.shown.clear()
+            if walk.get("frames"):  # frames of another origin: each walked in its own document (frames.py)
+                await frames.join(page.frames, walk, frames.Where(page.session))
             page.last_walk = walk
             snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
             closed, blocked = self._windows_closed.pop(app_id, 0), self._popups_blocked.pop(app_id, 0)

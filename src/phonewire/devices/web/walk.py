@@ -70,16 +70,18 @@ _FIND_WALKER: Final = f"(window[Symbol.for({_WALKER_KEY})] || (() => {json.dumps
 DEFINE_WALKER: Final = f"({_DEFINE_WALKER}, 0)"
 
 
-def walker_call(probe: Probe | None = None, *, define: bool = False) -> str:
+def walker_call(probe: Probe | None = None, *, define: bool = False, frame: object = None) -> str:
     """The expression that runs the walk (a promise: it runs after the tasks already queued — a hashchange, a
     click's follow-up — so a snapshot taken right after a tap sees that tap's effects), or with ``probe`` (a screen
     point, and the serial of the element a gesture there is aimed at) the walker's aim there (:func:`aim_of`'s
     input; synchronous).  It calls the walker stored in the page, or answers WALKER_MISSING where there is none;
-    ``define``: defines it first."""
+    ``define``: defines it first.  ``frame``: the walk or aim is in a frame of another origin, drawn where this says
+    (frames.py's ``at`` / ``scale`` / ``view``)."""
     run = _DEFINE_WALKER if define else _FIND_WALKER
+    where = f", {json.dumps(frame)}" if frame is not None else ""
     if probe is not None:
-        return f"{run}({json.dumps(list(probe))})"
-    return f"new Promise(r => setTimeout(r, 0)).then(() => {run}())"
+        return f"{run}({json.dumps(list(probe))}{where})"
+    return f"new Promise(r => setTimeout(r, 0)).then(() => {run}(null{where}))"
 
 
 #: A probe: a screen point, or a screen point and the serial (``doc:n``) of the element a gesture there aims at,
@@ -101,6 +103,8 @@ class Aim:
     scale: float
     verdict: str = "ok"
     now: tuple[float, float, float, float] | None = None
+    #: Aimed at a frame of another origin: where its content is drawn now (``at``, ``scale``, ``view``: frames.py).
+    frame: dict[str, Any] | None = None
 
 
 def aim_of(value: object, x: float, y: float) -> Aim:
@@ -121,6 +125,7 @@ def aim_of(value: object, x: float, y: float) -> Aim:
         finite(value.get("scale")) or 1.0,
         str(value.get("verdict") or "ok"),
         rect,  # type: ignore[arg-type]
+        value.get("frame") if isinstance(value.get("frame"), dict) else None,
     )
 
 
@@ -203,6 +208,13 @@ def page_shown(shown: object) -> dict[str, float] | None:
     return page
 
 
+def _serial(number: object, doc: object) -> str | None:
+    """A row's serial: ``doc:n`` of the walk's document, or whole as a frame's row carries it (frames.py)."""
+    if isinstance(number, str):
+        return number
+    return f"{doc}:{number}" if number and isinstance(doc, str) and doc else None
+
+
 def tree_from_walk(walk: dict[str, Any]) -> RawNode:
     """The walk's compact rows as a tree of RawNodes under an ``Application`` root whose rect is the viewport."""
     width, height = walk.get("w"), walk.get("h")
@@ -219,7 +231,8 @@ def tree_from_walk(walk: dict[str, Any]) -> RawNode:
         except (TypeError, ValueError):
             built.append(RawNode("Other"))
             continue
-        number = next((v for v in rest if isinstance(v, int) and not isinstance(v, bool)), 0)
+        # (a row of a frame of another origin carries its serial whole: frames.py joined it from that document)
+        number = next((v for v in rest if isinstance(v, (int, str)) and not isinstance(v, bool)), 0)
         cover = [v for v in rest if isinstance(v, list)]
         tap = next((v["tap"] for v in rest if isinstance(v, dict) and "tap" in v), None)
         shaped = next((v["rules"] for v in rest if isinstance(v, dict) and "rules" in v), None)
@@ -245,7 +258,7 @@ def tree_from_walk(walk: dict[str, Any]) -> RawNode:
             read_only=bool(flags & _F_READ_ONLY),
             name_from="row" if flags & _F_NAME_FROM_ROW and name else None,
             expanded=True if flags & _F_EXPANDED else False if flags & _F_COLLAPSED else None,
-            serial=f"{doc}:{number}" if number and isinstance(doc, str) and doc else None,
+            serial=_serial(number, doc),
             rules=tuple(str(r) for r in shaped) if isinstance(shaped, list) else (),
         )
         built.append(node)

@@ -233,7 +233,8 @@ serialOf(document);  // draws the document's id when nothing was pushed
 // part of it the screen shows (the visual viewport's page offsets and size)
 const se = document.scrollingElement || root;
 const changes = window[Symbol.for("phonewire.changes")];  // (changes.js: what changed the screen, counted)
+if (HOLE_ELS.length || window[HOLES_KEY]) window[HOLES_KEY] = HOLE_ELS;  // (frames of another origin: frames.py)
 return {w: VW * SCALE, h: VH * SCALE, title: document.title || "", url: location.href, ready: document.readyState,
         doc: serials.doc, nodes: out, mark: changes ? changes.doc + ":" + changes.n : null,
         shown: {scale: SCALE, width: se.scrollWidth, height: se.scrollHeight, left: VV ? VV.pageLeft : scrollX,
-                top: VV ? VV.pageTop : scrollY, visibleWidth: VW, visibleHeight: VH}};
+                top: VV ? VV.pageTop : scrollY, visibleWidth: VW, visibleHeight: VH}, frames: HOLES};

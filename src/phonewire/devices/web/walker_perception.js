@@ -11,15 +11,23 @@
 // drawn at the visual viewport's scale from its offset: a client point c shows at screen (c - offset) * scale.
 // SCREEN is the client box the screen shows; the walk culls against it and returns rows through toScreen.
 const VV = window.visualViewport;
-const SCALE = VV && VV.scale > 0 ? VV.scale : 1;
-const OX = VV ? VV.offsetLeft : 0, OY = VV ? VV.offsetTop : 0;
+// A frame of another origin is walked in its own document (cfg.frame, from the device: frames.py): its client px
+// show at screen point `at` + client * `scale`, and `view` is the part of its client space the screen shows.
+const FRAME = cfg.frame || null;
+const SCALE = FRAME ? FRAME.scale : VV && VV.scale > 0 ? VV.scale : 1;
+const OX = FRAME ? -FRAME.at[0] / SCALE : VV ? VV.offsetLeft : 0, OY = FRAME ? -FRAME.at[1] / SCALE : VV ? VV.offsetTop : 0;
 const VW = VV ? VV.width : window.innerWidth, VH = VV ? VV.height : window.innerHeight;
-const SCREEN = [OX, OY, OX + VW, OY + VH];
+const SCREEN = FRAME ? FRAME.view : [OX, OY, OX + VW, OY + VH];
 // A same-origin frame's document is walked in place (walkFrame): its geometry is in the frame's client px, FX / FY
 // is where the frame's client origin lies in the top document's client px, VIEW the part of the frame's client
 // space the screen shows, FRAMES the frame elements the walk is inside (outermost first).
 let FX = 0, FY = 0, VIEW = SCREEN;
 const FRAMES = [];
+// Frames of another origin met by the walk (their documents are not reachable from here): per frame its row and
+// where it is drawn ([row, x, y, scale, view], HOLES), and the elements (kept in the window under HOLES_KEY, where
+// the device reads them to find each one's frame); the device walks each in its own document and joins the rows.
+const HOLES = [], HOLE_ELS = [];
+const HOLES_KEY = Symbol.for("phonewire.frameHoles");
 function toScreen(x, y) { return [(x + FX - OX) * SCALE, (y + FY - OY) * SCALE]; }
 function toClient(x, y) { return [x / SCALE + OX, y / SCALE + OY]; }
 function onScreen(x, y) { return x >= VIEW[0] && y >= VIEW[1] && x < VIEW[2] && y < VIEW[3]; }
@@ -28,18 +36,32 @@ function frameShows(x, y) {
   return !FRAMES.length || document.elementFromPoint(x + FX, y + FY) === FRAMES[0];
 }
 
-function walkFrame(frame, parent, r, clip, depth) {
-  // (same-origin frames: issue 22 item 2) the frame's document walked where it is drawn, its rows under the
-  // frame's; a frame of another origin has no document here and is left as its node
-  let doc = null;
-  try { doc = frame.contentDocument; } catch (e) { doc = null; }
-  if (!doc || !doc.body) return;
+function frameBox(frame, r, clip) {
+  // A frame's content box: its client origin (in the client px of the document that holds it) and the part of
+  // its client space that `clip` leaves.
   const cs = getComputedStyle(frame);
   const bx = r.x + frame.clientLeft + parseFloat(cs.paddingLeft || "0");
   const by = r.y + frame.clientTop + parseFloat(cs.paddingTop || "0");
-  const view = [Math.max(clip[0], bx) - bx, Math.max(clip[1], by) - by,
-                Math.min(clip[2], bx + frame.clientWidth) - bx, Math.min(clip[3], by + frame.clientHeight) - by];
+  return [bx, by, [Math.max(clip[0], bx) - bx, Math.max(clip[1], by) - by,
+                   Math.min(clip[2], bx + frame.clientWidth) - bx, Math.min(clip[3], by + frame.clientHeight) - by]];
+}
+
+function walkFrame(frame, parent, r, clip, depth) {
+  // (issue 22 item 2) a same-origin frame's document walked where it is drawn, its rows under the frame's; a frame
+  // of another origin has no document here: it is left to the device (HOLES), to walk in its own document
+  let doc = null;
+  try { doc = frame.contentDocument; } catch (e) { doc = null; }
+  const [bx, by, view] = frameBox(frame, r, clip);
   if (!(view[0] < view[2] && view[1] < view[3])) return;
+  if (!doc) {
+    if (parent >= 0 && out[parent][10] === serialOf(frame)) {
+      const at = toScreen(bx, by);
+      HOLES.push([parent, at[0], at[1], SCALE, view]);
+      HOLE_ELS.push(frame);
+    }
+    return;
+  }
+  if (!doc.body) return;
   const saved = [FX, FY, VIEW];
   FX += bx; FY += by; VIEW = view;
   FRAMES.push(frame);
@@ -124,7 +146,15 @@ function aim(x, y, serial, since) {
   res.hit = hit ? describe(hit) : null;
   if (!el) return res;
   const box = el.nodeType === 1 ? el : el.parentElement;
-  if (reaches(hit, box)) return res;
+  if (reaches(hit, box)) {
+    if (box.tagName === "IFRAME" || box.tagName === "FRAME") {
+      // a frame of another origin aimed through: where its content is drawn now (the device aims on inside it)
+      const [bx, by, view] = frameBox(box, box.getBoundingClientRect(), [-1e9, -1e9, 1e9, 1e9]);
+      const at = toScreen(bx + fx, by + fy);
+      res.frame = {at, scale: SCALE, view};
+    }
+    return res;
+  }
   const r = box.getBoundingClientRect(), at = toScreen(r.x + fx, r.y + fy);
   res.now = [at[0], at[1], r.width * SCALE, r.height * SCALE];
   const lx = cx - fx, ly = cy - fy;
