@@ -54,6 +54,7 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests"), str(ROOT / "tests" / "
 
 import bench_miniwob  # noqa: E402  (bench/ and tests/ are put on the path just above)
 from bench_cli import COMMAND, cli_env  # noqa: E402
+from bench_web import serve_handler  # noqa: E402
 
 INJECT = Path(__file__).resolve().with_name("agent_inject.js")
 MCP_DIR = ROOT / ".cache" / "playwright-mcp"
@@ -511,16 +512,8 @@ def serve_miniwob(html: Path, rewards: Rewards) -> Iterator[str]:
             self.send_response(204)
             self.end_headers()
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="agent-http", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serve_handler(Handler, "agent-http") as base:
+        yield base
 
 
 @dataclass

@@ -26,10 +26,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.server
-import json
 import statistics
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,7 +36,7 @@ from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import Runner, runner_from  # the bench directory is not a package
+from bench_web import Runner, runner_from, serve_handler  # the bench directory is not a package
 
 ROWS = "".join(f"<p>Row {i}: some text of the row</p>" for i in range(200))
 PAGES = {
@@ -82,15 +80,8 @@ def serving(burst: int, size: int) -> Iterator[str]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, name="flood-pages", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve_handler(Handler, "flood-pages") as base:
+        yield base + "/"
 
 
 def proc_status(pid: int) -> dict[str, int]:
@@ -112,21 +103,10 @@ def cpu_seconds(pid: int) -> float:
 
 def raw_logs(runner: Runner, app: str) -> tuple[int, dict[str, Any]]:
     """The first ``logs`` reply's byte size and its data."""
-    import http.client
-
-    runner._n += 1
-    body = {"command": "logs", "commandId": f"flood-{runner._n}", "since": 0, "appBundleId": app}
-    conn = http.client.HTTPConnection("127.0.0.1", runner.port, timeout=120)
-    try:
-        headers = {"Content-Type": "application/json", "Connection": "close", "Authorization": f"Bearer {runner.token}"}
-        conn.request("POST", "/", json.dumps(body), headers)
-        raw = conn.getresponse().read()
-    finally:
-        conn.close()
-    envelope = json.loads(raw)
+    envelope, size = runner.exchange("logs", app, timeout=120, since=0)
     if not envelope.get("ok"):
         raise SystemExit(f"logs failed: {envelope}")
-    return len(raw), envelope["data"]
+    return size, envelope["data"]
 
 
 def shows(runner: Runner, app: str, text: str, within_s: float = 120.0) -> float:

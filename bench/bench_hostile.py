@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import http.server
-import json
 import os
 import statistics
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import DEMO, Runner  # the bench directory is not a package
+from bench_web import DEMO, Runner, serve_handler  # the bench directory is not a package
 
 TARGET_S = 5.0
 BUTTON = "<button id=go style='position:absolute;left:20px;top:60px;width:200px;height:60px' onclick='{}'>Go</button>"
@@ -83,31 +80,13 @@ def serving() -> Iterator[str]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, name="hostile-pages", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve_handler(Handler, "hostile-pages") as base:
+        yield base + "/"
 
 
 def raw(runner: Runner, command: str, app: str | None = None, **fields: Any) -> dict[str, Any]:
-    """The runner's envelope, ok or not."""
-    runner._n += 1
-    body: dict[str, Any] = {"command": command, "commandId": f"hostile-{os.getpid()}-{runner._n}", **fields}
-    if app:
-        body["appBundleId"] = app
-    conn = http.client.HTTPConnection("127.0.0.1", runner.port, timeout=300)
-    try:
-        headers = {"Content-Type": "application/json", "Connection": "close", "Authorization": f"Bearer {runner.token}"}
-        conn.request("POST", "/", json.dumps(body), headers)
-        envelope: dict[str, Any] = json.loads(conn.getresponse().read())
-    finally:
-        conn.close()
-    return envelope
+    """The runner's envelope, ok or not (a hostile page's command may take minutes on a machine under load)."""
+    return runner.exchange(command, app, timeout=300, **fields)[0]
 
 
 def held(runner: Runner, url: str, tap: bool) -> dict[str, Any]:

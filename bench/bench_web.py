@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
+import http.server
 import json
 import os
 import re
@@ -45,8 +47,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,11 +100,21 @@ class Runner:
         self._n = 0
 
     def send(self, command: str, app: str | None = None, **fields: Any) -> dict[str, Any]:
+        """The runner's envelope of an ok reply; the bench ends on any other."""
+        envelope, _ = self.exchange(command, app, **fields)
+        if not envelope.get("ok"):
+            raise SystemExit(f"{command} failed: {envelope}")
+        return envelope
+
+    def exchange(
+        self, command: str, app: str | None = None, *, timeout: float = 60, **fields: Any
+    ) -> tuple[dict[str, Any], int]:
+        """The runner's envelope, ok or not, and the size of its reply in bytes."""
         self._n += 1
         body: dict[str, Any] = {"command": command, "commandId": f"bench-{os.getpid()}-{self._n}", **fields}
         if app:
             body["appBundleId"] = app
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
             headers = {
                 "Content-Type": "application/json",
@@ -109,12 +122,11 @@ class Runner:
                 "Authorization": f"Bearer {self.token}",
             }
             conn.request("POST", "/", json.dumps(body), headers)
-            envelope: dict[str, Any] = json.loads(conn.getresponse().read())
+            raw = conn.getresponse().read()
         finally:
             conn.close()
-        if not envelope.get("ok"):
-            raise SystemExit(f"{command} failed: {envelope}")
-        return envelope
+        envelope: dict[str, Any] = json.loads(raw)
+        return envelope, len(raw)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -126,6 +138,21 @@ class Runner:
                 self.proc.wait(10)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
+
+
+@contextlib.contextmanager
+def serve_handler(handler: type[http.server.BaseHTTPRequestHandler], name: str) -> Iterator[str]:
+    """``handler`` on 127.0.0.1 from a thread of this process (a bench's own pages); yields its base URL, no slash."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
 
 
 def p50(samples: list[float]) -> float:
