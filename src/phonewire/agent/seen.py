@@ -27,9 +27,9 @@ import io
 import os
 import shutil
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
@@ -37,7 +37,17 @@ from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import Node, Snapshot, WireRect, rect_of
 
 if TYPE_CHECKING:
-    from phonewire.agent.link import Link
+    from phonewire.agent.results import Reply
+
+
+class Screen(Protocol):
+    """What reading the screen sends: :class:`phonewire.agent.link.Link` is one (a protocol, so the link, which owns
+    a reader, and the reader do not import each other)."""
+
+    async def wire(self, command: str, body: Mapping[str, Any]) -> Reply: ...
+
+    async def send(self, command: str, fields: Mapping[str, Any] | None = None, *, app: bool = False) -> Reply: ...
+
 
 #: ``on``: read (``snapshot --ocr``); ``auto``: read when the view is sparse; ``again``: the session reads (its last
 #: snapshot had seen text).
@@ -269,7 +279,7 @@ class Reader:
         self._digest = None
         self._lines = []
 
-    async def augment(self, link: Link, snap: Snapshot, mode: Mode) -> Snapshot:
+    async def augment(self, link: Screen, snap: Snapshot, mode: Mode) -> Snapshot:
         """``snap`` with the text seen on the screen added as nodes (see the module docstring), and
         ``quality.seen`` saying so: ``{"lines", "reason", "ocrMs", "header"}``."""
         nodes = list(snap["nodes"])

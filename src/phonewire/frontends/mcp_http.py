@@ -38,7 +38,7 @@ import os
 import secrets
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -202,13 +202,22 @@ def _uvicorn_server(app: Any) -> Any:
     return Server(config)
 
 
+#: Builds the MCP server (its tools) for a session: :func:`phonewire.frontends.mcp_server.build_server`, handed in
+#: by the server's main, so this transport and the server it carries do not import each other.
+ServerFactory = Callable[["AgentAPI"], Any]
+
+
 async def serve_http(
-    session: AgentAPI, listener: socket.socket, stop: asyncio.Event, *, token: str, allow_remote: bool = False
+    session: AgentAPI,
+    listener: socket.socket,
+    stop: asyncio.Event,
+    *,
+    build_server: ServerFactory,
+    token: str,
+    allow_remote: bool = False,
 ) -> None:
     """Serve MCP on ``listener`` for ``session`` until ``stop`` is set."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-
-    from phonewire.frontends.mcp_server import build_server
 
     port = int(listener.getsockname()[1])
     manager = StreamableHTTPSessionManager(
@@ -243,7 +252,7 @@ def _is_loopback_name(host: str) -> bool:
     return is_loopback_host(f"[{host}]".encode() if ":" in host else host.encode())
 
 
-async def run_http(args: argparse.Namespace) -> int:
+async def run_http(args: argparse.Namespace, build_server: ServerFactory) -> int:
     """``phonewire mcp --http``'s main: the checks of the module docstring, then serve."""
     from phonewire.frontends.serving import SignalStop, agent_session
 
@@ -275,7 +284,8 @@ async def run_http(args: argparse.Namespace) -> int:
                           "only on a network you trust", file=sys.stderr, flush=True)  # fmt: skip
                 async with agent_session(args.device, app=args.app, runner=args.runner, trace=args.trace) as session:
                     signals.serving = True
-                    await serve_http(session, listener, signals.event, token=token, allow_remote=args.allow_remote)
+                    await serve_http(session, listener, signals.event, build_server=build_server, token=token,
+                                     allow_remote=args.allow_remote)  # fmt: skip
         except asyncio.CancelledError:
             if not signals.event.is_set():
                 raise

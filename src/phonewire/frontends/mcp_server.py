@@ -377,7 +377,7 @@ async def _run(args: argparse.Namespace) -> int:
     if args.http:
         from phonewire.frontends.mcp_http import run_http
 
-        return await run_http(args)
+        return await run_http(args, build_server)
 
     left_behind = False
     with SignalStop() as signals:
