@@ -128,11 +128,14 @@ class Phone:
         return self.session.app_id
 
     # -- operations -----------------------------------------------------------------------------------------
-    def open(self, app_id: str, clear_state: bool = False) -> ActionResult:
+    def open(
+        self, app_id: str, clear_state: bool = False, locale: str | None = None, timezone: str | None = None
+    ) -> ActionResult:
         """Launch ``app_id`` (an app id, or an http(s) URL on the web device) and make it the current app;
-        ``clear_state``: its stored data cleared first."""
-        self._check("open", app_id=app_id, clear_state=clear_state)
-        return self._call(self.session.open_app(app_id, clear_state=clear_state))
+        ``clear_state``: its stored data cleared first; ``locale`` / ``timezone``: the language (fr-FR) and time
+        zone (Europe/Paris) it sees for this launch."""
+        self._check("open", app_id=app_id, clear_state=clear_state, locale=locale, timezone=timezone)
+        return self._call(self.session.open_app(app_id, clear_state=clear_state, locale=locale, timezone=timezone))
 
     def close_app(self, app_id: str | None = None) -> ActionResult:
         """Stop ``app_id`` (default: the current app)."""

@@ -315,6 +315,10 @@ RELAUNCH_FAILED_CASES = [
     ("lifecycle: a first launch that fails leaves the runner alone",
      frozenset(), Envelope(ok=False, error=ProtocolError(e.APP_UNKNOWN, "x")), False),
     ("lifecycle: a successful relaunch is reset, not discarded", frozenset({APP}), ok({}), False),
+    ("lifecycle: a relaunch refused before the app was touched (an unknown time zone) keeps the runner",
+     frozenset({APP}), Envelope(ok=False, error=ProtocolError(e.INVALID_REQUEST, "x")), False),
+    ("lifecycle: a relaunch with an option the platform lacks keeps the runner",
+     frozenset({APP}), Envelope(ok=False, error=ProtocolError(e.UNSUPPORTED_OPERATION, "x")), False),
 ]  # fmt: skip
 
 

@@ -63,6 +63,7 @@ from phonewire.protocol.request import (
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
     SCREENSHOT_SCALES,
+    check_launch_options,
 )
 from phonewire.protocol.snapshot import Node
 
@@ -163,13 +164,18 @@ class AgentSession(Repertoire, Records):
 
     # -- apps -----------------------------------------------------------------------------------------------
     @operation
-    async def open_app(self, app_id: str, clear_state: bool = False) -> ActionResult:
+    async def open_app(
+        self, app_id: str, clear_state: bool = False, locale: str | None = None, timezone: str | None = None
+    ) -> ActionResult:
+        """Launch ``app_id``; ``locale`` / ``timezone``: the language and time zone it sees for this launch."""
         if not app_id:
             raise invalid("open needs an app id", OPEN_APP_HINT)
+        options = {name: value for name, value in (("locale", locale), ("timezone", timezone)) if value is not None}
+        check_launch_options(options)
 
         async def run() -> ActionResult:
             fresh = {"clearState": True} if clear_state else {}  # the wire says it only when asked
-            env = await self._link.wire(c.LAUNCH_APP, {"appBundleId": app_id} | fresh)
+            env = await self._link.wire(c.LAUNCH_APP, {"appBundleId": app_id} | fresh | options)
             self._switched(str((env.data or {}).get("appBundleId") or app_id))
             return action_result(env)
 

@@ -123,6 +123,10 @@ OCR: Final = Param("ocr", "boolean", "Also the text drawn on the screen (a canva
 CLEAR_STATE: Final = Param("clear_state", "boolean", "Stop the app and clear its stored data first (a fresh install's "
                            "state: on the web its origin's cookies and storage, on Android `pm clear`; iOS refuses: "
                            "UNSUPPORTED_OPERATION).", default=False)  # fmt: skip
+LOCALE: Final = Param("locale", "string", "The language and region the app sees for this launch, a BCP 47 tag "
+                      "(fr-FR; on the web navigator.language and Intl's).")  # fmt: skip
+TIMEZONE: Final = Param("timezone", "string", "The time zone the app sees for this launch, an IANA name "
+                        "(Europe/Paris).", metavar="TZ")  # fmt: skip
 URL: Final = Param("url", "string", "http(s) URL.", required=True)
 OPTIONS: Final = Param("options", "strings", "Options to choose, each by its visible text exactly, else by its value.",
                        required=True, minimum=1, maximum=MAX_VALUES, metavar="OPTION")  # fmt: skip
@@ -316,7 +320,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
     op.name: op
     for op in (
         Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
-                  (APP_ID, CLEAR_STATE), cli="open", api="open", renames=_BUNDLE,
+                  (APP_ID, CLEAR_STATE, LOCALE, TIMEZONE), cli="open", api="open", renames=_BUNDLE,
+                  cli_flags=("locale", "timezone"),
                   cli_text="opened {appBundleId|app_id}"),
         Operation("close_app", "close_app", "Stop an app (default: the session's app).",
                   (replace(APP_ID, required=False, description="App id (default: the session's app)."),),

@@ -132,11 +132,16 @@ class Device(abc.ABC):
         """Bring a running background app to the foreground (never launches)."""
 
     @abc.abstractmethod
-    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
+    async def launch_app(
+        self, app_id: str, clear_state: bool = False, *, locale: str | None = None, timezone: str | None = None
+    ) -> dict[str, Any]:
         """Launch (or relaunch) ``app_id`` into the foreground; returns ``{"appBundleId", "state", ...}``.
 
         ``clear_state``: stop it and clear its stored data first (what a fresh install has), ``"stateCleared": true``
-        in the answer; a device that cannot clear an app's data refuses (UNSUPPORTED_OPERATION) and launches nothing."""
+        in the answer; a device that cannot clear an app's data refuses (UNSUPPORTED_OPERATION) and launches nothing.
+        ``locale`` (a BCP 47 tag) and ``timezone`` (an IANA name): the language and time zone the app sees for this
+        launch (a later launch without them has the phone's own); a zone the phone does not know is INVALID_REQUEST,
+        an option the platform cannot give one app is UNSUPPORTED_OPERATION — either way nothing was launched."""
 
     @abc.abstractmethod
     async def terminate_app(self, app_id: str) -> dict[str, Any]:

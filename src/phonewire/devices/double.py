@@ -109,9 +109,12 @@ class DoubleDevice(Device):
     async def activate(self, app_id: str) -> None:
         self._front(app_id)
 
-    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
+    async def launch_app(
+        self, app_id: str, clear_state: bool = False, *, locale: str | None = None, timezone: str | None = None
+    ) -> dict[str, Any]:
         self._check_known(app_id)
-        self.calls.append(("launchApp" + (" clearState" if clear_state else ""), app_id))
+        options = "".join(f" {name}={value}" for name, value in (("locale", locale), ("timezone", timezone)) if value)
+        self.calls.append(("launchApp" + (" clearState" if clear_state else "") + options, app_id))
         if app_id == "device.lost":
             self.lost = True
         self._front(app_id)

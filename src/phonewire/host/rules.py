@@ -391,9 +391,16 @@ def needs_lifecycle_reset(command: str, app_id: str | None, running_before: froz
     return app_id in running_before
 
 
+#: What a device answers a launchApp it refused before touching the app (a malformed or unknown locale or time zone,
+#: an option the platform lacks): the running app is as it was, and so is the runner.
+LAUNCH_REFUSED: Final = frozenset({e.INVALID_REQUEST, e.UNSUPPORTED_OPERATION})
+
+
 def relaunch_failed(command: str, app_id: str | None, running_before: frozenset[str], reply: Envelope) -> bool:
-    """A relaunch of a running app that failed before a reset could re-aim the runner: discard the runner."""
-    return command == c.LAUNCH_APP and not reply.ok and app_id is not None and app_id in running_before
+    """A relaunch of a running app that failed before a reset could re-aim the runner: discard the runner (not for
+    a refusal: :data:`LAUNCH_REFUSED`)."""
+    refused = reply.error is not None and reply.error.code in LAUNCH_REFUSED
+    return command == c.LAUNCH_APP and not reply.ok and not refused and app_id is not None and app_id in running_before
 
 
 # --- 7. XCTEST_RECORDED_FAILURE after a tap ---------------------------------------------------------------------

@@ -42,8 +42,10 @@ FIELD_TYPES: dict[str, str] = {
     # the element a tap, long press or typing is aimed at (extension: a node's serial from the last snapshot)
     "element": _STRING,
     "mark": _STRING,
-    # launchApp (extension): the app's stored data cleared before it starts
+    # launchApp (extension): the app's stored data cleared before it starts; its language and time zone
     "clearState": _BOOL,
+    "locale": _STRING,
+    "timezone": _STRING,
     # key and setValue (extensions)
     "key": _STRING,
     "modifiers": _STRINGS,
@@ -166,6 +168,14 @@ _BOUND_HINTS: dict[str, str] = {
     "start": "Character offsets count from 0 in the element's text.",
     "end": "Character offsets count from 0 in the element's text.",
 }
+#: ``launchApp``'s ``locale`` (a BCP 47 language tag: language, then script, region and variants) and ``timezone`` (an
+#: IANA time zone name, or UTC): their shape is checked here; whether the phone knows the zone is the device's word.
+LOCALE_PATTERN = re.compile(
+    r"[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*"
+)
+TIMEZONE_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(/[A-Za-z0-9][A-Za-z0-9_+-]{0,30}){0,2}")
+LOCALE_HINT = "Give a BCP 47 language tag: en-US, fr-FR, de, pt-BR, zh-Hant-TW (a hyphen, not an underscore)."
+TIMEZONE_HINT = "Give an IANA time zone name: Europe/Paris, America/New_York, Asia/Tokyo, or UTC."
 #: ``commandId`` / ``statusCommandId``: printable ASCII that needs no escaping anywhere (a uuid4 hex qualifies).
 ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 ID_CHARSET = "A-Z a-z 0-9 . _ : -"
@@ -268,6 +278,16 @@ def _check_repertoire(command: str, args: dict[str, Any]) -> None:
             raise _invalid(f"unknown permission {unknown[0]!r}", f"Permissions: {', '.join(c.PERMISSIONS)}.")
 
 
+def check_launch_options(args: dict[str, Any]) -> None:
+    """``locale`` and ``timezone`` (when given) are a language tag and a time zone name in shape (INVALID_REQUEST with
+    a hint otherwise: ``fr_FR``, ``+02:00``, ``Europe / Paris`` are not)."""
+    for name, pattern, hint in (("locale", LOCALE_PATTERN, LOCALE_HINT), ("timezone", TIMEZONE_PATTERN, TIMEZONE_HINT)):
+        value = args.get(name)
+        if value is not None and not (isinstance(value, str) and pattern.fullmatch(value)):
+            raise _invalid(f"{name} {str(value)[:80]!r} is no {'language tag' if name == 'locale' else 'time zone'}",
+                           hint)  # fmt: skip
+
+
 def _check_url(url: str) -> None:
     """A URL ``urllib`` can split, with a scheme and (when it names one) a port in range: ``http://[::1`` (an
     unclosed IPv6 host) is refused here, before any device tries to open it."""
@@ -296,6 +316,8 @@ def _check_choices(command: str, args: dict[str, Any]) -> None:
     _check_repertoire(command, args)
     if command == c.OPEN_URL:
         _check_url(str(args["url"]))
+    if command == c.LAUNCH_APP:
+        check_launch_options(args)
     if args.get("format") is not None and args["format"] not in SCREENSHOT_FORMATS:
         raise _invalid(f"format must be one of {SCREENSHOT_FORMATS}", f"Use {' or '.join(SCREENSHOT_FORMATS)}.")
     if args.get("scale") is not None and args["scale"] not in SCREENSHOT_SCALES:

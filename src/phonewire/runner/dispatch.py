@@ -256,7 +256,8 @@ async def _screenshot(d: Device, r: Request) -> JSONObject:
 
 
 async def _launch_app(d: Device, r: Request) -> JSONObject:
-    return await d.launch_app(_app(r), clear_state=r.args.get("clearState") is True)
+    options = {name: str(r.args[name]) for name in ("locale", "timezone") if name in r.args}
+    return await d.launch_app(_app(r), clear_state=r.args.get("clearState") is True, **options)
 
 
 async def _terminate_app(d: Device, r: Request) -> JSONObject:

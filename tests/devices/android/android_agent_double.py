@@ -99,6 +99,10 @@ class AgentDouble:
     #: Each app's stored data (what ``pm clear`` deletes); a protected package's clear fails as Android's does.
     data: dict[str, set[str]] = field(default_factory=lambda: {"com.example.shop": {"cart", "cookies"}})
     protected: set[str] = field(default_factory=set)
+    #: ``cmd locale set-app-locales`` (Android 13+; False: an older phone, which has no locale service) and each
+    #: app's language as it stores it.
+    per_app_locales: bool = True
+    app_locales: dict[str, str] = field(default_factory=dict)
 
     def record(self, name: str, *args: Any) -> None:
         self.calls.append((name, *args))
@@ -196,6 +200,8 @@ class AgentDouble:
             return ShellResponse(f"Physical size: {self.size[0]}x{self.size[1]}\n", 0)
         if head == ("cmd", "uimode"):
             return self._uimode(cmdargs)
+        if head == ("cmd", "locale"):
+            return self._locale(cmdargs)
         if head == ("wm", "density"):
             return ShellResponse(f"Physical density: {self.dpi}\n", 0)
         if cmdargs[0] == "logcat":
@@ -227,6 +233,14 @@ class AgentDouble:
             self.foreground = LAUNCHER
         self.data.pop(package, None)
         return ShellResponse("Success\n", 0)
+
+    def _locale(self, cmdargs: list[str]) -> ShellResponse:
+        """Android 13+: ``cmd locale set-app-locales PACKAGE --locales TAGS`` prints nothing; before: no service."""
+        if not self.per_app_locales:
+            return ShellResponse("cmd: Can't find service: locale\n", 20)
+        assert cmdargs[2] == "set-app-locales" and cmdargs[4] == "--locales", cmdargs
+        self.app_locales[cmdargs[3]] = cmdargs[5]
+        return ShellResponse("", 0)
 
     def _uimode(self, cmdargs: list[str]) -> ShellResponse:
         """Android 10+: ``cmd uimode night yes|no`` answers the mode; before, the shell knows no such command."""

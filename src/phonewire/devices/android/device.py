@@ -44,7 +44,7 @@ from phonewire.devices.android.hierarchy import (
 )
 from phonewire.devices.android.logcat import Follower
 from phonewire.devices.android.logcat import entry as logcat_entry
-from phonewire.devices.android.repertoire import AndroidRepertoire
+from phonewire.devices.android.repertoire import AndroidRepertoire, app_locale
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
     SCROLL_HOLD_MS,
@@ -323,12 +323,15 @@ class AndroidDevice(AndroidRepertoire, Device):
             "The app may have no launcher activity, or a dialog or lock screen is in front: take a snapshot.",
         )
 
-    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
+    async def launch_app(
+        self, app_id: str, clear_state: bool = False, *, locale: str | None = None, timezone: str | None = None
+    ) -> dict[str, Any]:
         self._check_package(app_id)
 
         def work(agent: Agent) -> dict[str, Any]:
             if not self._installed(agent, app_id):
                 raise self._unknown(app_id)
+            options = app_locale(agent, app_id, locale, timezone)  # refused before the app is touched
             was_running = self._running(agent, app_id)
             if clear_state:
                 self._clear_data(agent, app_id)
@@ -336,7 +339,7 @@ class AndroidDevice(AndroidRepertoire, Device):
             if not self._wait_foreground(agent, app_id):
                 raise self._not_fronted(app_id)
             return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "wasRunning": was_running} | (
-                {"stateCleared": True} if clear_state else {})  # fmt: skip
+                {"stateCleared": True} if clear_state else {}) | options  # fmt: skip
 
         return await self._run(work)
 

@@ -3,8 +3,9 @@ device clipboard (``clipboard`` / ``set_clipboard``: the agent's ``getClipboard`
 calls), rotation (``set_orientation``: ``natural`` or ``left``, then the display re-read, so points keep mapping to
 pixels), dark mode (``cmd uimode night``), and keys with modifiers (``press(keycode, meta)``: the agent's
 ``pressKeyCode`` with Android's meta state — ctrl+a, ctrl+c and ctrl+v select, copy and paste in a text field as a
-hardware keyboard's would).  The rest of the repertoire (selection, location, connectivity, permissions) stays the
-base class's UNSUPPORTED_OPERATION."""
+hardware keyboard's would), and an app's language on launch (``cmd locale set-app-locales``: Android 13's per-app
+language, which the app keeps until it is set again; a time zone is the whole phone's, refused).  The rest of the
+repertoire (selection, location, connectivity, permissions) stays the base class's UNSUPPORTED_OPERATION."""
 
 from __future__ import annotations
 
@@ -30,6 +31,29 @@ META: Final[dict[str, int]] = {"shift": 0x1, "alt": 0x2, "ctrl": 0x1000, "meta":
 _NIGHT: Final = {"light": "no", "dark": "yes"}
 #: uiautomator2's orientation names.
 ORIENTATION: Final = {"portrait": "natural", "landscape": "left"}
+
+
+def app_locale(agent: Agent, app_id: str, locale: str | None, timezone: str | None) -> dict[str, str]:
+    """Launch options before the app starts: its language (Android 13+ per-app locales); a time zone refused
+    (UNSUPPORTED_OPERATION: Android has one for every app).  Either refusal comes before the app is touched."""
+    if timezone is not None:
+        raise ProtocolError(
+            e.UNSUPPORTED_OPERATION,
+            f"Android gives every app the phone's time zone; {app_id} cannot have {timezone} alone",
+            "Set the phone's zone (Settings › System › Date & time; an emulator's -timezone option), then open the app "
+            "without --timezone; nothing was launched.",
+        )
+    if locale is None:
+        return {}
+    answer = agent.shell(["cmd", "locale", "set-app-locales", app_id, "--locales", locale])
+    if answer.exit_code != 0 or answer.output.strip():
+        raise ProtocolError(
+            e.UNSUPPORTED_OPERATION,
+            f"this phone did not give {app_id} the language {locale}: {answer.output.strip()[:200]}",
+            "Per-app languages need Android 13 or later; else change the phone's language in Settings and open the "
+            "app without --locale; nothing was launched.",
+        )
+    return {"locale": locale}
 
 
 class AndroidRepertoire:

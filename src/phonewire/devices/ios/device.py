@@ -47,6 +47,7 @@ import json
 import math
 import re
 import time
+import zoneinfo
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -60,7 +61,7 @@ from phonewire.devices.ios.source import parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.request import css_image_size
+from phonewire.protocol.request import TIMEZONE_HINT, css_image_size
 from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, Snapshot, build_snapshot
 
 T = TypeVar("T")
@@ -104,6 +105,19 @@ ALERT_BUTTON_HEIGHT: Final = 44.0
 
 _BUNDLE_RE: Final = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$")
 _ELEMENT_KEY: Final = "element-6066-11e4-a52e-4f735466cecf"
+
+
+def launch_environment(locale: str | None, timezone: str | None) -> tuple[list[str], dict[str, str]]:
+    """An app's language and time zone for one launch, as an iOS app is given them from outside: the launch
+    arguments ``-AppleLanguages (fr-FR) -AppleLocale fr_FR`` (they override the user defaults the app reads through
+    Locale / NSLocale) and the process's ``TZ`` (TimeZone.current).  WebDriverAgent's ``/wda/apps/launch`` passes both
+    to the app it starts (a running app is relaunched).  WDA checks no zone (an unknown one would be UTC without a
+    word): a name the tz database here does not hold is INVALID_REQUEST, before anything is sent."""
+    zones = zoneinfo.available_timezones()
+    if timezone is not None and zones and timezone not in zones:
+        raise ProtocolError(e.INVALID_REQUEST, f"no time zone is named {timezone!r}", TIMEZONE_HINT)
+    arguments = ["-AppleLanguages", f"({locale})", "-AppleLocale", locale.replace("-", "_")] if locale else []
+    return arguments, {"TZ": timezone} if timezone else {}
 
 
 class IosDevice(IosRepertoire, Device):
@@ -279,7 +293,9 @@ class IosDevice(IosRepertoire, Device):
         self._forget()
         await self._run(lambda: self._call("POST", "/wda/apps/activate", {"bundleId": app_id}))
 
-    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
+    async def launch_app(
+        self, app_id: str, clear_state: bool = False, *, locale: str | None = None, timezone: str | None = None
+    ) -> dict[str, Any]:
         self._check_bundle(app_id)
         if clear_state:
             raise ProtocolError(
@@ -288,13 +304,15 @@ class IosDevice(IosRepertoire, Device):
                 "Launch without clearState, or reinstall the app to start from a fresh state "
                 "(xcrun simctl uninstall / install on a simulator); nothing was launched.",
             )
+        arguments, environment = launch_environment(locale, timezone)
         self._forget()
 
         def work() -> dict[str, Any]:
             was_running = self._state(app_id) != AppState.NOT_RUNNING
-            self._call("POST", "/wda/apps/launch", {"bundleId": app_id, "arguments": [], "environment": {}},
-                       timeout_s=LAUNCH_TIMEOUT_S)  # fmt: skip
-            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "wasRunning": was_running}
+            self._call("POST", "/wda/apps/launch", {"bundleId": app_id, "arguments": arguments,
+                       "environment": environment}, timeout_s=LAUNCH_TIMEOUT_S)  # fmt: skip
+            options = {k: v for k, v in (("locale", locale), ("timezone", timezone)) if v is not None}
+            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "wasRunning": was_running} | options
 
         return await self._run(work)
 

@@ -215,9 +215,12 @@ class WebDevice(Environment):
         with self._mapped(app_id):
             await self._front(self._live(app_id))
 
-    async def launch_app(self, app_id: str, clear_state: bool = False) -> dict[str, Any]:
+    async def launch_app(
+        self, app_id: str, clear_state: bool = False, *, locale: str | None = None, timezone: str | None = None
+    ) -> dict[str, Any]:
         url = self._url_of(app_id)
         with self._mapped(app_id):
+            options = await self._launch_options(locale, timezone)  # refused before the app is touched
             old = self._apps.get(app_id)
             relaunched = old is not None and not old.gone
             if old is not None:
@@ -226,7 +229,7 @@ class WebDevice(Environment):
             self._apps[app_id] = page
             await self._front(page)
             return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "relaunched": relaunched, "url": url} | (
-                {"stateCleared": True} if clear_state else {})  # fmt: skip
+                {"stateCleared": True} if clear_state else {}) | options  # fmt: skip
 
     async def _close_page(self, page: Page) -> None:
         self._forget(page, "terminated")

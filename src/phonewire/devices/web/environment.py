@@ -12,13 +12,15 @@ import asyncio
 import contextlib
 from typing import Any, Final
 
-from phonewire.devices.web.cdp import CdpError
+from phonewire.devices.web.cdp import CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.editing import Editing
 from phonewire.devices.web.input import TWO_FRAMES as _TWO_FRAMES
 from phonewire.devices.web.observe import NETWORK_ENABLE
 from phonewire.devices.web.profiles import metrics, turned
 from phonewire.devices.web.target import Page
+from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import TIMEZONE_HINT
 
 #: ``Network.emulateNetworkConditions`` per connectivity (throughput in bytes/s; DevTools' Slow 3G and Fast 3G).
 NETWORKS: Final[dict[str, dict[str, Any]]] = {
@@ -119,6 +121,30 @@ class Environment(Editing):
                 page.unsettled = True
         await self._seen()
         return {"appearance": appearance, "message": f"the phone is in {appearance} mode"}
+
+    async def _launch_options(self, locale: str | None, timezone: str | None) -> dict[str, str]:
+        """The language and time zone of the next app launched, given to the blank page it will take (the spare)
+        before it loads: ``Emulation.setTimezoneOverride``, ``setLocaleOverride`` (Intl's default) and the user
+        agent's ``acceptLanguage`` (``navigator.language`` and the Accept-Language header).  A zone Chromium does
+        not know is INVALID_REQUEST, and the spare page is left as it was (nothing launched, nothing stopped)."""
+        options = {k: v for k, v in (("locale", locale), ("timezone", timezone)) if v is not None}
+        if not options:
+            return options
+        page = self._spare if self._spare is not None and not self._spare.gone else await self._new_page(None)
+        self._spare = page
+        if timezone is not None:
+            try:
+                await page.session.send("Emulation.setTimezoneOverride", {"timezoneId": timezone})
+            except CdpProtocolError as exc:
+                if target_gone(exc):
+                    raise
+                raise ProtocolError(e.INVALID_REQUEST, f"the phone knows no time zone {timezone!r}", TIMEZONE_HINT
+                                    ) from exc  # fmt: skip
+        if locale is not None:
+            await page.session.send("Emulation.setLocaleOverride", {"locale": locale})
+            agent = {"userAgent": self.profile.user_agent, "platform": self.profile.platform, "acceptLanguage": locale}
+            await page.session.send("Emulation.setUserAgentOverride", agent)
+        return options
 
     async def set_permissions(self, setting: str, permissions: list[str]) -> dict[str, Any]:
         state = SETTINGS[setting]

@@ -123,7 +123,7 @@ class Method:
 RETURN_TREE = Param("return_tree", "boolean", "Answer with the fresh tree after the action (default true).")
 X = Param("x", "number", "X in screen points, as in the tree's frames.", required=True)
 Y = Param("y", "number", "Y in screen points, as in the tree's frames.", required=True)
-(BUNDLE, CLEAR_STATE) = OPERATIONS["open_app"].params_for("bridge")
+(BUNDLE, CLEAR_STATE, LOCALE, TIMEZONE) = OPERATIONS["open_app"].params_for("bridge")
 DURATION = replace(ops.DURATION, default=None)  # the default depends on the gesture (the table's, per method)
 
 
@@ -210,7 +210,8 @@ async def get_context(ctx: Context, params: JSONObject) -> JSONObject:
 
 async def open_app(ctx: Context, params: JSONObject) -> JSONObject:
     app = params["bundle_identifier"]
-    result = await ctx.session.open_app(app, clear_state=params.get("clear_state") is True)
+    options = {name: params[name] for name in ("locale", "timezone") if params.get(name) is not None}
+    result = await ctx.session.open_app(app, clear_state=params.get("clear_state") is True, **options)
     return await _finish(ctx, params, [result], {"bundle_identifier": app})
 
 
@@ -384,7 +385,7 @@ METHODS: Final[dict[str, Method]] = {
         Method("get_context", "get_tree and get_screen_image in one call.",
                ((_form(*SHOT_PARAMS), get_context),)),
         Method("open_app", _summary("open_app"), (
-            (_form(BUNDLE, CLEAR_STATE, RETURN_TREE), open_app),
+            (_form(BUNDLE, CLEAR_STATE, LOCALE, TIMEZONE, RETURN_TREE), open_app),
             (_form(Param("package_name", "string", "Android package name (same as bundle_identifier).",
                          required=True), RETURN_TREE), open_package),
         )),

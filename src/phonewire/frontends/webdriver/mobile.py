@@ -3,7 +3,8 @@
 ==================  ============================================  ==========================================
 command             arguments                                     does
 ==================  ============================================  ==========================================
-``launchApp``       ``appId`` / ``bundleId`` / ``appPackage``     open the app (agent ``open_app``)
+``launchApp``       ``appId`` / ``bundleId`` / ``appPackage``,    open the app (agent ``open_app``) in that
+                    ``locale``, ``timezone``                      language and time zone
 ``activateApp``     the same                                      bring it to the front (``open_app``)
 ``terminateApp``    the same                                      stop it (``close_app``); answers true
 ``queryAppState``   the same                                      0 unknown, 1 not running, 3 background, 4 foreground
@@ -94,7 +95,8 @@ def _app(params: Params) -> str:
 
 
 async def _launch(s: WebDriverSession, p: Params) -> None:
-    await s.agent.open_app(_app(p))
+    locale, timezone = (_string(p, name) if p.get(name) is not None else None for name in ("locale", "timezone"))
+    await s.agent.open_app(_app(p), locale=locale, timezone=timezone)
 
 
 async def _terminate(s: WebDriverSession, p: Params) -> bool:
