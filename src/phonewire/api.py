@@ -301,6 +301,12 @@ class Phone:
         self._check("permissions", setting=setting, names=names)
         return self._call(self.session.permissions(setting, names))
 
+    def pick_file(self, files: list[str | Path]) -> ActionResult:
+        """Hand ``files`` to the file chooser the page opened (its change handler sees them)."""
+        names = [str(f) for f in files]
+        self._check("pick_file", files=names)
+        return self._call(self.session.pick_file(names))
+
     def flow_run(
         self, file: str | Path, env: list[str] | None = None, *, trace: str | Path | None = None
     ) -> ActionResult:

@@ -6,6 +6,7 @@ before anything is launched.  The module has a phone of its own: launch options 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from web_runner import HostileSite
@@ -64,3 +65,67 @@ def test_a_malformed_launch_option_is_refused_with_a_hint(phone: phonewire.Phone
         phone._call(phone.session.open_app("dev.phonewire.demo", **{option: value}))
     assert info.value.code == e.INVALID_REQUEST and value in info.value.message
     assert ("fr-FR" if option == "locale" else "Europe/Paris") in (info.value.hint or "")
+
+
+# -- the file chooser ----------------------------------------------------------------------------------------------
+@pytest.fixture
+def page(phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    phone.open(hostile_site.url(PAGE))
+    return phone
+
+
+def test_a_file_chooser_shows_as_the_phones_sheet_and_pick_file_hands_the_page_the_file(
+    page: phonewire.Phone, tmp_path: Path
+) -> None:
+    photo = tmp_path / "holiday.png"
+    photo.write_bytes(b"\x89PNG" + bytes(96))  # 100 bytes
+    tapped = page.tap("id=photo")
+    assert tapped.data.get("changed") is not False
+    view = page.snapshot()
+    assert 'Dialog "Choose a file"' in view.text and 'Button "Cancel"' in view.text
+    covered = next(n for n in view.nodes if n.get("identifier") == "files")
+    assert covered.get("coveredBy") == 'Dialog "Choose a file"'  # the sheet is modal, as the phone's is
+    result = page.pick_file([str(photo)])
+    assert result.data["files"] == [str(photo)]
+    assert shown(page, "picked") == "photo holiday.png:100"  # the page's own change handler read name and size
+    assert "Choose a file" not in page.snapshot().text
+
+
+def test_a_multiple_input_takes_several_files_and_a_single_one_refuses_two(
+    page: phonewire.Phone, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("one")
+    second.write_text("three")
+    page.tap("id=photo")
+    with pytest.raises(ProtocolError) as info:
+        page.pick_file([str(first), str(second)])
+    assert info.value.code == e.INVALID_REQUEST and "one file" in info.value.message
+    page.tap('role=Button label="Cancel"')
+    assert "Choose a file" not in page.snapshot().text
+    assert shown(page, "picked") == "cancelled photo"  # the page's own cancel handler ran, as a dismissed picker's
+    page.tap("id=files")
+    assert 'Dialog "Choose files"' in page.snapshot().text
+    page.pick_file([str(first), str(second)])
+    assert shown(page, "picked") == "files a.txt:3,b.txt:5"
+
+
+def test_a_missing_file_and_no_chooser_are_refused_with_a_hint(page: phonewire.Phone, tmp_path: Path) -> None:
+    with pytest.raises(ProtocolError) as info:
+        page.pick_file([str(tmp_path / "a.txt")])
+    assert info.value.code == e.INVALID_REQUEST and "no file chooser is open" in info.value.message
+    assert "Tap the page's file input" in (info.value.hint or "")
+    page.tap("id=photo")
+    with pytest.raises(ProtocolError) as info:
+        page.pick_file([str(tmp_path / "nowhere.png")])
+    assert info.value.code == e.INVALID_REQUEST and "nowhere.png" in info.value.message and info.value.hint
+    with pytest.raises(ProtocolError) as covered:
+        page.tap("id=files")  # the page under the sheet takes no tap
+    assert covered.value.code == e.ELEMENT_COVERED and 'Dialog "Choose a file"' in covered.value.message
+    with pytest.raises(ProtocolError) as point:
+        page.tap("20 20")  # nor a point on it
+    assert point.value.code == e.ELEMENT_COVERED and "pick-file" in (point.value.hint or "")
+    assert 'Dialog "Choose a file"' in page.snapshot().text  # still open: nothing was handed over
+    assert shown(page, "picked") == "none"
+    assert "dismissed the sheet" in str(page.press("back").data.get("message"))  # back is its Cancel, as on a phone
+    assert "Choose a file" not in page.snapshot().text and shown(page, "picked") == "cancelled photo"

@@ -189,6 +189,9 @@ SETTING: Final = Param("setting", "string", "What to do with the permissions.", 
 PERMISSION_NAMES: Final = Param("names", "strings", f"Permissions: {', '.join(PERMISSIONS)}.", required=True,
                                 minimum=1, maximum=len(PERMISSIONS), metavar="NAME")  # fmt: skip
 _FROM_TO: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"start": "from", "end": "to"}}
+PICKED: Final = Param("files", "strings", "Files to hand the chooser (one unless its input takes several; the CLI "
+                      "resolves them against its working directory).", required=True, minimum=1, maximum=MAX_VALUES,
+                      metavar="PATH", reads=True)  # fmt: skip
 
 FLOW_FILE: Final = Param("file", "string", "The Maestro flow file (YAML; the CLI resolves it against its working "
                          "directory; runFlow files are found beside it, takeScreenshot writes there).", required=True,
@@ -401,6 +404,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   "or a slow one.", (NETWORK_MODE,)),
         Operation("permissions", "permissions", "Grant, deny or reset (apps ask again) permissions for the phone's "
                   "apps.", (SETTING, PERMISSION_NAMES), view_after=False),
+        Operation("pick_file", "pick_file", "Hand files to the file chooser the app opened (the view shows it as "
+                  'the phone\'s sheet, Dialog "Choose a file"): the page\'s input gets them, its change handler runs.',
+                  (PICKED,), cli="pick-file"),
         # -- Maestro flows (issue 25; docs/flows.md) --
         Operation("flow_run", "flow_run", "Run a Maestro flow file (YAML), checked whole first: an unsupported "
                   "command, a YAML bomb or an endless loop runs nothing; answers each step's line and result.",

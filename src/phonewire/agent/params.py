@@ -104,6 +104,9 @@ class Param:
     #: A path phonewire writes (a trace directory, a video file): the bridge and the MCP server take it only under
     #: the places :func:`phonewire.agent.checks.output_place` allows (the CLI's user names their own paths).
     writes: bool = False
+    #: Paths phonewire reads (files handed to a page's file chooser): the CLI resolves them against its working
+    #: directory, as it does the paths it writes.
+    reads: bool = False
 
     def signature(self) -> str:
         shown: str = {"frame": "frame string", "strings": "string[]"}.get(self.kind, self.kind)

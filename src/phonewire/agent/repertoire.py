@@ -7,6 +7,7 @@ unknown permission, a key combination no keyboard has: INVALID_REQUEST with a hi
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from phonewire.agent.checks import invalid
@@ -67,6 +68,11 @@ def parse_combo(combo: str) -> tuple[str, list[str]]:
     if key not in COMBO_KEY_NAMES:
         raise invalid(f"unsupported key combination {combo!r}: {key!r} is no key a combination takes", KEY_COMBO_HINT)
     return COMBO_KEY_NAMES[key], modifiers
+
+
+def _absolute(files: list[str]) -> list[str]:
+    """Files as this process names them, made absolute (the runner may have another working directory)."""
+    return [str(Path(f).expanduser().absolute()) if f.strip() else f for f in files]
 
 
 def _choose(name: str, value: str, choices: tuple[str, ...]) -> None:
@@ -176,6 +182,14 @@ class Repertoire:
     async def connectivity(self, mode: str) -> ActionResult:
         _choose("connectivity", mode, c.CONNECTIVITY)
         return await self._locked(lambda: self._act(c.SET_CONNECTIVITY, {"connectivity": mode}))
+
+    @operation
+    async def pick_file(self, files: list[str]) -> ActionResult:
+        """Hand ``files`` to the file chooser the app opened (relative paths: against this process's directory)."""
+        if not files:
+            raise invalid("name at least one file", "pick-file PATH [PATH…]: the files to hand the chooser.")
+        paths = _absolute(files)
+        return await self._locked(lambda: self._act(c.PICK_FILE, {"files": paths}, app=True))
 
     @operation
     async def permissions(self, setting: str, names: list[str]) -> ActionResult:

@@ -310,6 +310,11 @@ class Device(abc.ABC):
         """Grant, deny or reset (ask again) permissions for every app of the phone."""
         raise self._cannot("change permissions")
 
+    async def pick_file(self, app_id: str, files: list[str]) -> dict[str, Any]:
+        """Hand ``files`` (paths on the phone's machine) to the file chooser the app opened, as picking them in the
+        system's sheet would; answers ``{"files", "message"}``."""
+        raise self._cannot("hand files to a file chooser")
+
     # -- observation on the side (extensions; see phonewire.devices.observed) ------------------------------------
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
         """``{"entries", "next", "dropped"}``: console messages and page errors (web) or the app's logcat lines

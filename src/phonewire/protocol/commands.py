@@ -56,6 +56,7 @@ SET_LOCATION: Final = "setLocation"
 SET_CONNECTIVITY: Final = "setConnectivity"
 SET_PERMISSIONS: Final = "setPermissions"
 SET_APPEARANCE: Final = "setAppearance"
+PICK_FILE: Final = "pickFile"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -67,7 +68,7 @@ EXTENSION_COMMANDS: Final = (
     UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE, SCROLL,
     LOGS, NETWORK, RECORD_START, RECORD_STOP,
     SELECT_TEXT, GET_CLIPBOARD, SET_CLIPBOARD, ROTATE, SET_LOCATION, SET_CONNECTIVITY, SET_PERMISSIONS,
-    SET_APPEARANCE,
+    SET_APPEARANCE, PICK_FILE,
 )  # fmt: skip
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
@@ -75,7 +76,7 @@ ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 #: which answers APP_BACKGROUNDED; a notRunning target answers APP_NOT_AVAILABLE.
 APP_SCOPED: Final = frozenset(
     {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE, SCROLL,
-     SELECT_TEXT}
+     SELECT_TEXT, PICK_FILE}
 )  # fmt: skip
 #: Need ``appBundleId`` but manage app lifecycle themselves (never reactivation semantics).
 APP_LIFECYCLE: Final = frozenset({LAUNCH_APP, TERMINATE_APP})

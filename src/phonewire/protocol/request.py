@@ -76,6 +76,8 @@ FIELD_TYPES: dict[str, str] = {
     "setting": _STRING,
     "permissions": _STRINGS,
     "appearance": _STRING,
+    # pickFile: the files handed to the page's open file chooser (paths on the phone's machine)
+    "files": _STRINGS,
 }
 
 #: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
@@ -96,6 +98,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.SET_CONNECTIVITY: ("connectivity",),
     c.SET_PERMISSIONS: ("setting", "permissions"),
     c.SET_APPEARANCE: ("appearance",),
+    c.PICK_FILE: ("files",),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")

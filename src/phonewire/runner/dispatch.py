@@ -191,6 +191,10 @@ async def _set_permissions(d: Device, r: Request) -> JSONObject:
     return await d.set_permissions(str(r.args["setting"]), [str(p) for p in r.args["permissions"]])
 
 
+async def _pick_file(d: Device, r: Request) -> JSONObject:
+    return await d.pick_file(_app(r), [str(f) for f in r.args["files"]])
+
+
 async def _set_appearance(d: Device, r: Request) -> JSONObject:
     return await d.set_appearance(str(r.args["appearance"]))
 
@@ -349,6 +353,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.SET_CONNECTIVITY: _set_connectivity,
     c.SET_PERMISSIONS: _set_permissions,
     c.SET_APPEARANCE: _set_appearance,
+    c.PICK_FILE: _pick_file,
     c.SET_VALUE: _set_value,
     c.SCROLL: _scroll,
     c.LOGS: _logs,

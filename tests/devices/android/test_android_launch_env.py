@@ -33,3 +33,11 @@ def test_a_time_zone_for_one_app_is_refused_before_anything_happens() -> None:
     assert error.code == e.UNSUPPORTED_OPERATION and "time zone" in error.message
     assert "Date & time" in (error.hint or "")
     assert "app_start" not in agent.names() and agent.app_locales == {}
+
+
+def test_pick_file_is_unsupported_and_sends_nothing() -> None:
+    device, agent = opened()
+    mark = len(agent.calls)
+    error = protocol_error(device.pick_file(SHOP, ["/tmp/a.png"]))
+    assert error.code == e.UNSUPPORTED_OPERATION and "file chooser" in error.message
+    assert agent.calls[mark:] == []

@@ -55,3 +55,14 @@ def test_an_unknown_time_zone_is_refused_before_anything_is_sent(wda: WdaDouble)
     error, sent = run(wda, scenario)
     assert error.code == e.INVALID_REQUEST and "Europe/Paris" in (error.hint or "")
     assert sent == []
+
+
+def test_pick_file_is_unsupported_and_sends_nothing(wda: WdaDouble) -> None:
+    async def scenario(device: IosDevice) -> tuple[ProtocolError, list[str]]:
+        mark = len(wda.routes())
+        with pytest.raises(ProtocolError) as info:
+            await device.pick_file(APP, ["/tmp/a.png"])
+        return info.value, since(wda, mark)
+
+    error, sent = run(wda, scenario)
+    assert error.code == e.UNSUPPORTED_OPERATION and "file chooser" in error.message and sent == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phonewire.devices.web import dialogs, gestures, js
+from phonewire.devices.web import chooser, dialogs, gestures, js
 from phonewire.devices.web.input import Inputs
 from phonewire.devices.web.target import Page
 from phonewire.protocol import errors as e
@@ -48,6 +48,11 @@ class Buttons(Inputs):
         if page.dialog is not None:  # the dialog first: back is its Cancel
             dialog = await dialogs.answer(page, accept=False)
             title = dialog.title()
+            return {"message": f"dismissed the {title} (Cancel)", "back": "closed", "closed": title}
+        if page.chooser is not None:  # the file chooser's sheet: back is its Cancel too
+            open_one, page.chooser = page.chooser, None
+            await chooser.cancel(page.session, open_one)
+            title = f'sheet "{open_one.title()}"'
             return {"message": f"dismissed the {title} (Cancel)", "back": "closed", "closed": title}
         before = await self._eval(page, f"({LAYERS_JS})(null)", await_promise=True)
         await gestures.key(page.session, gestures.KEYS["escape"][0])

@@ -138,9 +138,10 @@ def node(dialog: Dialog, viewport: Rect) -> RawNode:
 
 
 def cover(root: RawNode, alert: RawNode) -> None:
-    """Put ``alert`` on top of the view under ``root`` and mark every interactive node under it as covered."""
+    """Put ``alert`` (an Alert, or another modal node: a file chooser's sheet) on top of the view under ``root`` and
+    mark every interactive node under it as covered."""
     label = " ".join((alert.label or "").split())[:80]
-    by = f"Alert {json.dumps(label, ensure_ascii=False)}" if label else "Alert"
+    by = f"{alert.type} {json.dumps(label, ensure_ascii=False)}" if label else alert.type
     stack = list(root.children)
     while stack:
         n = stack.pop()

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from typing import Any, Final
 
+from phonewire.devices.web import chooser
 from phonewire.devices.web.cdp import CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.editing import Editing
 from phonewire.devices.web.input import TWO_FRAMES as _TWO_FRAMES
@@ -63,7 +64,9 @@ class Environment(Editing):
             await asyncio.wait_for(self._eval(page, _TWO_FRAMES, await_promise=True), 1.0 * self._scale)
 
     async def _follow_environment(self, page: Page) -> None:
-        """A new page gets the phone's location and network (its metrics come with the profile)."""
+        """A new page gets the phone's location and network (its metrics come with the profile), and its file
+        choosers come to the phone (chooser.py)."""
+        await page.session.send("Page.setInterceptFileChooserDialog", {"enabled": True})
         if self._location != "unset":
             await page.session.send("Emulation.setGeolocationOverride", _position(self._location))
         if self._connectivity != "online":
@@ -145,6 +148,18 @@ class Environment(Editing):
             agent = {"userAgent": self.profile.user_agent, "platform": self.profile.platform, "acceptLanguage": locale}
             await page.session.send("Emulation.setUserAgentOverride", agent)
         return options
+
+    async def pick_file(self, app_id: str, files: list[str]) -> dict[str, Any]:
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            open_one = page.chooser
+            if open_one is None:
+                raise chooser.none_open()
+            paths = chooser.checked_files(open_one, files)
+            page.chooser, page.unsettled = None, True
+            await chooser.pick(page.session, open_one, paths)
+            await self._settle(page)
+        return {"files": paths, "message": chooser.picked(paths)}
 
     async def set_permissions(self, setting: str, permissions: list[str]) -> dict[str, Any]:
         state = SETTINGS[setting]

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import aiming, controls, dialogs, frames, gestures, js, readback, scrolling, settle
+from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.target import Page
@@ -47,6 +47,8 @@ class Inputs(Views):
             page = self._live(app_id)
             if page.dialog is not None:
                 return await dialogs.tap(page, page.dialog, self._dialog_screen(page), (x, y), taps)
+            if page.chooser is not None:
+                return await chooser.tap(page, page.chooser, self._dialog_screen(page), x, y)
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "tap")
             if page.frames.chain(element):  # an element of a frame of another origin (frames.py)
                 return await self._frame_tap(page, (x, y), taps, str(element), mark)

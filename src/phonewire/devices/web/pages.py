@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Coroutine, Iterator
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from phonewire.devices.base import AppState, Device
@@ -25,6 +25,7 @@ from phonewire.devices.web.cdp import (
     CdpSession,
     target_gone,
 )
+from phonewire.devices.web.chooser import FileChooser
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.home import DEMO_APP_ID, HOME_APP, home_items
 from phonewire.devices.web.observe import CONSOLE_BUDGET_JS, LOG_ENABLE, NETWORK_ENABLE, Observer
@@ -101,6 +102,21 @@ def crashed(app_id: str, page: Page) -> ProtocolError:
         "The other apps of the phone are unharmed. Launch it again with launchApp (it starts anew: its state is "
         "lost); a page that crashes every time is too big or too deep for the browser.",
     )
+
+
+#: What a page shows over itself: its JavaScript dialog (dialogs.py), its file chooser (chooser.py).
+_MODAL_EVENTS: Final = frozenset(
+    {"Page.javascriptDialogOpening", "Page.javascriptDialogClosed", "Page.fileChooserOpened"}
+)
+
+
+def _on_modal(page: Page, method: str, params: dict[str, Any]) -> None:
+    if method == "Page.javascriptDialogOpening":
+        page.dialog = Dialog.opening(params)
+    elif method == "Page.javascriptDialogClosed":
+        page.dialog, page.unsettled = None, True
+    else:
+        page.chooser, page.unsettled = FileChooser.opening(params), True
 
 
 class Pages(Device):
@@ -226,12 +242,10 @@ class Pages(Device):
             frame = params.get("frame") or {}
             if (frame.get("id") or params.get("frameId")) == page.target_id:
                 page.commits += 1
-                if method == "Page.frameNavigated":
-                    page.documents += 1
-        elif method == "Page.javascriptDialogOpening" and page is not None:
-            page.dialog = Dialog.opening(params)
-        elif method == "Page.javascriptDialogClosed" and page is not None:
-            page.dialog, page.unsettled = None, True
+                if method == "Page.frameNavigated":  # a new document: its chooser's input is gone with the old one
+                    page.documents, page.chooser = page.documents + 1, None
+        elif method in _MODAL_EVENTS and page is not None:
+            _on_modal(page, method, params)
         elif method == "Page.windowOpen" and page is not None and page is not self._home:
             page.opening = asyncio.get_running_loop().time()
         elif method == "Target.attachedToTarget" and session_id is None:

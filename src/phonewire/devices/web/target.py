@@ -9,6 +9,7 @@ from typing import Any
 
 from phonewire.devices.base import AppState
 from phonewire.devices.web.cdp import CdpSession
+from phonewire.devices.web.chooser import FileChooser
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.frames import Frames
 
@@ -64,6 +65,8 @@ class Page:
     walker_in: int | None = None
     #: Its frames of another origin, walked in their own documents (frames.py).
     frames: Frames = field(default_factory=Frames)
+    #: The file chooser the page opened and nobody answered yet (chooser.py).
+    chooser: FileChooser | None = None
 
     def stack(self) -> Iterator[Page]:
         """This screen and the ones below it, top first."""

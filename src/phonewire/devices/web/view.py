@@ -13,7 +13,7 @@ from typing import Any
 
 from phonewire.devices.base import Screenshot
 from phonewire.devices.video import VideoWriter, already_recording, codec_for
-from phonewire.devices.web import capture, dialogs, frames, js, settle
+from phonewire.devices.web import capture, chooser, dialogs, frames, js, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.marks import mark_selection
@@ -163,6 +163,8 @@ class Views(Pages):
             return "home"
         if page.dialog is not None:
             return f"{page.target_id}:dialog:{id(page.dialog)}"  # a dialog opening (or another one) is a change
+        if page.chooser is not None:
+            return f"{page.target_id}:chooser:{id(page.chooser)}"
         if settle.navigating(page):
             return f"navigating:{asyncio.get_running_loop().time()}"  # a new screen is on its way: a change
         return await frames.marks(page.frames, f"{page.target_id}:{await self._eval(page, CHANGE_MARK)}")
@@ -173,12 +175,22 @@ class Views(Pages):
             if page.dialog is not None:
                 return self._dialog_snapshot(page, page.dialog)
         try:
-            return await self._walked(app_id)
+            walked = await self._walked(app_id)
         except ProtocolError:
             top = self._apps.get(app_id)
             if top is None or top.dialog is None:
                 raise
             return self._dialog_snapshot(top, top.dialog)  # a timer opened one while the page settled
+        return await self._with_chooser(app_id, walked)
+
+    async def _with_chooser(self, app_id: str, walked: Snapshot) -> Snapshot:
+        """The page's file chooser, when it opened one, as the phone's sheet over the view just walked."""
+        page = self._apps.get(app_id)
+        if page is None or page.chooser is None or page.last_walk is None:
+            return walked
+        with self._mapped(app_id):
+            await chooser.read_accept(page.session, page.chooser)
+        return chooser.snapshot(page.last_walk, page.chooser, self._dialog_screen(page), self.kind)
 
     async def _walked(self, app_id: str) -> Snapshot:
         with self._mapped(app_id):

@@ -24,7 +24,8 @@ const LEAFISH = new Set(["button", "link", "heading", "tab", "menuitem", "option
   "treeitem", "gridcell", "img", "image", "textbox", "searchbox", "combobox", "slider", "spinbutton",
   "PopUpButton", "clickable"]);
 const INPUT_ROLES = {
-  button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio",
+  button: "button", submit: "button", reset: "button", image: "button", file: "button", checkbox: "checkbox",
+  radio: "radio",
   range: "slider", number: "spinbutton", search: "searchbox", text: "textbox", email: "textbox",
   tel: "textbox", url: "textbox", password: "textbox", "": "textbox",
 };

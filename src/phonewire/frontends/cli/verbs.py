@@ -372,6 +372,8 @@ def _arguments(inv: Invocation, op: Operation, ctx: Context) -> dict[str, Any]:
         value, words = _take(p, positional[i + 1 :], words, usage)
         if p.choices and str(value).lower() not in p.choices:
             raise UsageError(f"unknown {p.name} {value!r}", usage)
+        if p.reads and isinstance(value, list):
+            value = [_in_cwd(ctx, v) for v in value]
         kwargs[p.name] = _in_cwd(ctx, value) if p.writes else value
     spec = VERBS[inv.verb]
     for flag in spec.options:

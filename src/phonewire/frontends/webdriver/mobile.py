@@ -33,17 +33,19 @@ command             arguments                                     does
 ``setAppearance``   ``style``: light, dark (Appium's)               the phone's mode (``appearance``)
 ``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
                     grant, deny, revoke, reset
+``pickFile``        ``files`` (list of names in the files dir)    hand them to the page's file chooser (``pick_file``)
 ``flowRun``         ``file``, ``env`` (list of NAME=VALUE)        run a Maestro flow (``flow_run``); its steps
 ==================  ============================================  ==========================================
 
 The orientation endpoints (``GET`` / ``POST /session/{id}/orientation``, ``PORTRAIT`` / ``LANDSCAPE``) are
 routes.py's (``rotate``).
 
-Files a client names (``traceStart``'s ``dir``, ``recordStart``'s ``file``, ``flowRun``'s ``file``, and the files
-that flow's ``runFlow`` and ``takeScreenshot`` name, which stay in its folder) are relative names inside the server's
-files directory (``--files-dir``; default ``$XDG_STATE_HOME/phonewire/webdriver``, 0700): a WebDriver client may be
-another machine (``--allow-remote``, or a Grid hub in front), so it never chooses a path on the server's disk.  An
-absolute name, ``..``, a symlink on the way, or (for a video) a file that exists already is ``invalid argument``.
+Files a client names (``traceStart``'s ``dir``, ``recordStart``'s ``file``, ``pickFile``'s ``files``, ``flowRun``'s
+``file``, and the files that flow's ``runFlow`` and ``takeScreenshot`` name, which stay in its folder) are relative
+names inside the server's files directory (``--files-dir``; default ``$XDG_STATE_HOME/phonewire/webdriver``,
+0700): a WebDriver client may be another machine (``--allow-remote``, or a Grid hub in front), so it never chooses
+a path on the server's disk (nor, for ``pickFile``, a file of the server's to hand a page).  An absolute name, ``..``,
+a symlink on the way, or (for a video) a file that exists already is ``invalid argument``.
 """
 
 from __future__ import annotations
@@ -309,6 +311,15 @@ async def _change_permissions(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.permissions(action, names)).data.get("message", ""))
 
 
+async def _pick_file(s: WebDriverSession, p: Params) -> str:
+    names = p.get("files")
+    names = [names] if isinstance(names, str) else names
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise WebDriverError(INVALID_ARGUMENT, 'files must be a list of file names, e.g. ["photo.png"]')
+    files = [str(confined(s.files_dir, n, new_file=False)) for n in names]
+    return str((await s.agent.pick_file(files)).data.get("message", ""))
+
+
 async def _flow_run(s: WebDriverSession, p: Params) -> Any:
     from phonewire.agent import flow_run
 
@@ -356,6 +367,7 @@ MOBILE: Final[dict[str, Command]] = {
     "setConnectivity": Command(_set_connectivity, "connectivity"),
     "changePermissions": Command(_change_permissions, "permissions"),
     "setAppearance": Command(_set_appearance, "appearance"),
+    "pickFile": Command(_pick_file, "pick_file"),
     "flowRun": Command(_flow_run, "flow_run"),
 }
 
