@@ -129,3 +129,59 @@ def test_a_missing_file_and_no_chooser_are_refused_with_a_hint(page: phonewire.P
     assert shown(page, "picked") == "none"
     assert "dismissed the sheet" in str(page.press("back").data.get("message"))  # back is its Cancel, as on a phone
     assert "Choose a file" not in page.snapshot().text and shown(page, "picked") == "cancelled photo"
+
+
+# -- the permission prompt a page's request opens ------------------------------------------------------------------
+def test_a_location_request_shows_the_system_dialog_and_allow_gives_the_page_its_position(
+    page: phonewire.Phone,
+) -> None:
+    page.location(35.6586, 139.7454)
+    try:
+        tapped = page.tap("id=locate")
+        assert "permission dialog opened" in str(tapped.data.get("message")), tapped.data
+        view = page.snapshot().text
+        assert "Would Like to Use Your Current Location" in view
+        assert 'Button "Allow"' in view and 'Button "Don\'t Allow"' in view
+        assert shown_under(page, "position") == "none"  # the page waits for the answer
+        page.tap('role=Button label="Allow"')
+        page.wait('text="35.6586,139.7454"')  # the page's own success callback
+        page.tap("id=locate")  # decided: no second dialog, as on a phone
+        assert "Current Location" not in page.snapshot().text
+    finally:
+        page.permissions("reset", ["geolocation"])
+        page.location_off()
+
+
+def test_dont_allow_denies_the_pages_request_and_a_notification_prompt_is_the_same_dialog(
+    page: phonewire.Phone,
+) -> None:
+    try:
+        page.tap("id=locate")
+        page.tap('role=Button label=="Don\'t Allow"')
+        page.wait('text="error 1"')  # PERMISSION_DENIED, in the page's own error callback
+        page.tap("id=notify")
+        assert "Would Like to Send You Notifications" in page.snapshot().text
+        page.press("back")  # dismisses the dialog: Don't Allow
+        page.wait('text="denied"')
+        page.permissions("reset", ["notifications"])
+        page.tap("id=notify")
+        page.tap('role=Button label="Allow"')
+        page.wait('text="granted"')  # Notification.requestPermission resolved as the page awaited it
+    finally:
+        page.permissions("reset", ["geolocation", "notifications"])
+
+
+def test_a_permission_the_phone_already_decided_asks_nobody(page: phonewire.Phone) -> None:
+    try:
+        page.permissions("grant", ["notifications"])
+        tapped = page.tap("id=notify")
+        assert "dialog opened" not in str(tapped.data.get("message"))
+        page.wait('text="granted"')
+    finally:
+        page.permissions("reset", ["notifications"])
+
+
+def shown_under(phone: phonewire.Phone, ident: str) -> str:
+    """The text of ``ident`` in the view under a dialog (the page's last walked view)."""
+    node = next(n for n in phone.snapshot(all=True).nodes if n.get("identifier") == ident)
+    return str(node.get("label") or "")

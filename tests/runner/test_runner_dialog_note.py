@@ -30,3 +30,10 @@ def test_an_answered_dialog_is_named_and_one_that_follows_it_is_announced() -> N
         'tapped (1, 2); the confirm dialog was accepted; an alert dialog opened: "Done" (answer it: tap OK, or press '
         "back to dismiss it)"
     )
+
+
+def test_the_system_permission_dialog_is_answered_by_its_own_buttons() -> None:
+    opened = {"type": "permission", "message": '"shop" Would Like to Use Your Current Location'}
+    data = noted_dialog({"message": "tapped"}, None, opened)
+    assert data["message"].endswith("(answer it: tap Allow or Don't Allow, or press back to dismiss it)")
+    assert "a permission dialog opened" in data["message"]

@@ -317,7 +317,7 @@ def noted_dialog(data: JSONObject, before: JSONObject | None, after: JSONObject 
     if after is not None:
         data = {**data, "dialog": after}
         kind = str(after.get("type"))
-        answers = "OK" if kind == "alert" else "OK or Cancel"
+        answers = {"alert": "OK", "permission": "Allow or Don't Allow"}.get(kind, "OK or Cancel")
         text = json.dumps(str(after.get("message") or ""), ensure_ascii=False)
         article = "an" if kind[:1] in "aeiou" else "a"
         notes.append(f"{article} {kind} dialog opened: {text} (answer it: tap {answers}, or press back to dismiss it)")

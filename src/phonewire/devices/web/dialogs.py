@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -34,6 +34,11 @@ from phonewire.protocol.snapshot import INTERACTIVE_ROLES, PAGE_DIALOG, RawNode,
 KINDS: Final = ("alert", "confirm", "prompt", "beforeunload")
 OK: Final = "OK"
 CANCEL: Final = "Cancel"
+#: The system's permission dialog (environment.py: a page asked for a permission the phone has not decided): its
+#: answers, as iOS words them; the page is not stopped while it shows, the device answers it (``respond``).
+PERMISSION: Final = "permission"
+ALLOW: Final = "Allow"
+DONT_ALLOW: Final = "Don't Allow"
 #: Where the dialog is drawn (CSS px): centred, this wide at most, the message above, a prompt's field, buttons.
 WIDTH: Final = 280.0
 TEXT_HEIGHT: Final = 88.0
@@ -57,6 +62,8 @@ class Dialog:
     #: The dialog as replies carry it (``dialog``): one object for the dialog's life, so a reply can tell "the
     #: same dialog" from "another one" by identity; the device adds ``answer`` ("accepted" / "dismissed").
     wire: dict[str, Any] = field(default_factory=dict)
+    #: A permission dialog's answer, given by the device (True: Allow); None for a page's own dialog.
+    respond: Callable[[bool], Awaitable[None]] | None = None
 
     @classmethod
     def opening(cls, params: dict[str, Any]) -> Dialog:
@@ -79,6 +86,8 @@ class Dialog:
         return ("an " if self.kind[:1] in "aeiou" else "a ") + self.title()
 
     def buttons(self) -> tuple[str, ...]:
+        if self.kind == PERMISSION:
+            return (DONT_ALLOW, ALLOW)
         return (OK,) if self.kind == "alert" else (CANCEL, OK)
 
 
@@ -183,7 +192,10 @@ async def answer(page: Shows, *, accept: bool) -> Dialog:
     if accept and dialog.kind == "prompt":
         params["promptText"] = dialog.text
     try:
-        await page.session.send("Page.handleJavaScriptDialog", params)
+        if dialog.respond is not None:  # the system's permission dialog: the device answers the page
+            await dialog.respond(accept)
+        else:
+            await page.session.send("Page.handleJavaScriptDialog", params)
     except CdpProtocolError as exc:
         if target_gone(exc):
             raise
@@ -230,7 +242,7 @@ async def tap(page: Shows, dialog: Dialog, screen: Rect, at: tuple[float, float]
         return f"TextField of the {dialog.title()}"
     if taps != 1:
         raise ProtocolError(e.INVALID_REQUEST, f"a dialog button takes one tap, not {taps}", hint(dialog))
-    await answer(page, accept=target == OK)
+    await answer(page, accept=target in (OK, ALLOW))
     return f"Button {json.dumps(target)} of the {dialog.title()}"
 
 

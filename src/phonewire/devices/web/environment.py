@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any, Final
+from urllib.parse import urlsplit
 
-from phonewire.devices.web import chooser
+from phonewire.devices.web import chooser, dialogs, js
 from phonewire.devices.web.cdp import CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.editing import Editing
 from phonewire.devices.web.input import TWO_FRAMES as _TWO_FRAMES
@@ -39,6 +41,11 @@ PERMISSION_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "background-sync": ("background-sync",), "screen-wake-lock": ("screen-wake-lock",),
 }  # fmt: skip
 SETTINGS: Final = {"grant": "granted", "deny": "denied", "reset": "prompt"}
+#: The permission prompt (permission_prompt.js): the binding a page's request calls, and what the dialog says.
+PROMPT_BINDING: Final = "__phonewirePermissionAsked"
+PROMPT_JS: Final = f"({js.load('permission_prompt.js').strip()})({json.dumps(PROMPT_BINDING)})"
+PROMPTS: Final = {"geolocation": "Would Like to Use Your Current Location",
+                  "notifications": "Would Like to Send You Notifications"}  # fmt: skip
 
 
 class Environment(Editing):
@@ -67,6 +74,8 @@ class Environment(Editing):
         """A new page gets the phone's location and network (its metrics come with the profile), and its file
         choosers come to the phone (chooser.py)."""
         await page.session.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+        await page.session.send("Runtime.addBinding", {"name": PROMPT_BINDING})
+        await page.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": PROMPT_JS})
         if self._location != "unset":
             await page.session.send("Emulation.setGeolocationOverride", _position(self._location))
         if self._connectivity != "online":
@@ -160,6 +169,34 @@ class Environment(Editing):
             await chooser.pick(page.session, open_one, paths)
             await self._settle(page)
         return {"files": paths, "message": chooser.picked(paths)}
+
+    def _asked(self, page: Page, params: dict[str, Any]) -> None:
+        """A page's request for a permission (permission_prompt.js): the system's dialog when the phone has not
+        decided it (and no dialog shows already), else the page's call goes on at once with what the phone has."""
+        if params.get("name") != PROMPT_BINDING:
+            return
+        try:
+            asked = json.loads(str(params.get("payload")))
+            name, number = str(asked["name"]), int(asked["number"])
+        except (ValueError, KeyError, TypeError):
+            return  # not the script's call (a page calling the binding itself): nothing to show
+        if name not in PROMPTS or page.dialog is not None or self._permission.get(name, "prompt") != "prompt":
+            self._spawn(self._go_on(page, number))
+            return
+        host = urlsplit(page.url).hostname or page.url
+        message = f"{json.dumps(host)} {PROMPTS[name]}"
+        wire = {"type": dialogs.PERMISSION, "message": message, "permission": name}
+
+        async def respond(allow: bool) -> None:
+            await self.set_permissions("grant" if allow else "deny", [name])
+            await self._go_on(page, number)
+
+        page.dialog, page.unsettled = dialogs.Dialog(dialogs.PERMISSION, message, wire=wire, respond=respond), True
+
+    async def _go_on(self, page: Page, number: int) -> None:
+        """Let the page's request run (its own call, now that the phone decided)."""
+        with contextlib.suppress(ProtocolError, CdpError):
+            await self._eval(page, f"window[Symbol.for('phonewire.permission')]({number})")
 
     async def set_permissions(self, setting: str, permissions: list[str]) -> dict[str, Any]:
         state = SETTINGS[setting]

@@ -104,19 +104,11 @@ def crashed(app_id: str, page: Page) -> ProtocolError:
     )
 
 
-#: What a page shows over itself: its JavaScript dialog (dialogs.py), its file chooser (chooser.py).
+#: What a page shows over itself: its JavaScript dialog (dialogs.py), its file chooser (chooser.py), the permission
+#: dialog its request opens (environment.py; the page's binding call).
 _MODAL_EVENTS: Final = frozenset(
-    {"Page.javascriptDialogOpening", "Page.javascriptDialogClosed", "Page.fileChooserOpened"}
+    {"Page.javascriptDialogOpening", "Page.javascriptDialogClosed", "Page.fileChooserOpened", "Runtime.bindingCalled"}
 )
-
-
-def _on_modal(page: Page, method: str, params: dict[str, Any]) -> None:
-    if method == "Page.javascriptDialogOpening":
-        page.dialog = Dialog.opening(params)
-    elif method == "Page.javascriptDialogClosed":
-        page.dialog, page.unsettled = None, True
-    else:
-        page.chooser, page.unsettled = FileChooser.opening(params), True
 
 
 class Pages(Device):
@@ -245,7 +237,7 @@ class Pages(Device):
                 if method == "Page.frameNavigated":  # a new document: its chooser's input is gone with the old one
                     page.documents, page.chooser = page.documents + 1, None
         elif method in _MODAL_EVENTS and page is not None:
-            _on_modal(page, method, params)
+            self._on_modal(page, method, params)
         elif method == "Page.windowOpen" and page is not None and page is not self._home:
             page.opening = asyncio.get_running_loop().time()
         elif method == "Target.attachedToTarget" and session_id is None:
@@ -422,6 +414,19 @@ class Pages(Device):
 
     async def _follow_environment(self, page: Page) -> None:
         """Give a new page the phone's environment (environment.py: location, network)."""
+
+    def _asked(self, page: Page, params: dict[str, Any]) -> None:
+        """The page asked for a permission (environment.py's prompt)."""
+
+    def _on_modal(self, page: Page, method: str, params: dict[str, Any]) -> None:
+        if method == "Page.javascriptDialogOpening":
+            page.dialog = Dialog.opening(params)
+        elif method == "Page.javascriptDialogClosed":
+            page.dialog, page.unsettled = None, True
+        elif method == "Page.fileChooserOpened":
+            page.chooser, page.unsettled = FileChooser.opening(params), True
+        else:
+            self._asked(page, params)
 
     async def _follow_domains(self, page: Page) -> None:
         for on, (method, params) in ((self._observer.log_domain, LOG_ENABLE),
