@@ -301,6 +301,11 @@ class Phone:
         self._check("permissions", setting=setting, names=names)
         return self._call(self.session.permissions(setting, names))
 
+    def pinch(self, target: str, *, scale: float = 2.0, duration_ms: float = 300) -> ActionResult:
+        """Two fingers on ``target`` that end ``scale`` times as far apart (above 1: zoom in)."""
+        self._check("pinch", target=target, scale=scale, duration_ms=duration_ms)
+        return self._call(self.session.pinch(target, scale=scale, duration_ms=duration_ms))
+
     def pick_file(self, files: list[str | Path]) -> ActionResult:
         """Hand ``files`` to the file chooser the page opened (its change handler sees them)."""
         names = [str(f) for f in files]

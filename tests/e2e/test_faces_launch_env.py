@@ -50,6 +50,12 @@ def test_the_cli_takes_locale_and_timezone_as_options(
         assert next(n for n in nodes if n.get("identifier") == "picked")["label"] == "photo notes.txt:7"
         bad = cli("--device", "web", "pick-file", "notes.txt")
         assert bad.code == 2 and "no file chooser is open" in bad.err and "hint:" in bad.err, bad.err
+        res = cli("--device", "web", "pinch", "id=canvas", "--scale", "0.5")
+        assert res.code == 0 and "two fingers" in res.out, res.err
+        nodes = cli("--device", "web", "--json", "snapshot", "--all").json()["data"]["nodes"]
+        assert next(n for n in nodes if n.get("identifier") == "touches")["label"] == "2 fingers, together x0.5"
+        bad = cli("--device", "web", "pinch", "id=canvas", "--scale", "20")
+        assert bad.code == 2 and "hint:" in bad.err, bad.err
 
 
 def test_the_bridge_takes_them_on_open_app(hostile_site: HostileSite) -> None:
@@ -124,6 +130,8 @@ def test_webdriver_pick_file_takes_names_in_its_files_dir_only(hostile_site: Hos
             assert "files directory" in str(outside.value)
             assert d.execute_script("mobile: pickFile", {"files": ["scan.pdf"]}) == "picked scan.pdf"
             assert d.find_element(AppiumBy.ID, "picked").text == "photo scan.pdf:12"
+            d.execute_script("mobile: pinch", {"target": "id=canvas", "scale": 3})
+            assert d.find_element(AppiumBy.ID, "touches").text == "2 fingers, apart x3.0"
         finally:
             d.quit()
     finally:

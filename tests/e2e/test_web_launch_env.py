@@ -185,3 +185,18 @@ def shown_under(phone: phonewire.Phone, ident: str) -> str:
     """The text of ``ident`` in the view under a dialog (the page's last walked view)."""
     node = next(n for n in phone.snapshot(all=True).nodes if n.get("identifier") == ident)
     return str(node.get("label") or "")
+
+
+# -- pinch ---------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("scale", "says"), [(2.0, "2 fingers, apart x2.0"), (0.5, "2 fingers, together x0.5")])
+def test_a_pinch_is_two_touches_the_pages_own_handlers_see(page: phonewire.Phone, scale: float, says: str) -> None:
+    result = page.pinch("id=canvas", scale=scale)
+    assert "two fingers" in str(result.data.get("message"))
+    assert shown(page, "touches") == says
+
+
+def test_a_pinch_scale_out_of_range_is_refused_with_a_hint(page: phonewire.Phone) -> None:
+    with pytest.raises(ProtocolError) as info:
+        page._call(page.session.pinch("id=canvas", scale=50))
+    assert info.value.code == e.INVALID_REQUEST and "50" in info.value.message and "spreads" in (info.value.hint or "")
+    assert shown(page, "touches") == "none"

@@ -43,10 +43,12 @@ from phonewire.protocol.request import (
     MAX_ACCURACY_M,
     MAX_DURATION_MS,
     MAX_FIND_SCROLLS,
+    MAX_PINCH_SCALE,
     MAX_SCROLL_AMOUNT,
     MAX_TAPS,
     MAX_TEXT_OFFSET,
     MAX_WAIT_MS,
+    MIN_PINCH_SCALE,
     MIN_SCROLL_AMOUNT,
     SCREENSHOT_FORMATS,
     SCREENSHOT_SCALES,
@@ -189,6 +191,9 @@ SETTING: Final = Param("setting", "string", "What to do with the permissions.", 
 PERMISSION_NAMES: Final = Param("names", "strings", f"Permissions: {', '.join(PERMISSIONS)}.", required=True,
                                 minimum=1, maximum=len(PERMISSIONS), metavar="NAME")  # fmt: skip
 _FROM_TO: Final[Mapping[FrontEnd, Mapping[str, str]]] = {"cli": {"start": "from", "end": "to"}}
+PINCH_SCALE: Final = Param("scale", "number", "How far apart the two fingers end, as a multiple of where they start: "
+                           "above 1 spreads them (zoom in), below 1 pinches.", minimum=MIN_PINCH_SCALE,
+                           maximum=MAX_PINCH_SCALE, default=2.0, metavar="S")  # fmt: skip
 PICKED: Final = Param("files", "strings", "Files to hand the chooser (one unless its input takes several; the CLI "
                       "resolves them against its working directory).", required=True, minimum=1, maximum=MAX_VALUES,
                       metavar="PATH", reads=True)  # fmt: skip
@@ -407,6 +412,9 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("pick_file", "pick_file", "Hand files to the file chooser the app opened (the view shows it as "
                   'the phone\'s sheet, Dialog "Choose a file"): the page\'s input gets them, its change handler runs.',
                   (PICKED,), cli="pick-file"),
+        Operation("pinch", "pinch", "Two fingers on the target move apart (scale above 1: zoom in) or together (below "
+                  "1): the page's touch handlers see two touches.",
+                  (TARGET, PINCH_SCALE, replace(DURATION, default=300)), settling="drag", renames=_CLI_DURATION),
         # -- Maestro flows (issue 25; docs/flows.md) --
         Operation("flow_run", "flow_run", "Run a Maestro flow file (YAML), checked whole first: an unsupported "
                   "command, a YAML bomb or an endless loop runs nothing; answers each step's line and result.",

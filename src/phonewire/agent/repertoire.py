@@ -92,6 +92,8 @@ _BOUND_HINTS: Final = {
     "accuracy": f"The accuracy is a radius in metres, 0 to {MAX_ACCURACY_M:g} (a GPS fix outdoors: about 10).",
     "start": "Offsets count characters from 0 in the element's text.",
     "end": "Offsets count characters from 0 in the element's text.",
+    "pinchScale": "Above 1 spreads the fingers (zoom in: 2 doubles their distance), below 1 pinches (0.5 halves it).",
+    "durationMs": "How long the fingers move, in milliseconds (default 300).",
 }
 
 
@@ -190,6 +192,19 @@ class Repertoire:
             raise invalid("name at least one file", "pick-file PATH [PATH…]: the files to hand the chooser.")
         paths = _absolute(files)
         return await self._locked(lambda: self._act(c.PICK_FILE, {"files": paths}, app=True))
+
+    @operation
+    async def pinch(self, target: str, *, scale: float = 2.0, duration_ms: float = 300) -> ActionResult:
+        """Two fingers on the target that end ``scale`` times as far apart as they start."""
+        _check_bound("pinchScale", scale, "scale")
+        _check_bound("durationMs", duration_ms, "duration")
+
+        async def run() -> ActionResult:
+            x, y, info = await self.resolve(target)
+            fields = {"x": x, "y": y, "pinchScale": float(scale), "durationMs": float(duration_ms)}
+            return action_result(await self._link.send(c.PINCH, fields, app=True), info)
+
+        return await self._locked(run)
 
     @operation
     async def permissions(self, setting: str, names: list[str]) -> ActionResult:

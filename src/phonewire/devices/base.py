@@ -315,6 +315,11 @@ class Device(abc.ABC):
         system's sheet would; answers ``{"files", "message"}``."""
         raise self._cannot("hand files to a file chooser")
 
+    async def pinch(self, app_id: str, x: float, y: float, scale: float, duration_ms: float) -> dict[str, Any]:
+        """Two fingers around (x, y) that end ``scale`` times as far apart as they start (above 1: spread, a zoom
+        in), moving over ``duration_ms``; answers ``{"message"}``."""
+        raise self._cannot("pinch")
+
     # -- observation on the side (extensions; see phonewire.devices.observed) ------------------------------------
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
         """``{"entries", "next", "dropped"}``: console messages and page errors (web) or the app's logcat lines

@@ -57,6 +57,7 @@ SET_CONNECTIVITY: Final = "setConnectivity"
 SET_PERMISSIONS: Final = "setPermissions"
 SET_APPEARANCE: Final = "setAppearance"
 PICK_FILE: Final = "pickFile"
+PINCH: Final = "pinch"
 
 #: The v1 command set of the reference protocol.
 V1_COMMANDS: Final = (
@@ -68,7 +69,7 @@ EXTENSION_COMMANDS: Final = (
     UPTIME, LAUNCH_APP, TERMINATE_APP, LIST_APPS, OPEN_URL, RESET, KEY, SET_VALUE, SCROLL,
     LOGS, NETWORK, RECORD_START, RECORD_STOP,
     SELECT_TEXT, GET_CLIPBOARD, SET_CLIPBOARD, ROTATE, SET_LOCATION, SET_CONNECTIVITY, SET_PERMISSIONS,
-    SET_APPEARANCE, PICK_FILE,
+    SET_APPEARANCE, PICK_FILE, PINCH,
 )  # fmt: skip
 ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 
@@ -76,7 +77,7 @@ ALL_COMMANDS: Final = V1_COMMANDS + EXTENSION_COMMANDS
 #: which answers APP_BACKGROUNDED; a notRunning target answers APP_NOT_AVAILABLE.
 APP_SCOPED: Final = frozenset(
     {VIEWPORT, TAP, LONG_PRESS, DRAG, TYPE, KEYBOARD_RETURN, KEYBOARD_DELETE, SNAPSHOT, KEY, SET_VALUE, SCROLL,
-     SELECT_TEXT, PICK_FILE}
+     SELECT_TEXT, PICK_FILE, PINCH}
 )  # fmt: skip
 #: Need ``appBundleId`` but manage app lifecycle themselves (never reactivation semantics).
 APP_LIFECYCLE: Final = frozenset({LAUNCH_APP, TERMINATE_APP})

@@ -78,6 +78,8 @@ FIELD_TYPES: dict[str, str] = {
     "appearance": _STRING,
     # pickFile: the files handed to the page's open file chooser (paths on the phone's machine)
     "files": _STRINGS,
+    # pinch: how far apart the two fingers end, as a multiple of where they start (above 1: spread, zoom in)
+    "pinchScale": _NUMBER,
 }
 
 #: Fields each command needs (besides ``command``).  appBundleId is checked separately (its own code).
@@ -99,6 +101,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     c.SET_PERMISSIONS: ("setting", "permissions"),
     c.SET_APPEARANCE: ("appearance",),
     c.PICK_FILE: ("files",),
+    c.PINCH: ("x", "y", "pinchScale"),
 }
 
 SCREENSHOT_FORMATS = ("png", "jpeg")
@@ -135,6 +138,9 @@ MAX_COORDINATE = 100_000.0
 #: ``selectText``'s character offsets, and a position's accuracy in metres (``setLocation``).
 MAX_TEXT_OFFSET = 10_000_000
 MAX_ACCURACY_M = 100_000.0
+#: ``pinch``'s scale: the fingers end this many times as far apart as they start (0.1: pinched together; 10: spread).
+MIN_PINCH_SCALE = 0.1
+MAX_PINCH_SCALE = 10.0
 #: Inclusive bounds of every numeric field, checked after its type (docs/protocol.md's request table says the same;
 #: tests/protocol/test_protocol_doc.py compares the two).
 NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
@@ -156,6 +162,7 @@ NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "latitude": (-90, 90),
     "longitude": (-180, 180),
     "accuracy": (0, MAX_ACCURACY_M),
+    "pinchScale": (MIN_PINCH_SCALE, MAX_PINCH_SCALE),
 }
 #: A drag's parts run one after the other: together they stay below the command's budget (75 s).
 GESTURE_PARTS: tuple[str, ...] = ("holdMs", "durationMs", "settle")
@@ -168,6 +175,7 @@ _BOUND_HINTS: dict[str, str] = {
     "latitude": "Latitude is degrees north of the equator, -90 (south pole) to 90 (north pole): e.g. 48.8584.",
     "longitude": "Longitude is degrees east of Greenwich, -180 to 180: e.g. 2.2945.",
     "accuracy": "The accuracy radius in metres, e.g. 10.",
+    "pinchScale": "Above 1 spreads the fingers (zoom in: 2 doubles their distance), below 1 pinches (0.5 halves it).",
     "start": "Character offsets count from 0 in the element's text.",
     "end": "Character offsets count from 0 in the element's text.",
 }

@@ -191,6 +191,11 @@ async def _set_permissions(d: Device, r: Request) -> JSONObject:
     return await d.set_permissions(str(r.args["setting"]), [str(p) for p in r.args["permissions"]])
 
 
+async def _pinch(d: Device, r: Request) -> JSONObject:
+    duration = float(r.args.get("durationMs", DEFAULT_DRAG_MS))
+    return await d.pinch(_app(r), float(r.args["x"]), float(r.args["y"]), float(r.args["pinchScale"]), duration)
+
+
 async def _pick_file(d: Device, r: Request) -> JSONObject:
     return await d.pick_file(_app(r), [str(f) for f in r.args["files"]])
 
@@ -354,6 +359,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.SET_PERMISSIONS: _set_permissions,
     c.SET_APPEARANCE: _set_appearance,
     c.PICK_FILE: _pick_file,
+    c.PINCH: _pinch,
     c.SET_VALUE: _set_value,
     c.SCROLL: _scroll,
     c.LOGS: _logs,

@@ -40,4 +40,6 @@ def test_pick_file_is_unsupported_and_sends_nothing() -> None:
     mark = len(agent.calls)
     error = protocol_error(device.pick_file(SHOP, ["/tmp/a.png"]))
     assert error.code == e.UNSUPPORTED_OPERATION and "file chooser" in error.message
+    error = protocol_error(device.pinch(SHOP, 100, 100, 2.0, 300))
+    assert error.code == e.UNSUPPORTED_OPERATION and "pinch" in error.message
     assert agent.calls[mark:] == []

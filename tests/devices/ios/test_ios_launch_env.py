@@ -62,6 +62,8 @@ def test_pick_file_is_unsupported_and_sends_nothing(wda: WdaDouble) -> None:
         mark = len(wda.routes())
         with pytest.raises(ProtocolError) as info:
             await device.pick_file(APP, ["/tmp/a.png"])
+        with pytest.raises(ProtocolError):
+            await device.pinch(APP, 100, 100, 2.0, 300)
         return info.value, since(wda, mark)
 
     error, sent = run(wda, scenario)

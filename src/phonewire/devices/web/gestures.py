@@ -231,6 +231,29 @@ async def drag(
             await touch(session, "touchEnd")
 
 
+async def pinch(
+    session: CdpSession, centre: tuple[float, float], gaps: tuple[float, float], duration_ms: float, right: float
+) -> None:
+    """Two fingers (touch ids 0 and 1) level with ``centre``, ``gaps[0]`` apart at first and ``gaps[1]`` at the end,
+    one move of both per frame over ``duration_ms``, then both up (each x kept within 1 … ``right``)."""
+    x, y = centre
+
+    def points(gap: float) -> list[dict[str, Any]]:
+        xs = (min(max(x - gap / 2, 1.0), right), min(max(x + gap / 2, 1.0), right))
+        return [{"x": px, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": i} for i, px in enumerate(xs)]
+
+    await session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(gaps[0])})
+    try:
+        steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S))
+        for i in range(1, steps + 1):
+            gap = gaps[0] + (gaps[1] - gaps[0]) * i / steps
+            await session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(gap)})
+            await asyncio.sleep(duration_ms / 1000 / steps)
+    finally:
+        with contextlib.suppress(CdpError):
+            await touch(session, "touchEnd")
+
+
 async def key(session: CdpSession, spec: dict[str, Any], text: str | None = None) -> None:
     """One key press: keyDown (with its text) or rawKeyDown, then keyUp."""
     down: dict[str, Any] = {"type": "keyDown" if text else "rawKeyDown", **spec}

@@ -8,7 +8,7 @@ import asyncio
 import json
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
 from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling, settle
@@ -25,6 +25,10 @@ _FOCUS_ON = js.load("focus_on.js").strip()
 _FOCUSED = js.load("focused.js")
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
 TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
+
+
+#: Where a pinch's two fingers start: this many points apart (a thumb and a finger on a phone).
+PINCH_GAP: Final = 120.0
 
 
 class Inputs(Views):
@@ -173,6 +177,24 @@ class Inputs(Views):
                 )  # fmt: skip
             await self._rest(page)
             await self._settle(page)
+
+    async def pinch(self, app_id: str, x: float, y: float, scale: float, duration_ms: float) -> dict[str, Any]:
+        """Two fingers around the point, :data:`PINCH_GAP` points apart at first (less on a narrow screen), that
+        end ``scale`` times as far apart."""
+        with self._mapped(app_id):
+            page = self._live(app_id)
+            dialogs.no_dialog(page, "pinch")
+            aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "pinch")
+            zoom = await self._page_scale(page)
+            start = min(PINCH_GAP, self.profile.width / 2, self.profile.width / 2 / max(scale, 1.0))
+            page.unsettled = True
+            with dialogs.may_open(page):
+                await gestures.pinch(page.session, (x / zoom, y / zoom), (start / zoom, start * scale / zoom),
+                                     duration_ms, (self.profile.width - 1) / zoom)  # fmt: skip
+            await self._rest(page)
+            await self._settle(page)
+        way = "spread" if scale > 1 else "pinched"
+        return {"message": f"{way} two fingers at ({x:g}, {y:g}): {start:g} → {start * scale:g} points apart"}
 
     async def _rest(self, page: Page) -> None:
         """After a drag: wait (bounded) until nothing scrolls any more — a fling decelerating, smooth scrolling,

@@ -34,6 +34,7 @@ command             arguments                                     does
 ``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
                     grant, deny, revoke, reset
 ``pickFile``        ``files`` (list of names in the files dir)    hand them to the page's file chooser (``pick_file``)
+``pinch``           ``target``, ``scale``, ``durationMs``         two fingers on it, apart or together (``pinch``)
 ``flowRun``         ``file``, ``env`` (list of NAME=VALUE)        run a Maestro flow (``flow_run``); its steps
 ==================  ============================================  ==========================================
 
@@ -320,6 +321,11 @@ async def _pick_file(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.pick_file(files)).data.get("message", ""))
 
 
+async def _pinch(s: WebDriverSession, p: Params) -> str:
+    scale, duration = _number(p, "scale", 2.0), _number(p, "durationMs", 300)
+    return str((await s.agent.pinch(_string(p, "target"), scale=scale, duration_ms=duration)).data.get("message", ""))
+
+
 async def _flow_run(s: WebDriverSession, p: Params) -> Any:
     from phonewire.agent import flow_run
 
@@ -368,6 +374,7 @@ MOBILE: Final[dict[str, Command]] = {
     "changePermissions": Command(_change_permissions, "permissions"),
     "setAppearance": Command(_set_appearance, "appearance"),
     "pickFile": Command(_pick_file, "pick_file"),
+    "pinch": Command(_pinch, "pinch"),
     "flowRun": Command(_flow_run, "flow_run"),
 }
 
