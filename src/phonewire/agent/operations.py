@@ -396,6 +396,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   "or a slow one.", (NETWORK_MODE,)),
         Operation("permissions", "permissions", "Grant, deny or reset (apps ask again) permissions for the phone's "
                   "apps.", (SETTING, PERMISSION_NAMES), view_after=False),
+        Operation("keyboard_hide", "keyboard_hide", "Dismiss the on-screen keyboard that a focused text field raised "
+                  "(taps under it are refused while it is up).", cli="keyboard hide"),
         # -- Maestro flows (issue 25; docs/flows.md) --
         Operation("flow_run", "flow_run", "Run a Maestro flow file (YAML), checked whole first: an unsupported "
                   "command, a YAML bomb or an endless loop runs nothing; answers each step's line and result.",

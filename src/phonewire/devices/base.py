@@ -305,6 +305,10 @@ class Device(abc.ABC):
         """Grant, deny or reset (ask again) permissions for every app of the phone."""
         raise self._cannot("change permissions")
 
+    async def hide_keyboard(self) -> dict[str, Any]:
+        """Dismiss the on-screen keyboard; answers ``{"hidden": bool, "message"}`` (``hidden`` false: none was up)."""
+        raise self._cannot("hide its keyboard")
+
     # -- observation on the side (extensions; see phonewire.devices.observed) ------------------------------------
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
         """``{"entries", "next", "dropped"}``: console messages and page errors (web) or the app's logcat lines

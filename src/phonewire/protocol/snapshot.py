@@ -55,6 +55,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final, NotRequired, TypedDict
 
+from phonewire.protocol import errors
+from phonewire.protocol.errors import ProtocolError
+
 # --- role vocabulary (shared by all backends; docs/snapshot.md documents it) --------------------------
 ROLES: Final = (
     "Application", "Window", "Other", "Group", "StaticText", "Heading", "Image", "Button", "Link",
@@ -326,3 +329,44 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
         quality.update(state="degraded", reasonCode="node_cap",
                        reason=f"more than {NODE_CAP} nodes on screen; the rest were dropped")  # fmt: skip
     return {"nodes": nodes, "quality": quality}
+
+
+# --- the on-screen keyboard (issue 24) --------------------------------------------------------------------------
+KEYBOARD: Final = "Keyboard"
+KEYBOARD_HINT: Final = (
+    "Dismiss the keyboard first — `keyboard hide`, or `press back` — then tap there; or act on something above "
+    "it (the screen above the keyboard scrolls as usual).  `fill` and `type` go to the field whatever the keyboard "
+    "covers."
+)
+
+
+def add_keyboard(snapshot: Snapshot, rect: Rect, label: str | None = None) -> None:
+    """Put the on-screen keyboard a device knows is up (the web phone's) on ``snapshot``: one ``Keyboard`` node at
+    the top level, last (it is drawn over everything else)."""
+    nodes = snapshot["nodes"]
+    node: Node = {"index": len(nodes), "type": KEYBOARD, "label": label, "identifier": None, "value": None,
+                  "rect": rect.to_wire(), "enabled": True, "focused": None, "selected": None, "depth": 1,
+                  "parentIndex": 0 if nodes else None}  # fmt: skip
+    nodes.append(node)
+
+
+def keyboard_over(nodes: list[Node], x: float, y: float) -> Rect | None:
+    """The rect of the on-screen keyboard among ``nodes`` that covers the screen point (x, y), or None."""
+    for node in nodes:
+        if node.get("type") != KEYBOARD:
+            continue
+        wire = rect_of(node)
+        r = Rect.of(wire.get("x"), wire.get("y"), wire.get("width"), wire.get("height"))
+        if r.width > 0 and r.height > 0 and r.x <= x < r.x + r.width and r.y <= y < r.y + r.height:
+            return r
+    return None
+
+
+def keyboard_covers(keyboard: Rect, x: float, y: float, what: str) -> ProtocolError:
+    """KEYBOARD_COVERS for a ``what`` (a tap, a long press) at (x, y), under ``keyboard``: nothing was sent."""
+    return ProtocolError(
+        errors.KEYBOARD_COVERS,
+        f"the on-screen keyboard covers ({x:g}, {y:g}): it is up over the screen below y={keyboard.y:g} while a text "
+        f"field has focus; the {what} was not sent",
+        KEYBOARD_HINT,
+    )

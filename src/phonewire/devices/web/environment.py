@@ -86,7 +86,7 @@ class Environment(Editing):
                 return {"orientation": orientation, "message": f"already {orientation}"}
             self.profile = turned(self.profile, landscape)
             for page in self._pages():
-                await page.session.send("Emulation.setDeviceMetricsOverride", metrics(self.profile))
+                await page.session.send("Emulation.setDeviceMetricsOverride", metrics(self.profile, keyboard=page.keyboard))
                 page.unsettled = True
             await self._seen()
             size = f"{self.profile.width}×{self.profile.height}"

@@ -64,6 +64,8 @@ class Page:
     walker_in: int | None = None
     #: Its frames of another origin, walked in their own documents (frames.py).
     frames: Frames = field(default_factory=Frames)
+    #: The on-screen keyboard is up over it (a field that takes typing has focus: keyboard.py).
+    keyboard: bool = False
 
     def stack(self) -> Iterator[Page]:
         """This screen and the ones below it, top first."""

@@ -30,6 +30,7 @@ command             arguments                                     does
 ``setConnectivity`` ``mode``, or ``airplaneMode`` / ``wifi`` +    the phone's network (``connectivity``)
                     ``data`` (Appium's booleans)
 ``setAppearance``   ``style``: light, dark (Appium's)               the phone's mode (``appearance``)
+``hideKeyboard``    ``keys``, ``strategy`` ignored                dismiss the keyboard (``keyboard_hide``)
 ``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
                     grant, deny, revoke, reset
 ``flowRun``         ``file``, ``env`` (list of NAME=VALUE)        run a Maestro flow (``flow_run``); its steps
@@ -294,6 +295,10 @@ async def _set_connectivity(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.connectivity(mode)).data.get("message", ""))
 
 
+async def _hide_keyboard(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.keyboard_hide()).data.get("message", ""))
+
+
 async def _set_appearance(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.appearance(_string(p, "style", "appearance"))).data.get("message", ""))
 
@@ -354,6 +359,7 @@ MOBILE: Final[dict[str, Command]] = {
     "setConnectivity": Command(_set_connectivity, "connectivity"),
     "changePermissions": Command(_change_permissions, "permissions"),
     "setAppearance": Command(_set_appearance, "appearance"),
+    "hideKeyboard": Command(_hide_keyboard, "keyboard_hide"),
     "flowRun": Command(_flow_run, "flow_run"),
 }
 

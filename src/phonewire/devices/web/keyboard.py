@@ -1,0 +1,59 @@
+"""The web phone's on-screen keyboard: up while a field that takes typing has focus, as a phone's keyboard is.
+
+After every action on a page (:meth:`~phonewire.devices.web.view.Views._follow_focus`) the device asks the page
+whether its focused element wants a keyboard (keyboard.js: a text, search, email, number … field, a textarea, a
+contenteditable; not a date or colour field, which opens a picker, nor ``inputmode="none"``) and raises or lowers
+the keyboard when the answer changed::
+
+    down ──(an action leaves a field with focus: a tap on it, fill, a key)──► up
+     ▲                                                                         │
+     └──(focus left the field: a tap above the keyboard elsewhere, the page's blur; back; keyboard hide)───┘
+
+Up, the page's view is the part of the screen above the keyboard (``Emulation.setDeviceMetricsOverride`` with the
+profile's height less the keyboard's, the screen's size unchanged): ``window.visualViewport`` shrinks by the
+keyboard's height and fires ``resize`` (so does ``window``: the layout viewport follows, as on Android Chrome with
+``interactive-widget=resizes-content`` — iOS Safari shrinks only the visual viewport), and the focused field is
+scrolled to just above the keyboard (keyboard_shown.js).  The snapshot lists a ``Keyboard`` node over the bottom
+of the screen, and a tap, long press or drag that starts under it is refused (KEYBOARD_COVERS, nothing sent).
+``back`` and ``keyboard hide`` lower it and take the focus from the field (its ``blur`` fires), as iOS's keyboard
+dismissal does.  Typing (``fill``, ``type``) goes to the field whatever the keyboard covers.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from phonewire.devices.web import js
+from phonewire.devices.web.page_script import evaluate
+from phonewire.devices.web.profiles import Profile, metrics
+from phonewire.devices.web.target import Page
+from phonewire.protocol.snapshot import Rect
+
+#: Whether the focused element wants the on-screen keyboard (keyboard.js on focus_probe.js's answer).
+WANTED_JS: Final = (
+    f"(el => ({js.load('keyboard.js').strip()})(el, ({js.load('focus_probe.js').strip()})(el)))"
+    f"({js.ACTIVE_ELEMENT}())"
+)
+_SHOWN: Final = js.load("keyboard_shown.js").strip()
+#: The focused element loses focus (its ``blur`` fires), as when a phone's keyboard is dismissed.
+BLUR_JS: Final = f"(el => {{ if (el && typeof el.blur === 'function') el.blur(); return 0; }})({js.ACTIVE_ELEMENT}())"
+
+
+def rect(profile: Profile) -> Rect:
+    """Where the keyboard is on the screen, in points: the bottom of it, the whole width."""
+    return Rect(0, profile.height - profile.keyboard, profile.width, profile.keyboard)
+
+
+def under(profile: Profile, x: float, y: float) -> Rect | None:
+    """The keyboard's rect when the screen point (x, y) is under it (the keyboard being up), else None."""
+    r = rect(profile)
+    return r if r.y <= y and 0 <= x <= r.width else None
+
+
+async def turn(page: Page, profile: Profile, up: bool) -> None:
+    """Raise (``up``) or lower the keyboard on ``page``: its view resized, then two frames so the page's own
+    ``resize`` handlers have run (and, up, the focused field scrolled above the keyboard)."""
+    await page.session.send("Emulation.setDeviceMetricsOverride", metrics(profile, keyboard=up))
+    page.keyboard = up
+    page.unsettled = True
+    await evaluate(page.session, f"({_SHOWN})({js.ACTIVE_ELEMENT}(), {'true' if up else 'false'})", await_promise=True)
