@@ -65,7 +65,7 @@ def test_one_tool_per_command_each_with_an_object_schema_that_forbids_unknown_ar
                           "select", "press", "swipe", "scroll", "find", "screenshot", "viewport", "open_url", "wait",
                           "trace_start", "trace_stop", "logs", "network", "record_start", "record_stop",
                           "select_text", "clipboard_get", "clipboard_set", "rotate", "location", "location_off",
-                          "connectivity", "permissions", "appearance", "flow_run"}  # fmt: skip
+                          "connectivity", "permissions", "appearance", "keyboard_hide", "flow_run"}  # fmt: skip
     for tool in tools.values():
         jsonschema.Draft202012Validator.check_schema(tool.input_schema)
         assert tool.input_schema["type"] == "object" and tool.input_schema["additionalProperties"] is False

@@ -1,7 +1,8 @@
 """The phone's repertoire as agent operations (issue 24): keys pressed with modifiers, text selection, the
-clipboard, the on-screen keyboard, and the phone's environment — orientation, location, connectivity, permissions.  A mixin of
-:class:`~phonewire.agent.core.AgentSession`: each method checks its arguments before any I/O (a latitude of 91, an
-unknown permission, a key combination no keyboard has: INVALID_REQUEST with a hint), then sends one wire command.
+clipboard, the on-screen keyboard, and the phone's environment — orientation, location, connectivity, permissions.
+A mixin of :class:`~phonewire.agent.core.AgentSession`: each method checks its arguments before any I/O (a latitude
+of 91, an unknown permission, a key combination no keyboard has: INVALID_REQUEST with a hint), then sends one wire
+command.
 """
 
 from __future__ import annotations

@@ -30,10 +30,9 @@ from phonewire.devices.web.target import Page
 from phonewire.protocol.snapshot import Rect
 
 #: Whether the focused element wants the on-screen keyboard (keyboard.js on focus_probe.js's answer).
-WANTED_JS: Final = (
-    f"(el => ({js.load('keyboard.js').strip()})(el, ({js.load('focus_probe.js').strip()})(el)))"
-    f"({js.ACTIVE_ELEMENT}())"
-)
+_WANTS: Final = js.load("keyboard.js").strip()
+_KIND: Final = js.load("focus_probe.js").strip()
+WANTED_JS: Final = f"(el => ({_WANTS})(el, ({_KIND})(el)))({js.ACTIVE_ELEMENT}())"
 _SHOWN: Final = js.load("keyboard_shown.js").strip()
 #: The focused element loses focus (its ``blur`` fires), as when a phone's keyboard is dismissed.
 BLUR_JS: Final = f"(el => {{ if (el && typeof el.blur === 'function') el.blur(); return 0; }})({js.ACTIVE_ELEMENT}())"

@@ -121,7 +121,7 @@ class Views(Pages):
     async def _follow_focus(self, page: Page, *, lower_only: bool = False) -> None:
         """After an action: the keyboard up while a field that takes typing has focus, down once none has
         (``lower_only``: only down — a snapshot sees the keyboard go when the page took the focus away)."""
-        if page.gone or page.frozen or page.dialog is not None:
+        if page.gone or page.frozen or page.dialog is not None or (lower_only and not page.keyboard):
             return
         with self._may_close(page):
             try:
@@ -130,6 +130,11 @@ class Views(Pages):
                 return
             if wanted != page.keyboard and (page.keyboard or not lower_only):
                 await keyboard.turn(page, self.profile, wanted)
+
+    def _keyboard_shown(self, page: Page, snapshot: Snapshot) -> None:
+        """The snapshot of ``page`` lists the keyboard when it is up over it."""
+        if page.keyboard:
+            add_keyboard(snapshot, keyboard.rect(self.profile))
 
     def _clear_of_keyboard(self, page: Page, x: float, y: float, what: str) -> None:
         """KEYBOARD_COVERS when the keyboard is up over ``page`` and (x, y) is under it."""
@@ -219,8 +224,7 @@ class Views(Pages):
                     if primed is not None:
                         with contextlib.suppress(Exception):  # the walk below meets whatever went wrong
                             await primed
-            if page.keyboard:
-                await self._follow_focus(page, lower_only=True)
+            await self._follow_focus(page, lower_only=True)
             page.unsettled = False
             if loading is None and settle.navigating(page):
                 loading = "a navigation was under way"
@@ -246,8 +250,7 @@ class Views(Pages):
                 await frames.join(page.frames, walk, frames.Where(page.session))
             page.last_walk = walk
             snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
-            if page.keyboard:
-                add_keyboard(snapshot, keyboard.rect(self.profile))
+            self._keyboard_shown(page, snapshot)
             closed, blocked = self._windows_closed.pop(app_id, 0), self._popups_blocked.pop(app_id, 0)
             if closed or blocked:
                 windows_limited(snapshot, closed, blocked)

@@ -381,8 +381,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points", ("viewport",)),
     Route("GET", _S + "/orientation", _orientation, "PORTRAIT or LANDSCAPE (the app's viewport)"),
     Route("POST", _S + "/orientation", _rotate, "turn the phone (`rotate`)", ("rotate",)),
-    Route("POST", _S + "/appium/device/hide_keyboard", _hide_keyboard, "dismiss the keyboard (Appium's)",
-          ("keyboard_hide",)),  # fmt: skip
+    Route("POST", _S + "/appium/device/hide_keyboard", _hide_keyboard, "dismiss the keyboard", ("keyboard_hide",)),
     Route(
         "POST",
         _S + "/actions",
