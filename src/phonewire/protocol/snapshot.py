@@ -301,6 +301,7 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
         value = node.value or None  # as the field holds it: a trailing space is part of what an agent copies
         included = (
             node.interactive
+            or node.type == "Keyboard"  # (it has no name of its own on iOS; taps under it do not reach the app)
             or node.type in INTERACTIVE_ROLES
             or node.type in SCROLL_ROLES
             or bool(label or identifier or value)
@@ -370,3 +371,10 @@ def keyboard_covers(keyboard: Rect, x: float, y: float, what: str) -> ProtocolEr
         f"field has focus; the {what} was not sent",
         KEYBOARD_HINT,
     )
+
+
+def refuse_under(keyboard: Rect | None, x: float, y: float, what: str) -> None:
+    """KEYBOARD_COVERS when ``keyboard`` (the one a device's last dump showed) is over the screen point (x, y)."""
+    if keyboard is not None and keyboard.x <= x < keyboard.x + keyboard.width and keyboard.y <= y:
+        if y < keyboard.y + keyboard.height:
+            raise keyboard_covers(keyboard, x, y, what)

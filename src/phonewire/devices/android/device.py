@@ -60,7 +60,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import css_image_size
-from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot
+from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot, refuse_under
 
 T = TypeVar("T")
 
@@ -104,6 +104,8 @@ class AndroidDevice(AndroidRepertoire, Device):
     ) -> None:
         self._wanted = serial
         self._adb = adb
+        #: The on-screen keyboard the last snapshot's dump showed; an action that may change the screen forgets it.
+        self._keyboard: Rect | None = None
         self._connect = connect or default_connect
         self._sleep = sleep
         self._clock = clock
@@ -419,6 +421,8 @@ class AndroidDevice(AndroidRepertoire, Device):
     async def tap(
         self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
     ) -> None:
+        refuse_under(self._keyboard, x, y, "tap")
+        self._keyboard = None
         px, py = self._px(x), self._px(y)
 
         def work(agent: Agent) -> None:
@@ -433,6 +437,8 @@ class AndroidDevice(AndroidRepertoire, Device):
     async def long_press(
         self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
     ) -> None:
+        refuse_under(self._keyboard, x, y, "long press")
+        self._keyboard = None
         px, py = self._px(x), self._px(y)
         await self._run(lambda agent: agent.long_click(px, py, duration_ms / 1000.0))
 
@@ -446,6 +452,8 @@ class AndroidDevice(AndroidRepertoire, Device):
         hold_ms: float,
         settle_ms: float,
     ) -> None:
+        refuse_under(self._keyboard, *start, "drag")
+        self._keyboard = None
         (fx, fy), (tx, ty) = (self._px(start[0]), self._px(start[1])), (self._px(end[0]), self._px(end[1]))
 
         def work(agent: Agent) -> None:
@@ -559,6 +567,7 @@ class AndroidDevice(AndroidRepertoire, Device):
             hierarchy = parse_hierarchy(agent.dump_hierarchy(), self.density, app_id)
             viewport = self._viewport_for_rotation(hierarchy.rotation)
             hierarchy.root.rect = viewport
+            self._keyboard = hierarchy.keyboard  # (repertoire.py: a tap under it is refused)
             return build_snapshot(hierarchy.root, viewport, BACKEND)
 
         return await self._run(work)

@@ -3,7 +3,10 @@ device clipboard (``clipboard`` / ``set_clipboard``: the agent's ``getClipboard`
 calls), rotation (``set_orientation``: ``natural`` or ``left``, then the display re-read, so points keep mapping to
 pixels), dark mode (``cmd uimode night``), and keys with modifiers (``press(keycode, meta)``: the agent's
 ``pressKeyCode`` with Android's meta state — ctrl+a, ctrl+c and ctrl+v select, copy and paste in a text field as a
-hardware keyboard's would).  The rest of the repertoire (selection, location, connectivity, permissions) stays the
+hardware keyboard's would), and the on-screen keyboard: the input method's window of the dump is a ``Keyboard``
+node (hierarchy.py), a tap under the one the last snapshot showed is refused (KEYBOARD_COVERS), and ``hideKeyboard``
+presses back while the dump shows it, as Android's back closes the keyboard first (unverified on a live phone:
+docs/android.md).  The rest of the repertoire (selection, location, connectivity, permissions) stays the
 base class's UNSUPPORTED_OPERATION."""
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from phonewire.devices.android.agent import Agent
+from phonewire.devices.android.hierarchy import parse_hierarchy
+from phonewire.protocol.snapshot import Rect
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 
@@ -40,6 +45,9 @@ class AndroidRepertoire:
         async def _run(self, work: Callable[[Agent], T]) -> T: ...
 
         def _read_display(self, agent: Agent) -> None: ...
+
+        density: float
+        _keyboard: Rect | None
 
     async def get_clipboard(self) -> dict[str, Any]:
         text = str(await self._run(lambda agent: agent.clipboard) or "")
@@ -72,3 +80,14 @@ class AndroidRepertoire:
         meta = sum(META[m] for m in modifiers) | (META["shift"] if key == "shiftTab" else 0)
         await self._run(lambda agent: agent.press(KEYCODES[key], meta=meta))
         return {"message": f"pressed {'+'.join([*modifiers, key])}"}
+
+    async def hide_keyboard(self) -> dict[str, Any]:
+        def work(agent: Agent) -> bool:
+            if parse_hierarchy(agent.dump_hierarchy(), self.density).keyboard is None:
+                return False
+            agent.press("back")  # back closes the keyboard first, the app keeps its screen
+            return True
+
+        self._keyboard = None
+        hidden = await self._run(work)
+        return {"hidden": hidden, "message": "hid the keyboard (back)" if hidden else "no keyboard was up"}
