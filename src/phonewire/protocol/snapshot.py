@@ -375,6 +375,6 @@ def keyboard_covers(keyboard: Rect, x: float, y: float, what: str) -> ProtocolEr
 
 def refuse_under(keyboard: Rect | None, x: float, y: float, what: str) -> None:
     """KEYBOARD_COVERS when ``keyboard`` (the one a device's last dump showed) is over the screen point (x, y)."""
-    if keyboard is not None and keyboard.x <= x < keyboard.x + keyboard.width and keyboard.y <= y:
-        if y < keyboard.y + keyboard.height:
-            raise keyboard_covers(keyboard, x, y, what)
+    r = keyboard
+    if r is not None and r.x <= x < r.x + r.width and r.y <= y < r.y + r.height:
+        raise keyboard_covers(r, x, y, what)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from phonewire.devices.android.agent import Agent
 from phonewire.devices.android.hierarchy import parse_hierarchy
-from phonewire.protocol.snapshot import Rect
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Rect
 
 T = TypeVar("T")
 
