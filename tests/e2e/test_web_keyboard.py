@@ -8,8 +8,10 @@ no keyboard.  Through the Python API, which drives the real runner over HTTP."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from PIL import Image
 from web_runner import HostileSite
 
 import phonewire
@@ -71,6 +73,17 @@ def test_a_tap_under_the_keyboard_is_refused_and_after_keyboard_hide_it_lands(ph
     assert phone.keyboard_hide().data["hidden"] is False  # none was up: said, not refused
 
 
+def test_a_selector_for_something_under_the_keyboard_says_the_keyboard_is_up(phone: phonewire.Phone) -> None:
+    phone.tap("id=name")
+    with pytest.raises(ProtocolError) as info:
+        phone.tap("id=deep")  # laid out at y=560: under the keyboard, off the view above it
+    assert info.value.code == e.NOT_FOUND and "keyboard is up" in (info.value.hint or "")
+    assert shown(phone, "clicks") == "0"
+    phone.keyboard_hide()
+    phone.tap("id=deep")
+    assert shown(phone, "clicks") == "10"
+
+
 def test_back_lowers_the_keyboard_first(phone: phonewire.Phone) -> None:
     phone.tap("id=name")
     result = phone.press("back")
@@ -98,3 +111,19 @@ def test_a_date_field_and_inputmode_none_raise_no_keyboard(phone: phonewire.Phon
     assert shown(phone, "focus") == f"focus {field}"
     assert keyboards(phone) == []
     assert shown(phone, "heights") == str(PROFILE.height)
+
+
+def test_a_screenshot_with_the_keyboard_up_is_the_whole_screen_with_the_keyboard_drawn(
+    phone: phonewire.Phone, tmp_path: Path
+) -> None:
+    phone.tap("id=name")
+    phone.screenshot(tmp_path / "up.png", scale="css")
+    with Image.open(tmp_path / "up.png") as img:
+        assert img.size == (PROFILE.width, PROFILE.height)
+        tray = img.convert("RGB").getpixel((2, PROFILE.height - PROFILE.keyboard + 4))
+    phone.keyboard_hide()
+    phone.screenshot(tmp_path / "down.png", scale="css")
+    with Image.open(tmp_path / "down.png") as img:
+        assert img.size == (PROFILE.width, PROFILE.height)
+        page = img.convert("RGB").getpixel((2, PROFILE.height - PROFILE.keyboard + 4))
+    assert tray != page  # the keyboard's tray, then the page's own low button

@@ -14,7 +14,8 @@ profile's height less the keyboard's, the screen's size unchanged): ``window.vis
 keyboard's height and fires ``resize`` (so does ``window``: the layout viewport follows, as on Android Chrome with
 ``interactive-widget=resizes-content`` — iOS Safari shrinks only the visual viewport), and the focused field is
 scrolled to just above the keyboard (keyboard_shown.js).  The snapshot lists a ``Keyboard`` node over the bottom
-of the screen, and a tap, long press or drag that starts under it is refused (KEYBOARD_COVERS, nothing sent).
+of the screen, a screenshot draws it there (:func:`drawn`: the image is the whole screen's), and a tap, long press
+or drag that starts under it is refused (KEYBOARD_COVERS, nothing sent).
 ``back`` and ``keyboard hide`` lower it and take the focus from the field (its ``blur`` fires), as iOS's keyboard
 dismissal does.  Typing (``fill``, ``type``) goes to the field whatever the keyboard covers.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from phonewire.devices.base import Screenshot
 from phonewire.devices.web import js
 from phonewire.devices.web.page_script import evaluate
 from phonewire.devices.web.profiles import Profile, metrics
@@ -56,3 +58,40 @@ async def turn(page: Page, profile: Profile, up: bool) -> None:
     page.keyboard = up
     page.unsettled = True
     await evaluate(page.session, f"({_SHOWN})({js.ACTIVE_ELEMENT}(), {'true' if up else 'false'})", await_promise=True)
+
+
+#: The keyboard as a screenshot draws it: its tray and three rows of keys over a row of wider ones (light mode).
+_TRAY, _KEY = (209, 212, 217), (252, 252, 254)
+_ROWS: Final = (10, 9, 7, 3)
+
+
+def drawn(shot: Screenshot, profile: Profile, css_size: tuple[int, int] | None, quality: int = 80) -> Screenshot:
+    """``shot`` (the page's view above the keyboard) as the whole screen shows it: the keyboard drawn below it, so
+    the image is the screen's size and a node's rect is where it shows (``css_size``: the css screenshot's size of
+    the whole screen; None: device pixels).  Pillow, imported here: only a screenshot with the keyboard up pays."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    with Image.open(io.BytesIO(shot.data)) as view:
+        width, height = css_size or (round(profile.width * profile.dpr), round(profile.height * profile.dpr))
+        per_point = width / profile.width
+        canvas = Image.new("RGB", (width, height), _TRAY)
+        above = max(1, round((profile.height - profile.keyboard) * per_point))
+        canvas.paste(view.convert("RGB").resize((width, above)) if view.size != (width, above) else view, (0, 0))
+    draw = ImageDraw.Draw(canvas)
+    row_h = profile.keyboard * per_point / (len(_ROWS) + 1.5)  # (a suggestion bar's worth on top)
+    for i, keys in enumerate(_ROWS):
+        top = above + row_h * (i + 1.2)
+        key_w = width / (10 if keys > 3 else 4)
+        left = (width - key_w * keys) / 2
+        for k in range(keys):
+            x = left + k * key_w
+            draw.rounded_rectangle((x + 3 * per_point, top, x + key_w - 3 * per_point, top + row_h * 0.8),
+                                   radius=5 * per_point, fill=_KEY)  # fmt: skip
+    out = io.BytesIO()
+    if shot.format == "jpeg":
+        canvas.save(out, format="JPEG", quality=max(0, min(100, quality)))
+    else:
+        canvas.save(out, format="PNG")
+    return Screenshot(out.getvalue(), shot.format, width, height)

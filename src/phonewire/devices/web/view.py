@@ -33,6 +33,7 @@ from phonewire.devices.web.walk import (
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.request import css_image_size
 from phonewire.protocol.snapshot import Rect, Snapshot, add_keyboard, keyboard_covers
 
 #: How the page is shown: the walk's ``shown`` (walker.js), read alone.
@@ -268,7 +269,11 @@ class Views(Pages):
             page = self._foreground() or await self._ensure_home()
             if page.dialog is not None:  # the renderer draws no frame until the dialog is answered
                 raise dialogs.refused(page.dialog, "no screenshot can be taken (the page draws nothing under it)")
-            return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
+            shot = await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
+        if not page.keyboard:
+            return shot
+        css = css_image_size(self.profile.width, self.profile.height) if scale == "css" else None
+        return await asyncio.to_thread(keyboard.drawn, shot, self.profile, css, quality)
 
     # -- logs, requests, video (observe.py, screencast.py) ---------------------------------------------------------
     def _app_pages(self) -> list[Page]:
