@@ -45,8 +45,9 @@ def text(d: appium_webdriver.Remote, ident: str) -> str:
 
 
 def touch(d: appium_webdriver.Remote, x: int, y: int) -> None:
-    actions = ActionBuilder(d, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
-    actions.pointer_action.move_to_location(x, y).pointer_down().pause(0.05).pointer_up()
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")  # type: ignore[no-untyped-call]
+    actions = ActionBuilder(d, mouse=finger)
+    actions.pointer_action.move_to_location(x, y).pointer_down().pause(0.05).pointer_up()  # type: ignore[no-untyped-call]
     actions.perform()
 
 
