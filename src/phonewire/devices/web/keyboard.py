@@ -22,6 +22,8 @@ dismissal does.  Typing (``fill``, ``type``) goes to the field whatever the keyb
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Final
 
 from phonewire.devices.base import Screenshot
@@ -36,6 +38,8 @@ _WANTS: Final = js.load("keyboard.js").strip()
 _KIND: Final = js.load("focus_probe.js").strip()
 WANTED_JS: Final = f"(el => ({_WANTS})(el, ({_KIND})(el)))({js.ACTIVE_ELEMENT}())"
 _SHOWN: Final = js.load("keyboard_shown.js").strip()
+#: How long the page's two frames after the keyboard moved are waited for (times the time scale).
+FRAMES_WAIT_S: Final = 1.0
 #: The focused element loses focus (its ``blur`` fires), as when a phone's keyboard is dismissed.
 BLUR_JS: Final = f"(el => {{ if (el && typeof el.blur === 'function') el.blur(); return 0; }})({js.ACTIVE_ELEMENT}())"
 
@@ -51,13 +55,15 @@ def under(profile: Profile, x: float, y: float) -> Rect | None:
     return r if r.y <= y and 0 <= x <= r.width else None
 
 
-async def turn(page: Page, profile: Profile, up: bool) -> None:
+async def turn(page: Page, profile: Profile, up: bool, scale: float = 1.0) -> None:
     """Raise (``up``) or lower the keyboard on ``page``: its view resized, then two frames so the page's own
     ``resize`` handlers have run (and, up, the focused field scrolled above the keyboard)."""
     await page.session.send("Emulation.setDeviceMetricsOverride", metrics(profile, keyboard=up))
     page.keyboard = up
     page.unsettled = True
-    await evaluate(page.session, f"({_SHOWN})({js.ACTIVE_ELEMENT}(), {'true' if up else 'false'})", await_promise=True)
+    shown = f"({_SHOWN})({js.ACTIVE_ELEMENT}(), {'true' if up else 'false'})"
+    with contextlib.suppress(TimeoutError):  # a page that draws no frames: the keyboard is up all the same
+        await asyncio.wait_for(evaluate(page.session, shown, await_promise=True), FRAMES_WAIT_S * scale)
 
 
 #: The keyboard as a screenshot draws it: its tray and three rows of keys over a row of wider ones (light mode).

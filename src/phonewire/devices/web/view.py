@@ -130,7 +130,7 @@ class Views(Pages):
             except ProtocolError:  # the page's scripts broke the probe: the keyboard stays as it is
                 return
             if wanted != page.keyboard and (page.keyboard or not lower_only):
-                await keyboard.turn(page, self.profile, wanted)
+                await keyboard.turn(page, self.profile, wanted, self._scale)
 
     def _keyboard_shown(self, page: Page, snapshot: Snapshot) -> None:
         """The snapshot of ``page`` lists the keyboard when it is up over it."""
@@ -145,7 +145,7 @@ class Views(Pages):
     async def _lower_keyboard(self, page: Page) -> None:
         """Dismiss the keyboard: the field loses focus (its ``blur`` fires), the page's view is the whole screen."""
         await self._eval(page, keyboard.BLUR_JS)
-        await keyboard.turn(page, self.profile, False)
+        await keyboard.turn(page, self.profile, False, self._scale)
 
     @contextlib.contextmanager
     def _may_close(self, page: Page) -> Iterator[None]:
