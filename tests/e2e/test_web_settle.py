@@ -33,3 +33,11 @@ def test_the_view_after_a_tap_waits_for_the_frames_its_handler_asked_for(phone: 
     view = phone.snapshot()
     assert "Two frames later" in view.text
     assert view.quality.get("state", "healthy") == "healthy"
+
+
+def test_a_synchronous_request_is_not_counted_on_its_way_after_it_returned(phone: phonewire.Phone) -> None:
+    """A synchronous XHR's loadend fires inside send(): the count of requests on their way went up after it and
+    stayed at one, so every later settle on the page waited its whole bound (about 1 s per tap on the aim tests'
+    pages, whose recorder reports each click so)."""
+    phone.tap("id=sync")
+    assert "status 200, requests on their way: 0" in phone.snapshot().text

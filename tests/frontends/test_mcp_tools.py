@@ -169,8 +169,9 @@ def test_the_other_tools_reach_the_wire(runner: ToolRunner, sender: Sender) -> N
         "launchApp", "listApps", "viewport", "type", "button", "longPress", "drag", "scroll", "tap", "type",
         "openUrl", "terminateApp",
     ]  # fmt: skip
-    # each action between the two looks of its diff: the screen before and after it
-    assert sum(c == "snapshot" for c, _ in sender.sent) == 2 * 6
+    # each action between the two looks of its diff: the screen before and after it; and fill at a point one more
+    # look, for the field its tap focused (cleared as fill @eN clears it)
+    assert sum(c == "snapshot" for c, _ in sender.sent) == 2 * 6 + 1
 
 
 def test_scroll_takes_a_target_and_find_answers_the_line_of_the_row_it_scrolled_to(

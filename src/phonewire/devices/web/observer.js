@@ -25,10 +25,15 @@
   const XHR = window.XMLHttpRequest && window.XMLHttpRequest.prototype, send = XHR && XHR.send;
   if (send) {
     XHR.send = function () {
-      this.addEventListener("loadend", ended, {once: true});
-      const r = send.apply(this, arguments);
+      // counted before: a synchronous request's loadend fires inside send()
       state.requests++;
-      return r;
+      this.addEventListener("loadend", ended, {once: true});
+      try {
+        return send.apply(this, arguments);
+      } catch (err) {
+        ended();  // not sent (not opened), or a synchronous request that failed: no loadend comes
+        throw err;
+      }
     };
   }
   // A reaction's chain: a short timer or an animation frame requested while an event is dispatched, or from such a
