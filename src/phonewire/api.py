@@ -296,6 +296,10 @@ class Phone:
         self._check("connectivity", mode=mode)
         return self._call(self.session.connectivity(mode))
 
+    def keyboard_hide(self) -> ActionResult:
+        """Dismiss the on-screen keyboard (``data["hidden"]`` false: none was up)."""
+        return self._call(self.session.keyboard_hide())
+
     def permissions(self, setting: str, names: list[str]) -> ActionResult:
         """``grant``, ``deny`` or ``reset`` the permissions ``names`` (geolocation, camera, clipboard …)."""
         self._check("permissions", setting=setting, names=names)

@@ -118,3 +118,42 @@ def test_a_session_without_settled_diffs_answers_as_the_device_did() -> None:
     result = run(agent.type("x"))
     assert result.diff is None and result.changed is True
     assert [c for c, _ in sender.sent] == ["type"]
+
+
+class MarkedSender(FakeSender):
+    """A web-like device: its snapshots carry a change mark and its nodes serials; a tap aimed with the mark of a
+    screen it no longer shows is refused (ELEMENT_MOVED), as the web device's aim is."""
+
+    def __init__(self, nodes: list[dict[str, Any]]) -> None:
+        super().__init__([{**n, "serial": str(n["index"] + 100)} for n in nodes])
+        self.mark = "doc:1"
+
+    async def send(self, command: str, fields: Any = None) -> Envelope:
+        if command == "tap" and (fields or {}).get("mark") not in (None, self.mark):
+            self.sent.append((command, dict(fields or {})))
+            raise ProtocolError(e.ELEMENT_MOVED, "the screen changed after the snapshot", "Snapshot again.")
+        reply = await super().send(command, fields)
+        if command == "snapshot":
+            return ok({**(reply.data or {}), "mark": self.mark})
+        return reply
+
+
+def test_a_ref_from_an_actions_reply_is_tapped_by_that_screen_with_no_look_of_its_own() -> None:
+    """The view an action's reply issued carries its screen's change mark: a tap on one of its refs goes where that
+    screen put it (the device checks the mark), and the screen before it is that view — one snapshot per tap, the
+    one after (it took a fresh one before, to re-find the ref)."""
+    sender = MarkedSender(screen(row(1, 100, 0), row(2, 150, 0)))
+    agent = AgentSession(sender, app_id=APP)
+    first = run(agent.tap('text="Row 1"'))
+    ref = [line.split()[0][1:] for line in run(agent.snapshot()).text.splitlines() if 'Button "+"' in line][-1]
+    sender.sent.clear()
+    run(agent.tap(f"@{ref}"))
+    run(agent.tap(f"@{ref}"))  # a ref of the previous tap's reply
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
+    assert all(body.get("mark") == "doc:1" for c, body in sender.sent if c == "tap")
+    assert first.changed is False
+    sender.mark = "doc:2"  # the page changed since: refused on the device, then re-found on a fresh look
+    sender.sent.clear()
+    result = run(agent.tap(f"@{ref}"))
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
+    assert result.diff == []

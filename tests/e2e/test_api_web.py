@@ -91,3 +91,9 @@ def test_fill_replaces_the_whole_value_even_beyond_the_fields_width_or_first_lin
         phone.tap("id=search")
         phone.fill("id=notes", "X")
         assert value_of(phone, "notes") == "X"
+        # at a point: the field there is cleared the same way (it kept its old text in front of the new before)
+        rect = next(n for n in phone.snapshot().nodes if n["identifier"] == "name")["rect"]
+        result = phone.fill(f"{rect['x'] + rect['width'] / 2} {rect['y'] + rect['height'] / 2}", "Cy")
+        assert value_of(phone, "name") == "Cy"
+        assert result.data["cleared"] == len("Bob ✓")
+        assert result.data["target"]["type"] == "TextField"

@@ -148,7 +148,9 @@ def test_reference_workflow_get_tree_tap_element_enter_text_get_context(bridge: 
     assert 'value="hello bridge"' in find_line(typed["tree"], r"id=name\b")
 
     # 4. get_context: tree + screenshot, by default a JPEG at one pixel per point that decodes at the reported size
-    #    (the viewport's size in points); a PNG at device pixels on request
+    #    (the viewport's size in points); a PNG at device pixels on request.  The Name field's keyboard is dismissed
+    #    first: while it is up the viewport is the part of the screen above it, the screenshot the whole screen
+    assert bridge.result("keyboard_hide")["message"].startswith("hid the keyboard")
     context = bridge.result("get_context")
     assert 'value="hello bridge"' in context["tree"]
     viewport = bridge.result("viewport")

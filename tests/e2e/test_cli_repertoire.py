@@ -81,3 +81,20 @@ def test_bad_input_is_a_usage_error_with_a_hint(run: object, argv: tuple[str, ..
     res = run(*argv)  # type: ignore[operator]
     assert res.code == 2 and says in res.err and "hint:" in res.err, res.err
     assert shown(run, "position") == "none" and shown(run, "orientation") == "none"
+
+
+def test_keyboard_hide_through_the_cli(web: Cli, hostile_site: HostileSite) -> None:
+    def run(*argv: str) -> Result:
+        return web("--device", "web", *argv)
+
+    assert run("open", hostile_site.url("keyboard.html")).code == 0
+    assert run("tap", "id=name").code == 0
+    assert "Keyboard (covers the screen below y=" in run("snapshot", "-i").out
+    res = run("tap", "196", "812")  # under the keyboard: refused, with its code and hint
+    assert res.code != 0 and "KEYBOARD_COVERS" in res.err and "keyboard hide" in res.err, (res.out, res.err)
+    res = run("keyboard", "hide")
+    assert res.code == 0 and res.out.startswith("ok hid the keyboard"), (res.out, res.err)
+    assert "Keyboard" not in run("snapshot").out
+    assert run("tap", "196", "812").code == 0
+    res = run("--json", "snapshot")
+    assert next(n for n in res.json()["data"]["nodes"] if n.get("identifier") == "clicks").get("label") == "1"

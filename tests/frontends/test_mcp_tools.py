@@ -65,7 +65,8 @@ def test_one_tool_per_command_each_with_an_object_schema_that_forbids_unknown_ar
                           "select", "press", "swipe", "scroll", "find", "screenshot", "viewport", "open_url", "wait",
                           "trace_start", "trace_stop", "logs", "network", "record_start", "record_stop",
                           "select_text", "clipboard_get", "clipboard_set", "rotate", "location", "location_off",
-                          "connectivity", "permissions", "appearance", "pick_file", "pinch", "flow_run"}  # fmt: skip
+                          "connectivity", "permissions", "appearance", "pick_file", "pinch", "keyboard_hide",
+                          "flow_run"}  # fmt: skip
     for tool in tools.values():
         jsonschema.Draft202012Validator.check_schema(tool.input_schema)
         assert tool.input_schema["type"] == "object" and tool.input_schema["additionalProperties"] is False
@@ -169,8 +170,9 @@ def test_the_other_tools_reach_the_wire(runner: ToolRunner, sender: Sender) -> N
         "launchApp", "listApps", "viewport", "type", "button", "longPress", "drag", "scroll", "tap", "type",
         "openUrl", "terminateApp",
     ]  # fmt: skip
-    # each action between the two looks of its diff: the screen before and after it
-    assert sum(c == "snapshot" for c, _ in sender.sent) == 2 * 6
+    # each action between the two looks of its diff: the screen before and after it; and fill at a point one more
+    # look, for the field its tap focused (cleared as fill @eN clears it)
+    assert sum(c == "snapshot" for c, _ in sender.sent) == 2 * 6 + 1
 
 
 def test_scroll_takes_a_target_and_find_answers_the_line_of_the_row_it_scrolled_to(

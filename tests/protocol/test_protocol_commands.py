@@ -75,6 +75,7 @@ def test_command_sets_are_consistent() -> None:
         "setAppearance",
         "pickFile",
         "pinch",
+        "hideKeyboard",
     }
     for subset in (c.APP_SCOPED, c.APP_LIFECYCLE, c.READ_ONLY, c.TRANSPORT_PATH, c.NOT_RETAINED, c.MUTATING):
         assert subset <= every

@@ -149,10 +149,10 @@ class AgentSession(Repertoire, Records):
             if before is None:
                 return result
             try:
-                after = (await link.snapshot())["nodes"]
+                after = await link.snapshot()
             except ProtocolError:
                 return result
-            lines = self._views.settled(before, after)
+            lines = self._views.settled(before, after["nodes"], after.get("mark"))
             return dataclasses.replace(result, data={**result.data, "changed": bool(lines), "diff": lines})
 
         return await self._locked(run)
@@ -287,11 +287,16 @@ class AgentSession(Repertoire, Records):
                 # if not, the ref is re-found on a fresh snapshot and tapped where it is now — or refused
                 held_node, held_ref, issued, mark = held
                 x, y, info = self._resolver.place(held_node, held_ref, issued, target)
+                table = self._resolver.refs.index
+                # the screen before is the snapshot of that mark (the tap is sent only while it still holds)
+                saw = table is not None and self._link.saw(table.nodes)
                 try:
                     return await self._tap_at(x, y, count, info, element=str(held_node["serial"]), mark=mark)
                 except ProtocolError as exc:
                     if exc.code not in (e.ELEMENT_MOVED, e.ELEMENT_COVERED):
                         raise
+                    if saw:
+                        self._link.watch()  # nothing was sent: the look before is the one the ref is re-found on
             node, ref, found_in = await self._resolver.find(target)
             owner = select_of(node, found_in)
             if owner is not None:

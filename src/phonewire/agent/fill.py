@@ -32,9 +32,7 @@ async def fill(link: Link, resolver: Resolver, target: str, text: str) -> Action
     point = point_of(target)
     original = ""
     if point is not None:
-        info: dict[str, Any] = {}
-        envs = [await link.send(c.TAP, {"x": point[0], "y": point[1]}, app=True)]
-        cleared = 0
+        info, envs, cleared = await _fill_at(link, resolver, point)
     else:
         node, ref, found_in = await resolver.find(target, editable=True)
         resolver.check_place(node, found_in, target)
@@ -70,6 +68,23 @@ async def fill(link: Link, resolver: Resolver, target: str, text: str) -> Action
     data["cleared"] = cleared
     warnings = "; ".join(env.warning for env in envs if env.warning)
     return ActionResult(data, warnings or None, any(env.reactivated for env in envs))
+
+
+async def _fill_at(
+    link: Link, resolver: Resolver, point: tuple[float, float]
+) -> tuple[dict[str, Any], list[Reply], int]:
+    """``fill X Y``: tap the point, then clear the text field the tap focused as ``fill @eN`` clears it (a point
+    names the field where it is; its old value is not kept in front of the new one)."""
+    envs = [await link.send(c.TAP, {"x": point[0], "y": point[1]}, app=True)]
+    fresh = Index((await link.snapshot())["nodes"])
+    focused = [n for n in fresh.nodes if n.get("focused") and n.get("type") in TEXT_INPUT_ROLES]
+    if len(focused) != 1:
+        return {}, envs, 0  # no field took focus: typing refuses (TEXT_INPUT_NOT_FOCUSED) with what has it
+    node = focused[0]
+    ref = resolver.ref_for(node, fresh)
+    info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}}
+    more, cleared = await _focus_and_clear(link, ref, node, fresh)
+    return info, envs + more, cleared
 
 
 async def _restore(link: Link, failed: ProtocolError, original: str) -> ProtocolError:

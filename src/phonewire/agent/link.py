@@ -59,6 +59,15 @@ class Link:
         (the one its target resolved on), else one taken right before that command."""
         self._watching, self.before = True, None
 
+    def saw(self, nodes: list[Node]) -> bool:
+        """The action's look before is ``nodes``, a snapshot the agent holds whose change mark goes with its gesture
+        (the device sends nothing unless the page has not changed since): no look of its own.  False when no action
+        is watching (nothing kept)."""
+        if not self._watching or self.before is not None:
+            return False
+        self.before = nodes
+        return True
+
     async def _seen_before(self) -> None:
         """Before the action's first mutating command: the screen as it is now, unless a snapshot of this action
         already showed it.  A screen that cannot be read (no app, a background app) leaves ``before`` unset."""

@@ -67,10 +67,11 @@ class Views:
         self._settled = None  # refs issued afresh: the last action's view names its elements no more
         return View("\n".join(lines), nodes, rendered.refs, quality)
 
-    def settled(self, before: list[Node], after: list[Node]) -> list[str]:
+    def settled(self, before: list[Node], after: list[Node], mark: str | None = None) -> list[str]:
         """What an action did: the lines of the view that changed from ``before`` to ``after`` (the screen once
         still), as ``snapshot --diff`` prints them, refs included — ``after`` is this session's view from now on
-        (its refs are the ones to act on next; a later ``snapshot --diff`` starts from it)."""
+        (its refs are the ones to act on next, with ``after``'s change mark: a tap on one of them needs no fresh
+        snapshot while the page holds; a later ``snapshot --diff`` starts from it)."""
         if self._settled is not None and self._settled[0] == before:
             shown_before = self._settled[1]  # the screen the previous action left, unchanged since: its view
         else:
@@ -78,7 +79,7 @@ class Views:
             shown_before = render(before, name=lambda n: carried.get(int(n["index"]), ""))
         index = Index(after)
         rendered = render(after, name=self.refs.namer(index))
-        self.refs.settle(index, rendered)
+        self.refs.settle(index, rendered, mark)
         self._previous = after
         self._previous_refs = rendered.refs
         self._settled = (after, rendered)

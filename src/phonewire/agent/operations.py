@@ -415,6 +415,8 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("pinch", "pinch", "Two fingers on the target move apart (scale above 1: zoom in) or together (below "
                   "1): the page's touch handlers see two touches.",
                   (TARGET, PINCH_SCALE, replace(DURATION, default=300)), settling="drag", renames=_CLI_DURATION),
+        Operation("keyboard_hide", "keyboard_hide", "Dismiss the on-screen keyboard that a focused text field raised "
+                  "(taps under it are refused while it is up).", cli="keyboard hide"),
         # -- Maestro flows (issue 25; docs/flows.md) --
         Operation("flow_run", "flow_run", "Run a Maestro flow file (YAML), checked whole first: an unsupported "
                   "command, a YAML bomb or an endless loop runs nothing; answers each step's line and result.",

@@ -422,6 +422,8 @@ class RefTable:
         #: The change mark of the snapshot that issued the table (web): while the page has not changed since, the
         #: table's nodes are the screen as it is (a tap may go to their places unchecked by a fresh snapshot).
         self.mark: str | None = None
+        #: The snapshot that issued the table (the one ``mark`` is of).
+        self.index: Index | None = None
         #: ref -> (node, the snapshot that issued it), oldest first; only nodes that carry a serial.
         self.retired: dict[str, tuple[Node, Index]] = {}
         self.next = 1
@@ -469,7 +471,7 @@ class RefTable:
 
     def reset(self, index: Index, rendered: Rendered, mark: str | None = None) -> None:
         old, self.refs = self.refs, {ref: (node, index) for ref, node in rendered.refs.items()}
-        self.mark = mark
+        self.mark, self.index = mark, index
         for ref in self.refs:
             self.retired.pop(ref, None)
         for ref, held in old.items():
@@ -479,12 +481,12 @@ class RefTable:
         while len(self.retired) > RETIRED_MAX:
             del self.retired[next(iter(self.retired))]
 
-    def settle(self, index: Index, rendered: Rendered) -> None:
+    def settle(self, index: Index, rendered: Rendered, mark: str | None = None) -> None:
         """:meth:`reset` for the view an action's reply issued (its settled diff): besides the refs it issued, a ref
         the table held that still names an element of the new screen keeps naming it (an earlier snapshot's
         ``@e6`` of a row a selector's answer listed as ``@e8`` too: both still mean that row)."""
         old = dict(self.refs)
-        self.reset(index, rendered)
+        self.reset(index, rendered, mark)
         for ref, (node, issued) in old.items():
             if ref in self.refs:
                 continue
@@ -497,7 +499,7 @@ class RefTable:
 
     def clear(self) -> None:
         self.refs = {}  # ``next`` keeps counting: numbers are never reused within a session
-        self.mark = None
+        self.mark, self.index = None, None
         self.retired = {}
 
     def claim(self, node: Node, index: Index) -> str:

@@ -1,7 +1,8 @@
 """The phone's repertoire as agent operations (issue 24): keys pressed with modifiers, text selection, the
-clipboard, and the phone's environment — orientation, location, connectivity, permissions.  A mixin of
-:class:`~phonewire.agent.core.AgentSession`: each method checks its arguments before any I/O (a latitude of 91, an
-unknown permission, a key combination no keyboard has: INVALID_REQUEST with a hint), then sends one wire command.
+clipboard, the on-screen keyboard, and the phone's environment — orientation, location, connectivity, permissions.
+A mixin of :class:`~phonewire.agent.core.AgentSession`: each method checks its arguments before any I/O (a latitude
+of 91, an unknown permission, a key combination no keyboard has: INVALID_REQUEST with a hint), then sends one wire
+command.
 """
 
 from __future__ import annotations
@@ -217,3 +218,8 @@ class Repertoire:
         if unknown:
             raise invalid(f"unknown permission {unknown[0]!r}", f"Permissions: {', '.join(c.PERMISSIONS)}.")
         return await self._locked(lambda: self._act(c.SET_PERMISSIONS, {"setting": setting, "permissions": wanted}))
+
+    @operation
+    async def keyboard_hide(self) -> ActionResult:
+        """Dismiss the on-screen keyboard (what is under it can be tapped again); says so when none was up."""
+        return await self._locked(lambda: self._act(c.HIDE_KEYBOARD, {}))

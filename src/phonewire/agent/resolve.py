@@ -21,9 +21,14 @@ from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.view import node_line
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Node
+from phonewire.protocol.snapshot import KEYBOARD, Node
 
 _REF = re.compile(r"^@?(e\d+)$")
+#: Said first when nothing matches while the on-screen keyboard is up: what lies under it is not on the screen.
+_KEYBOARD_UP = (
+    "The on-screen keyboard is up (a text field has focus) and covers the bottom of the screen: what is under it is "
+    "not listed; `keyboard hide` or `press back` dismisses it. "
+)
 
 #: A resolved target: the node, the ref it carries (if any) and the snapshot it was found in.
 Found = tuple[Node, str | None, Index]
@@ -125,7 +130,9 @@ class Resolver:
             raise ProtocolError(
                 e.NOT_FOUND,
                 f"nothing on screen matches {target!r}",
-                "Run `snapshot` to see what is on screen, then use a ref or a selector. An element further along the "
+                _KEYBOARD_UP
+                * any(n.get("type") == KEYBOARD for n in nodes)
+                + "Run `snapshot` to see what is on screen, then use a ref or a selector. An element further along the "
                 "page: `find SELECTOR` scrolls to it. One the page hides (drawn over by a widget of its own, inside "
                 "a closed menu) is not listed: act on what shows in its place.",
             )

@@ -62,7 +62,7 @@ from phonewire.protocol.snapshot import INTERACTIVE_ROLES, TEXT_INPUT_ROLES, Nod
 #: Roles whose value is the user's input/state: the value is not part of the element's identity.
 STATEFUL_ROLES = TEXT_INPUT_ROLES | frozenset({"Switch", "CheckBox", "RadioButton", "Slider", "Stepper"})
 #: Non-interactive roles always kept by the interactive filter (they say which screen/overlay this is).
-LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog"})
+LANDMARK_ROLES = frozenset({"Heading", "Alert", "Dialog", "Keyboard"})
 #: Bars whose own text is the screen's title (iOS's large "Settings", an Android toolbar's title): kept by ``-i``.
 TITLE_BARS = frozenset({"NavigationBar", "Toolbar"})
 #: Roots of a screen: their line is printed, but they do not indent their content.
@@ -97,7 +97,7 @@ def _texts(node: Node) -> tuple[str | None, str | None, str | None]:
 
 def _informative(node: Node) -> bool:
     label, identifier, value = _texts(node)
-    return bool(label or identifier or value) or is_interactive(node)
+    return bool(label or identifier or value) or is_interactive(node) or node.get("type") == "Keyboard"
 
 
 def _quote(text: str, limit: int = MAX_TEXT) -> str:
@@ -133,6 +133,9 @@ def _notes(node: Node, options: int) -> list[str]:
     """What ends a line: a closed select's option count, and ``(seen)`` on text read from the screen by OCR
     (agent/seen.py), which is no element of the tree."""
     notes = [f"({options} option{'s' if options != 1 else ''}, select one)"] if options else []
+    if node.get("type") == "Keyboard":  # the on-screen keyboard: where taps do not reach the app, and how it goes
+        top = float(rect_of(node).get("y", 0))
+        notes.append(f"(covers the screen below y={top:g}: `keyboard hide` or `press back` dismisses it)")
     return notes + (["(seen)"] if node.get("seen") else [])
 
 

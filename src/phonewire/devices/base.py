@@ -320,6 +320,10 @@ class Device(abc.ABC):
         in), moving over ``duration_ms``; answers ``{"message"}``."""
         raise self._cannot("pinch")
 
+    async def hide_keyboard(self) -> dict[str, Any]:
+        """Dismiss the on-screen keyboard; answers ``{"hidden": bool, "message"}`` (``hidden`` false: none was up)."""
+        raise self._cannot("hide its keyboard")
+
     # -- observation on the side (extensions; see phonewire.devices.observed) ------------------------------------
     async def logs(self, app_id: str | None, since: int) -> dict[str, Any]:
         """``{"entries", "next", "dropped"}``: console messages and page errors (web) or the app's logcat lines

@@ -62,6 +62,9 @@ ELEMENT_MOVED: Final = "ELEMENT_MOVED"
 #: removed (nothing was sent), or it navigated while the gesture was being sent (the touch went out once, to the
 #: page the frame was leaving; it is not sent again).  The message says which.
 FRAME_CHANGED: Final = "FRAME_CHANGED"
+#: The gesture's point is under the phone's on-screen keyboard (it is up because a text field has focus): a tap
+#: there would type, not reach the app; nothing was sent.  Dismiss it (``keyboard hide``, ``press back``) first.
+KEYBOARD_COVERS: Final = "KEYBOARD_COVERS"
 #: ``recordStart`` while the device records already (one recording at a time): nothing changed, the running
 #: recording goes on; the message names its file.
 ALREADY_RECORDING: Final = "ALREADY_RECORDING"
@@ -105,6 +108,7 @@ RUNNER_CODES: Final = (
     ELEMENT_COVERED,
     ELEMENT_MOVED,
     FRAME_CHANGED,
+    KEYBOARD_COVERS,
     ALREADY_RECORDING,
     APP_CRASHED,
 )

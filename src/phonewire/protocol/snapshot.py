@@ -55,6 +55,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final, NotRequired, TypedDict
 
+from phonewire.protocol import errors
+from phonewire.protocol.errors import ProtocolError
+
 # --- role vocabulary (shared by all backends; docs/snapshot.md documents it) --------------------------
 ROLES: Final = (
     "Application", "Window", "Other", "Group", "StaticText", "Heading", "Image", "Button", "Link",
@@ -298,6 +301,7 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
         value = node.value or None  # as the field holds it: a trailing space is part of what an agent copies
         included = (
             node.interactive
+            or node.type == "Keyboard"  # (it has no name of its own on iOS; taps under it do not reach the app)
             or node.type in INTERACTIVE_ROLES
             or node.type in SCROLL_ROLES
             or bool(label or identifier or value)
@@ -326,3 +330,51 @@ def build_snapshot(root: RawNode, viewport: Rect, backend: str) -> Snapshot:
         quality.update(state="degraded", reasonCode="node_cap",
                        reason=f"more than {NODE_CAP} nodes on screen; the rest were dropped")  # fmt: skip
     return {"nodes": nodes, "quality": quality}
+
+
+# --- the on-screen keyboard (issue 24) --------------------------------------------------------------------------
+KEYBOARD: Final = "Keyboard"
+KEYBOARD_HINT: Final = (
+    "Dismiss the keyboard first — `keyboard hide`, or `press back` — then tap there; or act on something above "
+    "it (the screen above the keyboard scrolls as usual).  `fill` and `type` go to the field whatever the keyboard "
+    "covers."
+)
+
+
+def add_keyboard(snapshot: Snapshot, rect: Rect, label: str | None = None) -> None:
+    """Put the on-screen keyboard a device knows is up (the web phone's) on ``snapshot``: one ``Keyboard`` node at
+    the top level, last (it is drawn over everything else)."""
+    nodes = snapshot["nodes"]
+    node: Node = {"index": len(nodes), "type": KEYBOARD, "label": label, "identifier": None, "value": None,
+                  "rect": rect.to_wire(), "enabled": True, "focused": None, "selected": None, "depth": 1,
+                  "parentIndex": 0 if nodes else None}  # fmt: skip
+    nodes.append(node)
+
+
+def keyboard_over(nodes: list[Node], x: float, y: float) -> Rect | None:
+    """The rect of the on-screen keyboard among ``nodes`` that covers the screen point (x, y), or None."""
+    for node in nodes:
+        if node.get("type") != KEYBOARD:
+            continue
+        wire = rect_of(node)
+        r = Rect.of(wire.get("x"), wire.get("y"), wire.get("width"), wire.get("height"))
+        if r.width > 0 and r.height > 0 and r.x <= x < r.x + r.width and r.y <= y < r.y + r.height:
+            return r
+    return None
+
+
+def keyboard_covers(keyboard: Rect, x: float, y: float, what: str) -> ProtocolError:
+    """KEYBOARD_COVERS for a ``what`` (a tap, a long press) at (x, y), under ``keyboard``: nothing was sent."""
+    return ProtocolError(
+        errors.KEYBOARD_COVERS,
+        f"the on-screen keyboard covers ({x:g}, {y:g}): it is up over the screen below y={keyboard.y:g} while a text "
+        f"field has focus; the {what} was not sent",
+        KEYBOARD_HINT,
+    )
+
+
+def refuse_under(keyboard: Rect | None, x: float, y: float, what: str) -> None:
+    """KEYBOARD_COVERS when ``keyboard`` (the one a device's last dump showed) is over the screen point (x, y)."""
+    r = keyboard
+    if r is not None and r.x <= x < r.x + r.width and r.y <= y < r.y + r.height:
+        raise keyboard_covers(r, x, y, what)

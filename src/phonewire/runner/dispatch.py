@@ -289,6 +289,10 @@ async def _logs(d: Device, r: Request) -> JSONObject:
     return await d.logs(r.app_id, int(r.args.get("since", 0)))
 
 
+async def _hide_keyboard(d: Device, r: Request) -> JSONObject:
+    return await d.hide_keyboard()
+
+
 async def _network(d: Device, r: Request) -> JSONObject:
     return await d.network(int(r.args.get("since", 0)))
 
@@ -360,6 +364,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     c.SET_APPEARANCE: _set_appearance,
     c.PICK_FILE: _pick_file,
     c.PINCH: _pinch,
+    c.HIDE_KEYBOARD: _hide_keyboard,
     c.SET_VALUE: _set_value,
     c.SCROLL: _scroll,
     c.LOGS: _logs,

@@ -44,7 +44,7 @@ from phonewire.devices.android.hierarchy import (
 )
 from phonewire.devices.android.logcat import Follower
 from phonewire.devices.android.logcat import entry as logcat_entry
-from phonewire.devices.android.repertoire import AndroidRepertoire, app_locale
+from phonewire.devices.android.repertoire import AndroidRepertoire, app_locale, clear_data
 from phonewire.devices.base import (
     SCROLL_DRAG_MS,
     SCROLL_HOLD_MS,
@@ -60,7 +60,7 @@ from phonewire.protocol import errors as e
 from phonewire.protocol.commands import MAX_LOG_ENTRIES
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import css_image_size
-from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot
+from phonewire.protocol.snapshot import Rect, Snapshot, build_snapshot, refuse_under
 
 T = TypeVar("T")
 
@@ -104,6 +104,8 @@ class AndroidDevice(AndroidRepertoire, Device):
     ) -> None:
         self._wanted = serial
         self._adb = adb
+        #: The on-screen keyboard the last snapshot's dump showed; an action that may change the screen forgets it.
+        self._keyboard: Rect | None = None
         self._connect = connect or default_connect
         self._sleep = sleep
         self._clock = clock
@@ -334,7 +336,7 @@ class AndroidDevice(AndroidRepertoire, Device):
             options = app_locale(agent, app_id, locale, timezone)  # refused before the app is touched
             was_running = self._running(agent, app_id)
             if clear_state:
-                self._clear_data(agent, app_id)
+                clear_data(agent, app_id)
             agent.app_start(app_id)
             if not self._wait_foreground(agent, app_id):
                 raise self._not_fronted(app_id)
@@ -342,14 +344,6 @@ class AndroidDevice(AndroidRepertoire, Device):
                 {"stateCleared": True} if clear_state else {}) | options  # fmt: skip
 
         return await self._run(work)
-
-    @staticmethod
-    def _clear_data(agent: Agent, app_id: str) -> None:
-        """``pm clear``: stops the app and deletes its data and caches, as a fresh install has them."""
-        cleared = agent.shell(["pm", "clear", app_id])
-        if cleared.exit_code != 0 or "Success" not in cleared.output:
-            raise ProtocolError(e.COMMAND_FAILED, f"pm clear {app_id} failed: {cleared.output.strip()[:200]}",
-                                "Nothing was launched; the app may be a protected system app.")  # fmt: skip
 
     async def terminate_app(self, app_id: str) -> dict[str, Any]:
         self._check_package(app_id)
@@ -422,6 +416,8 @@ class AndroidDevice(AndroidRepertoire, Device):
     async def tap(
         self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
     ) -> None:
+        refuse_under(self._keyboard, x, y, "tap")
+        self._keyboard = None
         px, py = self._px(x), self._px(y)
 
         def work(agent: Agent) -> None:
@@ -436,6 +432,8 @@ class AndroidDevice(AndroidRepertoire, Device):
     async def long_press(
         self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
     ) -> None:
+        refuse_under(self._keyboard, x, y, "long press")
+        self._keyboard = None
         px, py = self._px(x), self._px(y)
         await self._run(lambda agent: agent.long_click(px, py, duration_ms / 1000.0))
 
@@ -449,6 +447,8 @@ class AndroidDevice(AndroidRepertoire, Device):
         hold_ms: float,
         settle_ms: float,
     ) -> None:
+        refuse_under(self._keyboard, *start, "drag")
+        self._keyboard = None
         (fx, fy), (tx, ty) = (self._px(start[0]), self._px(start[1])), (self._px(end[0]), self._px(end[1]))
 
         def work(agent: Agent) -> None:
@@ -562,6 +562,7 @@ class AndroidDevice(AndroidRepertoire, Device):
             hierarchy = parse_hierarchy(agent.dump_hierarchy(), self.density, app_id)
             viewport = self._viewport_for_rotation(hierarchy.rotation)
             hierarchy.root.rect = viewport
+            self._keyboard = hierarchy.keyboard  # (repertoire.py: a tap under it is refused)
             return build_snapshot(hierarchy.root, viewport, BACKEND)
 
         return await self._run(work)

@@ -11,8 +11,9 @@ Every child of ``<hierarchy>`` is the root of one window (the status bar, the ap
 The tree handed to :func:`phonewire.protocol.snapshot.build_snapshot` is::
 
     Application (identifier = the target app id, rect = the viewport)
-     └── Window (identifier = the window's package, rect = its root's bounds)   one per window, in dump order
-          └── the window's views, mapped to the shared role vocabulary
+     ├── Window (identifier = the window's package, rect = its root's bounds)   one per window, in dump order
+     │    └── the window's views, mapped to the shared role vocabulary
+     └── Keyboard (identifier = the input method's package)   the on-screen keyboard's window, when it shows
 
 Bounds are pixels; they are divided by the display density (pixels per point, ``dpi / 160``) so that rects are
 points, like every other backend.  Android-specific visibility is decided here, before the shared rules: a node
@@ -98,6 +99,25 @@ class Hierarchy:
     root: RawNode
     rotation: int  # 0..3, quarter turns from the natural orientation (``<hierarchy rotation>``)
     windows: int
+    #: Where the on-screen keyboard's window is, in points, when the dump holds one (:func:`is_keyboard_window`).
+    keyboard: Rect | None = None
+
+
+#: Packages of the common on-screen keyboards (input methods): Gboard, AOSP's LatinIME, Samsung's, SwiftKey.
+KEYBOARD_PACKAGES: Final = frozenset({
+    "com.google.android.inputmethod.latin", "com.android.inputmethod.latin", "com.samsung.android.honeyboard",
+    "com.sec.android.inputmethod", "com.touchtype.swiftkey", "com.google.android.apps.inputmethod.hindi",
+})  # fmt: skip
+
+
+def is_keyboard_window(package: str | None, app_id: str | None = None) -> bool:
+    """Whether a window of the dump is the on-screen keyboard's: the window of an input method (Android's
+    ``TYPE_INPUT_METHOD`` window), told apart in a uiautomator dump, which names no window types, by its package —
+    a known keyboard's, or one with ``inputmethod`` in its name — that is not the app's own.  Unverified on a live
+    phone: read from the documented dump shape (docs/android.md)."""
+    if not package or package == app_id:
+        return False
+    return package in KEYBOARD_PACKAGES or ".inputmethod" in package
 
 
 def simple_class_name(class_name: str) -> str:
@@ -247,15 +267,22 @@ def parse_hierarchy(xml: str, density: float, app_id: str | None = None) -> Hier
     except ValueError:
         rotation = 0
     windows: list[RawNode] = []
+    keyboard: Rect | None = None
     for element in root_element:
-        content = _convert_at(element, density, False, 0)
         bounds = parse_bounds(element.get("bounds"))
         package = element.get("package") or None
-        windows.append(RawNode("Window", identifier=package, rect=_rect(bounds, density), children=[content]))
+        rect = _rect(bounds, density)
+        if is_keyboard_window(package, app_id):
+            # the keyboard, one node: its keys are the input method's business (typing goes through `type`)
+            keyboard = rect if rect.width > 0 and rect.height > 0 else keyboard
+            windows.append(RawNode("Keyboard", identifier=package, rect=rect))
+            continue
+        content = _convert_at(element, density, False, 0)
+        windows.append(RawNode("Window", identifier=package, rect=rect, children=[content]))
     x_max = max((w.rect.x + w.rect.width for w in windows), default=0.0)
     y_max = max((w.rect.y + w.rect.height for w in windows), default=0.0)
     root = RawNode("Application", identifier=app_id, rect=Rect(0, 0, x_max, y_max), children=windows)
-    return Hierarchy(root=root, rotation=rotation, windows=len(windows))
+    return Hierarchy(root=root, rotation=rotation, windows=len(windows), keyboard=keyboard)
 
 
 def has_focused_text_input(xml: str, *, or_any: bool = False) -> bool:

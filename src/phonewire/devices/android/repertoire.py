@@ -3,9 +3,12 @@ device clipboard (``clipboard`` / ``set_clipboard``: the agent's ``getClipboard`
 calls), rotation (``set_orientation``: ``natural`` or ``left``, then the display re-read, so points keep mapping to
 pixels), dark mode (``cmd uimode night``), and keys with modifiers (``press(keycode, meta)``: the agent's
 ``pressKeyCode`` with Android's meta state — ctrl+a, ctrl+c and ctrl+v select, copy and paste in a text field as a
-hardware keyboard's would), and an app's language on launch (``cmd locale set-app-locales``: Android 13's per-app
-language, which the app keeps until it is set again; a time zone is the whole phone's, refused).  The rest of the
-repertoire (selection, location, connectivity, permissions) stays the base class's UNSUPPORTED_OPERATION."""
+hardware keyboard's would), an app's language on launch (``cmd locale set-app-locales``: Android 13's per-app
+language, which the app keeps until it is set again; a time zone is the whole phone's, refused), and the on-screen
+keyboard: the input method's window of the dump is a ``Keyboard`` node (hierarchy.py), a tap under the one the last
+snapshot showed is refused (KEYBOARD_COVERS), and ``hideKeyboard`` presses back while the dump shows it, as Android's
+back closes the keyboard first (unverified on a live phone: docs/android.md).  The rest of the repertoire
+(selection, location, connectivity, permissions) stays the base class's UNSUPPORTED_OPERATION."""
 
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from phonewire.devices.android.agent import Agent
+from phonewire.devices.android.hierarchy import parse_hierarchy
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.snapshot import Rect
 
 T = TypeVar("T")
 
@@ -31,6 +36,14 @@ META: Final[dict[str, int]] = {"shift": 0x1, "alt": 0x2, "ctrl": 0x1000, "meta":
 _NIGHT: Final = {"light": "no", "dark": "yes"}
 #: uiautomator2's orientation names.
 ORIENTATION: Final = {"portrait": "natural", "landscape": "left"}
+
+
+def clear_data(agent: Agent, app_id: str) -> None:
+    """``pm clear`` (clearState): stops the app and deletes its data and caches, as a fresh install has them."""
+    cleared = agent.shell(["pm", "clear", app_id])
+    if cleared.exit_code != 0 or "Success" not in cleared.output:
+        raise ProtocolError(e.COMMAND_FAILED, f"pm clear {app_id} failed: {cleared.output.strip()[:200]}",
+                            "Nothing was launched; the app may be a protected system app.")  # fmt: skip
 
 
 def app_locale(agent: Agent, app_id: str, locale: str | None, timezone: str | None) -> dict[str, str]:
@@ -65,6 +78,9 @@ class AndroidRepertoire:
 
         def _read_display(self, agent: Agent) -> None: ...
 
+        density: float
+        _keyboard: Rect | None
+
     async def get_clipboard(self) -> dict[str, Any]:
         text = str(await self._run(lambda agent: agent.clipboard) or "")
         return {"text": text, "message": f"the clipboard holds {json.dumps(text, ensure_ascii=False)}"}
@@ -96,3 +112,14 @@ class AndroidRepertoire:
         meta = sum(META[m] for m in modifiers) | (META["shift"] if key == "shiftTab" else 0)
         await self._run(lambda agent: agent.press(KEYCODES[key], meta=meta))
         return {"message": f"pressed {'+'.join([*modifiers, key])}"}
+
+    async def hide_keyboard(self) -> dict[str, Any]:
+        def work(agent: Agent) -> bool:
+            if parse_hierarchy(agent.dump_hierarchy(), self.density).keyboard is None:
+                return False
+            agent.press("back")  # back closes the keyboard first, the app keeps its screen
+            return True
+
+        self._keyboard = None
+        hidden = await self._run(work)
+        return {"hidden": hidden, "message": "hid the keyboard (back)" if hidden else "no keyboard was up"}

@@ -57,12 +57,12 @@ from phonewire.devices.base import AppInfo, AppState, Device, Screenshot
 from phonewire.devices.ios.client import LAUNCH_TIMEOUT_S, SOURCE_TIMEOUT_S, WdaClient, WdaError, canonical_url
 from phonewire.devices.ios.errors import map_failure
 from phonewire.devices.ios.repertoire import IosRepertoire
-from phonewire.devices.ios.source import parse_json_source, walk
+from phonewire.devices.ios.source import keyboard_rect, parse_json_source, walk
 from phonewire.protocol import errors as e
 from phonewire.protocol.commands import time_scale
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import TIMEZONE_HINT, css_image_size
-from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, Snapshot, build_snapshot
+from phonewire.protocol.snapshot import INTERACTIVE_ROLES, RawNode, Rect, Snapshot, build_snapshot, refuse_under
 
 T = TypeVar("T")
 
@@ -140,6 +140,8 @@ class IosDevice(IosRepertoire, Device):
         self._front: tuple[str, float] | None = None
         #: The alert the last snapshot of an app showed: (bundle id, [(button rect, label)]).
         self._alert_buttons: tuple[str, list[tuple[Rect, str]]] | None = None
+        #: The on-screen keyboard the last snapshot showed (repertoire.py: taps under it are refused).
+        self._keyboard: Rect | None = None
         #: App-state checks answered from :attr:`_front` (``describe``).
         self.state_cache_hits = 0
 
@@ -191,6 +193,7 @@ class IosDevice(IosRepertoire, Device):
         said no longer holds."""
         self._front = None
         self._alert_buttons = None
+        self._keyboard = None
 
     async def _run(self, work: Callable[[], T], *, source: bool = False) -> T:
         try:
@@ -391,6 +394,7 @@ class IosDevice(IosRepertoire, Device):
         self, app_id: str, x: float, y: float, taps: int = 1, *, element: str | None = None, mark: str | None = None
     ) -> str | None:
         button = self._alert_button_at(app_id, x, y) if taps == 1 else None
+        refuse_under(None if button else self._keyboard, x, y, "tap")
         self._forget()
         if button is not None:
             # WDA clicks the alert's button by its label (or answers no such alert): one call, and never a tap on
@@ -416,6 +420,7 @@ class IosDevice(IosRepertoire, Device):
     async def long_press(
         self, app_id: str, x: float, y: float, duration_ms: float, *, element: str | None = None
     ) -> None:
+        refuse_under(self._keyboard, x, y, "long press")
         self._forget()
         body = {"x": x, "y": y, "duration": duration_ms / 1000.0}
         await self._run(lambda: self._call("POST", "/wda/touchAndHold", body))
@@ -430,6 +435,7 @@ class IosDevice(IosRepertoire, Device):
         hold_ms: float,
         settle_ms: float,
     ) -> None:
+        refuse_under(self._keyboard, *start, "drag")
         self._forget()
         distance = math.hypot(end[0] - start[0], end[1] - start[1])
         velocity = max(1.0, distance / max(duration_ms / 1000.0, 0.01))  # points per second
@@ -499,6 +505,7 @@ class IosDevice(IosRepertoire, Device):
             tree.rect = viewport
             snap = build_snapshot(tree, viewport, BACKEND)
             self._alert_buttons = (app_id, buttons) if buttons else None
+            self._keyboard = keyboard_rect(tree)
             return snap
 
         self._alert_buttons = None

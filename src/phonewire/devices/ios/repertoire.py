@@ -1,8 +1,11 @@
 """The phone's repertoire on iOS (issue 24), through WebDriverAgent's documented routes: the pasteboard
 (``POST /session/S/wda/getPasteboard`` / ``setPasteboard``, base64 content of type ``plaintext``) and the
-orientation (``POST /session/S/orientation`` ``{"orientation": "LANDSCAPE"}``).  WDA reads the pasteboard only
-while it is in front (iOS 14's pasteboard rule): XCUITest brings it there for the call.  The rest of the repertoire
-(selection, keys with modifiers, location, connectivity, permissions) stays the base class's UNSUPPORTED_OPERATION."""
+orientation (``POST /session/S/orientation`` ``{"orientation": "LANDSCAPE"}``) and the on-screen keyboard's dismissal
+(``POST /session/S/wda/keyboard/dismiss``; a tap under the keyboard the last source showed, an
+``XCUIElementTypeKeyboard``, is refused with KEYBOARD_COVERS — unverified on a live device, docs/ios.md).  WDA
+reads the pasteboard only while it is in front (iOS 14's pasteboard rule): XCUITest brings it there for the call.
+The rest of the repertoire (selection, keys with modifiers, location, connectivity, permissions) stays the base
+class's UNSUPPORTED_OPERATION."""
 
 from __future__ import annotations
 
@@ -51,3 +54,8 @@ class IosRepertoire:
         self._forget()
         await self._run(lambda: self._call("POST", "/orientation", {"orientation": ORIENTATION[orientation]}))
         return {"orientation": orientation, "message": f"rotated to {orientation}"}
+
+    async def hide_keyboard(self) -> dict[str, Any]:
+        self._forget()
+        await self._run(lambda: self._call("POST", "/wda/keyboard/dismiss", {}))
+        return {"hidden": True, "message": "dismissed the keyboard"}

@@ -176,6 +176,8 @@ def _node(
     empty = rect is not None and (rect.width <= 0 or rect.height <= 0)
     if visible is False or empty:
         return RawNode("Other", children=children)  # transparent: emits nothing, keeps its subtree
+    if role == "Keyboard":  # the on-screen keyboard, one node: its keys are typing's business (`type`, `press`)
+        return RawNode("Keyboard", label=label, rect=rect or Rect(0, 0, 0, 0))
     shown_label, shown_value = _texts(role, label, value, placeholder)
     return RawNode(
         type=role,
@@ -282,3 +284,8 @@ def walk(node: RawNode) -> list[RawNode]:
         out.append(n)
         stack.extend(reversed(n.children))
     return out
+
+
+def keyboard_rect(root: RawNode) -> Rect | None:
+    """Where the on-screen keyboard (``XCUIElementTypeKeyboard``) is in a parsed source, when it shows."""
+    return next((n.rect for n in walk(root) if n.type == "Keyboard" and n.rect.width > 0 and n.rect.height > 0), None)

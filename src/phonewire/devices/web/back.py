@@ -40,6 +40,14 @@ class Buttons(Inputs):
                 "The web phone has home and back buttons only.",
             )
 
+    async def hide_keyboard(self) -> dict[str, Any]:
+        with self._mapped():
+            page = self._foreground()
+            if page is None or not page.keyboard or page.dialog is not None:
+                return {"hidden": False, "message": "no keyboard was up"}
+            await self._lower_keyboard(page)
+            return {"hidden": True, "message": "hid the keyboard (the field lost focus)"}
+
     async def _back(self, page: Page) -> dict[str, Any]:
         """Back, in the order an Android phone uses: what the app would close first (a drawer or dialog is app
         state, not history: the page gets Escape, the key its dialogs and drawers close on), then the page's
@@ -54,6 +62,9 @@ class Buttons(Inputs):
             await chooser.cancel(page.session, open_one)
             title = f'sheet "{open_one.title()}"'
             return {"message": f"dismissed the {title} (Cancel)", "back": "closed", "closed": title}
+        if page.keyboard:  # the keyboard next, as on an Android phone
+            await self._lower_keyboard(page)
+            return {"message": "closed the keyboard (the field lost focus)", "back": "closed", "closed": "Keyboard"}
         before = await self._eval(page, f"({LAYERS_JS})(null)", await_promise=True)
         await gestures.key(page.session, gestures.KEYS["escape"][0])
         after = await self._eval(page, f"({LAYERS_JS})({float(before['at'])!r})", await_promise=True)

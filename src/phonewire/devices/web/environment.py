@@ -100,7 +100,8 @@ class Environment(Editing):
                 return {"orientation": orientation, "message": f"already {orientation}"}
             self.profile = turned(self.profile, landscape)
             for page in self._pages():
-                await page.session.send("Emulation.setDeviceMetricsOverride", metrics(self.profile))
+                turned_metrics = metrics(self.profile, keyboard=page.keyboard)  # (a keyboard up stays up)
+                await page.session.send("Emulation.setDeviceMetricsOverride", turned_metrics)
                 page.unsettled = True
             await self._seen()
             size = f"{self.profile.width}×{self.profile.height}"

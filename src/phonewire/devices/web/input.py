@@ -54,6 +54,7 @@ class Inputs(Views):
             if page.chooser is not None:
                 return await chooser.tap(page, page.chooser, self._dialog_screen(page), x, y)
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "tap")
+            self._clear_of_keyboard(page, x, y, "tap")
             if page.frames.chain(element):  # an element of a frame of another origin (frames.py)
                 return await self._frame_tap(page, (x, y), taps, str(element), mark)
             probe: Probe = (x, y, element, mark or "") if element else (x, y)
@@ -68,6 +69,7 @@ class Inputs(Views):
                     # the evaluation that answers once the click was handled also marks the action (_settle's work)
                     if await gestures.exact_tap(page.session, evaluate, *aim.input, then=settle.ACTION_MARK):
                         await self._await_screens(page)
+                        await self._follow_focus(page)
                         return aim.hit
             else:
                 aim = aim_of(await self._walker(page, probe), x, y)
@@ -138,6 +140,7 @@ class Inputs(Views):
             page = self._live(app_id)
             dialogs.no_dialog(page, "long press")
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "long press")
+            self._clear_of_keyboard(page, x, y, "long press")
             if element and page.frames.chain(element):  # an element of a frame of another origin (frames.py)
                 aimed = await frames.aim(page.frames, partial(self._walker, page), (x, y), element, None)
                 aim, frame_id = aimed.top, aimed.frame_id
@@ -168,6 +171,7 @@ class Inputs(Views):
             dialogs.no_dialog(page, "drag")
             # (a drag starts on the screen; it may end past its edge, as a finger slides off it)
             aiming.check_on_screen(*start, self.profile.width, self.profile.height, "drag")
+            self._clear_of_keyboard(page, *start, "drag")
             scale = await self._page_scale(page)
             page.unsettled = True
             with dialogs.may_open(page):

@@ -1,6 +1,20 @@
-"""Device profiles of the web phone: screen metrics in CSS px (= points), device pixel ratio, user agent.
+"""Device profiles of the web phone: screen metrics in CSS px (= points), device pixel ratio, user agent, and the
+height of the on-screen keyboard held each way (keyboard.py).
 
-Selected as ``--device web:NAME``; ``NAME-landscape`` swaps width and height.  The default is a phone.
+Selected as ``--device web:NAME``; ``NAME-landscape`` swaps width and height (and the keyboard's heights).  The
+default is a phone.
+
+Keyboard heights, in points, the system keyboard with its suggestion bar as the platform reports it to apps:
+
+* iPhone 15 (a Face ID iPhone): 336 portrait, 209 landscape — ``UIKeyboardFrameEndUserInfoKey``'s height with the
+  QuickType bar on a Face ID iPhone, the home indicator's strip included (291 without the bar); Apple's keys area is
+  the same on every iPhone, the difference between models is the bottom safe area (F. Benacquista, "List of the
+  official iOS keyboards' heights", medium.com).
+* iPad (820 × 1180): 320 portrait, 405 landscape — the iPad keyboard's 264 / 352 points (Wei-Meng Lee, "Beginning
+  iOS 5 Application Development", Wrox, "Detecting the presence of the keyboard") plus the shortcut bar above it.
+* Pixel 7 (Gboard): 300 dp portrait — the height Android's own launcher assumes for a keyboard not yet shown (AOSP
+  Launcher3, ``IME_DEFAULT_HEIGHT_DP = 300``, change I33e38cbd, bug 285166099); 220 dp landscape, where Gboard's rows
+  are lower.
 """
 
 from __future__ import annotations
@@ -37,6 +51,9 @@ class Profile:
     user_agent: str
     platform: str
     landscape: bool = False
+    #: The on-screen keyboard's height in points held as the profile is, and held the other way.
+    keyboard: int = 0
+    keyboard_turned: int = 0
 
     def describe(self) -> dict[str, object]:
         return {
@@ -50,9 +67,9 @@ class Profile:
 PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
-        Profile("iphone-15", 393, 852, 3.0, _IOS_UA, "iPhone"),
-        Profile("pixel-7", 412, 915, 2.625, _ANDROID_UA, "Linux armv8l"),
-        Profile("ipad", 820, 1180, 2.0, _IPAD_UA, "iPad"),
+        Profile("iphone-15", 393, 852, 3.0, _IOS_UA, "iPhone", keyboard=336, keyboard_turned=209),
+        Profile("pixel-7", 412, 915, 2.625, _ANDROID_UA, "Linux armv8l", keyboard=300, keyboard_turned=220),
+        Profile("ipad", 820, 1180, 2.0, _IPAD_UA, "iPad", keyboard=320, keyboard_turned=405),
     )
 }
 DEFAULT_PROFILE = "iphone-15"
@@ -76,11 +93,13 @@ def resolve_profile(name: str | None) -> Profile:
     return turned(base, landscape)
 
 
-def metrics(p: Profile) -> dict[str, object]:
-    """``Emulation.setDeviceMetricsOverride``'s parameters for the profile."""
+def metrics(p: Profile, *, keyboard: bool = False) -> dict[str, object]:
+    """``Emulation.setDeviceMetricsOverride``'s parameters for the profile; ``keyboard``: with the on-screen keyboard
+    up, the page's view is the part of the screen above it (the screen itself stays the phone's)."""
     orientation = {"type": "landscapePrimary" if p.landscape else "portraitPrimary", "angle": 90 if p.landscape else 0}
-    return {"width": p.width, "height": p.height, "deviceScaleFactor": p.dpr, "mobile": True,
-            "screenOrientation": orientation}  # fmt: skip
+    height = p.height - p.keyboard if keyboard else p.height
+    return {"width": p.width, "height": height, "deviceScaleFactor": p.dpr, "mobile": True,
+            "screenWidth": p.width, "screenHeight": p.height, "screenOrientation": orientation}  # fmt: skip
 
 
 def turned(p: Profile, landscape: bool) -> Profile:
@@ -88,7 +107,8 @@ def turned(p: Profile, landscape: bool) -> Profile:
     if p.landscape == landscape:
         return p
     name = f"{p.name}-landscape" if landscape else p.name.removesuffix("-landscape")
-    return replace(p, name=name, width=p.height, height=p.width, landscape=landscape)
+    return replace(p, name=name, width=p.height, height=p.width, landscape=landscape, keyboard=p.keyboard_turned,
+                   keyboard_turned=p.keyboard)  # fmt: skip
 
 
 async def apply_profile(

@@ -67,6 +67,8 @@ class Page:
     frames: Frames = field(default_factory=Frames)
     #: The file chooser the page opened and nobody answered yet (chooser.py).
     chooser: FileChooser | None = None
+    #: The on-screen keyboard is up over it (a field that takes typing has focus: keyboard.py).
+    keyboard: bool = False
 
     def stack(self) -> Iterator[Page]:
         """This screen and the ones below it, top first."""

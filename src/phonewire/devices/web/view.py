@@ -13,7 +13,7 @@ from typing import Any
 
 from phonewire.devices.base import Screenshot
 from phonewire.devices.video import VideoWriter, already_recording, codec_for
-from phonewire.devices.web import capture, chooser, dialogs, frames, js, settle
+from phonewire.devices.web import capture, chooser, dialogs, frames, js, keyboard, settle
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError, target_gone
 from phonewire.devices.web.dialogs import Dialog
 from phonewire.devices.web.marks import mark_selection
@@ -33,7 +33,8 @@ from phonewire.devices.web.walk import (
 )
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import Rect, Snapshot
+from phonewire.protocol.request import css_image_size
+from phonewire.protocol.snapshot import Rect, Snapshot, add_keyboard, keyboard_covers
 
 #: How the page is shown: the walk's ``shown`` (walker.js), read alone.
 _SHOWN_JS = (
@@ -115,6 +116,36 @@ class Views(Pages):
         with self._may_close(page):
             await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
             await self._await_screens(page)
+        await self._follow_focus(page)
+
+    # -- the on-screen keyboard (keyboard.py) ----------------------------------------------------------------------
+    async def _follow_focus(self, page: Page, *, lower_only: bool = False) -> None:
+        """After an action: the keyboard up while a field that takes typing has focus, down once none has
+        (``lower_only``: only down — a snapshot sees the keyboard go when the page took the focus away)."""
+        if page.gone or page.frozen or page.dialog is not None or (lower_only and not page.keyboard):
+            return
+        with self._may_close(page):
+            try:
+                wanted = bool(await self._eval(page, keyboard.WANTED_JS))
+            except ProtocolError:  # the page's scripts broke the probe: the keyboard stays as it is
+                return
+            if wanted != page.keyboard and (page.keyboard or not lower_only):
+                await keyboard.turn(page, self.profile, wanted, self._scale)
+
+    def _keyboard_shown(self, page: Page, snapshot: Snapshot) -> None:
+        """The snapshot of ``page`` lists the keyboard when it is up over it."""
+        if page.keyboard:
+            add_keyboard(snapshot, keyboard.rect(self.profile))
+
+    def _clear_of_keyboard(self, page: Page, x: float, y: float, what: str) -> None:
+        """KEYBOARD_COVERS when the keyboard is up over ``page`` and (x, y) is under it."""
+        if page.keyboard and page.dialog is None and (over := keyboard.under(self.profile, x, y)) is not None:
+            raise keyboard_covers(over, x, y, what)
+
+    async def _lower_keyboard(self, page: Page) -> None:
+        """Dismiss the keyboard: the field loses focus (its ``blur`` fires), the page's view is the whole screen."""
+        await self._eval(page, keyboard.BLUR_JS)
+        await keyboard.turn(page, self.profile, False, self._scale)
 
     @contextlib.contextmanager
     def _may_close(self, page: Page) -> Iterator[None]:
@@ -206,6 +237,7 @@ class Views(Pages):
                     if primed is not None:
                         with contextlib.suppress(Exception):  # the walk below meets whatever went wrong
                             await primed
+            await self._follow_focus(page, lower_only=True)
             page.unsettled = False
             if loading is None and settle.navigating(page):
                 loading = "a navigation was under way"
@@ -231,6 +263,7 @@ class Views(Pages):
                 await frames.join(page.frames, walk, frames.Where(page.session))
             page.last_walk = walk
             snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
+            self._keyboard_shown(page, snapshot)
             closed, blocked = self._windows_closed.pop(app_id, 0), self._popups_blocked.pop(app_id, 0)
             if closed or blocked:
                 windows_limited(snapshot, closed, blocked)
@@ -248,7 +281,11 @@ class Views(Pages):
             page = self._foreground() or await self._ensure_home()
             if page.dialog is not None:  # the renderer draws no frame until the dialog is answered
                 raise dialogs.refused(page.dialog, "no screenshot can be taken (the page draws nothing under it)")
-            return await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
+            shot = await capture.screenshot(page.session, self.profile, format=format, scale=scale, quality=quality)
+        if not page.keyboard:
+            return shot
+        css = css_image_size(self.profile.width, self.profile.height) if scale == "css" else None
+        return await asyncio.to_thread(keyboard.drawn, shot, self.profile, css, quality)
 
     # -- logs, requests, video (observe.py, screencast.py) ---------------------------------------------------------
     def _app_pages(self) -> list[Page]:

@@ -88,6 +88,7 @@ PHONEWIRE_TO_W3C: Final[dict[str, str]] = {
     e.ELEMENT_COVERED: ELEMENT_CLICK_INTERCEPTED,
     e.ELEMENT_MOVED: ELEMENT_CLICK_INTERCEPTED,  # what is at the element's point now is named in the message
     e.FRAME_CHANGED: STALE_ELEMENT_REFERENCE,  # the element's frame was removed or navigated: its document is gone
+    e.KEYBOARD_COVERS: ELEMENT_CLICK_INTERCEPTED,  # the on-screen keyboard is over the point
     e.TEXT_INPUT_NOT_FOCUSED: ELEMENT_NOT_INTERACTABLE,
     # time
     e.COMMAND_TIMED_OUT: TIMEOUT,

@@ -31,6 +31,7 @@ command             arguments                                     does
 ``setConnectivity`` ``mode``, or ``airplaneMode`` / ``wifi`` +    the phone's network (``connectivity``)
                     ``data`` (Appium's booleans)
 ``setAppearance``   ``style``: light, dark (Appium's)               the phone's mode (``appearance``)
+``hideKeyboard``    ``keys``, ``strategy`` ignored                dismiss the keyboard (``keyboard_hide``)
 ``changePermissions`` ``permissions`` (list), ``action``:         grant / deny (revoke) / reset (``permissions``)
                     grant, deny, revoke, reset
 ``pickFile``        ``files`` (list of names in the files dir)    hand them to the page's file chooser (``pick_file``)
@@ -299,6 +300,10 @@ async def _set_connectivity(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.connectivity(mode)).data.get("message", ""))
 
 
+async def _hide_keyboard(s: WebDriverSession, p: Params) -> str:
+    return str((await s.agent.keyboard_hide()).data.get("message", ""))
+
+
 async def _set_appearance(s: WebDriverSession, p: Params) -> str:
     return str((await s.agent.appearance(_string(p, "style", "appearance"))).data.get("message", ""))
 
@@ -375,6 +380,7 @@ MOBILE: Final[dict[str, Command]] = {
     "setAppearance": Command(_set_appearance, "appearance"),
     "pickFile": Command(_pick_file, "pick_file"),
     "pinch": Command(_pinch, "pinch"),
+    "hideKeyboard": Command(_hide_keyboard, "keyboard_hide"),
     "flowRun": Command(_flow_run, "flow_run"),
 }
 

@@ -309,6 +309,10 @@ async def _orientation(svc: Service, s: WebDriverSession | None, p: dict[str, st
     return "LANDSCAPE" if rect["width"] > rect["height"] else "PORTRAIT"
 
 
+async def _hide_keyboard(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
+    await _s(s).agent.keyboard_hide()
+
+
 async def _rotate(svc: Service, s: WebDriverSession | None, p: dict[str, str], b: Body) -> Any:
     wanted = str(b.get("orientation", "")).upper()
     if wanted not in ("PORTRAIT", "LANDSCAPE"):
@@ -377,6 +381,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", _S + "/window/rect", _window_rect, "the app's viewport in points", ("viewport",)),
     Route("GET", _S + "/orientation", _orientation, "PORTRAIT or LANDSCAPE (the app's viewport)"),
     Route("POST", _S + "/orientation", _rotate, "turn the phone (`rotate`)", ("rotate",)),
+    Route("POST", _S + "/appium/device/hide_keyboard", _hide_keyboard, "dismiss the keyboard", ("keyboard_hide",)),
     Route(
         "POST",
         _S + "/actions",
