@@ -119,7 +119,9 @@ def test_find_sends_the_device_every_string_term_of_the_selector(selector: str, 
     assert sender.commands("scroll")[0]["revealTerms"] == terms
 
 
-@pytest.mark.parametrize("selector", ["role=Button label~=/Data Table/", "id=nope || label~=/zzz/", "role=Slider value>=3"])
+@pytest.mark.parametrize(
+    "selector", ["role=Button label~=/Data Table/", "id=nope || label~=/zzz/", "role=Slider value>=3"]
+)
 def test_find_asks_for_no_search_when_the_device_cannot_check_a_term(selector: str) -> None:
     """A pattern or a comparison is checked by the agent only: the device would locate what the other terms match
     (the APG image description's page: `find 'role=Button label~=/Data Table/'` scrolled up to another button)."""

@@ -53,10 +53,8 @@ def _completed(want: str, after: dict[str, Any]) -> bool:
     """The page completed what was typed in place, the rest selected (an inline autocomplete, aria-autocomplete
     "both": "Ala" typed, the field shows "Alabama" with "bama" selected for the next key to replace)."""
     held = str(after.get("value") or "")
-    return len(held) > len(want) and held.startswith(want) and (after.get("start"), after.get("end")) == (
-        len(want),
-        len(held),
-    )
+    selected = (after.get("start"), after.get("end"))
+    return len(held) > len(want) and held.startswith(want) and selected == (len(want), len(held))
 
 
 def mismatch(before: object, after: object, text: str) -> ProtocolError | None:
