@@ -4,7 +4,8 @@ bring them on screen), no coordinates, no keys — and the check: the example's 
 (``find SELECTOR`` answers the element's line, which must hold the words), read from the widget itself or from the
 page's own output element.  tests/e2e/test_apg_jobs.py runs them through the real CLI and its daemon.
 
-``KEYBOARD_ONLY`` lists the examples whose job a phone user cannot do by taps, with why (from the example's js/).
+``NOT_BY_TAPS`` lists the examples whose job is not done by taps on what the view names, with why (read in the
+example's own js/).  Each job ends with `close` of its page.
 """
 
 from __future__ import annotations
@@ -245,6 +246,13 @@ class CliCall(Protocol):
 def run_job(call: CliCall, url: str, job: Job) -> str | None:
     """Do ``job`` on the page at ``url`` through ``call`` (the CLI's argv after ``--device web``, answering its exit
     code, stdout and stderr); None when the check holds, else what was said, step by step, and what is wrong."""
+    try:
+        return _done(call, url, job)
+    finally:
+        call("close")  # the example's page stops (a carousel, a meter keep running in the background)
+
+
+def _done(call: CliCall, url: str, job: Job) -> str | None:
     said: list[str] = []
     replies: list[str] = []
     for argv in (("open", url), *job.steps, job.check[0]):
