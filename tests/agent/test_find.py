@@ -119,6 +119,19 @@ def test_find_sends_the_device_every_string_term_of_the_selector(selector: str, 
     assert sender.commands("scroll")[0]["revealTerms"] == terms
 
 
+@pytest.mark.parametrize(
+    "selector", ["role=Button label~=/Data Table/", "id=nope || label~=/zzz/", "role=Slider value>=3"]
+)
+def test_find_asks_for_no_search_when_the_device_cannot_check_a_term(selector: str) -> None:
+    """A pattern or a comparison is checked by the agent only: the device would locate what the other terms match
+    (the APG image description's page: `find 'role=Button label~=/Data Table/'` scrolled up to another button)."""
+    sender = Scrolling()
+    with pytest.raises(ProtocolError):
+        run(AgentSession(sender, app_id="dev.phonewire.demo").find(selector, max_scrolls=1))
+    scroll = sender.commands("scroll")[0]
+    assert "revealTerms" not in scroll and "revealOnly" not in scroll and scroll["direction"] == "down"
+
+
 class CannotSearch(Scrolling):
     """A device that cannot search off screen: with ``revealOnly`` it does not move and says ``located: false``."""
 

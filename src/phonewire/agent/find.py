@@ -15,6 +15,7 @@ search: Android, iOS answer ``located: false`` and move nothing); then the menti
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from phonewire.agent import selectors
@@ -120,7 +121,12 @@ async def scroll_to(
 
 def reveal_terms(parsed: selectors.Selector) -> list[str] | None:
     """What ``find`` asks the device to search off screen (the wire field ``revealTerms``): the selector's string
-    terms as ``key=value``, ``||`` between alternatives (its booleans — ``enabled`` … — are checked here only)."""
+    terms as ``key=value``, ``||`` between alternatives (its booleans — ``enabled`` … — are checked here only).
+    A selector with a pattern or a number comparison (``label~=/…/``, ``value<45``) asks for no search: the device
+    would locate what the rest matches (any ``Button``) and scroll towards it, away from the match; ``find`` scrolls
+    the way it was told instead and reads each screen."""
+    if any(isinstance(t.value, re.Pattern | float) for alternative in parsed.alternatives for t in alternative):
+        return None
     out: list[str] = []
     for alternative in parsed.alternatives:
         terms = [f"{t.key}={t.value}" for t in alternative if isinstance(t.value, str) and t.value]

@@ -39,3 +39,13 @@ def test_without_a_selection_the_text_must_be_there_and_nothing_else_added() -> 
     before = {"value": "a@b", "start": None, "end": None}
     assert mismatch(before, {"value": "a@b.org"}, ".org") is None
     assert mismatch(before, {"value": "a@b.org!"}, ".org") is not None
+
+
+def test_an_inline_completion_of_what_was_typed_is_what_was_typed() -> None:
+    """The APG's combobox with both list and inline autocomplete: "Ala" typed, the field holds "Alabama" with
+    "bama" selected; the same value without that selection, or a completion of other text, is a rewrite."""
+    before = {"value": "", "start": 0, "end": 0}
+    assert mismatch(before, {"value": "Alabama", "start": 3, "end": 7}, "Ala") is None
+    assert mismatch(before, {"value": "Alabama", "start": 7, "end": 7}, "Ala") is not None
+    assert mismatch(before, {"value": "Alabama"}, "Ala") is not None
+    assert mismatch(before, {"value": "Xlabama", "start": 3, "end": 7}, "Ala") is not None

@@ -1,6 +1,6 @@
 // Typing read back (readback.py), `focused` being active_element.js: 'mark' keeps the focused text field before
 // the keys and answers what it holds; 'read' answers, once the page's queued tasks ran, the kept field's value
-// (null: it left the page or lost focus).
+// and selection (null: it left the page or lost focus).
 (mode, focused) => {
   if (mode === 'read') {
     return new Promise(resolve => setTimeout(resolve, 0)).then(() => {
@@ -8,7 +8,9 @@
       window.__phonewireTyped = null;
       const el = focused();
       if (!kept || !kept.isConnected || kept !== el) return null;
-      return {value: kept.value};
+      let start = null, end = null;
+      try { start = kept.selectionStart; end = kept.selectionEnd; } catch (err) {}
+      return {value: kept.value, start, end};
     });
   }
   const el = focused();

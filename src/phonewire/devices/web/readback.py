@@ -4,7 +4,8 @@ A page may rewrite a field while it is typed into — a date picker re-parsing t
 mask — and then the keys "went in" but the field holds something else.  Before typing, :data:`MARK_JS` keeps the
 focused ``<input>`` / ``<textarea>`` and returns its value and selection; after the keys and their handlers
 (:data:`READ_JS` first lets the page's queued tasks run), the field's value is compared with the one the keys
-should have made (:func:`mismatch`).  Not checked: a contenteditable region (no value to compare), a field that
+should have made (:func:`mismatch`); the page completing the typed text in place, the rest selected (an inline
+autocomplete), is what was typed.  Not checked: a contenteditable region (no value to compare), a field that
 lost focus while it was typed into (the page moved the typing on, as a one-time-code row does) or left the page.
 Pure apart from the two scripts the device evaluates.
 """
@@ -48,6 +49,14 @@ def _shown(value: str, secret: bool) -> str:
     return repr(value if len(value) <= 80 else value[:79] + "…")
 
 
+def _completed(want: str, after: dict[str, Any]) -> bool:
+    """The page completed what was typed in place, the rest selected (an inline autocomplete, aria-autocomplete
+    "both": "Ala" typed, the field shows "Alabama" with "bama" selected for the next key to replace)."""
+    held = str(after.get("value") or "")
+    selected = (after.get("start"), after.get("end"))
+    return len(held) > len(want) and held.startswith(want) and selected == (len(want), len(held))
+
+
 def mismatch(before: object, after: object, text: str) -> ProtocolError | None:
     """COMMAND_FAILED naming the value the field holds when it does not hold what typing ``text`` should have
     made, else None (also when there was nothing to check)."""
@@ -62,7 +71,7 @@ def mismatch(before: object, after: object, text: str) -> ProtocolError | None:
         if typed in held and len(held) == len(old) + len(typed):
             return None
         want = old + typed
-    if held == want:
+    if held == want or _completed(want, after):
         return None
     return ProtocolError(
         e.COMMAND_FAILED,
