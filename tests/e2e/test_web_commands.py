@@ -183,6 +183,7 @@ def test_background_app_is_frozen_its_clock_stops(runner: RunnerProc, hostile_si
     assert node(runner, "ticked", app)["label"] == "0"
     assert int(node(runner, "frozen-ms", app)["label"]) >= 1000
     runner.ok("terminateApp", app)
+    runner.ok("launchApp", DEMO)  # the module's other tests act on the demo in front
 
 
 # -- error codes ----------------------------------------------------------------------------------------------------

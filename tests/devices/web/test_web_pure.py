@@ -196,5 +196,5 @@ def test_finds_selector_terms_become_what_the_page_checks() -> None:
     assert label == ["label", "delete person 150"]  # folded as the page folds its text (protocol/folding.py)
     assert scrolling.reveal_terms(['text=Deselect "Sums.ipynb":']) == [[["text", "deselect sums.ipynb"]]]
     assert terms[1] == [["id", "a  b"]]  # an identifier is exact
-    assert scrolling.ax_roles("textfield") == ["textbox"] and scrolling.ax_roles("Cell")
+    assert "textbox" in scrolling.ax_roles("textfield") and scrolling.ax_roles("Cell")
     assert scrolling.reveal_terms(None) is None and scrolling.reveal_terms(["role=Group"]) is None

@@ -133,7 +133,7 @@ GUARD_JS: Final = js.load("tap_guard.js")
 #: the click's task, prefixed ``late``: the caller then makes one more round trip through the page.
 _GUARD_ANSWER: Final = js.load("tap_answer.js")
 _GUARD_RELEASE: Final = "window.__phonewireTap ? (window.__phonewireTap.release(), 0) : 0"
-_GUARD_OFF: Final = "(window.__phonewireTap ? window.__phonewireTap.off() : null, %(then)s)"
+_GUARD_OFF: Final = "(window.__phonewireTap ? window.__phonewireTap.off() : null, {after: (%(then)s)})"
 #: How long a guarded tap waits for its click after the touch was acknowledged (a page that cancels the touch
 #: never gets one).
 CLICK_WAIT_S: Final = 0.12
@@ -141,16 +141,21 @@ CLICK_WAIT_S: Final = 0.12
 Evaluate = Callable[[str], Awaitable[Any]]
 
 
+#: A guarded tap's end: whether ``then`` ran after the click's task, and what it returned.
+Tapped = tuple[bool, Any]
+
+
 async def exact_tap(
     session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str, touched: Callable[[], None] | None = None
-) -> bool:
+) -> Tapped:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
     ``evaluate`` runs an expression in the page and awaits its promise; ``then`` is an expression run in the page
     once the tap is over, in the evaluation that reads the guard's state (no round trip of its own).
 
-    Two round trips when the click lands at the point: the touch pair, then that evaluation (_GUARD_ANSWER).  True
-    when ``then`` ran after the click's task; False when the caller must still make a round trip through the page
-    (the click came late, or never, or the page went away under the tap: it navigated, closed, opened a dialog).
+    Two round trips when the click lands at the point: the touch pair, then that evaluation (_GUARD_ANSWER).  (True,
+    what ``then`` returned) when it ran after the click's task; (False, None) when the caller must still make a round
+    trip through the page (the click came late, or never, or the page went away under the tap: it navigated,
+    closed, opened a dialog).
     ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer."""
     await touch_pair(session, x, y)
     if touched is not None:
@@ -158,12 +163,13 @@ async def exact_tap(
     answer = asyncio.ensure_future(evaluate(f"({_GUARD_ANSWER})(() => {then})"))
     try:
         try:
-            state = await asyncio.wait_for(asyncio.shield(answer), CLICK_WAIT_S)
+            reply = await asyncio.wait_for(asyncio.shield(answer), CLICK_WAIT_S)
         except TimeoutError:  # no click: the guard answers now
             await evaluate(_GUARD_RELEASE)
-            state = await answer
+            reply = await answer
+        state = reply.get("state") if isinstance(reply, dict) else None
         if state not in ("moved", "late moved"):
-            return bool(state == "done")
+            return (True, reply.get("after")) if state == "done" else (False, None)
         # the browser moved the click (touch adjustment): the guard stopped it; the click again, at the point
         base = {"x": x, "y": y, "button": "left", "pointerType": "mouse"}
         await asyncio.gather(
@@ -173,10 +179,10 @@ async def exact_tap(
                 session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "clickCount": 1, **base}),
             )
         )
-        await evaluate(_GUARD_OFF % {"then": then})
-        return True
+        replayed = await evaluate(_GUARD_OFF % {"then": then})
+        return True, replayed.get("after") if isinstance(replayed, dict) else None
     except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
-        return False
+        return False, None
     finally:
         if not answer.done():
             answer.cancel()

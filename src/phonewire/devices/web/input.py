@@ -11,11 +11,11 @@ from functools import partial
 from typing import Any, Final
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling, settle
+from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.target import Page
-from phonewire.devices.web.view import Views
+from phonewire.devices.web.view import AFTER_ACTION, Views
 from phonewire.devices.web.walk import CHANGE_MARK, FOCUS_PROBE, Aim, Probe, aim_of
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -66,10 +66,11 @@ class Inputs(Views):
                 aiming.check_aim(aim, element, x, y)
                 page.unsettled = True
                 with self._may_close(page), dialogs.may_open(page):
-                    # the evaluation that answers once the click was handled also marks the action (_settle's work)
-                    if await gestures.exact_tap(page.session, evaluate, *aim.input, then=settle.ACTION_MARK):
+                    # the evaluation that answers once the click was handled also ends the action (_settle's work)
+                    ran, wanted = await gestures.exact_tap(page.session, evaluate, *aim.input, then=AFTER_ACTION)
+                    if ran:
                         await self._await_screens(page)
-                        await self._follow_focus(page)
+                        await self._keyboard_to(page, wanted)
                         return aim.hit
             else:
                 aim = aim_of(await self._walker(page, probe), x, y)

@@ -37,6 +37,9 @@ from phonewire.protocol.snapshot import Rect
 _WANTS: Final = js.load("keyboard.js").strip()
 _KIND: Final = js.load("focus_probe.js").strip()
 WANTED_JS: Final = f"(el => ({_WANTS})(el, ({_KIND})(el)))({js.ACTIVE_ELEMENT}())"
+#: The same, null where the page's scripts broke the probe: read in the evaluation that ends an action (the tap's
+#: answer, the settle's mark), so following the focus costs no round trip of its own.
+WANTED_OR_NULL_JS: Final = f"(() => {{ try {{ return Boolean({WANTED_JS}); }} catch (e) {{ return null; }} }})()"
 _SHOWN: Final = js.load("keyboard_shown.js").strip()
 #: How long the page's two frames after the keyboard moved are waited for (times the time scale).
 FRAMES_WAIT_S: Final = 1.0

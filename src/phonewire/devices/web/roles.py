@@ -18,6 +18,11 @@ AX_TO_ROLE: Final[dict[str, str]] = {
     "clickable": "Button",
     "link": "Link",
     "textbox": "TextField",
+    # Chromium's internal roles of a date, time or date-time field: the TextField the view shows it as
+    # (walker_spec.js's typed inputs; `fill` sets it whole)
+    "Date": "TextField",
+    "DateTime": "TextField",
+    "InputTime": "TextField",
     "searchbox": "SearchField",
     "combobox": "ComboBox",
     "checkbox": "CheckBox",

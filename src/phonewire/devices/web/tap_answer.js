@@ -1,11 +1,13 @@
-// The guarded tap's answer (gestures.py's _GUARD_ANSWER); `then` runs in the page once the tap is over.
+// The guarded tap's answer (gestures.py's _GUARD_ANSWER): {state, after}; `then` runs in the page once the tap is
+// over, and `after` is what it returned (the caller's reading of the page after the tap, in this same evaluation).
 (then) => {
   const g = window.__phonewireTap;
-  if (!g) return "gone";
+  if (!g) return {state: "gone"};
   const end = (state) => {
-    if (state === "moved") g.state = "replaying";
-    else { g.off(); then(); }
-    return state;
+    if (state === "moved") { g.state = "replaying"; return {state}; }
+    g.off();
+    return {state, after: then()};
   };
-  return g.state !== "waiting" ? end(g.state) : g.answer.then((state) => "late " + end(state));
+  if (g.state !== "waiting") return end(g.state);
+  return g.answer.then((state) => { const r = end(state); r.state = "late " + r.state; return r; });
 }

@@ -69,6 +69,11 @@ def windows_limited(snapshot: Snapshot, closed: int, blocked: int = 0) -> None:
         quality["reason"] = f"{quality.get('reason')}; {reason}"
 
 
+#: Ends an action in the page: its time marked (settle.ACTION_MARK), and whether the focused element wants the
+#: keyboard now (keyboard.py), in one evaluation — the tap's answer runs it as its ``then`` too.
+AFTER_ACTION = f"({settle.ACTION_MARK}, {keyboard.WANTED_OR_NULL_JS})"
+
+
 class Views(Pages):
     """The screen as the agent reads it, and the helpers every action ends with."""
 
@@ -113,10 +118,12 @@ class Views(Pages):
         which the next snapshot's quiet window counts.  Costs well under a millisecond."""
         if page.dialog is not None:
             return  # the page runs nothing until the dialog is answered
+        wanted = None
         with self._may_close(page):
-            await page.session.send("Runtime.evaluate", {"expression": settle.ACTION_MARK})
+            reply = await page.session.send("Runtime.evaluate", {"expression": AFTER_ACTION, "returnByValue": True})
+            wanted = (reply.get("result") or {}).get("value")
             await self._await_screens(page)
-        await self._follow_focus(page)
+        await self._keyboard_to(page, wanted)
 
     # -- the on-screen keyboard (keyboard.py) ----------------------------------------------------------------------
     async def _follow_focus(self, page: Page, *, lower_only: bool = False) -> None:
@@ -124,12 +131,19 @@ class Views(Pages):
         (``lower_only``: only down — a snapshot sees the keyboard go when the page took the focus away)."""
         if page.gone or page.frozen or page.dialog is not None or (lower_only and not page.keyboard):
             return
-        with self._may_close(page):
-            try:
-                wanted = bool(await self._eval(page, keyboard.WANTED_JS))
-            except ProtocolError:  # the page's scripts broke the probe: the keyboard stays as it is
-                return
-            if wanted != page.keyboard and (page.keyboard or not lower_only):
+        try:
+            wanted = bool(await self._eval(page, keyboard.WANTED_JS))
+        except (ProtocolError, CdpProtocolError):  # the page's scripts broke the probe, or it navigated: as it is
+            return
+        await self._keyboard_to(page, wanted, lower_only=lower_only)
+
+    async def _keyboard_to(self, page: Page, wanted: object, *, lower_only: bool = False) -> None:
+        """The keyboard up (``wanted`` true) or down, as the page's focused element asked in the evaluation that
+        ended an action (keyboard.WANTED_OR_NULL_JS; None: not known, the keyboard stays as it is)."""
+        if not isinstance(wanted, bool) or page.gone or page.frozen or page.dialog is not None:
+            return
+        if wanted != page.keyboard and (page.keyboard or not lower_only):
+            with self._may_close(page):
                 await keyboard.turn(page, self.profile, wanted, self._scale)
 
     def _keyboard_shown(self, page: Page, snapshot: Snapshot) -> None:
