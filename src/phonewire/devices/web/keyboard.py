@@ -28,6 +28,7 @@ from typing import Final
 
 from phonewire.devices.base import Screenshot
 from phonewire.devices.web import js
+from phonewire.devices.web.cdp import CdpProtocolError
 from phonewire.devices.web.page_script import evaluate
 from phonewire.devices.web.profiles import Profile, metrics
 from phonewire.devices.web.target import Page
@@ -65,7 +66,9 @@ async def turn(page: Page, profile: Profile, up: bool, scale: float = 1.0) -> No
     page.keyboard = up
     page.unsettled = True
     shown = f"({_SHOWN})({js.ACTIVE_ELEMENT}(), {'true' if up else 'false'})"
-    with contextlib.suppress(TimeoutError):  # a page that draws no frames: the keyboard is up all the same
+    # a page that draws no frames: the keyboard is up all the same; a page the action navigated away (a form's
+    # submit button): the new document is laid out in the new size from its start
+    with contextlib.suppress(TimeoutError, CdpProtocolError):
         await asyncio.wait_for(evaluate(page.session, shown, await_promise=True), FRAMES_WAIT_S * scale)
 
 
