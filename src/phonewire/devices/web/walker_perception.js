@@ -162,6 +162,16 @@ function aim(x, y, serial, since) {
   return res;
 }
 
+function labelled(el) {
+  // The control of the <label> that el is, or lies in, when nothing between them has a role of its own (a link in
+  // a label is described as the link).
+  for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+    if (e.tagName === "LABEL") return e.control && e.control !== el ? e.control : null;
+    if (!DULL.has(shownRole(e, e.tagName))) return null;
+  }
+  return null;
+}
+
 // Roles of text-level and grouping elements (HTML-AAM gives <b>, <code>, <time>, <figure>… roles of their own) that
 // the view does not show: their text reads as part of the text around them, as a generic element's does.
 const TEXT_LEVEL = new Set(["strong", "emphasis", "code", "deletion", "insertion", "mark", "subscript", "superscript",
@@ -179,8 +189,9 @@ function describe(el) {
   // What a person would call the element at a point: the nearest of it and its ancestors (up to 6 levels) that
   // has a role, a name or an id; else the element itself, by its classes.
   // An element the walk lists as a control by the rules (a span with a click handler or where cursor: pointer
-  // starts: rule clickable) is described as the view lists it.
-  let e = el;
+  // starts: rule clickable) is described as the view lists it.  A point on a <label>'s own content (its text, its
+  // drawn box) is a tap on its control, and is described as that control (a CheckBox, not the Group around it).
+  let e = labelled(el) || el;
   for (let i = 0; e && i < 6; i++, e = e.parentElement) {
     const tag = e.tagName;
     let role = shownRole(e, tag);

@@ -1,0 +1,56 @@
+"""The small findings of issue 22's new-user trial, each on a page built in its shape and driven through the real
+runner and Chromium; the page's own click record (aim/recorder.js) or its own state is the evidence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from aim_site import AimSite
+from web_runner import node
+
+import phonewire
+
+pytestmark = pytest.mark.e2e
+
+HEAD = '<!doctype html><html><head><meta name="viewport" content="width=device-width,initial-scale=1">'
+HEAD += '<script src="/recorder.js"></script><style>body { margin: 0; font: 16px sans-serif; }</style></head><body>'
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[AimSite]:
+    s = AimSite()
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+@pytest.fixture(scope="module")
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone
+
+
+def _centre_of_text(phone: phonewire.Phone, label: str) -> tuple[float, float]:
+    n = next(n for n in phone.snapshot().nodes if n.get("type") == "StaticText" and n.get("label") == label)
+    r = n["rect"]
+    return r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
+
+
+def test_a_tap_on_a_checkbox_label_names_the_checkbox_not_the_group_around_it(
+    phone: phonewire.Phone, site: AimSite
+) -> None:
+    """The hit of a tap on a label's text read `Group "Options"` (the fieldset around it); the view, and the tap
+    (a label forwards it), mean the CheckBox."""
+    url = site.put(
+        "trial/checkbox.html",
+        HEAD + '<fieldset><legend>Options</legend><label data-aim="remember-label">'
+        '<input type="checkbox" id="remember"> Remember me</label></fieldset></body></html>',
+    )
+    phone.open(url)
+    x, y = _centre_of_text(phone, "Remember me")
+    site.clear()
+    reply = phone.tap(f"{x} {y}")
+    assert reply.data["hit"] == 'CheckBox "Remember me" id=remember', reply.data
+    assert reply.data["message"].endswith(' on CheckBox "Remember me" id=remember')
+    assert node(phone, "remember")["value"] == "1"  # the page's own checkbox took the tap (checked)
