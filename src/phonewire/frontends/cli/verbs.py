@@ -320,7 +320,11 @@ def _target_text(data: Mapping[str, Any]) -> str:
     label = target.get("label")
     what = f'{target.get("type")} "{label}"' if label else str(target.get("type"))
     ref = f" @{target['ref']}" if target.get("ref") else ""
-    return f"{ref} {what} at {target.get('x'):g},{target.get('y'):g}" if "x" in target else ""
+    if "x" not in target:
+        return ""
+    # the point once: a reply whose message names it already (`tapped (327, 177.9)`) is not told it again
+    point = f"({target['x']:g}, {target['y']:g})"
+    return f"{ref} {what}" + ("" if point in str(data.get("message", "")) else f" at {target['x']:g},{target['y']:g}")
 
 
 def _in_cwd(ctx: Context, path: str) -> str:
