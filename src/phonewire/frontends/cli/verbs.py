@@ -126,6 +126,41 @@ def usage_text() -> str:
     return "\n".join(lines)
 
 
+def verb_help(words: list[str]) -> str | None:
+    """One verb's help (``phonewire scroll --help``, ``phonewire help scroll``): its usage line, its summary and
+    each of its words and options as the operation table declares them; None for a word that is no verb."""
+    plain = [w for w in words if not w.startswith("-")]
+    spec = VERBS.get(" ".join(plain[:2])) or VERBS.get(plain[0]) if plain else None
+    if spec is None:
+        return None
+    lines = [f"usage: phonewire {spec.usage}", "", spec.summary]
+    op = spec.operation
+    if op is not None:
+        lines += _param_lines("arguments", [(_metavar(p), p) for p in op.cli_arguments()])
+        options = op.cli_options().items()
+        lines += _param_lines("options", [(p.short or flag if p.kind == "boolean" else f"{flag} {_metavar(p)}", p)
+                                          for flag, p in options])  # fmt: skip
+    return "\n".join(lines)
+
+
+def _metavar(p: Param) -> str:
+    return "|".join(p.choices) if p.choices and not p.required else p.metavar or p.name.upper()
+
+
+def _param_lines(title: str, params: list[tuple[str, Param]]) -> list[str]:
+    lines = ["", f"{title}:"] if params else []
+    for word, p in params:
+        facts = [p.description]
+        if p.choices:
+            facts.append(f"One of {', '.join(p.choices)}.")
+        if p.minimum is not None and p.maximum is not None:
+            facts.append(f"From {p.minimum:g} to {p.maximum:g}.")
+        if p.default is not None and p.kind != "boolean":
+            facts.append(f"Default {p.default}.")
+        lines.append(f"  {word:<16} {' '.join(facts)}")
+    return lines
+
+
 class UsageError(ProtocolError):
     def __init__(self, message: str, usage: str | None = None) -> None:
         hint = f"usage: phonewire {usage}" if usage else "Run `phonewire help` for the verbs."
