@@ -153,6 +153,19 @@ def test_scroll_down_reveals_rows_below_the_fold(s: Session) -> None:
     assert items_on_screen(s.ok("snapshot", "-i"))[0] < after[0]
 
 
+def test_a_scroll_amount_out_of_range_is_refused_with_the_range_and_scrolls_nothing(s: Session) -> None:
+    """Issue 22 trial: `scroll --amount 5` said "must be at most 1" and only the usage line; the hint says the range."""
+    before = items_on_screen(s.ok("snapshot", "-i"))
+    for amount, said in (("5", "at most 1, got 5"), ("0", "at least 0.01, got 0")):
+        res = s("scroll", "down", "--amount", amount)
+        assert res.code == 2 and res.out == "", res
+        message, hint = res.err.splitlines()
+        assert message.startswith(f"error INVALID_REQUEST: scroll --amount must be {said}"), res.err
+        assert hint == "hint: --amount takes a number from 0.01 to 1, default 0.6; usage: phonewire scroll DIR " \
+            "[TARGET] [--amount F]", res.err  # fmt: skip
+    assert items_on_screen(s.ok("snapshot", "-i")) == before  # nothing scrolled
+
+
 def test_find_reaches_row_150_of_300_in_two_calls_after_open_and_under_300_characters(s: Session) -> None:
     # issue 10: 23 calls and 18.9 k characters the blind way (snapshot, scroll, snapshot, …); target ≤ 4 / ≤ 5 k
     found = s.ok("find", "Item 150")

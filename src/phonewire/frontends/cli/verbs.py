@@ -153,17 +153,19 @@ def _param_lines(title: str, params: list[tuple[str, Param]]) -> list[str]:
         facts = [p.description]
         if p.choices:
             facts.append(f"One of {', '.join(p.choices)}.")
-        if p.minimum is not None and p.maximum is not None:
-            facts.append(f"From {p.minimum:g} to {p.maximum:g}.")
-        if p.default is not None and p.kind != "boolean":
+        if p.bounds():
+            facts.append(p.bounds().capitalize() + ".")
+        elif p.default is not None and p.kind != "boolean":
             facts.append(f"Default {p.default}.")
         lines.append(f"  {word:<16} {' '.join(facts)}")
     return lines
 
 
 class UsageError(ProtocolError):
-    def __init__(self, message: str, usage: str | None = None) -> None:
+    def __init__(self, message: str, usage: str | None = None, said: str | None = None) -> None:
         hint = f"usage: phonewire {usage}" if usage else "Run `phonewire help` for the verbs."
+        if said:  # what the word takes, before the usage line
+            hint = f"{said}; {hint}"
         super().__init__(e.INVALID_REQUEST, message, hint)
 
 
@@ -308,7 +310,8 @@ def option(inv: Invocation, flag: str) -> Any:
     try:
         return param.check(value, inv.verb)
     except ProtocolError as exc:
-        raise UsageError(exc.message.replace(f"parameter {param.name!r}", flag), spec.usage) from None
+        said = f"{flag} takes a number {param.bounds()}" if param.bounds() else None
+        raise UsageError(exc.message.replace(f"parameter {param.name!r}", flag), spec.usage, said) from None
 
 
 # -- execution ---------------------------------------------------------------------------------------------------
