@@ -3,6 +3,7 @@ runner and Chromium; the page's own click record (aim/recorder.js) or its own st
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -10,6 +11,7 @@ from aim_site import AimSite
 from web_runner import node
 
 import phonewire
+from phonewire.protocol import errors as e
 
 pytestmark = pytest.mark.e2e
 
@@ -54,3 +56,24 @@ def test_a_tap_on_a_checkbox_label_names_the_checkbox_not_the_group_around_it(
     assert reply.data["hit"] == 'CheckBox "Remember me" id=remember', reply.data
     assert reply.data["message"].endswith(' on CheckBox "Remember me" id=remember')
     assert node(phone, "remember")["value"] == "1"  # the page's own checkbox took the tap (checked)
+
+
+def test_find_not_found_says_how_far_it_scrolled_and_offers_the_nearest_names_on_the_screen(
+    phone: phonewire.Phone, site: AimSite
+) -> None:
+    """`find` NOT_FOUND hinted only "check the selector"; a misspelt name is offered what the screen shows."""
+    rows = "".join(f'<p><button id="p{i}">Person {i}</button></p>' for i in range(1, 41))
+    phone.open(site.put("trial/people.html", HEAD + rows + '<button id="del">Delete all</button></body></html>'))
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.find("label=Persn 38")
+    assert info.value.code == e.NOT_FOUND
+    assert re.fullmatch(
+        r"nothing on screen matches 'label=Persn 38' after [1-9]\d* scroll\(s\) down \([1-9]\d* pt\): reached the end",
+        info.value.message,
+    ), info.value.message
+    hint = info.value.hint
+    assert hint.startswith('Nearest on the screen now: Button "Person 38" id=p38; '), hint
+    assert "Delete" not in hint
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.find("Zebra crossing")  # nothing near it: no names offered
+    assert info.value.hint.startswith("Check the selector against `snapshot`"), info.value.hint
