@@ -77,3 +77,33 @@ def test_find_not_found_says_how_far_it_scrolled_and_offers_the_nearest_names_on
     with pytest.raises(phonewire.ProtocolError) as info:
         phone.find("Zebra crossing")  # nothing near it: no names offered
     assert info.value.hint.startswith("Check the selector against `snapshot`"), info.value.hint
+
+
+PICKER = (
+    HEAD
+    + """<div style="height:200px"></div>
+<label for="when">When:</label><input id="when" value="">
+<div id="picker" tabindex="-1" hidden>a picker</div>
+<script>
+  // a widget of its own: focusing the field opens its picker and moves focus there
+  document.getElementById("when").addEventListener("focus", () => {
+    const picker = document.getElementById("picker");
+    picker.hidden = false;
+    picker.focus();
+  });
+</script></body></html>"""
+)
+
+
+def test_fill_on_a_field_that_gives_focus_away_says_what_happened_not_tap_a_field_first(
+    phone: phonewire.Phone, site: AimSite
+) -> None:
+    """TEXT_INPUT_NOT_FOCUSED after fill's own tap hinted "Tap a text field first" — fill had just tapped it."""
+    phone.open(site.put("trial/picker.html", PICKER))
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.fill("id=when", "tomorrow")
+    assert info.value.code == e.TEXT_INPUT_NOT_FOCUSED
+    assert info.value.message.startswith("fill tapped it, but the field did not have focus"), info.value.message
+    assert "nothing was typed" in info.value.message
+    assert "Tap a text field first" not in info.value.hint and "snapshot" in info.value.hint, info.value.hint
+    assert not node(phone, "when").get("value")
