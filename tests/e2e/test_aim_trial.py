@@ -107,3 +107,20 @@ def test_fill_on_a_field_that_gives_focus_away_says_what_happened_not_tap_a_fiel
     assert "nothing was typed" in info.value.message
     assert "Tap a text field first" not in info.value.hint and "snapshot" in info.value.hint, info.value.hint
     assert not node(phone, "when").get("value")
+
+
+def test_text_a_box_cuts_is_shown_as_a_person_sees_it(phone: phonewire.Phone, site: AimSite) -> None:
+    """Rule clipped-text: a paragraph in a two-line card and a line in a narrow cell were listed whole, with rects
+    past their boxes; the view has the words whose middle shows, at the part that shows."""
+    phone.open(site.url("clipped.html"))
+    card, cell = node(phone, "card"), node(phone, "cell")
+    words = 20  # the paragraph's words up to "at all" (not counting "to anyone.")
+    said = str(card["label"]).split()
+    assert said[:3] == ["First", "line", "shows."] and 3 < len(said) < words, card
+    assert "third" not in said and card["rect"]["height"] <= 40, card  # type: ignore[index]
+    assert str(cell["label"]).startswith("Alpha") and "theta" not in str(cell["label"]), cell
+    assert cell["rect"]["width"] <= 120, cell  # type: ignore[index]
+    assert "clipped-text" in card.get("rules", ()), card  # type: ignore[operator]
+    assert not any(n.get("identifier") == "below" for n in phone.snapshot().nodes)  # wholly cut: not seen
+    edge = node(phone, "edge")  # cut by the screen only: the rest is scrolled to, so it is listed whole
+    assert str(edge["label"]).endswith("scrolling reveals them."), edge
