@@ -154,7 +154,11 @@ class Param:
             if not value.is_integer():
                 raise ProtocolError(INVALID_REQUEST, f"{expected} a whole number, got {value}", hint)
             number = int(value)
-        if self.bounds():  # out of range: the hint says the range
+        return self._in_range(number, expected, where, hint)
+
+    def _in_range(self, number: float, expected: str, where: str, hint: str) -> float:
+        """``number`` when it lies within the bounds; else INVALID_REQUEST whose hint says them."""
+        if self.bounds():
             hint = f"{where} takes {self.name} {self.bounds()}: {self.description}"
         if self.minimum is not None and number < self.minimum:
             raise ProtocolError(
