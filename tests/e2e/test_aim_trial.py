@@ -155,3 +155,22 @@ def test_an_element_cut_by_the_screen_whose_shown_part_is_covered_is_scrolled_in
         assert site.clicks() == ["under"], (how, site.clicks())
         rect = node(phone, "under")["rect"]
         assert rect["y"] + rect["height"] <= SCREEN.height - 60, rect  # type: ignore[index]
+
+
+def test_text_that_went_into_another_field_is_undone_and_refused_naming_that_field(
+    phone: phonewire.Phone, site: AimSite
+) -> None:
+    """From's widget takes focus back on To's first key: `fill To COD` answered ok, To "C", From "…(DUJ)OD"."""
+    phone.open(site.url("flight_refocus.html"))
+    with pytest.raises(phonewire.ProtocolError) as info:
+        phone.fill("id=to", "COD")
+    assert info.value.code == e.ELEMENT_MOVED, info.value
+    message = info.value.message
+    assert 'input#from "From:" now holds' in message and "nothing was typed" in message, message
+    assert node(phone, "from")["value"] == "Dubois, PA (DUJ)"  # set back as it was
+    assert not node(phone, "to").get("value")
+    # the page moving the typing on from a full box, and a field it fills while the typed one keeps focus: no strays
+    phone.fill("id=otp-1", "42")
+    assert (node(phone, "otp-1")["value"], node(phone, "otp-2")["value"]) == ("4", "2")
+    phone.fill("id=title", "Hello World")
+    assert (node(phone, "title")["value"], node(phone, "slug")["value"]) == ("Hello World", "hello-world")
