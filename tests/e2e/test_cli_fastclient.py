@@ -174,7 +174,9 @@ def test_a_verbs_help_is_that_verbs_usage_through_either_client(cli: Cli, native
         lines = shown.out.splitlines()
         assert lines[0] == "usage: phonewire scroll DIR [TARGET] [--amount F]", shown.out
         assert "verbs:" not in lines
-        assert any(line.split()[:2] == ["--amount", "F"] and "From 0.01 to 1, default 0.6." in line for line in lines), shown.out
+        assert any(
+            line.split()[:2] == ["--amount", "F"] and "From 0.01 to 1, default 0.6." in line for line in lines
+        ), shown.out
         assert any(line.split()[:1] == ["DIR"] and "up, down, left, right" in line for line in lines), shown.out
     listed = both(cli, native, "--help")
     assert listed.code == 0 and "verbs:" in listed.out.splitlines()  # no verb: the list of them
