@@ -124,6 +124,8 @@ def test_the_bridge_refuses_a_scroll_amount_past_the_protocols_limit() -> None:
     with pytest.raises(BadCall) as info:
         parse_call(b'{"id": 1, "method": "scroll", "params": {"direction": "down", "amount": 5}}')
     assert info.value.error.message == "scroll parameter 'amount' must be at most 1, got 5"
+    # the hint says the range (issue 22 trial: it said only the parameter's description)
+    assert info.value.error.hint == "scroll takes amount from 0.01 to 1, default 0.6: Fraction of the screen to scroll."
 
 
 def test_every_front_end_has_a_spelling_for_every_operation() -> None:

@@ -165,6 +165,23 @@ def test_stdin_help_version_and_local_verbs_go_to_the_python_client(cli: Cli, na
     assert not any("batch" in line for line in logged)  # a batch file is a plain request
 
 
+def test_a_verbs_help_is_that_verbs_usage_through_either_client(cli: Cli, native: Path) -> None:
+    """`phonewire scroll --help` printed the whole verb list (issue 22 trial): it is scroll's usage, its words and
+    its options with their ranges, the same through the native client and the Python one, exit 0."""
+    for argv in (["scroll", "--help"], [*D, "scroll", "-h"], ["help", "scroll"]):
+        shown = both(cli, native, *argv)
+        assert shown.code == 0, argv
+        lines = shown.out.splitlines()
+        assert lines[0] == "usage: phonewire scroll DIR [TARGET] [--amount F]", shown.out
+        assert "verbs:" not in lines
+        assert any(
+            line.split()[:2] == ["--amount", "F"] and "From 0.01 to 1, default 0.6." in line for line in lines
+        ), shown.out
+        assert any(line.split()[:1] == ["DIR"] and "up, down, left, right" in line for line in lines), shown.out
+    listed = both(cli, native, "--help")
+    assert listed.code == 0 and "verbs:" in listed.out.splitlines()  # no verb: the list of them
+
+
 def test_with_no_daemon_the_python_client_starts_one_then_the_native_client_serves(cli: Cli, native: Path) -> None:
     first = run(cli, (str(native),), *D, "open", "app.cold")
     assert (first.code, first.out, first.err) == (0, "ok opened app.cold\n", "")

@@ -67,9 +67,10 @@ def test_a_ref_tap_likes_exactly_one_row_exactly_once(s: Session) -> None:
     view = s.ok("snapshot", "-i")
     assert view.splitlines()[0] == '@e1 Heading "Inbox" id=title'
     like2 = ref_of(view, r'Button "Like 0" id=like-2$')
-    assert s.ok("tap", like2).startswith(f'ok tapped (327, 177.9) {like2} Button "Like 0" at ')
+    # the point once (issue 22: it read `ok tapped (327, 177.9) @e5 Button "Like 0" at 327,177.9`)
+    assert s.ok("tap", like2).splitlines()[0] == f'ok tapped (327, 177.9) {like2} Button "Like 0"'
     # the same ref again: re-found although its label now reads "Like 1"
-    assert s.ok("tap", like2).startswith(f'ok tapped (327, 177.9) {like2} Button "Like 1" at ')
+    assert s.ok("tap", like2).splitlines()[0] == f'ok tapped (327, 177.9) {like2} Button "Like 1"'
     assert s.node("like-2")["label"] == "Like 2"  # (a new snapshot: it issues new refs)
     assert s.node("like-1")["label"] == "Like 0"
     assert s.node("likes-total")["label"] == "2"
@@ -77,7 +78,7 @@ def test_a_ref_tap_likes_exactly_one_row_exactly_once(s: Session) -> None:
 
 def test_the_subprocess_cli_drives_the_same_session(s: Session) -> None:
     res = s.sub("tap", "id=like-3")
-    assert res.code == 0 and 'Button "Like 0" at ' in res.out
+    assert res.code == 0 and 'Button "Like 0"' in res.out
     assert s.node("like-3")["label"] == "Like 1"
     diff = s.sub("snapshot", "--diff")
     assert diff.code == 0
@@ -150,6 +151,19 @@ def test_scroll_down_reveals_rows_below_the_fold(s: Session) -> None:
         r"ok scrolled up \d+ pt(, reached the end)?\n", s.ok("--quiet", "scroll", "up", "--amount", "1")
     )
     assert items_on_screen(s.ok("snapshot", "-i"))[0] < after[0]
+
+
+def test_a_scroll_amount_out_of_range_is_refused_with_the_range_and_scrolls_nothing(s: Session) -> None:
+    """Issue 22 trial: `scroll --amount 5` said "must be at most 1" and only the usage line; the hint says the range."""
+    before = items_on_screen(s.ok("snapshot", "-i"))
+    for amount, said in (("5", "at most 1, got 5"), ("0", "at least 0.01, got 0")):
+        res = s("scroll", "down", "--amount", amount)
+        assert res.code == 2 and res.out == "", res
+        message, hint = res.err.splitlines()
+        assert message.startswith(f"error INVALID_REQUEST: scroll --amount must be {said}"), res.err
+        assert hint == "hint: --amount takes a number from 0.01 to 1, default 0.6; usage: phonewire scroll DIR " \
+            "[TARGET] [--amount F]", res.err  # fmt: skip
+    assert items_on_screen(s.ok("snapshot", "-i")) == before  # nothing scrolled
 
 
 def test_find_reaches_row_150_of_300_in_two_calls_after_open_and_under_300_characters(s: Session) -> None:

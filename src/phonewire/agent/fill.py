@@ -54,20 +54,43 @@ async def fill(link: Link, resolver: Resolver, target: str, text: str) -> Action
         original = str(node.get("value") or "")
         envs, cleared = await _focus_and_clear(link, ref or "field", node, found_in)
     if text:
-        typing: dict[str, Any] = {"text": text}
-        if not point and node.get("serial"):
-            typing["element"] = str(node["serial"])  # typed only while that field has focus (ELEMENT_MOVED else)
-        try:
-            envs.append(await link.send(c.TYPE, typing, app=True))
-        except ProtocolError as exc:
-            if exc.code != e.INVALID_REQUEST or point or not original:
-                raise
-            raise await _restore(link, exc, original) from exc
+        envs.append(await _type(link, text, None if point else node, original))
     data = dict((envs[-1] if text else envs[0]).data or {})
     data.update(info)
     data["cleared"] = cleared
     warnings = "; ".join(env.warning for env in envs if env.warning)
     return ActionResult(data, warnings or None, any(env.reactivated for env in envs))
+
+
+async def _type(link: Link, text: str, node: Node | None, original: str) -> Reply:
+    """Type ``text`` into the field ``node`` (None: whatever field a point's tap focused) that was just focused
+    and cleared.  Refused, with what happened, when the field did not keep focus; a field whose read-back refused
+    the text gets its old value back."""
+    typing: dict[str, Any] = {"text": text}
+    if node is not None and node.get("serial"):
+        typing["element"] = str(node["serial"])  # typed only while that field has focus (ELEMENT_MOVED else)
+    try:
+        return await link.send(c.TYPE, typing, app=True)
+    except ProtocolError as exc:
+        if exc.code == e.TEXT_INPUT_NOT_FOCUSED and node is not None:
+            raise _focus_lost(exc, node) from exc
+        if exc.code != e.INVALID_REQUEST or node is None or not original:
+            raise
+        raise await _restore(link, exc, original) from exc
+
+
+def _focus_lost(failed: ProtocolError, node: Node) -> ProtocolError:
+    """The device's "no editable element has focus" after fill focused the field: what fill did (tapped it, or
+    found it focused and left it untapped) and that the field lost focus; never "tap a text field first"."""
+    found_focused = bool(node.get("focused")) and node.get("type") != "TextView"
+    did = "found it focused and did not tap it" if found_focused else "tapped it"
+    return ProtocolError(
+        failed.code,
+        f"fill {did}, but the field did not have focus when the text was to be typed ({failed.message}): "
+        "nothing was typed",
+        "The page moved focus away (a widget of its own closed the editor, or opened a picker): take a "
+        "`snapshot` and act on what shows now; if the field is back as it was, fill it again.",
+    )
 
 
 async def _fill_at(

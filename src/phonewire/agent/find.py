@@ -15,6 +15,7 @@ search: Android, iOS answer ``located: false`` and move nothing); then the menti
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
@@ -28,6 +29,7 @@ from phonewire.agent.view import node_line
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
+from phonewire.protocol.folding import fold
 from phonewire.protocol.request import DEFAULT_FIND_SCROLLS, MAX_FIND_SCROLLS
 
 #: ``find``'s scrolls: most of the container each time (less than a full one, so nothing is skipped).
@@ -94,7 +96,8 @@ async def scroll_to(
                 f"nothing on screen matches {selector!r} after {scrolls} scroll(s) {went} "
                 f"({f'{moved:.0f} pt' if measured or not scrolls else 'the device cannot measure how far'}): "
                 f"{why}",
-                "Check the selector against `snapshot`; try `--direction up` (or left/right), "
+                near_misses_said(parsed, nodes)
+                + "Check the selector against `snapshot`; try `--direction up` (or left/right), "
                 + ("or a larger --max-scrolls." if not at_end else "or another screen."),
             )
         fields: dict[str, Any] = {"direction": went, "amount": FIND_SCROLL_AMOUNT}
@@ -133,3 +136,36 @@ def reveal_terms(parsed: selectors.Selector) -> list[str] | None:
         if terms:
             out.extend(["||", *terms] if out else terms)
     return out or None
+
+
+#: How alike a name on the screen and a searched word must be to be offered as what was meant (difflib's ratio of
+#: their folded forms: "Persn 12" and "Person 12" 0.94, "Person 12" and "Person 2" 0.94, "Save" and "Delete" 0.4).
+NEAR_MISS_RATIO = 0.6
+#: At most this many are offered.
+NEAR_MISSES = 3
+
+
+def near_misses(parsed: selectors.Selector, nodes: list[Any]) -> list[str]:
+    """The view lines of the elements on the screen whose name (or id, for an ``id=`` term) is nearest the selector's
+    words, best first: what a NOT_FOUND ``find`` offers as what may have been meant."""
+    words = {(t.key == "id", t.folded) for alt in parsed.alternatives for t in alt
+             if t.key in ("label", "text", "value", "id") and isinstance(t.value, str) and t.folded}  # fmt: skip
+    scored: dict[str, float] = {}
+    for node in nodes:
+        if node.get("coveredBy") or node.get("type") == "Application":
+            continue
+        for by_id, word in words:
+            name = node.get("identifier") if by_id else node.get("label")
+            if not isinstance(name, str) or not name.strip() or len(name) > 4 * len(word) + 20:
+                continue
+            ratio = difflib.SequenceMatcher(None, word, fold(name)).ratio()
+            line = node_line(node)
+            if ratio >= NEAR_MISS_RATIO and ratio > scored.get(line, 0.0):
+                scored[line] = ratio
+    return sorted(scored, key=lambda line: -scored[line])[:NEAR_MISSES]
+
+
+def near_misses_said(parsed: selectors.Selector, nodes: list[Any]) -> str:
+    """The hint's opening sentence naming :func:`near_misses`, or ""."""
+    near = near_misses(parsed, nodes)
+    return f"Nearest on the screen now: {'; '.join(near)}. " if near else ""

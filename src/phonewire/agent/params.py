@@ -114,6 +114,13 @@ class Param:
             shown = "|".join(self.choices)
         return f"{self.name}: {shown}" + ("" if self.required else "?")
 
+    def bounds(self) -> str:
+        """The values a number takes, as a hint says them (``from 0.01 to 1, default 0.6``); "" for none."""
+        if self.kind not in ("number", "integer") or self.minimum is None or self.maximum is None:
+            return ""
+        default = f", default {self.default}" if self.default is not None else ""
+        return f"from {_plain(self.minimum)} to {_plain(self.maximum)}{default}"
+
     def check(self, value: object, where: str) -> Any:
         """The validated value (frames parsed, integral floats made ints) or INVALID_REQUEST."""
         expected = f"{where} parameter {self.name!r} must be"
@@ -150,6 +157,12 @@ class Param:
             if not value.is_integer():
                 raise ProtocolError(INVALID_REQUEST, f"{expected} a whole number, got {value}", hint)
             number = int(value)
+        return self._in_range(number, expected, where, hint)
+
+    def _in_range(self, number: float, expected: str, where: str, hint: str) -> float:
+        """``number`` when it lies within the bounds; else INVALID_REQUEST whose hint says them."""
+        if self.bounds():
+            hint = f"{where} takes {self.name} {self.bounds()}: {self.description}"
         if self.minimum is not None and number < self.minimum:
             raise ProtocolError(
                 INVALID_REQUEST, f"{expected} at least {_plain(self.minimum)}, got {_shown(number)}", hint

@@ -3,7 +3,10 @@
 A ref is re-found on a fresh snapshot (:mod:`phonewire.agent.refs`) or answers STALE_REF; a selector matches the
 fresh snapshot (:mod:`phonewire.agent.selectors`): nothing is AMBIGUOUS_MATCH / NOT_FOUND; a target that something
 else covers (its node carries ``coveredBy``: the device hit-tested the point a tap would use) is ELEMENT_COVERED,
-and a selector that matches covered and uncovered elements means the uncovered ones.  Nothing here sends an action.
+and a selector that matches covered and uncovered elements means the uncovered ones — unless the element is only
+partly on the screen and the part that shows is covered (a button under a fixed tab bar, the rest of it below the
+screen): then the page is scrolled to bring it into the open (:func:`into_view`), once, and it is found again.
+Nothing else here sends anything.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ from phonewire.agent.hooks import Observers
 from phonewire.agent.link import Link
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.view import node_line
+from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import KEYBOARD, Node
+from phonewire.protocol.snapshot import KEYBOARD, Node, rect_of
 
 _REF = re.compile(r"^@?(e\d+)$")
 #: Said first when nothing matches while the on-screen keyboard is up: what lies under it is not on the screen.
@@ -108,7 +112,15 @@ class Resolver:
         self.observers.resolved(node, ref, index.nodes)
         return node, ref, index
 
-    async def _find(self, target: str, editable: bool) -> Found:
+    async def _find(self, target: str, editable: bool, *, scrolled: bool = False) -> Found:
+        try:
+            return await self._find_once(target, editable)
+        except Covered as covered:
+            if scrolled or not await into_view(self.link, covered.node):
+                raise covered.error from None
+            return await self._find(target, editable, scrolled=True)
+
+    async def _find_once(self, target: str, editable: bool) -> Found:
         target = target.strip()
         if not target:
             raise invalid("empty target", "A target is @eN (a ref from `snapshot`), 'X Y' or a selector.")
@@ -120,7 +132,7 @@ class Resolver:
             now = Index((await self.link.snapshot(refront=True))["nodes"])
             node = self.refs.refind(ref, now)
             self.last_check_s = time.perf_counter() - start
-            check_reachable(node, f"@{ref}")
+            _reachable(node, f"@{ref}")
             return node, ref, now
         selector = selectors.parse(target)  # before any I/O: a bad selector costs nothing
         nodes = (await self.link.snapshot(refront=True))["nodes"]
@@ -139,7 +151,7 @@ class Resolver:
         fresh = Index(nodes)
         reachable = [n for n in found if not n.get("coveredBy")]
         if not reachable:
-            check_reachable(found[0], target)
+            _reachable(found[0], target)
         found = reachable
         if len(found) > 1:
             listing = "; ".join(f"@{self.refs.add(n, fresh)} {node_line(n)}" for n in found[:10])
@@ -151,3 +163,44 @@ class Resolver:
                 "label== for the exact label: label= reads it as a person does, ignoring case and punctuation).",
             )
         return found[0], self.refs.existing(found[0], fresh), fresh
+
+
+class Covered(Exception):
+    """ELEMENT_COVERED for ``node``, raised inside a resolution that may scroll it into the open and look again."""
+
+    def __init__(self, error: ProtocolError, node: Node) -> None:
+        super().__init__(error.message)
+        self.error, self.node = error, node
+
+
+def _reachable(node: Node, target: str) -> None:
+    try:
+        check_reachable(node, target)
+    except ProtocolError as exc:
+        raise Covered(exc, node) from None
+
+
+#: Where :func:`into_view` brings an element cut by the screen's bottom (top) edge: its bottom (top) this far down the
+#: screen — clear of a tab bar or header fixed to that edge.
+INTO_VIEW_AT = 0.6
+
+
+async def into_view(link: Link, node: Node) -> bool:
+    """Scroll the page so that ``node``, cut by the app's top or bottom edge, shows whole; False (nothing scrolled)
+    for a node that the edge does not cut (what covers it covers it wherever it is) or that is taller than
+    :data:`INTO_VIEW_AT` of the screen."""
+    shown = (await link.send(c.VIEWPORT, app=True)).data or {}
+    r = rect_of(node)
+    top, height = float(r.get("y", 0)), float(r.get("height", 0))
+    edge_top, screen_h = float(shown.get("y", 0) or 0), float(shown.get("height", 0) or 0)
+    if screen_h <= 0 or height <= 0 or height > screen_h * INTO_VIEW_AT:
+        return False
+    if top + height > edge_top + screen_h + 0.5:
+        direction, distance = "down", top + height - edge_top - screen_h * INTO_VIEW_AT
+    elif top < edge_top - 0.5:
+        direction, distance = "up", edge_top + screen_h * (1 - INTO_VIEW_AT) - top
+    else:
+        return False
+    amount = min(max(distance / screen_h, 0.05), 0.8)
+    await link.send(c.SCROLL, {"direction": direction, "amount": round(amount, 3)}, app=True)
+    return True

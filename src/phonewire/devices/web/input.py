@@ -275,6 +275,9 @@ class Inputs(Views):
                         after = await ev(readback.READ_JS, await_promise=True)
                     except CdpProtocolError:  # the document went away under the read (typing navigated)
                         after = None
+                    if went := readback.strays(after):
+                        undone = await ev(readback.UNDO_JS) is True
+                        raise readback.went_elsewhere(after, went, undone)
                     failed = readback.mismatch(before, after, text)
                     if failed is not None:
                         raise failed

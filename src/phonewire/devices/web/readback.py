@@ -24,6 +24,8 @@ from phonewire.protocol.errors import ProtocolError
 _READBACK = js.load("readback.js")
 MARK_JS = f"({_READBACK})('mark', {js.ACTIVE_ELEMENT})"
 READ_JS = f"({_READBACK})('read', {js.ACTIVE_ELEMENT})"
+#: ``undo``: the kept field and the other fields set back to what they held at ``mark``.
+UNDO_JS = f"({_READBACK})('undo', {js.ACTIVE_ELEMENT})"
 
 
 def _as_typed(text: str, multiline: bool) -> str:
@@ -60,8 +62,8 @@ def _completed(want: str, after: dict[str, Any]) -> bool:
 def mismatch(before: object, after: object, text: str) -> ProtocolError | None:
     """COMMAND_FAILED naming the value the field holds when it does not hold what typing ``text`` should have
     made, else None (also when there was nothing to check)."""
-    if not isinstance(before, dict) or not isinstance(after, dict):
-        return None
+    if not isinstance(before, dict) or not isinstance(after, dict) or after.get("value") is None:
+        return None  # (nothing to check, or the field lost focus: :func:`strays` says where the text went)
     held = str(after.get("value") or "")
     want = expected(before, text)
     secret = bool(before.get("secret"))
@@ -80,4 +82,32 @@ def mismatch(before: object, after: object, text: str) -> ProtocolError | None:
         "Check it with `snapshot`. Set such a field through the page's own widget (tap it, then tap the value in "
         "what opens), or type the value in the form the page keeps; `fill` the field again to replace what it "
         "holds.",
+    )
+
+
+def strays(after: object) -> list[dict[str, Any]]:
+    """The other fields the text went into (READ_JS's ``strays``: the page moved focus to them while it was typed)."""
+    found = after.get("strays") if isinstance(after, dict) else None
+    return [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
+
+
+def went_elsewhere(after: Any, fields: list[dict[str, Any]], undone: bool) -> ProtocolError:
+    """ELEMENT_MOVED naming the fields the text went into instead of (or besides) the one it was aimed at, and
+    whether they were set back."""
+    went = "; ".join(
+        f"{f.get('field')} now holds {_shown(str(f.get('now') or ''), bool(f.get('secret')))}"
+        f" (was {_shown(str(f.get('was') or ''), bool(f.get('secret')))})"
+        for f in fields[:3]
+    )
+    back = (
+        "each set back to what it held before, and the aimed-at field too: nothing was typed"
+        if undone
+        else "setting them back failed: check them with `snapshot`"
+    )
+    return ProtocolError(
+        e.ELEMENT_MOVED,
+        f"the text aimed at {after.get('field')} went into another field — {went} — the page moved focus there "
+        f"while it was typed; {back}",
+        "Take a `snapshot`: close what took focus (an autocomplete list, a popup of another field), then fill the "
+        "field again.",
     )

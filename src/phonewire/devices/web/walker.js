@@ -157,7 +157,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
       !geometryless && el.childElementCount === 0 && !el.shadowRoot) {
     // A text-only element (<span id="count">3</span>) is one StaticText that keeps the element's identifier.
     const t = clean(withGenerated(el, el.textContent));
-    if (t) push(parent, "StaticText", t, ident, "", r, 0, el);
+    if (t) pushText(parent, t, ident, r, el, clip);
     return;
   }
   if (!inName && (role === "generic" || role === "paragraph" || role === "LabelText") && !name && !(flags & 8) &&
@@ -167,7 +167,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     const t = mergedText(el, 0);
     if (t !== null && clean(t)) {
       if (el.childElementCount) shape("sentence");
-      push(parent, "StaticText", clean(t), ident, "", r, 0, el);
+      pushText(parent, clean(t), ident, r, el, clip);
       return;
     }
   }

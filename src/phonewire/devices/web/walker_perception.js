@@ -162,6 +162,16 @@ function aim(x, y, serial, since) {
   return res;
 }
 
+function labelled(el) {
+  // The control of the <label> that el is, or lies in, when nothing between them has a role of its own (a link in
+  // a label is described as the link).
+  for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+    if (e.tagName === "LABEL") return e.control && e.control !== el ? e.control : null;
+    if (!DULL.has(shownRole(e, e.tagName))) return null;
+  }
+  return null;
+}
+
 // Roles of text-level and grouping elements (HTML-AAM gives <b>, <code>, <time>, <figure>… roles of their own) that
 // the view does not show: their text reads as part of the text around them, as a generic element's does.
 const TEXT_LEVEL = new Set(["strong", "emphasis", "code", "deletion", "insertion", "mark", "subscript", "superscript",
@@ -179,8 +189,9 @@ function describe(el) {
   // What a person would call the element at a point: the nearest of it and its ancestors (up to 6 levels) that
   // has a role, a name or an id; else the element itself, by its classes.
   // An element the walk lists as a control by the rules (a span with a click handler or where cursor: pointer
-  // starts: rule clickable) is described as the view lists it.
-  let e = el;
+  // starts: rule clickable) is described as the view lists it.  A point on a <label>'s own content (its text, its
+  // drawn box) is a tap on its control, and is described as that control (a CheckBox, not the Group around it).
+  let e = labelled(el) || el;
   for (let i = 0; e && i < 6; i++, e = e.parentElement) {
     const tag = e.tagName;
     let role = shownRole(e, tag);
@@ -299,7 +310,58 @@ function textRun(parent, node, clip) {
   const r = range.getBoundingClientRect();
   if (r.width === 0 && r.height === 0) return;
   if (r.x >= clip[2] || r.y >= clip[3] || r.x + r.width <= clip[0] || r.y + r.height <= clip[1]) return;
-  push(parent, "StaticText", t, "", "", r, 0, node);
+  pushText(parent, t, "", r, node, clip);
+}
+
+function pushText(parent, t, ident, r, node, clip) {
+  // A StaticText row of node's text t at r.  (rule clipped-text) Text that a box with overflow other than visible
+  // cuts (a fixed-height card, a one-line cell) is said as a person sees it: the words whose middle shows, at the
+  // part of r that shows; none showing, no row.
+  if (cutByBox(r, clip)) {
+    const seen = seenWords(node, clip);
+    if (seen !== null) {
+      if (!seen) return;
+      const x0 = Math.max(r.x, clip[0]), y0 = Math.max(r.y, clip[1]);
+      const shown = {x: x0, y: y0, width: Math.min(r.x + r.width, clip[2]) - x0,
+                     height: Math.min(r.y + r.height, clip[3]) - y0};
+      shape("clipped-text");
+      push(parent, "StaticText", seen, ident, "", shown, 0, node);
+      return;
+    }
+  }
+  push(parent, "StaticText", t, ident, "", r, 0, node);
+}
+
+function cutByBox(r, clip) {
+  // Whether a box's clip (not the screen's edge: what lies past it is scrolled to) cuts the rect r.
+  return (r.x < clip[0] - 0.5 && clip[0] > SCREEN[0] + 0.5) || (r.y < clip[1] - 0.5 && clip[1] > SCREEN[1] + 0.5) ||
+    (r.x + r.width > clip[2] + 0.5 && clip[2] < SCREEN[2] - 0.5) ||
+    (r.y + r.height > clip[3] + 0.5 && clip[3] < SCREEN[3] - 0.5);
+}
+
+// A text of more words than this that a box cuts is shown whole (each word is one more layout query).
+const MAX_SEEN_WORDS = 400;
+
+function seenWords(node, clip) {
+  // The words of node's text (a text node, or an element's text nodes in order) whose middle lies inside clip,
+  // joined ("" for none); null past MAX_SEEN_WORDS.
+  const texts = [];
+  if (node.nodeType === 3) texts.push(node);
+  else for (let w = document.createTreeWalker(node, NodeFilter.SHOW_TEXT), t; (t = w.nextNode());) texts.push(t);
+  const range = document.createRange(), words = [];
+  let n = 0;
+  for (const text of texts) {
+    const re = /\S+/g;
+    let m;
+    while ((m = re.exec(text.data)) !== null) {
+      if (++n > MAX_SEEN_WORDS) return null;
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      const w = range.getBoundingClientRect(), mx = w.x + w.width / 2, my = w.y + w.height / 2;
+      if (mx >= clip[0] && mx <= clip[2] && my >= clip[1] && my <= clip[3]) words.push(m[0]);
+    }
+  }
+  return clean(words.join(" "));
 }
 
 // Subtrees the walk left out as off screen.  An element of one may still show: a position: fixed one (a chat

@@ -53,6 +53,8 @@ const RULES = {
     page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by its data-md-toggle (drawer, search)"},
   "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
     page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
+  "clipped-text": {finding: "issue 22 trial (text cut by an overflow: hidden box listed whole, as if all of it showed)",
+    page: "tests/e2e/aim/clipped.html", does: "text a box cuts is the words whose middle shows, at the part that shows"},
   "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
     page: "tests/devices/web/pages/fixed_in_culled.html", does: "a position: fixed element inside an off-screen subtree shows where it is"},
 };

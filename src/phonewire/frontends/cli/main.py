@@ -68,9 +68,10 @@ def main(argv: list[str] | None = None, *, exit_when_done: bool = False) -> int:
 
         return trace_main(rest)
     if verb is None or verb == "help" or "-h" in args or "--help" in args:
-        from phonewire.frontends.cli.verbs import usage_text
+        from phonewire.frontends.cli.verbs import usage_text, verb_help
 
-        _write(sys.stdout if verb is not None or args else sys.stderr, usage_text())
+        asked = rest if verb == "help" else [verb, *rest] if verb is not None else []
+        _write(sys.stdout if verb is not None or args else sys.stderr, verb_help(asked) or usage_text())
         return 0 if (verb == "help" or "-h" in args or "--help" in args) else 2
     stdin = None
     if verb == "batch":

@@ -126,9 +126,46 @@ def usage_text() -> str:
     return "\n".join(lines)
 
 
+def verb_help(words: list[str]) -> str | None:
+    """One verb's help (``phonewire scroll --help``, ``phonewire help scroll``): its usage line, its summary and
+    each of its words and options as the operation table declares them; None for a word that is no verb."""
+    plain = [w for w in words if not w.startswith("-")]
+    spec = VERBS.get(" ".join(plain[:2])) or VERBS.get(plain[0]) if plain else None
+    if spec is None:
+        return None
+    lines = [f"usage: phonewire {spec.usage}", "", spec.summary]
+    op = spec.operation
+    if op is not None:
+        lines += _param_lines("arguments", [(_metavar(p), p) for p in op.cli_arguments()])
+        options = op.cli_options().items()
+        lines += _param_lines("options", [(p.short or flag if p.kind == "boolean" else f"{flag} {_metavar(p)}", p)
+                                          for flag, p in options])  # fmt: skip
+    return "\n".join(lines)
+
+
+def _metavar(p: Param) -> str:
+    return "|".join(p.choices) if p.choices and not p.required else p.metavar or p.name.upper()
+
+
+def _param_lines(title: str, params: list[tuple[str, Param]]) -> list[str]:
+    lines = ["", f"{title}:"] if params else []
+    for word, p in params:
+        facts = [p.description]
+        if p.choices:
+            facts.append(f"One of {', '.join(p.choices)}.")
+        if p.bounds():
+            facts.append(p.bounds().capitalize() + ".")
+        elif p.default is not None and p.kind != "boolean":
+            facts.append(f"Default {p.default}.")
+        lines.append(f"  {word:<16} {' '.join(facts)}")
+    return lines
+
+
 class UsageError(ProtocolError):
-    def __init__(self, message: str, usage: str | None = None) -> None:
+    def __init__(self, message: str, usage: str | None = None, said: str | None = None) -> None:
         hint = f"usage: phonewire {usage}" if usage else "Run `phonewire help` for the verbs."
+        if said:  # what the word takes, before the usage line
+            hint = f"{said}; {hint}"
         super().__init__(e.INVALID_REQUEST, message, hint)
 
 
@@ -273,7 +310,8 @@ def option(inv: Invocation, flag: str) -> Any:
     try:
         return param.check(value, inv.verb)
     except ProtocolError as exc:
-        raise UsageError(exc.message.replace(f"parameter {param.name!r}", flag), spec.usage) from None
+        said = f"{flag} takes a number {param.bounds()}" if param.bounds() else None
+        raise UsageError(exc.message.replace(f"parameter {param.name!r}", flag), spec.usage, said) from None
 
 
 # -- execution ---------------------------------------------------------------------------------------------------
@@ -320,7 +358,11 @@ def _target_text(data: Mapping[str, Any]) -> str:
     label = target.get("label")
     what = f'{target.get("type")} "{label}"' if label else str(target.get("type"))
     ref = f" @{target['ref']}" if target.get("ref") else ""
-    return f"{ref} {what} at {target.get('x'):g},{target.get('y'):g}" if "x" in target else ""
+    if "x" not in target:
+        return ""
+    # the point once: a reply whose message names it already (`tapped (327, 177.9)`) is not told it again
+    point = f"({target['x']:g}, {target['y']:g})"
+    return f"{ref} {what}" + ("" if point in str(data.get("message", "")) else f" at {target['x']:g},{target['y']:g}")
 
 
 def _in_cwd(ctx: Context, path: str) -> str:
