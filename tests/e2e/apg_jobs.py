@@ -97,10 +97,11 @@ JOBS: tuple[Job, ...] = (
        *seek('role=CheckBox label="Lettuce"'),
        check=('role=CheckBox label="Lettuce"', "[checked]"), core=True),
     _j("combobox/examples/combobox-autocomplete-both.html",
-       find("id=cb1-input"), fill("id=cb1-input", "Ala"), tap("label==Alabama"),
+       # the keyboard the fill raised covers the list below the field: scrolled into the open, as a person does
+       find("id=cb1-input"), fill("id=cb1-input", "Ala"), *seek("label==Alabama"),
        check=("id=cb1-input", 'value="Alabama"'), core=True),
     _j("combobox/examples/combobox-autocomplete-list.html",
-       find("id=cb1-input"), fill("id=cb1-input", "Ala"), tap("label==Alaska"),
+       find("id=cb1-input"), fill("id=cb1-input", "Ala"), *seek("label==Alaska"),
        check=("id=cb1-input", 'value="Alaska"')),
     _j("combobox/examples/combobox-autocomplete-none.html",
        *seek("id=cb1-button"), *seek("label==dictionary"),
