@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC and Swagger UI
-# (swagger-ui-dist, a static build) from their npm packages, pinned by tests/realapps/node/package-lock.json (one
+# Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC, Swagger UI
+# (swagger-ui-dist, a static build) and Ionic (@ionic/core's dist bundle) from their npm packages, pinned by tests/realapps/node/package-lock.json (one
 # `npm ci`, ~15 s, skipped while node_modules matches the lock), and Datasette (DATASETTE_VERSION) from the Python package index
 # into its own venv, tests/realapps/pyenv (its dependencies never meet phonewire's).  Django comes with the `dev`
 # extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
@@ -47,7 +47,7 @@ install_todomvc() {
     if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
         return 0
     fi
-    echo "realapps: installing TodoMVC and Swagger UI into tests/realapps/node" >&2
+    echo "realapps: installing TodoMVC, Swagger UI and Ionic into tests/realapps/node" >&2
     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 }
 

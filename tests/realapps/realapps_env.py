@@ -8,6 +8,7 @@ re-exports the fixtures; the tests import their helpers from here).
   300-row sqlite database made for the session, on a free loopback port, stopped by its pid at teardown.
 * ``todomvc``: TodoMVC's vanilla-JS example from the npm package ``todomvc`` (installed by scripts/realapps.sh into
   tests/realapps/node), served by an http.server thread.
+* ``ionic``: a page of Ionic's components from the npm package ``@ionic/core`` (same place), tests/realapps/ionic.
 * ``swagger``: Swagger UI's static build from the npm package ``swagger-ui-dist`` (same place), served by an
   http.server thread with a one-operation OpenAPI spec and the tiny API it describes (``/api/pets/ID``).
 
@@ -258,6 +259,25 @@ def canvas_pages() -> Iterator[StaticSite]:
             pytest.fail(message)
         pytest.skip(message)
     with serving(HERE, name="realapps-canvas") as base:
+        yield StaticSite(base.rstrip("/"))
+
+
+# ----------------------------------------------------------------------------------------------------------- Ionic
+
+IONIC_CORE = HERE / "node" / "node_modules" / "@ionic" / "core"
+
+
+@pytest.fixture(scope="session")
+def ionic() -> Iterator[StaticSite]:
+    """tests/realapps served on loopback: ``base + "/ionic/index.html"`` is a page of Ionic's own components (tabs,
+    a search bar over a list, a select, toggles, a toast, a dialog, a bottom sheet, a reorder list) from the npm
+    package ``@ionic/core`` (its dist bundle, installed by scripts/realapps.sh), in its iOS look."""
+    if not (IONIC_CORE / "dist" / "ionic" / "ionic.esm.js").is_file():
+        message = "@ionic/core is not installed: run bash scripts/realapps.sh (needs npm)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with serving(HERE, name="realapps-ionic") as base:
         yield StaticSite(base.rstrip("/"))
 
 
