@@ -7,7 +7,7 @@ one ``~`` line saying where it went; more than MAX_MOVED_LINES such elements are
 from __future__ import annotations
 
 from phonewire.agent.view import Rendered
-from phonewire.protocol.snapshot import Node
+from phonewire.protocol.snapshot import Node, rect_of
 
 #: How far (screen points) an element must travel to be a move a person sees.
 MOVED_PT = 8.0
@@ -22,10 +22,9 @@ def _ref_of(line: str) -> str:
 
 def _travel(old: Node, new: Node) -> tuple[str, float, float] | None:
     """The axis and the two positions of a move of ``old`` to ``new``, or None when it stayed."""
-    a, b = old.get("rect") or {}, new.get("rect") or {}
-    for axis, size in (("y", "height"), ("x", "width")):
-        p, q = float(a.get(axis, 0)), float(b.get(axis, 0))
-        if abs(q - p) > max(MOVED_PT, float(b.get(size, 0)) / 2):
+    a, b = rect_of(old), rect_of(new)
+    for axis, p, q, size in (("y", a["y"], b["y"], b["height"]), ("x", a["x"], b["x"], b["width"])):
+        if abs(q - p) > max(MOVED_PT, size / 2):
             return axis, p, q
     return None
 

@@ -7,9 +7,9 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
+from phonewire.agent.moves import moved
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
-from phonewire.agent.moves import moved
 from phonewire.agent.view import Rendered, diff, page_header, quality_header, render
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e

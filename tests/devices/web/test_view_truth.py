@@ -95,3 +95,17 @@ def test_a_node_says_which_rules_shaped_it(truth: tuple[str, list[dict[str, Any]
     _, nodes = truth
     assert by_id(nodes, "reorder")["rules"] == ["clickable"]
     assert "rules" not in by_id(nodes, "bold")
+
+
+def test_what_fills_the_screen_is_no_button_whatever_listens_on_it(phone: Phone) -> None:
+    # Ionic's bottom sheet at full height read as Button "Sheet heading Sheet body" (its <ion-content> listens)
+    with serving(PAGES) as base:
+        app = base + "surface.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    assert [n for n in nodes if n["type"] == "Button" and "Sheet heading" in str(n["label"])] == []
+    assert by_id(nodes, "heading")["type"] == "Heading"
+    assert by_id(nodes, "tile")["type"] == "Button"  # a small element with a listener is still a button

@@ -51,6 +51,8 @@ const RULES = {
     page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
   "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
     page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by its data-md-toggle (drawer, search)"},
+  "screen-surface": {finding: "issue 23 (Ionic 9: a bottom sheet swiped to full height read as Button 'Sheet heading Sheet body', its <ion-content> listening for clicks)",
+    page: "tests/devices/web/pages/surface.html", does: "what fills the screen and holds a heading is its surface, no button, whatever listens on it"},
   "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
     page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
   "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
@@ -430,5 +432,12 @@ function clickable(el, tag, role, r, pointerStarts) {
     ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || pointerStarts) &&
     r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
     !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
-    !backdrop(el) && !sameAsControl(el);
+    !backdrop(el) && !sameAsControl(el) && !surface(el, r);
+}
+
+function surface(el, r) {
+  // (rule screen-surface) a listener on what fills the screen (Ionic's <ion-content> listens to cancel the click
+  // that ends a scroll) makes no button of a whole page: a person reads its heading and text, and taps what is in it.
+  return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.75 &&
+    el.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]") !== null;
 }
