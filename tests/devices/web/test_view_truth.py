@@ -58,7 +58,7 @@ def test_mkdocs_palette_toggle_reads_what_its_shown_label_says(truth: tuple[str,
     assert [(n["label"], n["value"]) for n in toggles] == [("Switch to dark mode", "0")]
     assert toggles[0]["rules"] == ["drawn-toggle"]
     # its header's menu icon, a label drawing a hidden checkbox, says what it opens
-    menu = [n for n in nodes if n["type"] == "CheckBox" and n["label"] == "drawer"]
+    menu = [n for n in nodes if n["type"] == "CheckBox" and n["label"] == "menu"]
     assert len(menu) == 1 and menu[0]["rules"] == ["drawn-toggle", "mkdocs-toggle"]
 
 

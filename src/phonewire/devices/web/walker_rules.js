@@ -50,7 +50,7 @@ const RULES = {
   "selected-by-class": {finding: "issue 23 (Dash's tabs: the selected tab marked only by tab--selected)",
     page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
   "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
-    page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by its data-md-toggle (drawer, search)"},
+    page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by what its data-md-toggle opens (drawer: menu, search)"},
   "screen-surface": {finding: "issue 23 (Ionic 9: a bottom sheet swiped to full height read as Button 'Sheet heading Sheet body', its <ion-content> listening for clicks)",
     page: "tests/devices/web/pages/surface.html", does: "what fills the screen and holds a heading is its surface, no button, whatever listens on it"},
   "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
@@ -328,9 +328,10 @@ function toggleName(label, input) {
   const name = clean(label.getAttribute("title") || input.getAttribute("aria-label") || textOf(label, 0));
   if (name) return name;
   // (rule mkdocs-toggle) mkdocs-material's header draws its menu and search toggles as icon labels of hidden
-  // checkboxes that say what they open only in data-md-toggle
+  // checkboxes that say what they open only in data-md-toggle: the drawer is what a person calls the menu (its
+  // hamburger icon), the search is search
   const opens = clean(input.getAttribute("data-md-toggle") || "");
-  return opens && shape("mkdocs-toggle") ? opens : "";
+  return opens && shape("mkdocs-toggle") ? (opens === "drawer" ? "menu" : opens) : "";
 }
 
 function tiny(el) {
