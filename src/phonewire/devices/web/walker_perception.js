@@ -287,11 +287,15 @@ let covering = false;
 
 function textCovered(node, r) {
   // What lies over the centre of a text's box, or null when a tap there reaches the text (its element or an
-  // ancestor of it is hit: a text node is never hit itself).
+  // ancestor of it is hit: a text node is never hit itself).  Only a cover from another branch of the page (their
+  // nearest common ancestor is the body) counts: an overlay, not a piece of the text's own widget drawn over it.
   const x = r.x + r.width / 2, y = r.y + r.height / 2;
   if (!onScreen(x, y) || !frameShows(x, y)) return null;
   const hit = hitAt(x, y, node);
-  return !hit || hit.contains(node) ? null : describe(hit);
+  if (!hit || hit.contains(node)) return null;
+  let a = hit;
+  while (a && !a.contains(node)) a = a.parentElement || (a.getRootNode && a.getRootNode().host) || null;
+  return !a || a === document.body || a === document.documentElement ? describe(hit) : null;
 }
 
 function push(parent, role, name, ident, value, r, flags, node) {

@@ -432,8 +432,14 @@ function clickable(el, tag, role, r, pointerStarts) {
   return (role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
     ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || pointerStarts) &&
     r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-    !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
+    !el.querySelector(INTERACTIVE_SELECTOR) && !shadowControl(el) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
     !backdrop(el) && !sameAsControl(el) && !surface(el, r);
+}
+
+function shadowControl(el) {
+  // (rule delegating-container) a host whose shadow root draws the control (Ionic's <ion-button> around its native
+  // <button>: "Show toast" twice, issue 23) delegates to it, as a container of controls does
+  return !!el.shadowRoot && el.shadowRoot.querySelector(INTERACTIVE_SELECTOR) !== null;
 }
 
 function surface(el, r) {
