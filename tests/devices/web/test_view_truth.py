@@ -109,3 +109,15 @@ def test_what_fills_the_screen_is_no_button_whatever_listens_on_it(phone: Phone)
     assert [n for n in nodes if n["type"] == "Button" and "Sheet heading" in str(n["label"])] == []
     assert by_id(nodes, "heading")["type"] == "Heading"
     assert by_id(nodes, "tile")["type"] == "Button"  # a small element with a listener is still a button
+
+
+def test_a_host_drawing_its_button_in_its_shadow_root_is_one_button(phone: Phone) -> None:
+    # Ionic's <ion-button>: the host (with a listener) and its native button read as Button "Show toast" twice
+    with serving(PAGES) as base:
+        app = base + "shadow_button.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    assert [n["label"] for n in nodes if n["type"] == "Button"] == ["Save"]

@@ -51,6 +51,8 @@ const RULES = {
     page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
   "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
     page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by what its data-md-toggle opens (drawer: menu, search)"},
+  "shadow-control": {finding: "issue 23 (Ionic 9: every ion-button read twice, its host given a listener and its native button)",
+    page: "tests/devices/web/pages/shadow_button.html", does: "a host whose shadow root draws the control is no second button"},
   "screen-surface": {finding: "issue 23 (Ionic 9: a bottom sheet swiped to full height read as Button 'Sheet heading Sheet body', its <ion-content> listening for clicks)",
     page: "tests/devices/web/pages/surface.html", does: "what fills the screen and holds a heading is its surface, no button, whatever listens on it"},
   "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
@@ -437,7 +439,7 @@ function clickable(el, tag, role, r, pointerStarts) {
 }
 
 function shadowControl(el) {
-  // (rule delegating-container) a host whose shadow root draws the control (Ionic's <ion-button> around its native
+  // (rule shadow-control) a host whose shadow root draws the control (Ionic's <ion-button> around its native
   // <button>: "Show toast" twice, issue 23) delegates to it, as a container of controls does
   return !!el.shadowRoot && el.shadowRoot.querySelector(INTERACTIVE_SELECTOR) !== null;
 }
