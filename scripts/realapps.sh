@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC, Swagger UI
-# (swagger-ui-dist, a static build) and Ionic (@ionic/core's dist bundle) from their npm packages, pinned by tests/realapps/node/package-lock.json (one
-# `npm ci`, ~15 s, skipped while node_modules matches the lock), and Datasette (DATASETTE_VERSION) from the Python package index
-# and mkdocs-material (MKDOCS_MATERIAL_VERSION) into their own venv, tests/realapps/pyenv (their dependencies never
-# meet phonewire's).  Django comes with the `dev`
+# (swagger-ui-dist, a static build) and Ionic (@ionic/core's dist bundle) from their npm packages, pinned by
+# tests/realapps/node/package-lock.json (one `npm ci`, ~15 s, skipped while node_modules matches the lock), and
+# Datasette (DATASETTE_VERSION) and mkdocs-material (MKDOCS_MATERIAL_VERSION) from the Python package index into
+# their own venv, tests/realapps/pyenv (their dependencies never meet phonewire's).  Django comes with the `dev`
 # extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
 # says so and leaves those tests to skip (CI fails them instead).
 set -euo pipefail
