@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC and Swagger UI
-# (swagger-ui-dist, a static build) from their npm packages, pinned by tests/realapps/node/package-lock.json (one
-# `npm ci`, ~15 s, skipped while node_modules matches the lock), and Datasette (DATASETTE_VERSION) from the Python package index
-# into its own venv, tests/realapps/pyenv (its dependencies never meet phonewire's).  Django comes with the `dev`
+# Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC, Swagger UI
+# (swagger-ui-dist, a static build) and Ionic (@ionic/core's dist bundle) from their npm packages, pinned by
+# tests/realapps/node/package-lock.json (one `npm ci`, ~15 s, skipped while node_modules matches the lock), and
+# Datasette (DATASETTE_VERSION) and mkdocs-material (MKDOCS_MATERIAL_VERSION) from the Python package index into
+# their own venv, tests/realapps/pyenv (their dependencies never meet phonewire's).  Django comes with the `dev`
 # extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
 # says so and leaves those tests to skip (CI fails them instead).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DATASETTE_VERSION=0.65.5
+MKDOCS_MATERIAL_VERSION=9.8.2
 
 install_datasette() {
     local env="$ROOT/tests/realapps/pyenv"
@@ -32,6 +34,24 @@ install_datasette() {
     "$env/bin/datasette" --version >/dev/null && touch "$stamp"
 }
 
+# mkdocs-material (MKDOCS_MATERIAL_VERSION, with the mkdocs it requires) into the same venv, after Datasette (whose
+# install starts the venv afresh); the realapp fixture builds a small site with it.
+install_mkdocs_material() {
+    local env="$ROOT/tests/realapps/pyenv"
+    local stamp="$env/.mkdocs-material-$MKDOCS_MATERIAL_VERSION"
+    if [ -f "$stamp" ] && [ -x "$env/bin/mkdocs" ]; then
+        return 0
+    fi
+    echo "realapps: installing mkdocs-material $MKDOCS_MATERIAL_VERSION into tests/realapps/pyenv" >&2
+    [ -x "$env/bin/python" ] || "$ROOT/.venv/bin/python" -m venv "$env" || python3 -m venv "$env"
+    if ! "$env/bin/python" -m pip install -q --disable-pip-version-check \
+           "mkdocs-material==$MKDOCS_MATERIAL_VERSION" >/dev/null 2>&1; then
+        echo "realapps: mkdocs-material could not be installed; its tests will be skipped (CI fails them)" >&2
+        return 0
+    fi
+    "$env/bin/mkdocs" --version >/dev/null && touch "$stamp"
+}
+
 install_todomvc() {
     cd "$ROOT/tests/realapps/node"
     if ! command -v npm >/dev/null 2>&1; then
@@ -47,9 +67,10 @@ install_todomvc() {
     if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
         return 0
     fi
-    echo "realapps: installing TodoMVC and Swagger UI into tests/realapps/node" >&2
+    echo "realapps: installing TodoMVC, Swagger UI and Ionic into tests/realapps/node" >&2
     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 }
 
 install_datasette
+install_mkdocs_material
 install_todomvc

@@ -31,8 +31,16 @@ def test_a_swipe_that_moved_a_sheet_is_changed_and_says_what_it_now_covers(
     assert "[covered]" not in phone.snapshot().text
     result = phone.swipe(200, 770, 200, 100)
     assert result.changed is True
-    # the sheet came up over the list: its three rows are covered now, and nothing else changed
-    assert [line.split(" ", 2)[2] for line in result.diff or []] == ["Cell [covered]  (was: Cell)"] * 3
+    # the sheet came up over the list: its three rows and their text are covered now, and the sheet's last stops
+    # came into view (its own lines: a surface that fills the screen is no Button "Stops Stop one …", rule
+    # screen-surface); nothing else changed
+    covered = [
+        f"{role} [covered]  (was: {role})"
+        for row in ("Alpha", "Beta", "Gamma")
+        for role in ("Cell", f'StaticText "{row}"')
+    ]
+    assert [line.split(" ", 2)[2] for line in result.diff or []] == [
+        *covered, 'StaticText "Stop three"', 'StaticText "Stop four"'], "\n".join(result.diff or [])  # fmt: skip
     assert phone.snapshot().text.count("Cell [covered]") == 3
 
 

@@ -8,6 +8,8 @@ re-exports the fixtures; the tests import their helpers from here).
   300-row sqlite database made for the session, on a free loopback port, stopped by its pid at teardown.
 * ``todomvc``: TodoMVC's vanilla-JS example from the npm package ``todomvc`` (installed by scripts/realapps.sh into
   tests/realapps/node), served by an http.server thread.
+* ``ionic``: a page of Ionic's components from the npm package ``@ionic/core`` (same place), tests/realapps/ionic.
+* ``mkdocs_site``: a small site built by mkdocs-material (from the Python package index, into tests/realapps/pyenv).
 * ``swagger``: Swagger UI's static build from the npm package ``swagger-ui-dist`` (same place), served by an
   http.server thread with a one-operation OpenAPI spec and the tiny API it describes (``/api/pets/ID``).
 
@@ -258,6 +260,68 @@ def canvas_pages() -> Iterator[StaticSite]:
             pytest.fail(message)
         pytest.skip(message)
     with serving(HERE, name="realapps-canvas") as base:
+        yield StaticSite(base.rstrip("/"))
+
+
+# ----------------------------------------------------------------------------------------------------------- Ionic
+
+IONIC_CORE = HERE / "node" / "node_modules" / "@ionic" / "core"
+
+
+@pytest.fixture(scope="session")
+def ionic() -> Iterator[StaticSite]:
+    """tests/realapps served on loopback: ``base + "/ionic/index.html"`` is a page of Ionic's own components (tabs,
+    a search bar over a list, a select, toggles, a toast, a dialog, a bottom sheet, a reorder list) from the npm
+    package ``@ionic/core`` (its dist bundle, installed by scripts/realapps.sh), in its iOS look."""
+    if not (IONIC_CORE / "dist" / "ionic" / "ionic.esm.js").is_file():
+        message = "@ionic/core is not installed: run bash scripts/realapps.sh (needs npm)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with serving(HERE, name="realapps-ionic") as base:
+        yield StaticSite(base.rstrip("/"))
+
+
+# ---------------------------------------------------------------------------------------------- mkdocs-material
+
+MKDOCS_BIN = HERE / "pyenv" / "bin" / "mkdocs"
+MKDOCS_YML = """\
+site_name: Loopback Docs
+theme:
+  name: material
+  features: [content.code.copy]
+  palette:
+    - scheme: default
+      toggle: {icon: material/brightness-7, name: Switch to dark mode}
+    - scheme: slate
+      toggle: {icon: material/brightness-4, name: Switch to light mode}
+plugins: [search]
+nav: [{Home: index.md}, {Guide: guide.md}]
+"""
+MKDOCS_PAGES = {
+    "index.md": "# Welcome\n\nInstall the tool, then run it.\n\n```bash\npip install loopback-tool\n```\n\n"
+    "## Usage\n\nRun `loopback --help` to see every option.\n",
+    "guide.md": "# Guide\n\nThe guide explains searching and copying.\n",
+}
+
+
+@pytest.fixture(scope="session")
+def mkdocs_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticSite]:
+    """A two-page site built by mkdocs-material (installed by scripts/realapps.sh into tests/realapps/pyenv): a
+    palette toggle, the header's menu and search, a code block with its copy button; served on loopback."""
+    if not MKDOCS_BIN.is_file():
+        message = "mkdocs-material is not installed: run bash scripts/realapps.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    root = tmp_path_factory.mktemp("mkdocs")
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text(MKDOCS_YML)
+    for name, text in MKDOCS_PAGES.items():
+        (root / "docs" / name).write_text(text)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    subprocess.run([str(MKDOCS_BIN), "build", "-q", "-d", "site"], cwd=root, env=env, check=True, capture_output=True)
+    with serving(root / "site", name="realapps-mkdocs") as base:
         yield StaticSite(base.rstrip("/"))
 
 

@@ -58,7 +58,7 @@ def test_mkdocs_palette_toggle_reads_what_its_shown_label_says(truth: tuple[str,
     assert [(n["label"], n["value"]) for n in toggles] == [("Switch to dark mode", "0")]
     assert toggles[0]["rules"] == ["drawn-toggle"]
     # its header's menu icon, a label drawing a hidden checkbox, says what it opens
-    menu = [n for n in nodes if n["type"] == "CheckBox" and n["label"] == "drawer"]
+    menu = [n for n in nodes if n["type"] == "CheckBox" and n["label"] == "menu"]
     assert len(menu) == 1 and menu[0]["rules"] == ["drawn-toggle", "mkdocs-toggle"]
 
 
@@ -95,3 +95,29 @@ def test_a_node_says_which_rules_shaped_it(truth: tuple[str, list[dict[str, Any]
     _, nodes = truth
     assert by_id(nodes, "reorder")["rules"] == ["clickable"]
     assert "rules" not in by_id(nodes, "bold")
+
+
+def test_what_fills_the_screen_is_no_button_whatever_listens_on_it(phone: Phone) -> None:
+    # Ionic's bottom sheet at full height read as Button "Sheet heading Sheet body" (its <ion-content> listens)
+    with serving(PAGES) as base:
+        app = base + "surface.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    assert [n for n in nodes if n["type"] == "Button" and "Sheet heading" in str(n["label"])] == []
+    assert by_id(nodes, "heading")["type"] == "Heading"
+    assert by_id(nodes, "tile")["type"] == "Button"  # a small element with a listener is still a button
+
+
+def test_a_host_drawing_its_button_in_its_shadow_root_is_one_button(phone: Phone) -> None:
+    # Ionic's <ion-button>: the host (with a listener) and its native button read as Button "Show toast" twice
+    with serving(PAGES) as base:
+        app = base + "shadow_button.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    assert [n["label"] for n in nodes if n["type"] == "Button"] == ["Save"]

@@ -23,9 +23,28 @@
     if (k.sockets) for (const sent of k.sockets.values()) if (now - sent < SOCKET_MAX) return true;
     return false;
   };
+  // document.getAnimations() leaves out what runs inside shadow roots (Ionic's modal, sheet and toast animate
+  // there: a reply judged still mid-close, issue 23), so the open shadow roots answer too — found again after a
+  // change of the DOM (at most once a frame), not on every check.
+  let roots = [], rootsAt = -1;
+  const shadowRoots = () => {
+    if (rootsAt >= last) return roots;
+    roots = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll("*")) if (el.shadowRoot) { roots.push(el.shadowRoot); visit(el.shadowRoot); }
+    };
+    visit(document);
+    rootsAt = performance.now();
+    return roots;
+  };
+  const running = () => {
+    const all = document.getAnimations();
+    for (const root of shadowRoots()) if (root.getAnimations) all.push(...root.getAnimations());
+    return all;
+  };
   const animating = () => {
     if (typeof document.getAnimations !== "function") return false;
-    for (const a of document.getAnimations()) {
+    for (const a of running()) {
       if (a.playState !== "running") continue;
       const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
       if (timing && timing.iterations === Infinity) continue;  // a spinner never ends: no reaction to wait for

@@ -210,9 +210,10 @@ function describe(el) {
 function hitTest(el, row, r, role, flags, tclip) {
   // A node a tap may aim at is hit-tested (its row gets what covers it, or where a tap on it lands); a list, a
   // table or a scroll view clips the tap points of what it holds: the clip its children get.
-  if (TAP_ROLES.has(role) || (flags & 8)) {
+  if (TAP_ROLES.has(role) || (flags & 8) || (covering && role === "heading")) {
     const cover = coveredBy(el, r, tclip);
     if (cover) out[row].push(cover);
+    if (Array.isArray(cover)) covering = true;
   }
   if (CLIP_ROLES.has(role) || ((flags & 64) && PLAIN.has(role))) {
     const c = [Math.max(tclip[0], r.x), Math.max(tclip[1], r.y),
@@ -291,6 +292,23 @@ function options(sel, parent, r, multi) {
   if (more) push(parent, "StaticText", "\u2026 " + more + " more option" + (more > 1 ? "s" : ""), "", "", null, 0, null);
 }
 
+// Set once a control was found covered: from then on headings and text are hit-tested too, so that the page under
+// a full-screen overlay (mkdocs-material's search, issue 23) is no longer read as if it showed.
+let covering = false;
+
+function textCovered(node, r) {
+  // What lies over the centre of a text's box, or null when a tap there reaches the text (its element or an
+  // ancestor of it is hit: a text node is never hit itself).  Only a cover from another branch of the page (their
+  // nearest common ancestor is the body) counts: an overlay, not a piece of the text's own widget drawn over it.
+  const x = r.x + r.width / 2, y = r.y + r.height / 2;
+  if (!onScreen(x, y) || !frameShows(x, y)) return null;
+  const hit = hitAt(x, y, node);
+  if (!hit || hit.contains(node)) return null;
+  let a = hit;
+  while (a && !a.contains(node)) a = a.parentElement || (a.getRootNode && a.getRootNode().host) || null;
+  return !a || a === document.body || a === document.documentElement ? describe(hit) : null;
+}
+
 function push(parent, role, name, ident, value, r, flags, node) {
   // (a row's rect in screen points: the coordinate model above; a row shaped by rules says which: {rules: […]},
   // and takes them — the next row starts with none)
@@ -298,6 +316,10 @@ function push(parent, role, name, ident, value, r, flags, node) {
   const row = [parent, role, name, ident, value, at[0], at[1], r ? r.width * SCALE : 0, r ? r.height * SCALE : 0, flags,
                serialOf(node)];
   if (shaped.length) { row.push({rules: shaped}); shaped = []; }
+  if (covering && role === "StaticText" && r && node) {
+    const cover = textCovered(node, r);
+    if (cover) row.push(cover);
+  }
   out.push(row);
   return out.length - 1;
 }

@@ -50,7 +50,11 @@ const RULES = {
   "selected-by-class": {finding: "issue 23 (Dash's tabs: the selected tab marked only by tab--selected)",
     page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
   "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
-    page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by its data-md-toggle (drawer, search)"},
+    page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by what its data-md-toggle opens (drawer: menu, search)"},
+  "shadow-control": {finding: "issue 23 (Ionic 9: every ion-button read twice, its host given a listener and its native button)",
+    page: "tests/devices/web/pages/shadow_button.html", does: "a host whose shadow root draws the control is no second button"},
+  "screen-surface": {finding: "issue 23 (Ionic 9: a bottom sheet swiped to full height read as Button 'Sheet heading Sheet body', its <ion-content> listening for clicks)",
+    page: "tests/devices/web/pages/surface.html", does: "what fills the screen and holds a heading is its surface, no button, whatever listens on it"},
   "zero-width-text": {finding: "findings 3, E13 (Swagger UI's paths broken up by U+200B)",
     page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
   "clipped-text": {finding: "issue 22 trial (text cut by an overflow: hidden box listed whole, as if all of it showed)",
@@ -328,9 +332,10 @@ function toggleName(label, input) {
   const name = clean(label.getAttribute("title") || input.getAttribute("aria-label") || textOf(label, 0));
   if (name) return name;
   // (rule mkdocs-toggle) mkdocs-material's header draws its menu and search toggles as icon labels of hidden
-  // checkboxes that say what they open only in data-md-toggle
+  // checkboxes that say what they open only in data-md-toggle: the drawer is what a person calls the menu (its
+  // hamburger icon), the search is search
   const opens = clean(input.getAttribute("data-md-toggle") || "");
-  return opens && shape("mkdocs-toggle") ? opens : "";
+  return opens && shape("mkdocs-toggle") ? (opens === "drawer" ? "menu" : opens) : "";
 }
 
 function tiny(el) {
@@ -431,6 +436,19 @@ function clickable(el, tag, role, r, pointerStarts) {
   return (role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
     ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || pointerStarts) &&
     r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
-    !el.querySelector(INTERACTIVE_SELECTOR) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
-    !backdrop(el) && !sameAsControl(el);
+    !el.querySelector(INTERACTIVE_SELECTOR) && !shadowControl(el) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
+    !backdrop(el) && !sameAsControl(el) && !surface(el, r);
+}
+
+function shadowControl(el) {
+  // (rule shadow-control) a host whose shadow root draws the control (Ionic's <ion-button> around its native
+  // <button>: "Show toast" twice, issue 23) delegates to it, as a container of controls does
+  return !!el.shadowRoot && el.shadowRoot.querySelector(INTERACTIVE_SELECTOR) !== null;
+}
+
+function surface(el, r) {
+  // (rule screen-surface) a listener on what fills the screen (Ionic's <ion-content> listens to cancel the click
+  // that ends a scroll) makes no button of a whole page: a person reads its heading and text, and taps what is in it.
+  return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.75 &&
+    el.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]") !== null;
 }
