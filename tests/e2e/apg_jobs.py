@@ -113,7 +113,7 @@ JOBS: tuple[Job, ...] = (
        *seek("id=combo1"), *seek("label==Banana"),
        check=("id=combo1", 'value="Banana"')),
     _j("combobox/examples/grid-combo.html",
-       find("id=ex1-input"), fill("id=ex1-input", "app"), tap("label==Apple"),
+       find("id=ex1-input"), fill("id=ex1-input", "app"), *seek("label==Apple"),
        check=("id=ex1-input", 'value="Apple"')),
     _j("dialog-modal/examples/datepicker-dialog.html",
        *seek('label="Choose Date"'), *seek("role=Cell label==15"),
