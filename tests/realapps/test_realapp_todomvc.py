@@ -186,3 +186,14 @@ def test_the_old_ref_of_the_second_rows_delete_button_deletes_that_row_or_is_sta
     except phonewire.ProtocolError as exc:
         assert exc.code == e.STALE_REF
         assert rows(phone) == ["walk dog", "write report"]
+
+
+def test_a_tap_on_a_rows_text_hovers_it_and_its_delete_button_deletes_exactly_that_todo(
+    phone: phonewire.Phone, todomvc: StaticSite
+) -> None:
+    # TodoMVC's own page: its delete button shows on :hover only.  On a phone a tap leaves the row hovered.
+    assert deletes(start(phone, todomvc.base + "/index.html")) == []
+    phone.tap('"walk dog"')
+    [button] = deletes(phone.snapshot().refs)  # the tapped row's, the only one shown
+    phone.tap("@" + button)
+    assert rows(phone) == ["buy milk", "write report"]

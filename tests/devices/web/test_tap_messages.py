@@ -71,11 +71,11 @@ def test_a_tap_is_three_round_trips_and_lands_once(phone: Phone, log: list[tuple
     log.clear()
     phone.run(phone.device.tap(DEMO_APP_ID, x, y))
     batches = round_trips(log)
-    # the guard and the probe; the touch pair, sent together; the guard's state, which also turns the guard off and
+    # the guard and the probe; the mouse moved to the point (sticky hover) and the touch pair, sent together; the guard's state, which also turns the guard off and
     # marks the action's time in the page (it was five: the state, the guard off and the mark were one each)
     assert batches == [
         ["Runtime.evaluate"],
-        ["Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
+        ["Input.dispatchMouseEvent", "Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
         ["Runtime.evaluate"],
     ], batches
     n = int(before.rsplit(" ", 1)[1])
@@ -125,7 +125,7 @@ def test_a_moved_click_is_sent_again_at_the_point_in_two_more_round_trips_and_la
         batches = round_trips(log)
         assert batches == [
             ["Runtime.evaluate"],
-            ["Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
+            ["Input.dispatchMouseEvent", "Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
             ["Runtime.evaluate"],
             ["Input.dispatchMouseEvent"] * 3,
             ["Runtime.evaluate"],
@@ -152,7 +152,7 @@ def test_a_tap_whose_click_never_comes_releases_the_guard_and_settles_the_page(
         phone.run(phone.device.tap(DEMO_APP_ID, 100, 500))
         assert round_trips(log) == [
             ["Runtime.evaluate"],
-            ["Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
+            ["Input.dispatchMouseEvent", "Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
             ["Runtime.evaluate", "Runtime.evaluate"],  # the answer awaited, then released
             ["Runtime.evaluate"],
         ], round_trips(log)

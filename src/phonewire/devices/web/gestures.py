@@ -110,6 +110,18 @@ async def touch_pair(session: CdpSession, x: float, y: float) -> None:
     await asyncio.gather(touch(session, "touchStart", x, y), touch(session, "touchEnd"))
 
 
+async def hover_and_touch(session: CdpSession, x: float, y: float) -> None:
+    """The mouse moved to (x, y), then the touch pair there (:func:`touch_pair`), all in one batch, in order."""
+    points = [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
+    await asyncio.gather(
+        *_in_order(
+            session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
+            session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points}),
+            session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []}),
+        )
+    )
+
+
 async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
     for i in range(count):
         if i:
@@ -156,8 +168,13 @@ async def exact_tap(
     what ``then`` returned) when it ran after the click's task; (False, None) when the caller must still make a round
     trip through the page (the click came late, or never, or the page went away under the tap: it navigated,
     closed, opened a dialog).
-    ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer."""
-    await touch_pair(session, x, y)
+    ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer.
+
+    Sticky hover: the mouse is first moved to the point (sent in the same batch, before the touch), so the tapped
+    element is ``:hover`` and got mouseover/mouseenter, and stays so until the next tap elsewhere, as on a phone's
+    browser.  Without it Chromium's fake mouse moves (after any layout change) move the hover back to where the
+    mouse last was, (0, 0), right after the tap.  The guard shows the page only that move's boundary events."""
+    await hover_and_touch(session, x, y)
     if touched is not None:
         touched()
     answer = asyncio.ensure_future(evaluate(f"({_GUARD_ANSWER})(() => {then})"))

@@ -23,6 +23,9 @@ from phonewire.protocol.snapshot import finite
 
 _FOCUS_ON = js.load("focus_on.js").strip()
 _FOCUSED = js.load("focused.js")
+_PRESS_GUARD = js.load("press_guard.js")
+_PRESS_END = js.load("press_end.js")
+_SELECT_TEXT = js.load("select_text.js")
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
 TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
 
@@ -152,7 +155,11 @@ class Inputs(Views):
             before = page.frames.navigations.get(frame_id, 0)
             page.unsettled = True
             with dialogs.may_open(page):
+                if not frame_id:  # a phone's long press makes no click (press_guard.js)
+                    await self._eval(page, _PRESS_GUARD)
                 await gestures.long_press(page.session, *aim.input, duration_ms)
+                if not frame_id:  # the guard off; on text, the word selected (press_end.js)
+                    await self._eval(page, f"({_PRESS_END})({x}, {y}, {_SELECT_TEXT})", await_promise=True)
             if frame_id:
                 frames.check_still(page.frames, frame_id, before, "long press")
             await self._settle(page)

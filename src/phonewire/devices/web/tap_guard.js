@@ -1,7 +1,10 @@
 // The guard of one tap at (x, y): gestures.py's GUARD_JS says why and how.
 (function (x, y) {
   const old = window.__phonewireTap; if (old) old.off();
-  const g = {state: "waiting"};
+  // hovering: the mouse is being moved to the point first (sticky hover, gestures.py's HOVER): of that move the
+  // page sees the boundary events (mouseover, mouseenter, mouseout, mouseleave) only; the touch's first pointer
+  // event ends it
+  const g = {state: "waiting", hovering: true};
   const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
                  "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
                  "pointerleave", "dblclick", "auxclick"];
@@ -13,7 +16,8 @@
   const guard = (ev) => {
     if (!ev.isTrusted) return;
     const pointer = ev.type.startsWith("pointer");
-    if (pointer && ev.pointerType !== "mouse") return;  // the touch's own pointer events
+    if (pointer && ev.pointerType !== "mouse") { g.hovering = false; return; }  // the touch's own pointer events
+    if (g.hovering) { if (pointer || ev.type === "mousemove") ev.stopImmediatePropagation(); return; }
     if (g.state === "replaying") {
       if (pointer) ev.stopImmediatePropagation();
       else if (ev.type === "click") g.state = "done";

@@ -1,0 +1,22 @@
+// The guard of one long press (input.py's long_press): a phone's long press makes no click.  Chromium's touch
+// emulation here turns a held touch into a tap (mouse events and a click, a link followed); the guard (window,
+// capture phase) stops the press's mouse events, its click and its mouse-type pointer events.  Touch events and
+// the touch's pointer events pass untouched.  Answers the function that takes the guard off.
+(function () {
+  const old = window.__phonewirePress; if (old) old();
+  const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
+                 "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
+                 "pointerleave", "dblclick", "auxclick"];
+  const stop = (ev) => {
+    if (!ev.isTrusted) return;
+    if (ev.type.startsWith("pointer") && ev.pointerType !== "mouse") return;  // the touch's own pointer events
+    ev.stopImmediatePropagation();
+    ev.preventDefault();
+  };
+  for (const t of MOUSE) window.addEventListener(t, stop, true);
+  window.__phonewirePress = () => {
+    for (const t of MOUSE) window.removeEventListener(t, stop, true);
+    delete window.__phonewirePress;
+  };
+  return true;
+})()
