@@ -71,8 +71,9 @@ def test_a_tap_is_three_round_trips_and_lands_once(phone: Phone, log: list[tuple
     log.clear()
     phone.run(phone.device.tap(DEMO_APP_ID, x, y))
     batches = round_trips(log)
-    # the guard and the probe; the mouse moved to the point (sticky hover) and the touch pair, sent together; the guard's state, which also turns the guard off and
-    # marks the action's time in the page (it was five: the state, the guard off and the mark were one each)
+    # the guard and the probe; the mouse moved to the point (sticky hover) and the touch pair, sent together; the
+    # guard's state, which also turns the guard off, marks the action's time in the page and asks whether the
+    # focused element wants the keyboard (it was five: the state, the guard off and the mark were one each)
     assert batches == [
         ["Runtime.evaluate"],
         ["Input.dispatchMouseEvent", "Input.dispatchTouchEvent", "Input.dispatchTouchEvent"],
