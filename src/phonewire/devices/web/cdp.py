@@ -366,7 +366,9 @@ class CdpSession:
                 raise
         return await task
 
-    async def _held(self, task: asyncio.Future[Any], method: str, stopped: list[float] | None) -> Any:
+    async def _held(
+        self, task: asyncio.Future[dict[str, Any]], method: str, stopped: list[float] | None
+    ) -> dict[str, Any]:
         """``task``'s answer, the page's script stopped past the budget and the page ended past half a budget more
         (``stopped``: the wait this call is a probe of, and when a probe of it had the page's script stopped)."""
         assert self.budget_s is not None
