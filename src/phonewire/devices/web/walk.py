@@ -34,7 +34,7 @@ WALK_MAX_NODES = 2 * NODE_CAP
 #: ``walk_cut``), well inside the page-script budget (pages.PAGE_SCRIPT_BUDGET_S, 2 s) that would otherwise stop
 #: the walk with nothing to show.  The count is the cut every machine makes alike; the clock, a slow machine's.
 WALK_MAX_VISITS: Final = 50_000
-WALK_BUDGET_S: Final = 1.0
+WALK_BUDGET_S: Final = 1.5
 #: The walker's layers, in the order they are joined into its one function: the spec (roles, names, states), the
 #: named rules beyond it, perception (geometry, culling, hit tests), and the walk that joins them (last: it returns).
 WALKER_LAYERS: Final = ("walker_spec.js", "walker_rules.js", "walker_perception.js", "walker.js")
