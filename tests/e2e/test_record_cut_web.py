@@ -54,3 +54,38 @@ def test_a_recording_cut_by_a_runner_kill_decodes_and_record_stop_says_it_was_lo
         ), stopped.out
     finally:
         cli.stop()
+
+
+def browser_of(runner: int) -> int:
+    """The PID of ``runner``'s browser: its child process that is no Python."""
+    kids = [int(k) for t in Path(f"/proc/{runner}/task").iterdir() for k in (t / "children").read_text().split()]
+    [browser] = [k for k in kids if "python" not in Path(f"/proc/{k}/cmdline").read_bytes().split(b"\0")[0].decode()]
+    return browser
+
+
+def test_a_recording_cut_by_a_browser_kill_decodes_and_record_stop_says_it_was_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other half of finding 5: the browser SIGKILLed under a living runner left a decodable file and the same
+    "ok nothing was recording"; now ``record stop`` names the file and what it recorded, and the file decodes."""
+    cli = Cli(tmp_path, monkeypatch)
+    clip = tmp_path / "clip.mp4"
+    try:
+        assert cli("--device", "web", "open", "dev.phonewire.demo").code == 0
+        assert cli("--device", "web", "record", "start", str(clip)).code == 0
+        for target in ("Account", "Inbox", "Account"):
+            assert cli("--device", "web", "tap", target).code == 0
+        [runner] = cli("daemon", "status", "--json").json()["data"]["runnerPids"]
+        deadline = time.monotonic() + 30
+        while clip.stat().st_size == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        browser = browser_of(runner)
+        os.kill(browser, signal.SIGKILL)
+        assert wait_gone(browser)
+        stopped = cli("--device", "web", "record", "stop")
+        assert stopped.code == 0, stopped.err
+        assert "nothing was recording" not in stopped.out, stopped.out
+        assert str(clip) in stopped.out.splitlines()[-1], stopped.out  # the runner lived: it says what it recorded
+        assert decoded_frames(clip) >= 1
+    finally:
+        cli.stop()

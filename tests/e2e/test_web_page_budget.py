@@ -65,6 +65,29 @@ def test_a_page_too_deep_to_lay_out_is_ended_and_reported_as_crashed(
     assert url not in {a["appBundleId"] for a in runner.ok("listApps")["apps"] if a["state"] != "notRunning"}
 
 
+def test_a_page_too_big_to_walk_is_read_in_part_and_the_view_says_it_was_cut(
+    runner: RunnerProc, hostile_site: HostileSite
+) -> None:
+    """60,000 elements in one flat list, more than one walk reads (walk.WALK_MAX_VISITS): the snapshot answers with
+    what it read first and says the view was cut (reasonCode walk_cut); a tap there reaches the page's own handler,
+    and another app of the same phone answers.  A walk of 10⁶ elements used to run past the page-script budget,
+    be stopped with nothing to show, and the snapshot answered COMMAND_TIMED_OUT at 120 s, then RUNNER_BUSY."""
+    url = hostile_site.url("heavy/huge.html?n=60000")
+    assert runner.ok("launchApp", url)["state"] == "foreground"
+    view = runner.ok("snapshot", url)
+    assert view["quality"]["reasonCode"] == "walk_cut", view["quality"]
+    assert view["quality"]["reason"].startswith("the page is too big to read whole: the view was cut after ")
+    labels = [n.get("label") for n in view["nodes"]]
+    assert "Huge" in labels and "Go" in labels, labels  # what comes first in the document is read
+    tapped = runner.ok("tap", url, x=120, y=90)
+    assert tapped["hit"] == 'Button "Go" id=go', tapped
+    assert "tapped" in [n.get("label") for n in runner.ok("snapshot", url)["nodes"]]  # the page's handler ran
+    assert runner.ok("status")["state"] == "idle"
+    assert runner.ok("launchApp", "dev.phonewire.demo")["state"] == "foreground"
+    assert any(n.get("identifier") == "like-1" for n in runner.ok("snapshot", "dev.phonewire.demo")["nodes"])
+    runner.ok("terminateApp", url)
+
+
 def test_a_tap_opens_one_window_as_on_a_phone_and_the_view_says_the_rest_were_blocked(
     runner: RunnerProc, hostile_site: HostileSite
 ) -> None:

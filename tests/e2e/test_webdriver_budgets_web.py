@@ -129,6 +129,22 @@ def test_a_webdriver_session_whose_runner_was_killed_leaves_no_profile_directory
         server.stop()
 
 
+def test_a_webdriver_run_that_ends_normally_leaves_no_profile_directory() -> None:
+    """The same minor finding on the ordinary path: a session made and deleted, then the server stopped; none of
+    its runner's profile directories is left."""
+    server = Server()
+    try:
+        status, value = server.call("POST", "/session", CAPS)
+        assert status == 200, value
+        [runner] = children(server.proc.pid)
+        assert wait_for(lambda: bool(profiles_of(runner))), "the runner's browser has no profile directory"
+        assert server.call("DELETE", f"/session/{value['sessionId']}")[0] == 200
+    finally:
+        server.stop()
+    assert wait_gone(runner)
+    assert profiles_of(runner) == []
+
+
 def profiles_of(pid: int) -> list[Path]:
     return sorted(Path(tempfile.gettempdir()).glob(f"phonewire-chromium-{pid}-*"))
 

@@ -81,6 +81,14 @@ def test_walk_nesting_becomes_parent_index_and_depth() -> None:
     assert nodes["like-1"]["depth"] == nodes["rows"]["depth"] + 1
 
 
+def test_a_walk_cut_by_its_budget_degrades_the_view_and_says_how_much_it_read() -> None:
+    cut = snapshot_from_walk({**_walk([[-1, "button", "Go", "go", "", 0, 0, 50, 50, 8]]), "cut": 50000}, "web")
+    assert cut["quality"]["state"] == "degraded" and cut["quality"]["reasonCode"] == "walk_cut"
+    assert "cut after 50000 elements in document order" in cut["quality"]["reason"]
+    for whole in (0, False, True, "50000", None):  # no cut, or a page's answer of another shape: not cut
+        assert snapshot_from_walk({**_walk([]), "cut": whole}, "web")["quality"].get("reasonCode") != "walk_cut"
+
+
 def test_walk_flags_become_states_of_interactive_nodes() -> None:
     snap = snapshot_from_walk(_walk([[-1, "button", "Go", "go", "", 0, 0, 50, 50, 1 | 2]]), "web")
     (go,) = [n for n in snap["nodes"] if n["identifier"] == "go"]

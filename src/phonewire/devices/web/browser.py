@@ -93,7 +93,8 @@ SANDBOX_OFF_UNUSABLE = "off: Chromium found no usable sandbox on this machine (i
 
 
 #: The fewest open files Chromium runs with (a browser, its renderers, the profile's databases): started where a
-#: process may open only 64 (``ulimit -n 64``) it dies at once with SIGTRAP.
+#: process may open only 64 (``ulimit -n 64``) it dies with SIGTRAP, mostly at once, sometimes a while later (it
+#: answered its first calls in one run of five), so a limit below this is refused before the browser starts.
 MIN_OPEN_FILES: Final = 256
 _WANTED_OPEN_FILES: Final = 4096
 
@@ -120,6 +121,29 @@ def open_files_note(limit: int) -> str:
         f"; this process may open only {limit} files (ulimit -n {limit}) and Chromium needs a few hundred: raise "
         f"the limit (ulimit -n 1024, or the hard limit the service manager sets) and start again"
     )
+
+
+def open_files_limit() -> int:
+    """This process's soft ``RLIMIT_NOFILE`` now (what a browser it starts inherits)."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return _WANTED_OPEN_FILES if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def start_failure(browser: BrowserProcess | None, exc: BaseException) -> tuple[str, str]:
+    """Why the browser did not start (``exc``: what the start met) and the hint for it: where this process may open
+    fewer files than Chromium needs (:data:`MIN_OPEN_FILES`), both name that limit whether or not the browser's exit
+    was seen yet (it died at once, but the pipe may close before its status is read); else the hint is to check the
+    binary."""
+    limit = browser.open_files if browser is not None else open_files_limit()
+    why = (browser.exit_reason() if browser is not None else None) or str(exc) or "no reply"
+    note = open_files_note(limit)
+    if not note:
+        return why, f"Check that {CHROMIUM} is installed and runs."
+    if note not in why:
+        why += note
+    return why, "Raise the open-files limit (ulimit -n 1024, or the limit the service manager sets) and start again."
 
 
 def wants_sandbox() -> bool:
@@ -266,10 +290,12 @@ class BrowserProcess:
             if early.extra_flags == extra_flags and early.sandbox == state and early.process.poll() is None:
                 return early
             early.stop()  # started for other flags, or already gone: a fresh start decides
+        open_files = raise_open_files()
+        if open_files < MIN_OPEN_FILES:  # it may start, then dies at once or later: refused alike every time
+            raise BrowserLaunchError(f"{CHROMIUM} was not started{open_files_note(open_files)}")
         user_data_dir = Path(tempfile.mkdtemp(prefix=f"{_PROFILE_PREFIX}{os.getpid()}-"))
         sandbox_flag = () if sandbox else (NO_SANDBOX,)
         args = [CHROMIUM, f"--user-data-dir={user_data_dir}", *sandbox_flag, *extra_flags, *FLAGS]
-        open_files = raise_open_files()
         commands_r, commands_w = os.pipe()
         replies_r, replies_w = os.pipe()
         try:

@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
 from typing import Any
 from urllib.parse import urlsplit
 
 from phonewire.devices.base import AppInfo, AppState, IssueCounters
-from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, window_flags
+from phonewire.devices.web.browser import SANDBOX_ON, BrowserLaunchError, BrowserProcess, start_failure, window_flags
 from phonewire.devices.web.cdp import CdpClosed, CdpConnection, CdpError
 from phonewire.devices.web.environment import Environment
 from phonewire.devices.web.home import DEMO_APP_ID, home_html
@@ -66,6 +67,8 @@ from phonewire.protocol.errors import ProtocolError
 __all__ = ["DEMO_APP_ID", "WebDevice"]
 
 _START_TIMEOUT_S = 20.0  # launch to the first DevTools reply
+#: How long a browser that failed to start is given to exit, so its status (a signal, a limit) is what the refusal says.
+_EXIT_WAIT_S = 2.0
 
 
 class WebDevice(Environment):
@@ -118,12 +121,13 @@ class WebDevice(Environment):
                 await self._drop_browser()
                 await self._start_browser(sandbox=False)
         except (BrowserLaunchError, CdpError, OSError, TimeoutError) as exc:
-            why = (self._browser.exit_reason() if self._browser is not None else None) or str(exc) or "no reply"
+            if self._browser is not None:  # its pipe closed as it died: its status, once it is read, says how
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    await asyncio.to_thread(self._browser.process.wait, _EXIT_WAIT_S)
+            why, hint = start_failure(self._browser, exc)
             self._open_failure = f"the web device could not start: {why}"
             await self.close()
-            raise ProtocolError(
-                e.DEVICE_UNAVAILABLE, self._open_failure, "Check that /usr/bin/chromium is installed and runs."
-            ) from exc
+            raise ProtocolError(e.DEVICE_UNAVAILABLE, self._open_failure, hint) from exc
 
     async def _start_browser(self, *, sandbox: bool | None) -> None:
         self._browser = BrowserProcess.launch(

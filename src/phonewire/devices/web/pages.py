@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from phonewire.devices.base import AppState, Device
 from phonewire.devices.web import dialogs, frames, js, settle
 from phonewire.devices.web.cdp import (
+    STOP_SHARE,
     CdpClosed,
     CdpConnection,
     CdpDialogOpen,
@@ -53,12 +54,13 @@ AUTO_ATTACH: dict[str, Any] = {
 #: before it is attached the late way.
 AUTO_ATTACH_GRACE_S = 0.5
 #: The longest one call into a page may be held by the page's own script (``while(true){}``) before that script is
-#: stopped (``Runtime.terminateExecution``); a page that still does not answer after as long again (stuck where no
-#: script runs: a layout of a document too deep or too big) is ended (``Page.crash``) and its app answers
-#: APP_CRASHED (cdp.CdpSession.guard).  One page costs the other apps and sessions of the phone at most about twice
-#: this, plus a fifth of it where the call waited on purpose (cdp.PROBE_SHARE): 4.4 s, under the 5 s the phone
-#: promises (bench/bench_hostile.py measures it).  Scaled up with the time scale, never down (a short scale
-#: shortens the runner's budgets, not what a page may legitimately take).
+#: stopped (``Runtime.terminateExecution``); a page that still does not answer after half as long again
+#: (cdp.STOP_SHARE; stuck where no script runs: a layout of a document too deep or too big) is ended (``Page.crash``)
+#: and its app answers APP_CRASHED (cdp.CdpSession.guard).  One page costs the other apps and sessions of the phone
+#: at most about one and a half times this, plus a fifth of it where the call waited on purpose and a fifth to see
+#: the crash (cdp.PROBE_SHARE): 3.8 s, under the 5 s the phone promises (bench/bench_hostile.py measures it).
+#: Scaled up with the time scale, never down (a short scale shortens the runner's budgets, not what a page may
+#: legitimately take).
 PAGE_SCRIPT_BUDGET_S = 2.0
 #: The most screens (its page and the windows it opened) one app keeps: a window past them is closed unopened (a page
 #: opening windows without end took the phone for 39 s: every new target is set up and attached), and the app's
@@ -335,8 +337,8 @@ class Pages(Device):
         """A page that did not answer even once its script was stopped is ended (cdp.CdpSession.guard)."""
         budget = PAGE_SCRIPT_BUDGET_S * max(self._scale, 1.0)
         page.gone = (
-            f"it stopped answering ({method} held for {2 * budget:.3g} s, past the end of its own script: a document "
-            "too deep or too big to lay out) and was ended so the phone keeps serving"
+            f"it stopped answering ({method} held for {(1 + STOP_SHARE) * budget:.3g} s, past the end of its own "
+            "script: a document too deep or too big to lay out) and was ended so the phone keeps serving"
         )
         page.crashed = True
         log.warning("%s: %s", page.app_id or page.target_id, page.gone)

@@ -29,6 +29,12 @@ _F_READ_ONLY, _F_NAME_FROM_ROW, _F_EXPANDED, _F_COLLAPSED = 256, 512, 1024, 2048
 
 #: The walk returns at most this many candidates; more than NODE_CAP visible ones still degrades the snapshot.
 WALK_MAX_NODES = 2 * NODE_CAP
+#: The most elements one walk reads, and the longest it runs (its own clock, not scaled): a document bigger than
+#: that (10⁶ elements) is read in document order up to there, and the view says it was cut (reasonCode
+#: ``walk_cut``), well inside the page-script budget (pages.PAGE_SCRIPT_BUDGET_S, 2 s) that would otherwise stop
+#: the walk with nothing to show.  The count is the cut every machine makes alike; the clock, a slow machine's.
+WALK_MAX_VISITS: Final = 50_000
+WALK_BUDGET_S: Final = 1.5
 #: The walker's layers, in the order they are joined into its one function: the spec (roles, names, states), the
 #: named rules beyond it, perception (geometry, culling, hit tests), and the walk that joins them (last: it returns).
 WALKER_LAYERS: Final = ("walker_spec.js", "walker_rules.js", "walker_perception.js", "walker.js")
@@ -44,6 +50,8 @@ _WALK_CONFIG: Final = {
     "tapRoles": sorted(ax for ax, role in AX_TO_ROLE.items() if role in INTERACTIVE_ROLES),
     "clipRoles": sorted(ax for ax, role in AX_TO_ROLE.items() if role in SCROLL_ROLES),
     "plainRoles": sorted({"generic", *(ax for ax, role in AX_TO_ROLE.items() if role in ("Other", "Group"))}),
+    "maxVisits": WALK_MAX_VISITS,
+    "budgetMs": WALK_BUDGET_S * 1000,
 }
 _CONFIG_JSON: Final = json.dumps(_WALK_CONFIG)
 
@@ -185,13 +193,28 @@ def snapshot_from_walk(walk: dict[str, Any], backend: str, *, loading: str | Non
     if loading is None and walk.get("ready") == "loading":
         loading = "the document was still loading"
     if loading is not None:
-        quality = snapshot["quality"]
-        reason = f"{loading}: the screen may change; take another snapshot, or `wait --idle` first"
-        if quality.get("state") == "healthy":
-            quality.update(state="degraded", reasonCode="loading", reason=reason)
-        else:
-            quality["reason"] = f"{quality.get('reason')}; {reason}"
+        degrade(snapshot, "loading", f"{loading}: the screen may change; take another snapshot, or `wait --idle` first")
+    read = walk.get("cut")
+    if isinstance(read, int) and not isinstance(read, bool) and read > 0:
+        degrade(snapshot, "walk_cut", cut_reason(read))
     return snapshot
+
+
+def cut_reason(read: int) -> str:
+    """What a view cut by the walk's budget says (:data:`WALK_MAX_VISITS`, :data:`WALK_BUDGET_S`)."""
+    return (
+        f"the page is too big to read whole: the view was cut after {read} elements in document order (the walk's "
+        "budget); what comes after them is missing from the view, even where it is on screen (a screenshot shows it)"
+    )
+
+
+def degrade(snapshot: Snapshot, code: str, reason: str) -> None:
+    """Say ``reason`` in ``snapshot``'s quality: its reasonCode ``code`` where it was healthy, else added."""
+    quality: Any = snapshot["quality"]
+    if quality.get("state") == "healthy":
+        quality.update(state="degraded", reasonCode=code, reason=reason)
+    else:
+        quality["reason"] = f"{quality.get('reason')}; {reason}"
 
 
 def page_shown(shown: object) -> dict[str, float] | None:

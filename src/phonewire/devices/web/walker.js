@@ -1,5 +1,5 @@
 // phonewire in-page snapshot walk.  Evaluated once per snapshot as `(WALK)(maxNodes, cfg)`; returns
-// {w, h, title, url, ready, doc, nodes} where each node is a compact array:
+// {w, h, title, url, ready, doc, nodes, cut} where each node is a compact array:
 //   [parentIndex, axRole, name, identifier, value, x, y, width, height, flags, serial(, coveredBy | {tap})]
 // serial: the number of the DOM node the row stands for (an element, a text node, an option), given the first
 // time a walk meets it and kept for that node's life (a WeakMap on the document); 0 for a row that stands for no
@@ -27,6 +27,7 @@
 // Rects and points are screen points of the visual viewport (perception's coordinate model).
 // Culling: subtrees that lie outside the viewport (intersected with scroll-container clips) are not walked,
 // unless they lie above or beside it and overflow their own box (content overflows downward and to the right).
+// cut: 0, or how many elements the walk read before its budget ended it (walker_perception.js: overBudget).
 //
 // The walk itself: one pass over the DOM that joins the three layers — walker_spec.js (roles, names, states),
 // walker_rules.js (the named rules beyond the spec) and walker_perception.js (geometry, culling, hit tests).  A
@@ -34,7 +35,7 @@
 // them as `(function (maxNodes, cfg, drawnSelect) {…})`); this part, last, runs the walk and returns its result.
 
 function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
-  if (out.length >= maxNodes || depth > MAX_DEPTH) return;
+  if (out.length >= maxNodes || depth > MAX_DEPTH || overBudget()) return;
   if (shaped.length) shaped = [];  // (the rules that shape this element's row: walker_rules.js)
   if (el === shownAlone) shape("fixed-in-culled");
   const tag = el.tagName;
@@ -118,7 +119,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     if (cs.visibility !== "visible") {
       for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
         walk(c, parent, childClip, tclip, depth + 1, inName, parentPointer);
-        if (out.length >= maxNodes) return;
+        if (out.length >= maxNodes || cut) return;
       }
       return;
     }
@@ -216,7 +217,7 @@ function walkChildren(el, self, clip, tclip, depth, inName, pointer, ownBox) {
         textRun(self, c, clip);
       }
     }
-    if (out.length >= maxNodes) return;
+    if (out.length >= maxNodes || cut) return;
   }
 }
 
@@ -227,7 +228,7 @@ const body = document.body || root;
 let modal = null;
 try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
 walk(modal || body, -1, SCREEN, SCREEN, 0, false, false);
-if (culled.size && !modal) shownFromCulled();
+if (culled.size && !modal && !cut) shownFromCulled();
 serialOf(document);  // draws the document's id when nothing was pushed
 // the screen (w, h, in points) and how the page is shown on it: its scale, the layout's size in client px and the
 // part of it the screen shows (the visual viewport's page offsets and size)
@@ -235,6 +236,6 @@ const se = document.scrollingElement || root;
 const changes = window[Symbol.for("phonewire.changes")];  // (changes.js: what changed the screen, counted)
 if (HOLE_ELS.length || window[HOLES_KEY]) window[HOLES_KEY] = HOLE_ELS;  // (frames of another origin: frames.py)
 return {w: VW * SCALE, h: VH * SCALE, title: document.title || "", url: location.href, ready: document.readyState,
-        doc: serials.doc, nodes: out, mark: changes ? changes.doc + ":" + changes.n : null,
+        doc: serials.doc, nodes: out, cut: cut ? visits - 1 : 0, mark: changes ? changes.doc + ":" + changes.n : null,
         shown: {scale: SCALE, width: se.scrollWidth, height: se.scrollHeight, left: VV ? VV.pageLeft : scrollX,
                 top: VV ? VV.pageTop : scrollY, visibleWidth: VW, visibleHeight: VH}, frames: HOLES};

@@ -74,6 +74,16 @@ function walkFrame(frame, parent, r, clip, depth) {
 }
 const out = [];
 const MAX_DEPTH = 200;
+// The walk's own budget (issue 28: a document of 10⁶ elements took a snapshot 30 s, then the phone): it stops
+// after cfg.maxVisits elements (the same cut on every machine) or past cfg.budgetMs, whichever comes first, and
+// says so (`cut`: the view's quality, walk.py) — before the page-script budget would stop it with nothing to show.
+const WALK_DEADLINE = performance.now() + (cfg.budgetMs || Infinity);
+let visits = 0;
+let cut = false;
+function overBudget() {
+  if (!cut && (++visits > cfg.maxVisits || ((visits & 255) === 0 && performance.now() > WALK_DEADLINE))) cut = true;
+  return cut;
+}
 // A closed <select> lists at most this many options (geometry-less: they show only when it opens).
 const MAX_OPTIONS = 50;
 const SERIALS_KEY = Symbol.for("phonewire.serials");
