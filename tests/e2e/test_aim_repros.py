@@ -157,3 +157,36 @@ def test_a_page_wider_than_the_screen_says_so_and_scroll_right_moves_it(phone: p
             break
     # back at the left edge to within a point: a fresh clone stopped at 1.0 (the last pan step rounds)
     assert phone.snapshot().quality["page"]["left"] <= 1
+
+
+ZOOMABLE = (
+    '<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<script src="/recorder.js"></script><div id="pad" style="height:300px">pad</div>'
+    + "".join(
+        f'<button id="z{i}" data-aim="z{i}" style="display:block;margin:20px;width:150px;height:40px">Z{i}</button>'
+        for i in range(3)
+    )
+)
+
+
+def test_after_a_pinch_zoomed_the_page_every_button_is_reached_where_the_screen_shows_it(
+    phone: phonewire.Phone, site: AimSite
+) -> None:
+    """A pinch on a page that allows zooming zooms it (the browser's own pinch zoom); the coordinate model follows
+    it: the view and the viewport say the scale, and a button wider than the screen now (its centre off it) is
+    tapped on the part that shows, by selector after `find` and by ref — the page's own handler saw each tap on
+    exactly its button (the untitled page has no root node to clip by: the device gives the point)."""
+    phone.open(site.put("zoomable.html", ZOOMABLE))
+    phone.pinch("id=pad", scale=2)
+    assert phone.viewport()["scale"] > 1.5
+    site.clear()
+    phone.find("id=z0")
+    phone.tap("id=z0")
+    view = phone.snapshot()
+    assert "shown at scale" in view.text.splitlines()[0]
+    tapped = []
+    for ref, n in view.refs.items():
+        if str(n.get("identifier", "")).startswith("z"):
+            phone.tap(f"@{ref}")
+            tapped.append(str(n["identifier"]))
+    assert tapped and site.clicks() == ["z0", *tapped]

@@ -247,7 +247,11 @@ function coveredBy(el, r, tclip) {
   if (!onScreen(x, y)) return null;
   if (!frameShows(x, y)) return describe(document.elementFromPoint(x + FX, y + FY));
   const hit = hitAt(x, y, el);
-  if (reaches(hit, el)) return null;
+  if (reaches(hit, el)) {
+    // its own centre off the screen (a page zoomed in, an element wider than the screen): a tap lands on the
+    // centre of the part that shows, which the agent cannot work out without the screen's edges
+    return onScreen(r.x + r.width / 2, r.y + r.height / 2) ? null : {tap: toScreen(x, y)};
+  }
   // The centre is under something else: try the centres of the left, right, top and bottom thirds of the part
   // that shows (at most 4 more hit tests); the first that reaches the element is where a tap on it lands.
   const w6 = (x1 - x0) / 6, h6 = (y1 - y0) / 6;
