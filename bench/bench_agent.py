@@ -287,6 +287,8 @@ class PhonewireCli:
     def __init__(self) -> None:
         self.env = cli_env()
         self.tally = Tally()
+        #: The screen as the agent last knew it: ref → its line.
+        self.view: dict[str, str] = {}
 
     def _call(self, argv: list[str], stdin: str | None = None) -> str:
         proc = subprocess.run([str(COMMAND), *argv], env=self.env, input=stdin, capture_output=True, text=True,
@@ -297,12 +299,33 @@ class PhonewireCli:
         return out
 
     def turn(self, steps: list[list[str]], observe: bool) -> str:
-        """One call: the steps (and a ``snapshot -i`` when the agent must see the result) as one batch."""
-        steps = [*steps, ["snapshot", "-i"]] if observe else steps
+        """One call: the steps (and a ``snapshot -i`` when the agent must see the result and no action's reply shows
+        it) as one batch.  An action's reply carries its settled diff (SKILL.md's "verify"): the agent reads the
+        screen after it as its last look with the diff applied (:meth:`seen`), as an agent keeps what it saw."""
+        acting = any(step[0] in ("tap", "fill", "select", "press", "scroll") for step in steps)
+        steps = [*steps, ["snapshot", "-i"]] if observe and (not acting or not self.view) else steps
         self.tally.steps += len(steps)
-        if len(steps) == 1:
-            return self._call(steps[0])
-        return self._call(["batch", "-"], json.dumps(steps))
+        out = self._call(steps[0]) if len(steps) == 1 else self._call(["batch", "-"], json.dumps(steps))
+        return self.seen(out)
+
+    def seen(self, out: str) -> str:
+        """The screen as the agent knows it after ``out``: a view in it replaces what it knew; the diff lines of an
+        action's reply (``+`` added, ``-`` removed, ``~`` changed, refs included) change what it knew."""
+        lines = out.splitlines()
+        view = [ln for ln in lines if _PF_LINE.match(ln)]
+        if view:
+            self.view = {ln.split()[0]: ln for ln in view}
+        for ln in lines:
+            sign, _, rest = ln.partition(" ")
+            ref = rest.split(" ", 1)[0] if rest.startswith("@") else ""
+            if sign in ("+", "~") and ref:
+                self.view[ref] = rest.split("  (was:", 1)[0]
+            elif sign == "-":
+                gone = rest.split(" id=", 1)[0]
+                for key, known in list(self.view.items()):
+                    if known.split(" ", 1)[1].startswith(gone):
+                        del self.view[key]
+        return "\n".join([*[ln for ln in lines if not _PF_LINE.match(ln)], *self.view.values()])
 
     def start(self, url: str) -> str:
         return self.turn([["open", url]], observe=True)
