@@ -2,9 +2,16 @@
 height (issue 23: Ionic's sheet, its heading from y=676 to y=101) reads the same lines before and after, so a diff of
 lines alone answered ``changed: false`` for a gesture a person saw do everything.  An element kept under its ref
 whose place moved by more than MOVED_PT (and by more than half its own size, so a one-pixel reflow is no move) is
-one ``~`` line saying where it went; more than MAX_MOVED_LINES such elements are one line with the count."""
+one ``~`` line saying where it went; more than MAX_MOVED_LINES such elements are one line with the count.
+
+Likewise elements that only came under a cover, or out from under one (a sheet, a dialog's backdrop, a page's
+overlay laid over everything): more than MAX_MOVED_LINES such ``~`` lines are one line with their refs, since what
+covers them is a line of its own in the same diff (MiniWoB's cover over the finished task: six lines read
+``[covered]  (was: …)`` after the last tap)."""
 
 from __future__ import annotations
+
+import re
 
 from phonewire.agent.view import Rendered
 from phonewire.protocol.snapshot import Node, rect_of
@@ -45,3 +52,46 @@ def moved(previous: Rendered, current: Rendered) -> list[str]:
         line, how = out[0]
         return [f"~ {len(out)} elements moved, the first {line}  ({how})"]
     return [f"~ {line}  ({how})" for line, how in out]
+
+
+_FLAGS = re.compile(r" \[([^\]]*)\]$")
+
+
+def _cover_change(line: str) -> tuple[str, str] | None:
+    """(ref, "now" or "no longer") for a ``~`` line whose only change is the ``covered`` flag, else None."""
+    if not line.startswith("~ @") or "  (was: " not in line:
+        return None
+    body, _, was = line[2:].partition("  (was: ")
+    ref, _, new = body.partition(" ")
+    old = was.removesuffix(")")
+
+    def uncovered(text: str) -> tuple[str, bool]:
+        m = _FLAGS.search(text)
+        if m is None:
+            return text, False
+        flags = m.group(1).split(",")
+        rest = [f for f in flags if f != "covered"]
+        return text[: m.start()] + (f" [{','.join(rest)}]" if rest else ""), len(rest) != len(flags)
+
+    (new_bare, new_cov), (old_bare, old_cov) = uncovered(new), uncovered(old)
+    if new_bare != old_bare or new_cov == old_cov:
+        return None
+    return ref, "now" if new_cov else "no longer"
+
+
+def covers(lines: list[str]) -> list[str]:
+    """``lines`` (a view diff) with more than MAX_MOVED_LINES lines that only came under a cover (or out from under
+    one) said as one line each way, listing their refs, in the place of the first."""
+    found = {i: c for i, line in enumerate(lines) if (c := _cover_change(line)) is not None}
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        change = found.get(i)
+        if change is None:
+            out.append(line)
+            continue
+        same = [ref for ref, how in found.values() if how == change[1]]
+        if len(same) <= MAX_MOVED_LINES:
+            out.append(line)
+        elif change[0] == same[0]:
+            out.append(f"~ {len(same)} elements {change[1]} [covered]: {' '.join(same)}")
+    return out

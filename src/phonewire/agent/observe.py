@@ -7,7 +7,7 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
-from phonewire.agent.moves import moved
+from phonewire.agent.moves import covers, moved
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
 from phonewire.agent.view import Rendered, diff, page_header, quality_header, render
@@ -57,7 +57,7 @@ class Views:
                 before = render(
                     self._previous, interactive=interactive, full=full, name=lambda n: issued.get(id(n), "")
                 )
-                changes = diff(before, rendered) or moved(before, rendered)
+                changes = covers(diff(before, rendered)) or moved(before, rendered)
                 lines = changes or ["# no changes"]
         else:
             lines = rendered.lines
@@ -84,7 +84,7 @@ class Views:
         self._previous = after
         self._previous_refs = rendered.refs
         self._settled = (after, rendered)
-        return diff(shown_before, rendered) or moved(shown_before, rendered)
+        return covers(diff(shown_before, rendered)) or moved(shown_before, rendered)
 
 
 def dropped(data: Mapping[str, Any]) -> str:

@@ -24,7 +24,8 @@ Wire node::
 
 ``tapPoint`` ``{"x", "y"}`` is present only on an interactive node whose centre something else covers while
 another part of it shows, or whose centre lies off the screen while a part of it shows (a page zoomed in; a backend
-that hit-tests; the web device does): the point a tap on it uses instead of the centre.  A node never carries both ``coveredBy`` and ``tapPoint``.
+that hit-tests; the web device does): the point a tap on it uses instead of the centre.  A node never carries both
+``coveredBy`` and ``tapPoint``.
 
 ``readOnly`` (``true``) is present only on a field that shows a value but takes no typing (a web page's
 ``<input readonly>``, ``aria-readonly="true"``): its own widget (a date picker) sets it.
