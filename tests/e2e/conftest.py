@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from aim_site import AimSite
 from web_runner import HostileSite, SharedRunner, WebDriverServer, attached_phone
 
 import phonewire
@@ -25,6 +26,17 @@ def hostile_site() -> Iterator[HostileSite]:
         yield site
     finally:
         site.close()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[AimSite]:
+    """The aim tests' site (aim_site.py: tests/e2e/aim over loopback, with its click recorder), one per module; a
+    module with a site of another kind (the APG examples, a flow's folder) defines its own ``site``."""
+    s = AimSite()
+    try:
+        yield s
+    finally:
+        s.close()
 
 
 @pytest.fixture(scope="session")

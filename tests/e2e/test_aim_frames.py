@@ -77,15 +77,6 @@ def _top(frames: dict[str, str], *, below: int = 0) -> str:
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[AimSite]:
-    s = AimSite()
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture(scope="module")
 def isolated_phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
     """A phone on a runner of its own whose Chromium isolates every site (the same binary, ``--site-per-process``
     added by a wrapper named as the browser to start)."""

@@ -9,8 +9,6 @@ seeds are fixed (the run is the same every time, and bounded); the counts are pr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from aim_pages import generate
 from aim_site import AimSite
@@ -26,15 +24,6 @@ SEEDS = tuple(range(1, 17))
 SCREEN = resolve_profile(None)
 #: What a tap that would not reach its element answers (nothing is sent).
 REFUSALS = frozenset({e.ELEMENT_COVERED, e.STALE_REF, e.NOT_FOUND, getattr(e, "ELEMENT_MOVED", "ELEMENT_MOVED")})
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[AimSite]:
-    s = AimSite()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def _open(phone: phonewire.Phone, site: AimSite, seed: int) -> tuple[str, list[str], list[str]]:

@@ -18,15 +18,6 @@ from phonewire.protocol import errors as e
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[AimSite]:
-    s = AimSite()
-    try:
-        yield s
-    finally:
-        s.close()
-
-
 def _node(runner: RunnerProc, app: str, ident: str) -> dict[str, Any]:
     return next(n for n in runner.ok("snapshot", app)["nodes"] if n.get("identifier") == ident)
 

@@ -4,8 +4,6 @@ or it is refused — never an ok that reached another element or nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from aim_site import AimSite
 from web_runner import node
@@ -17,15 +15,6 @@ from phonewire.protocol import errors as e
 pytestmark = pytest.mark.e2e
 
 SCREEN = resolve_profile(None)
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[AimSite]:
-    s = AimSite()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 @pytest.fixture(scope="module")

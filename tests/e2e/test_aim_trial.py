@@ -4,7 +4,6 @@ runner and Chromium; the page's own click record (aim/recorder.js) or its own st
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from aim_site import AimSite
@@ -19,15 +18,6 @@ pytestmark = pytest.mark.e2e
 SCREEN = resolve_profile(None)
 HEAD = '<!doctype html><html><head><meta name="viewport" content="width=device-width,initial-scale=1">'
 HEAD += '<script src="/recorder.js"></script><style>body { margin: 0; font: 16px sans-serif; }</style></head><body>'
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[AimSite]:
-    s = AimSite()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 @pytest.fixture(scope="module")
