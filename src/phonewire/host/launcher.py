@@ -104,8 +104,9 @@ class RunnerProcess:
             await self.proc.wait()
         lifeline.forget(self.proc.pid)
         await self._finish_drains()
-        # what a killed runner could not remove (or its browser's helpers wrote after it did): it is gone now
-        _clean_leftovers(self.device)
+        # what a killed runner could not remove (or its browser's helpers wrote after it did): it is gone now.
+        # In a thread: the removal waits out the dead browser's helpers, which can still write for a moment.
+        await asyncio.to_thread(_clean_leftovers, self.device)
         return how
 
     async def _stop_alive(self, graceful: bool, shutdown: ShutdownFn | None) -> str:

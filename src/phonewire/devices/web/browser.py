@@ -181,9 +181,9 @@ WARM_UP: Final = b'{"id":0,"method":"Storage.getCookies"}\0'
 
 
 def remove_dead_profiles() -> None:
-    """:func:`remove_stale_profiles` in one pass, without waiting for lingering helpers (the host calls it once a
-    runner has ended, from its event loop: registry ``leftovers``)."""
-    remove_stale_profiles(linger_s=0.0)
+    """:func:`remove_stale_profiles`, called by the host once a runner has ended (registry ``leftovers``, in a
+    thread beside the host's event loop: a removal waits out the dead browser's lingering helpers)."""
+    remove_stale_profiles()
 
 
 def remove_stale_profiles(linger_s: float = 3.0) -> None:
@@ -204,20 +204,36 @@ def remove_stale_profiles(linger_s: float = 3.0) -> None:
         try:
             os.kill(int(owner), 0)
         except ProcessLookupError:
-            _remove_tree(path, linger_s)
+            _remove_tree(path, linger_s, quiet_s=_QUIET_S if linger_s > 0 else 0.0)
         except (PermissionError, OverflowError):
             pass  # alive, someone else's (or no PID this system has)
 
 
-def _remove_tree(path: Path, linger_s: float = 3.0) -> None:
+def _remove_tree(path: Path, linger_s: float = 3.0, quiet_s: float = 0.0) -> None:
     """Remove a profile directory.  The dead browser's helpers (renderers, zygote) can still write into it for
     a moment while they notice it is gone, so a removal that lost that race is tried again, briefly."""
     deadline = time.monotonic() + linger_s  # a loaded machine lets the helpers linger a while
     while True:
         shutil.rmtree(path, ignore_errors=True)
-        if not path.exists() or time.monotonic() > deadline:
+        # gone, and still gone a moment later: a helper that had not noticed yet recreates the directory
+        if not path.exists() and (quiet_s <= 0 or not _reappears(path, quiet_s)):
+            return
+        if time.monotonic() > deadline:
             return
         time.sleep(0.05)
+
+
+#: How long a removed profile directory must stay absent before its removal counts as done.
+_QUIET_S = 0.3
+
+
+def _reappears(path: Path, within_s: float) -> bool:
+    until = time.monotonic() + within_s
+    while time.monotonic() < until:
+        time.sleep(0.05)
+        if path.exists():
+            return True
+    return False
 
 
 class BrowserLaunchError(Exception):
