@@ -26,6 +26,7 @@ sys.path[:0] = [
 from aim_site import AimSite  # noqa: E402
 
 import phonewire  # noqa: E402
+from phonewire.devices.web.gestures import APART_S  # noqa: E402
 
 
 def main() -> None:
@@ -41,7 +42,7 @@ def main() -> None:
         with phonewire.Phone(device="web") as phone:
             phone.open(site.url("wide620.html"))
             phone.tap("id=near")  # (the first tap focuses the button: a change of the screen, before the view)
-            time.sleep(0.4)
+            time.sleep(APART_S)
             view = phone.snapshot()
             ref = next(r for r, n in view.refs.items() if n.get("identifier") == "near")
             rect = view.refs[ref]["rect"]
@@ -54,7 +55,7 @@ def main() -> None:
                     started = time.perf_counter()
                     phone.tap(target)
                     times[kind].append(time.perf_counter() - started)
-                    time.sleep(0.4)  # apart by more than a double tap's window
+                    time.sleep(APART_S)  # apart by more than a double click's window (gestures.apart)
             clicks = site.clicks()
             fills = fill_times(phone, site, args.rounds)
     finally:

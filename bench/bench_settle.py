@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_web import DEMO, Runner, runner_from  # the bench directory is not a package
+from phonewire.devices.web.gestures import APART_S
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTLE_PY = "src/phonewire/devices/web/settle.py"
@@ -108,9 +109,11 @@ def main(argv: list[str] | None = None) -> int:
             spots[key] = like_spot(runner)
             for _ in range(3):
                 tap_then_snapshot(runner, spots[key])  # warm both
+                time.sleep(APART_S)
         for k in range(opts.rounds):
             for key in ("ours", "base") if k % 2 == 0 else ("base", "ours"):
                 pair, snap = tap_then_snapshot(runners[key], spots[key])
+                time.sleep(APART_S)  # two taps, not a double click (gestures.apart), outside the times
                 pairs[key].append(pair)
                 snaps[key].append(snap)
     finally:

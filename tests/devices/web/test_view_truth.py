@@ -121,3 +121,24 @@ def test_a_host_drawing_its_button_in_its_shadow_root_is_one_button(phone: Phone
         finally:
             phone.run(phone.device.terminate_app(app))
     assert [n["label"] for n in nodes if n["type"] == "Button"] == ["Save"]
+
+
+def test_an_editors_toolbar_is_named_by_what_its_buttons_do_and_its_swatches_by_colour(phone: Phone) -> None:
+    """MiniWoB's text-editor (issue 24): Quill's toolbar read as seven unnamed Buttons, its 35 swatches as more; a
+    person tells them apart by their icons and colours.  The pressed one (ql-active) is selected."""
+    with serving(PAGES) as base:
+        app = base + "swatch.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    named = {n["identifier"]: n for n in nodes if n["identifier"]}
+    assert [(named[i]["label"], named[i]["selected"]) for i in ("bold", "italic", "underline")] == [
+        ("bold", True), ("italic", False), ("underline", False)]  # fmt: skip
+    assert named["colour"]["label"] == "color"
+    swatches = [n["label"] for n in nodes if n["type"] == "Button" and n["label"] and "#" in n["label"]]
+    assert swatches == ["red #e60000", "light red #facccc", "blue #0066cc", "green #008a00", "purple #9933ff",
+                        "yellow #ffff00", "orange #ff9900", "black #000000"]  # fmt: skip
+    assert "swatch" in next(n for n in nodes if n["label"] == "red #e60000")["rules"]
+    assert named["plain"]["type"] == "Button" and named["plain"]["label"] is None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -19,6 +21,12 @@ from phonewire.protocol.errors import ProtocolError
 #: Two taps this close are one double tap; three or more are separate taps, each its own gesture.
 DOUBLE_TAP_GAP_S: Final = 0.03
 SEPARATE_TAP_GAP_S: Final = 0.35
+#: Two single taps closer than this (in screen points) and than APART_S are one double tap to the browser's
+#: gesture detector: its second tap gets a click count of 2 (a double click's word selection; it moved a text
+#: area's selection back under a field just tapped, and the keys typed next went nowhere: MiniWoB copy-paste).
+DOUBLE_TAP_SLOP: Final = 25.0
+#: … and the time within which the second is taken for a double click (longer than the gap of ``tap --count``).
+APART_S: Final = 0.6
 #: One touchMove per frame.
 DRAG_STEP_S: Final = 1 / 60
 
@@ -110,9 +118,33 @@ async def touch_pair(session: CdpSession, x: float, y: float) -> None:
     await asyncio.gather(touch(session, "touchStart", x, y), touch(session, "touchEnd"))
 
 
-async def hover_and_touch(session: CdpSession, x: float, y: float) -> None:
-    """The mouse moved to (x, y), then the touch pair there (:func:`touch_pair`), all in one batch, in order."""
+#: Where and when each page's last single tap lifted (monotonic clock), for :func:`apart`.
+_last_taps: weakref.WeakKeyDictionary[CdpSession, tuple[float, float, float]] = weakref.WeakKeyDictionary()
+
+
+async def apart(session: CdpSession, x: float, y: float) -> None:
+    """Wait, when needed, so that a tap at the screen point (x, y) is a tap of its own: two commands are two single
+    taps, never a double tap, which a finger makes only by tapping about the same place twice in quick succession.
+    (Screen points: the input events' CSS px are those divided by the page's zoom, and the browser judges the
+    distance on the screen.)"""
+    last = _last_taps.get(session)
+    if last is not None and abs(last[0] - x) <= DOUBLE_TAP_SLOP and abs(last[1] - y) <= DOUBLE_TAP_SLOP:
+        wait = last[2] + APART_S - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
+def lifted(session: CdpSession, x: float, y: float) -> None:
+    _last_taps[session] = (x, y, time.monotonic())
+
+
+async def hover_and_touch(session: CdpSession, x: float, y: float, at: tuple[float, float] | None = None) -> None:
+    """The mouse moved to (x, y), then the touch pair there (:func:`touch_pair`), all in one batch, in order; a tap
+    near the last one (``at``: the screen point, default (x, y)) waits until it cannot be taken for its second
+    (:func:`apart`)."""
     points = [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
+    screen = at or (x, y)
+    await apart(session, *screen)
     await asyncio.gather(
         *_in_order(
             session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
@@ -120,13 +152,17 @@ async def hover_and_touch(session: CdpSession, x: float, y: float) -> None:
             session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []}),
         )
     )
+    lifted(session, *screen)
 
 
-async def taps(session: CdpSession, x: float, y: float, count: int) -> None:
+async def taps(session: CdpSession, x: float, y: float, count: int, at: tuple[float, float] | None = None) -> None:
+    screen = at or (x, y)
+    await apart(session, *screen)
     for i in range(count):
         if i:
             await asyncio.sleep(DOUBLE_TAP_GAP_S if count == 2 else SEPARATE_TAP_GAP_S)
         await touch_pair(session, x, y)
+    lifted(session, *screen)
 
 
 # A tap lands where it says.  Chromium moves the mouse events and the click of a touch tap to a clickable element
@@ -158,7 +194,14 @@ Tapped = tuple[bool, Any]
 
 
 async def exact_tap(
-    session: CdpSession, evaluate: Evaluate, x: float, y: float, *, then: str, touched: Callable[[], None] | None = None
+    session: CdpSession,
+    evaluate: Evaluate,
+    x: float,
+    y: float,
+    *,
+    then: str,
+    touched: Callable[[], None] | None = None,
+    at: tuple[float, float] | None = None,
 ) -> Tapped:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
     ``evaluate`` runs an expression in the page and awaits its promise; ``then`` is an expression run in the page
@@ -168,13 +211,14 @@ async def exact_tap(
     what ``then`` returned) when it ran after the click's task; (False, None) when the caller must still make a round
     trip through the page (the click came late, or never, or the page went away under the tap: it navigated,
     closed, opened a dialog).
-    ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer.
+    ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer;
+    ``at`` is the tap's screen point (:func:`hover_and_touch`).
 
     Sticky hover: the mouse is first moved to the point (sent in the same batch, before the touch), so the tapped
     element is ``:hover`` and got mouseover/mouseenter, and stays so until the next tap elsewhere, as on a phone's
     browser.  Without it Chromium's fake mouse moves (after any layout change) move the hover back to where the
     mouse last was, (0, 0), right after the tap.  The guard shows the page only that move's boundary events."""
-    await hover_and_touch(session, x, y)
+    await hover_and_touch(session, x, y, at)
     if touched is not None:
         touched()
     answer = asyncio.ensure_future(evaluate(f"({_GUARD_ANSWER})(() => {then})"))

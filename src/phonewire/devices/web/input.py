@@ -70,7 +70,9 @@ class Inputs(Views):
                 page.unsettled = True
                 with self._may_close(page), dialogs.may_open(page):
                     # the evaluation that answers once the click was handled also ends the action (_settle's work)
-                    ran, wanted = await gestures.exact_tap(page.session, evaluate, *aim.input, then=AFTER_ACTION)
+                    ran, wanted = await gestures.exact_tap(
+                        page.session, evaluate, *aim.input, then=AFTER_ACTION, at=(x, y)
+                    )
                     if ran:
                         await self._await_screens(page)
                         await self._keyboard_to(page, wanted)
@@ -81,9 +83,9 @@ class Inputs(Views):
                 page.unsettled = True
                 with self._may_close(page), dialogs.may_open(page):
                     if taps == 2:  # a double tap: both taps within its window, unguarded
-                        await gestures.taps(page.session, *aim.input, taps)
+                        await gestures.taps(page.session, *aim.input, taps, at=(x, y))
                     else:  # separate taps, each guarded as a single tap is (touch adjustment moves each one)
-                        await self._separate_taps(page, aim, taps)
+                        await self._separate_taps(page, aim, taps, at=(x, y))
             await self._settle(page)
             return aim.hit
 
@@ -95,16 +97,17 @@ class Inputs(Views):
         *,
         where: frames.Where | None = None,
         sent: tuple[float, float] | None = None,
+        at: tuple[float, float] | None = None,
     ) -> None:
         """``taps`` taps each guarded (in ``where``'s document, at ``aim``'s client point), sent at ``sent`` (the
-        aim's input point unless given)."""
+        aim's input point unless given); ``at`` is their screen point (gestures.apart)."""
         where = where or frames.Where(page.session)
         evaluate = partial(frames.evaluate, where, await_promise=True)
         for i in range(taps):
             if i:
                 await asyncio.sleep(gestures.SEPARATE_TAP_GAP_S)
             await frames.evaluate(where, f"({gestures.GUARD_JS})({aim.client[0]}, {aim.client[1]})")
-            await gestures.exact_tap(page.session, evaluate, *(sent or aim.input), then="0")
+            await gestures.exact_tap(page.session, evaluate, *(sent or aim.input), then="0", at=at)
 
     async def _frame_tap(
         self, page: Page, point: tuple[float, float], taps: int, element: str, mark: str | None
@@ -123,12 +126,12 @@ class Inputs(Views):
                 evaluate = partial(frames.evaluate, aimed.where, await_promise=True)
                 await gestures.exact_tap(
                     page.session, evaluate, *aimed.top.input, then="0",
-                    touched=lambda: lifted.append(page.frames.navigations.get(aimed.frame_id, 0)),
+                    touched=lambda: lifted.append(page.frames.navigations.get(aimed.frame_id, 0)), at=point,
                 )  # fmt: skip
             elif taps == 2:
-                await gestures.taps(page.session, *aimed.top.input, taps)
+                await gestures.taps(page.session, *aimed.top.input, taps, at=point)
             else:
-                await self._separate_taps(page, aimed.inner, taps, where=aimed.where, sent=aimed.top.input)
+                await self._separate_taps(page, aimed.inner, taps, where=aimed.where, sent=aimed.top.input, at=point)
         frames.check_still(page.frames, aimed.frame_id, before, "tap", lifted[0] if lifted else None)
         await self._settle(page)
         return aimed.inner.hit

@@ -132,8 +132,8 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
       flags |= 8;
     }
   }
-  if (!(flags & 4) && (role === "tab" || role === "clickable" || role === "link") && !el.hasAttribute("aria-selected") &&
-      selectedByClass(el)) flags |= 4;
+  if (!(flags & 4) && (role === "tab" || role === "clickable" || role === "link" || role === "button") &&
+      !el.hasAttribute("aria-selected") && !el.hasAttribute("aria-pressed") && selectedByClass(el)) flags |= 4;
   const open = expandedOf(el, tag, role);
   if (open !== null) flags |= open ? 1024 : 2048;
 

@@ -48,7 +48,7 @@ const RULES = {
   "transparent-wrapper": {finding: "findings 3, E3 (Wagtail's hidden footer)", page: "tests/e2e/hostile/findings3_hidden.html",
     does: "an element drawn with opacity 0 (not a control) is not seen"},
   "selected-by-class": {finding: "issue 23 (Dash's tabs: the selected tab marked only by tab--selected)",
-    page: "tests/devices/web/pages/truth.html", does: "a tab or clickable marked selected/active/current by its class is selected"},
+    page: "tests/devices/web/pages/truth.html", does: "a tab, button or clickable marked selected/active/current by its class is selected"},
   "mkdocs-toggle": {finding: "issue 23 (mkdocs-material 9.8: the header's menu and search icons were unnamed CheckBoxes)",
     page: "tests/devices/web/pages/truth.html", does: "a drawn toggle without a name is named by what its data-md-toggle opens (drawer: menu, search)"},
   "shadow-control": {finding: "issue 23 (Ionic 9: every ion-button read twice, its host given a listener and its native button)",
@@ -59,6 +59,8 @@ const RULES = {
     page: "tests/e2e/hostile/findings3_text.html", does: "zero-width characters are left out of names and text"},
   "clipped-text": {finding: "issue 22 trial (text cut by an overflow: hidden box listed whole, as if all of it showed)",
     page: "tests/e2e/aim/clipped.html", does: "text a box cuts is the words whose middle shows, at the part that shows"},
+  "swatch": {finding: "issue 24 (MiniWoB text-editor: Quill's 35 colour swatches, unnamed Buttons told apart only by colour)",
+    page: "tests/devices/web/pages/swatch.html", does: "an empty control filled with one colour is named by that colour (red #e60000)"},
   "fixed-in-culled": {finding: "walker culling (a chat button, a toast placed in a footer)",
     page: "tests/devices/web/pages/fixed_in_culled.html", does: "a position: fixed element inside an off-screen subtree shows where it is"},
 };
@@ -92,7 +94,10 @@ const ACTION_WORDS = new Set(["prev", "previous", "next", "today", "close", "sea
   "add", "plus", "minus", "delete", "trash", "edit", "remove", "play", "pause", "stop", "expand", "collapse",
   "clear", "reset", "refresh", "reload", "settings", "more", "share", "save", "download", "upload", "copy", "undo",
   "redo", "zoom", "home", "up", "down", "star", "like", "bookmark", "info", "help", "print", "filter", "sort",
-  "send", "attach", "calendar", "logout", "login", "cart", "cancel", "submit", "first", "last", "fullscreen"]);
+  "send", "attach", "calendar", "logout", "login", "cart", "cancel", "submit", "first", "last", "fullscreen",
+  // a rich-text editor's toolbar (Quill's ql-bold, Trix's trix-button--icon-italic, Summernote's note-btn-bold)
+  "bold", "italic", "underline", "strike", "strikethrough", "color", "background", "highlight", "blockquote",
+  "indent", "outdent", "bullet", "ordered", "heading", "subscript", "superscript", "code", "formula"]);
 // Icons whose word is the shape, not the meaning (a "×").
 const ICON_MEANING = {times: "close", xmark: "close", remove: "close", multiply: "close"};
 const INTERACTIVE_SELECTOR = "a[href],button,input,select,textarea,summary,[role=button],[role=link]," +
@@ -263,6 +268,32 @@ function shapeName(el) {
   return painted && cs.opacity !== "0" ? el.tagName.toLowerCase() : "";
 }
 
+function swatchName(el) {
+  // (rule swatch) A colour picker's swatch: an empty control, small, filled with one opaque colour; a person tells
+  // it by its colour, so it is named by the colour's word and its hex ("red #e60000", "light blue #cce0f5").
+  if (el.childElementCount || el.textContent.trim() || el.getAttribute("data-value") === null &&
+      !/(^|[\s_-])(swatch|color|colour)/i.test(String(el.className || ""))) return "";
+  const r = el.getBoundingClientRect();
+  if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return "";
+  const m = /^rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)$/.exec(getComputedStyle(el).backgroundColor);
+  if (!m || (m[4] !== undefined && Number(m[4]) < 1)) return "";
+  const [R, G, B] = [m[1], m[2], m[3]].map(Number);
+  const hex = "#" + [R, G, B].map((v) => v.toString(16).padStart(2, "0")).join("");
+  return colourWord(R / 255, G / 255, B / 255) + " " + hex;
+}
+
+function colourWord(r, g, b) {
+  // The colour's everyday word: a grey by its lightness, else its hue, lightened or darkened.
+  const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+  if (d < 0.08) return l > 0.9 ? "white" : l < 0.12 ? "black" : l > 0.6 ? "light grey" : l < 0.35 ? "dark grey" : "grey";
+  let h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  h = (h * 60 + 360) % 360;
+  const HUES = [[15, "red"], [45, "orange"], [70, "yellow"], [170, "green"], [200, "cyan"], [255, "blue"],
+    [290, "purple"], [345, "pink"], [360, "red"]];
+  const word = HUES.find(([top]) => h < top)[1];
+  return (l > 0.75 ? "light " : max < 0.45 ? "dark " : "") + word;
+}
+
 function sliderHandle(el) {
   // A slider's handle that a widget library draws without ARIA (jQuery UI's <span class="ui-slider-handle">).
   const cls = typeof el.className === "string" ? el.className : "";
@@ -318,8 +349,8 @@ function mergedText(el, depth) {
 }
 
 function selectedByClass(el) {
-  // (rule selected-by-class) a tab, link or clickable that the page marks as the chosen one only by a class word
-  // (Dash's tab--selected, Bootstrap's active, a nav's current)
+  // (rule selected-by-class) a tab, link, button or clickable that the page marks as the chosen one only by a class
+  // word (Dash's tab--selected, Bootstrap's active, a nav's current; a toolbar's pressed toggle: Quill's ql-active)
   const cls = typeof el.className === "string" ? el.className.toLowerCase() : "";
   return /(^|[\s_-])(selected|active|current)(\s|$)/.test(cls) && shape("selected-by-class");
 }
@@ -394,7 +425,7 @@ function unnamedControlName(el) {
   if (title) return title;
   if (el.ownerSVGElement) return named(shapeName(el), "svg-shape");
   if (expanderState(el) !== null) return named("expander", "drawn-expander");
-  return named(classWords(el), "icon-class-name");
+  return named(classWords(el), "icon-class-name") || named(swatchName(el), "swatch");
 }
 
 // Where the walk asks the rules (walker.js calls these).
