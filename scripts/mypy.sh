@@ -9,7 +9,7 @@ TESTS_OFF=(--no-warn-unused-ignores --disable-error-code arg-type --disable-erro
            --disable-error-code list-item --disable-error-code dict-item)
 .venv/bin/mypy "$@"
 .venv/bin/mypy "${TESTS_OFF[@]}" "$@" tests
-for conftest in $(find tests -name conftest.py -not -path "*/node_modules/*" -not -path "*/pyenv/*" | sort); do
+for conftest in $(find tests -name conftest.py -not -path "*/node_modules/*" -not -path "*/pyenv/*" -not -path "*/jupyenv/*" | sort); do
     out=$(.venv/bin/mypy "${TESTS_OFF[@]}" "$@" "$conftest") || { echo "$out"; exit 1; }
 done
 echo "mypy: the conftest.py files, one run each: no issues"

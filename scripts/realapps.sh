@@ -3,13 +3,15 @@
 # (swagger-ui-dist, a static build) and Ionic (@ionic/core's dist bundle) from their npm packages, pinned by
 # tests/realapps/node/package-lock.json (one `npm ci`, ~15 s, skipped while node_modules matches the lock), and
 # Datasette (DATASETTE_VERSION) and mkdocs-material (MKDOCS_MATERIAL_VERSION) from the Python package index into
-# their own venv, tests/realapps/pyenv (their dependencies never meet phonewire's).  Django comes with the `dev`
+# their own venv, tests/realapps/pyenv (their dependencies never meet phonewire's), and JupyterLab
+# (JUPYTERLAB_VERSION) into another, tests/realapps/jupyenv.  Django comes with the `dev`
 # extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
 # says so and leaves those tests to skip (CI fails them instead).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DATASETTE_VERSION=0.65.5
 MKDOCS_MATERIAL_VERSION=9.8.2
+JUPYTERLAB_VERSION=4.5.11
 
 install_datasette() {
     local env="$ROOT/tests/realapps/pyenv"
@@ -52,6 +54,28 @@ install_mkdocs_material() {
     "$env/bin/mkdocs" --version >/dev/null && touch "$stamp"
 }
 
+# JupyterLab (JUPYTERLAB_VERSION) into a venv of its own, tests/realapps/jupyenv (its many dependencies meet neither
+# phonewire's nor Datasette's).  4.5 is the last line whose menus answer a finger: from 4.6.0 Lumino's menus act on
+# pointer events and a tap sends no pointermove, so their items do nothing when tapped on every phone
+# (jupyterlab/jupyterlab#19124); the web phone shows the same, docs/realapps-findings-4.md says more.
+install_jupyterlab() {
+    local env="$ROOT/tests/realapps/jupyenv"
+    local stamp="$env/.jupyterlab-$JUPYTERLAB_VERSION"
+    if [ -f "$stamp" ] && [ -x "$env/bin/jupyter-lab" ]; then
+        return 0
+    fi
+    echo "realapps: installing JupyterLab $JUPYTERLAB_VERSION into tests/realapps/jupyenv" >&2
+    local py="$ROOT/.venv/bin/python"
+    [ -x "$py" ] || py=python3
+    if ! { "$py" -m venv --clear "$env" &&
+           "$env/bin/python" -m pip install -q --disable-pip-version-check "jupyterlab==$JUPYTERLAB_VERSION"; } \
+           >/dev/null 2>&1; then
+        echo "realapps: JupyterLab could not be installed; its tests will be skipped (CI fails them)" >&2
+        return 0
+    fi
+    "$env/bin/jupyter-lab" --version >/dev/null && touch "$stamp"
+}
+
 install_todomvc() {
     cd "$ROOT/tests/realapps/node"
     if ! command -v npm >/dev/null 2>&1; then
@@ -74,3 +98,4 @@ install_todomvc() {
 install_datasette
 install_mkdocs_material
 install_todomvc
+install_jupyterlab

@@ -33,7 +33,7 @@ def text_files() -> list[Path]:
     for tree in TREES:
         for path in (ROOT / tree).rglob("*"):
             parts = set(path.relative_to(ROOT).parts)
-            if parts & {"node_modules", "pyenv", "__pycache__", "fixtures"} or path.suffix not in SUFFIXES:
+            if parts & {"node_modules", "pyenv", "jupyenv", "__pycache__", "fixtures"} or path.suffix not in SUFFIXES:
                 continue
             if path.is_file():
                 files.append(path)

@@ -465,6 +465,61 @@ def datasette(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Datasette]:
         log.close()
 
 
+# ------------------------------------------------------------------------------------------------------ JupyterLab
+
+JUPYTERLAB_BIN = HERE / "jupyenv" / "bin" / "jupyter-lab"
+
+
+@dataclass
+class JupyterLab:
+    url: str  # the lab's page, its token in the query
+    root: Path  # the directory it serves: what the lab creates lands here
+
+
+@pytest.fixture
+def jupyterlab(tmp_path: Path) -> Iterator[JupyterLab]:
+    """JupyterLab (installed by scripts/realapps.sh into tests/realapps/jupyenv) serving an empty directory on a free
+    loopback port with a random token; its settings, workspaces and runtime files in the test's tmp dir (none read
+    from or written to the user's home); stopped by its pid at teardown."""
+    if not JUPYTERLAB_BIN.is_file():
+        message = "JupyterLab is not installed: run bash scripts/realapps.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    root = tmp_path / "notebooks"
+    home = tmp_path / "jupyter-home"
+    root.mkdir()
+    port, token = free_port(), f"{random.getrandbits(128):032x}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "PHONEWIRE_"))}
+    env.update(
+        HOME=str(home),
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+    )
+    log = (tmp_path / "jupyterlab.log").open("wb")
+    argv = [str(JUPYTERLAB_BIN), "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}"]
+    argv += [f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}"]
+    proc = subprocess.Popen(
+        argv,
+        cwd=root,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(base + "/api", proc, timeout=60)
+        yield JupyterLab(f"{base}/lab?token={token}", root)
+    finally:
+        stop_pid(proc)
+        log.close()
+
+
 # ------------------------------------------------------------------------------------------------------ front ends
 
 

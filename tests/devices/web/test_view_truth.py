@@ -142,3 +142,30 @@ def test_an_editors_toolbar_is_named_by_what_its_buttons_do_and_its_swatches_by_
                         "yellow #ffff00", "orange #ff9900", "black #000000"]  # fmt: skip
     assert "swatch" in next(n for n in nodes if n["label"] == "red #e60000")["rules"]
     assert named["plain"]["type"] == "Button" and named["plain"]["label"] is None
+
+
+def test_a_bare_item_that_opens_a_popup_is_a_menu_item_and_a_cards_logo_does_not_repeat_its_label(
+    phone: Phone,
+) -> None:
+    """JupyterLab 4.6 (issue 24): File > New and Open Recent, Lumino's submenu items without a role, read as text
+    (Cell "New"), the launcher's cards as Button "Python 3 (ipykernel) Python 3 (ipykernel)", a dialog's header
+    (a React root) as a second Button "Rename File"."""
+    with serving(PAGES) as base:
+        app = base + "popup_item.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    named = {n["identifier"]: n for n in nodes if n["identifier"]}
+    assert [(named[i]["type"], named[i]["label"]) for i in ("new", "launcher", "recent", "share")] == [
+        ("MenuItem", "New"), ("MenuItem", "New Launcher Ctrl+Shift+L"), ("MenuItem", "Open Recent"),
+        ("Button", "Share")]  # fmt: skip
+    assert named["recent"]["enabled"] is False
+    assert "popup-item" in named["new"]["rules"]
+    assert "inert" not in named or named["inert"]["type"] not in ("MenuItem", "Button")
+    assert (named["card"]["type"], named["card"]["label"]) == ("Button", "Python 3 (ipykernel)")
+    assert "image-echo" in named["card"]["rules"]
+    assert named["twice"]["label"] == "Bora Bora"
+    # a React root's listeners are its tree's: its own text is no button (JupyterLab's dialog header)
+    assert [n["type"] for n in nodes if n["label"] == "Rename File"] == ["StaticText"]

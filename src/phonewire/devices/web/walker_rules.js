@@ -21,6 +21,10 @@ const RULES = {
     does: "a role-less .alert / .flash box or aria-live region is a status named by its text"},
   "calendar-day": {finding: "findings 3, E4 (daterangepicker, bootstrap-datepicker, xdsoft)",
     page: "tests/e2e/hostile/findings3_calendar.html", does: "a day a date picker serves is a cell of its own; its week row stands for none"},
+  "image-echo": {finding: "issue 24 trial (JupyterLab 4.6's launcher: Button 'Python 3 (ipykernel) Python 3 (ipykernel)')",
+    page: "tests/devices/web/pages/popup_item.html", does: "a control whose image's alt repeats its label is named once"},
+  "popup-item": {finding: "issue 24 (JupyterLab 4.6: File > New and Open Recent, Lumino's bare submenu items, read as text)",
+    page: "tests/devices/web/pages/popup_item.html", does: "an element without a role that opens a popup and takes focus is a menu item in a menu, else a button"},
   "clickable": {finding: "issue 10 item 8; miniwob bugs 2, 4, 5", page: "tests/e2e/widgets/menu.html",
     does: "an element without a role that takes clicks (a listener, onclick, where cursor:pointer starts) and holds no control is a button"},
   "same-as-control": {finding: "findings 3, E18 (Quasar's QBtn)", page: "tests/e2e/hostile/findings3_nicegui.html",
@@ -226,7 +230,13 @@ function messageBox(el, role) {
 }
 
 function clicked(el) {
-  return (CLICKERS !== null && CLICKERS.has(el)) || el.onclick !== null;
+  return (CLICKERS !== null && CLICKERS.has(el)) || ownOnclick(el);
+}
+
+function ownOnclick(el) {
+  // An onclick handler the page gave the element, not the one React puts on its root's container (an empty one,
+  // that iOS Safari delivers clicks to what is below: JupyterLab's dialog header read as Button "Rename File")
+  return el.onclick !== null && !Object.keys(el).some((k) => k.startsWith("__reactContainer$"));
 }
 
 function sameAsControl(el) {
@@ -430,12 +440,39 @@ function unnamedControlName(el) {
 
 // Where the walk asks the rules (walker.js calls these).
 
+function echoedOnce(el, name) {
+  // (rule image-echo) a control whose picture's alternative text is its label read twice (JupyterLab's launcher
+  // cards: the kernel's logo, alt "Python 3 (ipykernel)", over the words "Python 3 (ipykernel)") is read once
+  const half = (name.length - 1) / 2;
+  if (!Number.isInteger(half) || half < 2 || name[half] !== " " || name.slice(0, half) !== name.slice(half + 1)) {
+    return name;
+  }
+  const words = name.slice(0, half);
+  for (const img of el.querySelectorAll("img[alt]")) {
+    if (clean(img.getAttribute("alt")) === words && shape("image-echo")) return words;
+  }
+  return name;
+}
+
+function popupItem(el) {
+  const popup = (el.getAttribute("aria-haspopup") || "false").trim().toLowerCase();
+  return popup !== "false" && el.hasAttribute("tabindex") && el.tabIndex >= -1;
+}
+
 function ruledRole(el, tag, role, r, flags) {
   // The role (and flags) the rules give an element whose spec role says less than a person sees: [role, flags].
   if ((role === "generic" || role === "none") && sliderHandle(el)) {
     // (rule slider-handle) a slider's handle a library draws without ARIA
     shape("slider-handle");
     role = "slider";
+    flags |= 8;
+  }
+  // (rule popup-item) an element without a role that opens a popup and takes focus (Lumino's submenu items: a bare
+  // <li aria-haspopup tabindex=0> in a role=menu list, "File > New" read as text): a menu item in a menu, else a
+  // button
+  if ((role === "generic" || role === "listitem") && popupItem(el) && shape("popup-item")) {
+    const owner = el.parentElement && el.parentElement.closest("[role]");
+    role = owner && /^(menu|menubar)\b/.test(owner.getAttribute("role") || "") ? "menuitem" : "button";
     flags |= 8;
   }
   // (rule message-box) a message box without a role (Bootstrap's .alert, a flash message, an aria-live region): a
@@ -465,7 +502,7 @@ function clickable(el, tag, role, r, pointerStarts) {
   // (a click listener, onclick, or where cursor:pointer starts) and holds no control of its own: a button to a
   // person.  One that holds controls delegates their clicks: it stays generic.
   return (role === "generic" || role === "none" || role === "paragraph") && tag !== "LABEL" &&
-    ((CLICKERS && CLICKERS.has(el)) || el.onclick !== null || pointerStarts) &&
+    ((CLICKERS && CLICKERS.has(el)) || ownOnclick(el) || pointerStarts) &&
     r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
     !el.querySelector(INTERACTIVE_SELECTOR) && !shadowControl(el) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
     !backdrop(el) && !sameAsControl(el) && !surface(el, r);

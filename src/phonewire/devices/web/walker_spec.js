@@ -101,7 +101,9 @@ function implicitRole(el, tag) {
     case "UL": case "OL": case "MENU": return "list";
     case "LI": {  // an item of a list only (HTML-AAM: an orphaned <li> is generic)
       const p = el.parentElement;
-      return p && (/^(UL|OL|MENU)$/.test(p.tagName) || p.getAttribute("role") === "list") ? "listitem" : "generic";
+      // (a list given another role is no list: Lumino's <ul role="menu"> holds its submenu items as bare <li>s)
+      const pr = p && p.getAttribute("role");
+      return p && (pr ? pr.trim().split(/\s+/)[0] === "list" : /^(UL|OL|MENU)$/.test(p.tagName)) ? "listitem" : "generic";
     }
     case "ADDRESS": case "HGROUP": return "group";
     case "B": case "STRONG": return "strong";
@@ -419,7 +421,7 @@ function ownName(el, tag, role, referenced) {
   }
   if (NAME_FROM_CONTENT.has(role) || namedByContent(el, role)) {
     const n = clean(withGenerated(el, textOf(el, 0, role === "treeitem" || role === "listitem")));
-    if (n) return n;
+    if (n) return echoedOnce(el, n);  // (rule image-echo)
   }
   const title = clean(el.getAttribute("title") || "");
   if (title || !(role === "button" || role === "link" || role === "clickable")) return title;
