@@ -57,7 +57,7 @@ install_mkdocs_material() {
 # JupyterLab (JUPYTERLAB_VERSION) into a venv of its own, tests/realapps/jupyenv (its many dependencies meet neither
 # phonewire's nor Datasette's).  4.5 is the last line whose menus answer a finger: from 4.6.0 Lumino's menus act on
 # pointer events and a tap sends no pointermove, so their items do nothing when tapped on every phone
-# (jupyterlab/jupyterlab#19124); the web phone shows the same, docs/realapps-findings-4.md says more.
+# (jupyterlab/jupyterlab#19124); the web phone shows the same, docs/realapps-findings-5.md says more.
 install_jupyterlab() {
     local env="$ROOT/tests/realapps/jupyenv"
     local stamp="$env/.jupyterlab-$JUPYTERLAB_VERSION"

@@ -6,7 +6,7 @@ step is checked where the app keeps its work, the directory it serves; each repl
 Lumino's submenu items have no role (a bare <li aria-haspopup tabindex=0>): the view once read them as Cell "New".
 JupyterLab 4.6 acts on pointer events in its menus, and a finger's tap sends no pointermove, so no item answers a
 tap on any phone (jupyterlab/jupyterlab#19124); the keys do (`press arrowdown`, `press enter`).  4.5 is pinned here;
-docs/realapps-findings-4.md has the rest."""
+docs/realapps-findings-5.md has the rest."""
 
 from __future__ import annotations
 
@@ -66,6 +66,7 @@ def test_a_folder_made_with_the_file_browsers_button(cli: Cli, jupyterlab: Jupyt
     made = ok(cli("tap", 'role=Button label=="New Folder"'))
     assert appears(jupyterlab.root / "Untitled Folder"), made
     # the launcher's cards read once each, their logos' alt text the same words as their labels
+    ok(cli("wait", "role=Heading label==Console", "--timeout", "30000"))  # (the launcher draws after the kernels load)
     view = ok(cli("snapshot", "-i"))
     assert view.count('Button "Python 3 (ipykernel)"') == 2, view
     assert "(ipykernel) Python 3" not in view, view
