@@ -5,6 +5,7 @@ before anything is launched.  The module has a phone of its own: launch options 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -179,6 +180,64 @@ def test_a_permission_the_phone_already_decided_asks_nobody(page: phonewire.Phon
         page.wait('text="granted"')
     finally:
         page.permissions("reset", ["notifications"])
+
+
+def test_a_watch_asks_once_and_then_follows_the_phone_as_it_moves(page: phonewire.Phone) -> None:
+    """watchPosition: the page gets its id at once; the dialog asks; after Allow the page's own callback sees each
+    position the phone reports, until it clears the watch."""
+    page.location(48.8584, 2.2945)
+    try:
+        tapped = page.tap("id=follow")
+        assert "permission dialog opened" in str(tapped.data.get("message")), tapped.data
+        assert "Would Like to Use Your Current Location" in page.snapshot().text
+        assert shown_under(page, "followed") == "none"
+        page.tap('role=Button label="Allow"')
+        page.wait('text="1: 48.8584,2.2945 (watch 1)"')
+        page.location(51.5007, -0.1246)  # the phone moves: the same watch hears it
+        page.wait("text~=/^\\d+: 51.5007,-0.1246 \\(watch 1\\)$/")
+        page.tap("id=unfollow")
+        stopped = shown(page, "followed")
+        assert stopped.startswith("stopped after "), stopped
+        page.location(40.6892, -74.0445)  # cleared: no callback any more
+        page.tap("id=unfollow")
+        assert shown(page, "followed") == stopped
+    finally:
+        page.permissions("reset", ["geolocation"])
+        page.location_off()
+
+
+def test_the_camera_and_the_microphone_ask_as_the_system_does_and_allow_gives_the_page_a_stream(
+    page: phonewire.Phone,
+) -> None:
+    try:
+        tapped = page.tap("id=camera")
+        assert "permission dialog opened" in str(tapped.data.get("message")), tapped.data
+        assert "Would Like to Access the Camera" in page.snapshot().text
+        page.tap('role=Button label="Allow"')
+        assert reads(page, "media", "video")  # a track of the phone's camera, in the page's own promise
+        page.tap("id=media")  # (the next answer must be a new one)
+        page.tap("id=camera")  # decided: nobody asked
+        assert "Would Like" not in page.snapshot().text
+        assert reads(page, "media", "video")
+        page.tap("id=call")  # the microphone is undecided: one dialog for both
+        assert "Would Like to Access the Camera and Microphone" in page.snapshot().text
+        page.tap('role=Button label=="Don\'t Allow"')
+        assert reads(page, "media", "NotAllowedError")
+        page.tap("id=camera")  # Don't Allow denied both: the camera too, and nobody asks again
+        assert "Would Like" not in page.snapshot().text
+        assert reads(page, "media", "NotAllowedError")
+    finally:
+        page.permissions("reset", ["camera", "microphone"])
+
+
+def reads(phone: phonewire.Phone, ident: str, text: str, timeout: float = 10.0) -> bool:
+    """Whether the page's element ``ident`` reads ``text`` within ``timeout`` s (on the screen or below it)."""
+    deadline = time.monotonic() + timeout
+    while shown(phone, ident) != text:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def shown_under(phone: phonewire.Phone, ident: str) -> str:

@@ -82,6 +82,12 @@ FLAGS = (
     # Page.captureScreenshot draws a new surface instead of copying the compositor's: the same pixels (checked on
     # a scrolled page at both scales), a JPEG at CSS scale in ~26 ms instead of ~41 ms (bench_web.py).
     "--enable-features=CDPScreenshotNewSurface",
+    # A phone has a camera and a microphone: a page granted them (`permissions grant camera`, or Allow in the
+    # system's dialog) gets a stream, Chromium's test pattern and tone.  The headless shell captures only with its
+    # prompt answered by the fake UI, which says yes to everything: permission_prompt.js asks the phone first and
+    # gives the page NotAllowedError where the phone denies.
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
     "--remote-debugging-pipe",
     "about:blank",
 )

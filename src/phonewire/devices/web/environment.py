@@ -45,7 +45,10 @@ SETTINGS: Final = {"grant": "granted", "deny": "denied", "reset": "prompt"}
 PROMPT_BINDING: Final = "__phonewirePermissionAsked"
 PROMPT_JS: Final = f"({js.load('permission_prompt.js').strip()})({json.dumps(PROMPT_BINDING)})"
 PROMPTS: Final = {"geolocation": "Would Like to Use Your Current Location",
-                  "notifications": "Would Like to Send You Notifications"}  # fmt: skip
+                  "notifications": "Would Like to Send You Notifications",
+                  "camera": "Would Like to Access the Camera",
+                  "microphone": "Would Like to Access the Microphone",
+                  "camera+microphone": "Would Like to Access the Camera and Microphone"}  # fmt: skip
 
 
 class Environment(Editing):
@@ -181,7 +184,10 @@ class Environment(Editing):
             name, number = str(asked["name"]), int(asked["number"])
         except (ValueError, KeyError, TypeError):
             return  # not the script's call (a page calling the binding itself): nothing to show
-        if name not in PROMPTS or page.dialog is not None or self._permission.get(name, "prompt") != "prompt":
+        # (a request for both the camera and the microphone is one dialog; it asks when either is undecided)
+        wanted = name.split("+")
+        undecided = any(self._permission.get(w, "prompt") == "prompt" for w in wanted)
+        if name not in PROMPTS or page.dialog is not None or not undecided:
             self._spawn(self._go_on(page, number))
             return
         host = urlsplit(page.url).hostname or page.url
@@ -189,7 +195,7 @@ class Environment(Editing):
         wire = {"type": dialogs.PERMISSION, "message": message, "permission": name}
 
         async def respond(allow: bool) -> None:
-            await self.set_permissions("grant" if allow else "deny", [name])
+            await self.set_permissions("grant" if allow else "deny", wanted)
             await self._go_on(page, number)
 
         page.dialog, page.unsettled = dialogs.Dialog(dialogs.PERMISSION, message, wire=wire, respond=respond), True
