@@ -11,6 +11,8 @@ import pytest
 from web_runner import HostileSite
 
 import phonewire
+from phonewire.protocol import errors as e
+from phonewire.protocol.errors import ProtocolError
 
 pytestmark = pytest.mark.e2e
 
@@ -59,16 +61,65 @@ def page_log(phone: phonewire.Phone) -> str:
     return str(next(n for n in phone.snapshot().nodes if n.get("identifier") == "log").get("label"))
 
 
-def test_a_long_press_on_text_selects_its_word_and_on_a_link_clicks_nothing(
+def test_a_long_press_on_text_selects_its_word_and_on_a_link_opens_the_systems_link_menu(
     own_phone: phonewire.Phone, hostile_site: HostileSite
 ) -> None:
+    """iOS (the default profile): a long press fires no contextmenu; on text it selects the word, on a link it
+    opens Safari's menu (the link's address, Open Link, Open in New Tab, Copy Link), which clicks nothing."""
     own_phone.open(hostile_site.url("press.html"))
     own_phone.long_press('"Several plain words here"')  # before: a click on the paragraph, nothing selected
     assert page_log(own_phone) == "selected here"  # the page's selectionchange saw the word
-    own_phone.long_press("id=link")  # before: a click, and the link followed
-    assert page_log(own_phone) == "selected here"  # no click, no contextmenu (docs/web.md: no link menu here)
+    address = hostile_site.url("press.html") + "#linked"
+    held = own_phone.long_press("id=link")  # before: a click, and the link followed
+    message = str(held.data.get("message"))
+    assert f'a link menu opened: "{address}"' in message and '"Copy Link"' in message, message
+    menu = own_phone.snapshot()
+    assert f'Alert "{address}"' in menu.text
+    assert [n["label"] for n in menu.nodes if n["type"] == "Button" and not n.get("coveredBy")] == [
+        "Open Link", "Open in New Tab", "Copy Link"]  # fmt: skip
+    with pytest.raises(ProtocolError) as covered:
+        own_phone.tap("id=para")  # the menu is modal
+    assert covered.value.code == e.ELEMENT_COVERED and "Copy Link" in (covered.value.hint or "")
+    chose = own_phone.tap('role=Button label="Copy Link"')
+    assert '"Copy Link" chosen in the link menu' in str(chose.data.get("message"))
+    assert own_phone.clipboard_get().data["text"] == address  # the phone's clipboard, as the page reads it
+    assert page_log(own_phone) == "selected here"  # no click, no contextmenu, nothing followed
+    own_phone.long_press("id=link")
+    own_phone.press("back")  # closes it, choosing none
+    assert "Alert" not in own_phone.snapshot().text and page_log(own_phone) == "selected here"
+    own_phone.long_press("id=link")
+    own_phone.tap('role=Button label="Open Link"')
+    assert page_log(own_phone) == "selected here; at #linked"  # followed: the page's hashchange, and no click
     own_phone.tap("id=link")  # a tap still clicks
-    assert page_log(own_phone) == "selected here; click link"
+    assert page_log(own_phone) == "selected here; at #linked; click link"
+
+
+def test_an_android_long_press_fires_contextmenu_and_a_page_that_takes_it_gets_no_link_menu(
+    hostile_site: HostileSite,
+) -> None:
+    """Android (pixel-7): a long press fires the page's contextmenu at the finger; a page that cancels it shows its
+    own menu and the browser nothing; on a link left to the browser, Chrome's menu (Copy link text here)."""
+    with phonewire.Phone("web:pixel-7") as phone:
+        phone.open(hostile_site.url("press.html"))
+        phone.long_press('"Hold for my menu"')
+        # its own handler (then the document's), trusted; it cancelled the press: no selection either
+        assert page_log(phone) == "own menu; contextmenu own"
+        phone.long_press('"Several plain words here"')
+        assert page_log(phone) == "own menu; contextmenu own; contextmenu para; selected here"
+        held = phone.long_press("id=link")
+        assert "a link menu opened" in str(held.data.get("message"))
+        assert page_log(phone) == "own menu; contextmenu own; contextmenu para; selected here; contextmenu link"
+        buttons = [n["label"] for n in phone.snapshot().nodes if n["type"] == "Button" and not n.get("coveredBy")]
+        assert buttons == ["Open in new tab", "Copy link address", "Copy link text"]
+        phone.tap('role=Button label="Copy link text"')
+        assert phone.clipboard_get().data["text"] == "A plain link"
+        before = page_log(phone)
+        phone.long_press("id=link")
+        opened = phone.tap('role=Button label="Open in new tab"')
+        assert 'StaticText "none" id=log' in "\n".join(opened.data["diff"])  # the reply sees the new tab
+        assert page_log(phone) == "none"  # a new screen of the app: the linked page, fresh
+        phone.press("back")  # closes the tab: the page it came from, as it was
+        assert page_log(phone) == before + "; contextmenu link"
 
 
 def test_a_double_tap_on_a_wide_zoomable_page_zooms_nothing_and_refs_still_land(

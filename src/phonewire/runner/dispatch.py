@@ -322,14 +322,23 @@ def noted_dialog(data: JSONObject, before: JSONObject | None, after: JSONObject 
         return data
     notes: list[str] = []
     if before is not None and before.get("answer"):
-        notes.append(f"the {before.get('type')} dialog was {before['answer']}")
+        if before.get("choices"):  # a system menu (the link menu): what was chosen in it
+            notes.append(f"{json.dumps(before['answer'], ensure_ascii=False)} chosen in the {before.get('type')}")
+        else:
+            notes.append(f"the {before.get('type')} dialog was {before['answer']}")
     if after is not None:
         data = {**data, "dialog": after}
         kind = str(after.get("type"))
-        answers = {"alert": "OK", "permission": "Allow or Don't Allow"}.get(kind, "OK or Cancel")
         text = json.dumps(str(after.get("message") or ""), ensure_ascii=False)
         article = "an" if kind[:1] in "aeiou" else "a"
-        notes.append(f"{article} {kind} dialog opened: {text} (answer it: tap {answers}, or press back to dismiss it)")
+        choices = after.get("choices")
+        if isinstance(choices, list):
+            buttons = ", ".join(json.dumps(str(choice), ensure_ascii=False) for choice in choices)
+            notes.append(f"{article} {kind} opened: {text} (tap one of {buttons}, or press back to close it)")
+        else:
+            answers = {"alert": "OK", "permission": "Allow or Don't Allow"}.get(kind, "OK or Cancel")
+            answer = f"answer it: tap {answers}, or press back to dismiss it"
+            notes.append(f"{article} {kind} dialog opened: {text} ({answer})")
     message = data.get("message")
     if notes and isinstance(message, str):
         data = {**data, "message": "; ".join([message, *notes])}

@@ -39,6 +39,8 @@ CANCEL: Final = "Cancel"
 PERMISSION: Final = "permission"
 ALLOW: Final = "Allow"
 DONT_ALLOW: Final = "Don't Allow"
+#: The system's menu for a link a long press held (link_menu.py): its choices, stacked, the link's address above.
+LINK_MENU: Final = "link menu"
 #: Where the dialog is drawn (CSS px): centred, this wide at most, the message above, a prompt's field, buttons.
 WIDTH: Final = 280.0
 TEXT_HEIGHT: Final = 88.0
@@ -64,6 +66,9 @@ class Dialog:
     wire: dict[str, Any] = field(default_factory=dict)
     #: A permission dialog's answer, given by the device (True: Allow); None for a page's own dialog.
     respond: Callable[[bool], Awaitable[None]] | None = None
+    #: A system menu's choices and what the device does for the one tapped (back closes it, choosing none).
+    choices: tuple[str, ...] = ()
+    choose: Callable[[str], Awaitable[None]] | None = None
 
     @classmethod
     def opening(cls, params: dict[str, Any]) -> Dialog:
@@ -80,12 +85,15 @@ class Dialog:
 
     def title(self) -> str:
         """``confirm dialog "Delete?"`` (messages name it after "the" or "a"/"an": see :func:`refused`)."""
-        return f"{self.kind} dialog {json.dumps(self.message[:80], ensure_ascii=False)}"
+        what = self.kind if self.choices else f"{self.kind} dialog"
+        return f"{what} {json.dumps(self.message[:80], ensure_ascii=False)}"
 
     def a_title(self) -> str:
         return ("an " if self.kind[:1] in "aeiou" else "a ") + self.title()
 
     def buttons(self) -> tuple[str, ...]:
+        if self.choices:
+            return self.choices
         if self.kind == PERMISSION:
             return (DONT_ALLOW, ALLOW)
         return (OK,) if self.kind == "alert" else (CANCEL, OK)
@@ -95,14 +103,19 @@ def layout(dialog: Dialog, viewport: Rect) -> tuple[Rect, Rect | None, list[tupl
     """Where the dialog, its prompt field (if any) and its buttons are on a screen of ``viewport``."""
     width = min(WIDTH, max(1.0, viewport.width - 40))
     extra = FIELD_HEIGHT if dialog.kind == "prompt" else 0.0
-    height = TEXT_HEIGHT + extra + BUTTON_HEIGHT
+    names = dialog.buttons()
+    rows = len(names) if dialog.choices else 1  # (a menu's choices one under another; answers side by side)
+    height = TEXT_HEIGHT + extra + BUTTON_HEIGHT * rows
     left = viewport.x + (viewport.width - width) / 2
     top = viewport.y + max(0.0, (viewport.height - height) / 2)
     field_rect = Rect.of(left + 12, top + TEXT_HEIGHT, width - 24, extra - 8) if extra else None
-    names = dialog.buttons()
     below = top + TEXT_HEIGHT + extra
-    each = width / len(names)
-    buttons = [(name, Rect.of(left + n * each, below, each, BUTTON_HEIGHT)) for n, name in enumerate(names)]
+    if dialog.choices:
+        rows_at = (below + n * BUTTON_HEIGHT for n in range(len(names)))
+        buttons = [(name, Rect.of(left, at, width, BUTTON_HEIGHT)) for name, at in zip(names, rows_at, strict=True)]
+    else:
+        each = width / len(names)
+        buttons = [(name, Rect.of(left + n * each, below, each, BUTTON_HEIGHT)) for n, name in enumerate(names)]
     return Rect.of(left, top, width, height), field_rect, buttons
 
 
@@ -124,6 +137,9 @@ def hit(dialog: Dialog, viewport: Rect, x: float, y: float) -> str:
 
 
 def hint(dialog: Dialog) -> str:
+    if dialog.choices:
+        choices = ", ".join(f'"{c}"' for c in dialog.choices)
+        return f"Tap one of the {dialog.kind}'s Buttons ({choices}), or press back (closes it, choosing none)."
     answers = " or ".join(f'"{b}"' for b in reversed(dialog.buttons()))
     fill = "; `fill` its TextField first to answer with text" if dialog.kind == "prompt" else ""
     return f"Answer the dialog first: tap its Button {answers}{fill}, or press back (dismisses it, as Cancel)."
@@ -194,6 +210,8 @@ async def answer(page: Shows, *, accept: bool) -> Dialog:
     try:
         if dialog.respond is not None:  # the system's permission dialog: the device answers the page
             await dialog.respond(accept)
+        elif dialog.choose is not None:  # a system menu closed without a choice: nothing to tell the page
+            pass
         else:
             await page.session.send("Page.handleJavaScriptDialog", params)
     except CdpProtocolError as exc:
@@ -242,6 +260,11 @@ async def tap(page: Shows, dialog: Dialog, screen: Rect, at: tuple[float, float]
         return f"TextField of the {dialog.title()}"
     if taps != 1:
         raise ProtocolError(e.INVALID_REQUEST, f"a dialog button takes one tap, not {taps}", hint(dialog))
+    if dialog.choose is not None:  # a system menu: the choice is the device's to carry out, the menu closed first
+        dialog.wire["answer"] = target
+        page.dialog, page.unsettled = None, True
+        await dialog.choose(target)
+        return f"Button {json.dumps(target)} of the {dialog.title()}"
     await answer(page, accept=target in (OK, ALLOW))
     return f"Button {json.dumps(target)} of the {dialog.title()}"
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
-from phonewire.devices.web import dialogs, js, keys
+from phonewire.devices.web import dialogs, js, keys, link_menu
 from phonewire.devices.web.back import Buttons
 from phonewire.devices.web.target import Page
 from phonewire.protocol import errors as e
@@ -78,6 +78,33 @@ class Editing(Buttons):
                 with contextlib.suppress(Exception):
                     await cdp.send("Browser.setPermission", {"permission": {"name": name}, "setting": setting})
 
+    async def _write_clipboard(self, page: Page, text: str) -> None:
+        async with self._lent_clipboard():
+            await self._eval(page, f"navigator.clipboard.writeText({json.dumps(text)})", await_promise=True)
+
+    # -- the link menu a long press opens --------------------------------------------------------------------------
+    async def _held_on_link(self, page: Page, href: str, text: str) -> None:
+        """The system's link menu over the page (link_menu.py); a choice opens the link here or in a new tab (a
+        new screen of the app, as a link with target=_blank opens one), or copies its address or text to the
+        phone's clipboard."""
+
+        async def open_here(url: str) -> None:
+            await self._eval(page, f"location.assign({json.dumps(url)})")
+
+        async def open_tab(url: str) -> None:
+            # a click of a link the page did not write, as the browser's own menu makes it: with the user's
+            # activation (so no popup blocker stops it), and the page as the new tab's opener
+            script = f"(() => {{ const a = document.createElement('a'); a.href = {json.dumps(url)}; " \
+                     "a.target = '_blank'; a.click(); })()"  # fmt: skip
+            await page.session.send("Runtime.evaluate", {"expression": script, "userGesture": True})
+            await self._await_screens(page)  # the reply sees the new tab, the app's new screen
+
+        async def copy(value: str) -> None:
+            await self._write_clipboard(page, value)
+
+        opened = link_menu.menu(self.profile.platform, href, text, open_here=open_here, open_tab=open_tab, copy=copy)
+        page.dialog, page.unsettled = opened, True
+
     async def get_clipboard(self) -> dict[str, Any]:
         with self._mapped():
             page = await self._clipboard_page()
@@ -89,8 +116,7 @@ class Editing(Buttons):
     async def set_clipboard(self, text: str) -> dict[str, Any]:
         with self._mapped():
             page = await self._clipboard_page()
-            async with self._lent_clipboard():
-                await self._eval(page, f"navigator.clipboard.writeText({json.dumps(text)})", await_promise=True)
+            await self._write_clipboard(page, text)
         return {"message": f"the clipboard holds {_shown(text)}"}
 
 

@@ -256,10 +256,31 @@ def _in_order(*calls: Awaitable[Any]) -> list[asyncio.Future[Any]]:
     return [asyncio.ensure_future(call) for call in calls]
 
 
-async def long_press(session: CdpSession, x: float, y: float, duration_ms: float) -> None:
+#: Android's long-press timeout (ViewConfiguration.getLongPressTimeout, 400 ms from Android 12, 500 before): a
+#: finger held this long fires the page's contextmenu event.
+CONTEXT_MENU_S: Final = 0.5
+
+
+async def long_press(
+    session: CdpSession, x: float, y: float, duration_ms: float, *, context_menu: bool = False
+) -> None:
+    """A finger held at (x, y) for ``duration_ms``.  ``context_menu`` (Android): once it has been held
+    :data:`CONTEXT_MENU_S`, the page gets its contextmenu event, trusted, at the point — sent as a right-button
+    press, whose mouse events the press's guard (press_guard.js) stops; Chromium's touch emulation fires none."""
     await touch(session, "touchStart", x, y)
     try:
-        await asyncio.sleep(max(0.0, duration_ms) / 1000)
+        held = max(0.0, duration_ms) / 1000
+        if context_menu and held >= CONTEXT_MENU_S:
+            await asyncio.sleep(CONTEXT_MENU_S)
+            base = {"x": x, "y": y, "button": "right", "clickCount": 1}
+            await asyncio.gather(
+                *_in_order(
+                    session.send("Input.dispatchMouseEvent", {"type": "mousePressed", **base}),
+                    session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", **base}),
+                )
+            )
+            held -= CONTEXT_MENU_S
+        await asyncio.sleep(held)
     finally:
         with contextlib.suppress(CdpError):
             await touch(session, "touchEnd")

@@ -14,6 +14,7 @@ from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_M
 from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
+from phonewire.devices.web.profiles import apple
 from phonewire.devices.web.target import Page
 from phonewire.devices.web.view import AFTER_ACTION, Views
 from phonewire.devices.web.walk import CHANGE_MARK, FOCUS_PROBE, Aim, Probe, aim_of
@@ -157,15 +158,26 @@ class Inputs(Views):
                 aiming.check_aim(aim, element, x, y)
             before = page.frames.navigations.get(frame_id, 0)
             page.unsettled = True
+            ended: Any = None
             with dialogs.may_open(page):
                 if not frame_id:  # a phone's long press makes no click (press_guard.js)
                     await self._eval(page, _PRESS_GUARD)
-                await gestures.long_press(page.session, *aim.input, duration_ms)
-                if not frame_id:  # the guard off; on text, the word selected (press_end.js)
-                    await self._eval(page, f"({_PRESS_END})({x}, {y}, {_SELECT_TEXT})", await_promise=True)
+                # (Android's long press fires the page's contextmenu; iOS's none)
+                menu = not frame_id and not apple(self.profile.platform)
+                await gestures.long_press(page.session, *aim.input, duration_ms, context_menu=menu)
+                if not frame_id:  # the guard off; on text, the word selected; on a link, its menu (press_end.js)
+                    ended = await self._eval(page, f"({_PRESS_END})({x}, {y}, {_SELECT_TEXT})", await_promise=True)
             if frame_id:
                 frames.check_still(page.frames, frame_id, before, "long press")
             await self._settle(page)
+            if isinstance(ended, dict) and isinstance(ended.get("link"), str) and page.dialog is None:
+                await self._walked(app_id)  # (the view under the menu: the page as its contextmenu handlers left it)
+                await self._held_on_link(page, ended["link"], str(ended.get("text") or ""))
+
+    async def _held_on_link(self, page: Page, href: str, text: str) -> None:
+        """A long press held on a link the page left to the browser: the system's link menu (editing.py, where the
+        clipboard its choices copy to is)."""
+        raise NotImplementedError
 
     async def drag(
         self,

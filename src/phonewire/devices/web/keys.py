@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from phonewire.devices.web import gestures
+from phonewire.devices.web.profiles import apple
 
 #: DevTools' modifier bits, and each modifier's own key.
 BITS: Final = {"alt": 1, "ctrl": 2, "meta": 4, "shift": 8}
@@ -24,7 +25,7 @@ EDITING: Final = {"a": "selectAll", "c": "copy", "x": "cut", "v": "paste", "z": 
 
 def shortcut_modifier(platform: str) -> str:
     """The modifier of the editing shortcuts on the profile's platform: meta (cmd) on iOS, ctrl elsewhere."""
-    return "meta" if platform.startswith(("iPhone", "iPad")) else "ctrl"
+    return "meta" if apple(platform) else "ctrl"
 
 
 def base_spec(key: str) -> tuple[dict[str, Any], str | None]:

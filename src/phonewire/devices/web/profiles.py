@@ -42,6 +42,12 @@ _ANDROID_UA = (
 )
 
 
+def apple(platform: str) -> bool:
+    """Whether a profile's ``navigator.platform`` is Apple's (iOS, iPadOS): its shortcuts take cmd, a long press on
+    a link opens its menu without a contextmenu event; else Android's."""
+    return platform.startswith(("iPhone", "iPad"))
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     name: str
