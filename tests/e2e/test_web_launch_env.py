@@ -254,6 +254,20 @@ def test_a_pinch_is_two_touches_the_pages_own_handlers_see(page: phonewire.Phone
     assert shown(page, "touches") == says
 
 
+def test_a_pinch_near_the_screens_edge_still_ends_at_the_scale_asked_or_is_refused(page: phonewire.Phone) -> None:
+    """The fingers stay level with the point and on the screen all the way: near the edge they start closer (before:
+    the left finger stopped at the edge, and a spread of 2 reached the page as x1.7)."""
+    rect = next(n for n in page.snapshot().nodes if n.get("identifier") == "canvas")["rect"]
+    y = rect["y"] + rect["height"] / 2
+    result = page.pinch(f"{rect['x'] + 8:g} {y:g}", scale=2.0)
+    assert "two fingers" in str(result.data.get("message"))
+    assert shown(page, "touches") == "2 fingers, apart x2.0"
+    with pytest.raises(ProtocolError) as info:
+        page.pinch(f"2 {y:g}", scale=2.0)  # two points from the edge: no room for two fingers
+    assert info.value.code == e.INVALID_REQUEST and "edge" in info.value.message and info.value.hint
+    assert shown(page, "touches") == "2 fingers, apart x2.0"  # nothing reached the page
+
+
 def test_a_pinch_scale_out_of_range_is_refused_with_a_hint(page: phonewire.Phone) -> None:
     with pytest.raises(ProtocolError) as info:
         page._call(page.session.pinch("id=canvas", scale=50))

@@ -31,8 +31,10 @@ _SELECT_TEXT = js.load("select_text.js")
 TWO_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
 
 
-#: Where a pinch's two fingers start: this many points apart (a thumb and a finger on a phone).
+#: Where a pinch's two fingers start: this many points apart (a thumb and a finger on a phone), and the closest
+#: two fingertips can start.
 PINCH_GAP: Final = 120.0
+MIN_PINCH_GAP: Final = 8.0
 
 
 class Inputs(Views):
@@ -213,7 +215,17 @@ class Inputs(Views):
             dialogs.no_dialog(page, "pinch")
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "pinch")
             zoom = await self._page_scale(page)
-            start = min(PINCH_GAP, self.profile.width / 2, self.profile.width / 2 / max(scale, 1.0))
+            # both fingers stay on the screen, level with the point and as far from it on either side, all the way:
+            # near an edge they start closer (a spread cut short by the edge would end at another scale)
+            room = 2 * min(x - 1, self.profile.width - 1 - x)
+            start = min(PINCH_GAP, self.profile.width / 2, min(self.profile.width / 2, room) / max(scale, 1.0))
+            if start < MIN_PINCH_GAP:
+                raise ProtocolError(
+                    e.INVALID_REQUEST,
+                    f"a pinch at ({x:g}, {y:g}) leaves no room for two fingers: it is "
+                    f"{min(x, self.profile.width - x):g} points from the screen's edge",
+                    "Pinch at a point further from the edge (the target's centre), or scroll it further in first.",
+                )
             page.unsettled = True
             with dialogs.may_open(page):
                 await gestures.pinch(page.session, (x / zoom, y / zoom), (start / zoom, start * scale / zoom),
