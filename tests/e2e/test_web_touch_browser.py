@@ -136,3 +136,24 @@ def test_a_double_tap_on_a_wide_zoomable_page_zooms_nothing_and_refs_still_land(
     for _, ref in buttons:
         own_phone.tap("@" + ref)
     assert page_log(own_phone) == "para para b1 b2 b3"
+
+
+def test_a_pinch_zooms_a_zoomable_page_by_the_spread_and_refs_still_land(
+    own_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """A pinch the page leaves to the browser zooms it (issue 22 item 6), by about the fingers' spread: each touch
+    is sent at the page's scale of the moment (before: at the first, and a spread of 2 zoomed the page from 0.33 to
+    its most, 5).  Chromium's pinch slop takes the first few points of the spread, as a phone's does, so the zoom
+    is at most the spread, and more than nothing.  Refs tapped after it land on their elements."""
+    own_phone.open(hostile_site.url("zoom.html"))
+    before = own_phone.viewport()["scale"]
+    two = next(n for n in own_phone.snapshot().nodes if n.get("identifier") == "b2")["rect"]
+    own_phone.pinch(f"{two['x'] + two['width'] / 2:g} {two['y'] + two['height'] / 2:g}", scale=2.0)
+    after = own_phone.viewport()["scale"]
+    assert before * 1.2 < after <= before * 2 * 1.05, (before, after)
+    shown = sorted((n["rect"]["x"], n["identifier"], r) for r, n in own_phone.snapshot().refs.items()
+                   if n["type"] == "Button")  # fmt: skip
+    assert len(shown) >= 2, shown
+    for _, _, ref in shown:
+        own_phone.tap("@" + ref)
+    assert page_log(own_phone) == " ".join(ident for _, ident, _ in shown)

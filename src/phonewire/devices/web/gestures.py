@@ -320,22 +320,32 @@ async def drag(
 
 
 async def pinch(
-    session: CdpSession, centre: tuple[float, float], gaps: tuple[float, float], duration_ms: float, right: float
+    session: CdpSession,
+    centre: tuple[float, float],
+    gaps: tuple[float, float],
+    duration_ms: float,
+    right: float,
+    *,
+    zoom: Callable[[], Awaitable[float]],
 ) -> None:
     """Two fingers (touch ids 0 and 1) level with ``centre``, ``gaps[0]`` apart at first and ``gaps[1]`` at the end,
-    one move of both per frame over ``duration_ms``, then both up (each x kept within 1 … ``right``)."""
+    one move of both per frame over ``duration_ms``, then both up (each x kept within 1 … ``right``).  All in screen
+    points: each event is sent in the page's CSS px at its scale *then* (``zoom``: the visual viewport's scale now).
+    The browser zooms a zoomable page as the fingers spread, and the same CSS px would then lie further apart on the
+    screen: sent at the first scale, a spread of 2 zoomed a 980-px page from 0.33 to its most, 5."""
     x, y = centre
 
-    def points(gap: float) -> list[dict[str, Any]]:
+    async def points(gap: float) -> list[dict[str, Any]]:
+        z = await zoom()
         xs = (min(max(x - gap / 2, 1.0), right), min(max(x + gap / 2, 1.0), right))
-        return [{"x": px, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": i} for i, px in enumerate(xs)]
+        return [{"x": px / z, "y": y / z, "radiusX": 1, "radiusY": 1, "force": 1, "id": i} for i, px in enumerate(xs)]
 
-    await session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(gaps[0])})
+    await session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": await points(gaps[0])})
     try:
         steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S))
         for i in range(1, steps + 1):
             gap = gaps[0] + (gaps[1] - gaps[0]) * i / steps
-            await session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(gap)})
+            await session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": await points(gap)})
             await asyncio.sleep(duration_ms / 1000 / steps)
     finally:
         with contextlib.suppress(CdpError):

@@ -214,7 +214,6 @@ class Inputs(Views):
             page = self._live(app_id)
             dialogs.no_dialog(page, "pinch")
             aiming.check_on_screen(x, y, self.profile.width, self.profile.height, "pinch")
-            zoom = await self._page_scale(page)
             # both fingers stay on the screen, level with the point and as far from it on either side, all the way:
             # near an edge they start closer (a spread cut short by the edge would end at another scale)
             room = 2 * min(x - 1, self.profile.width - 1 - x)
@@ -228,8 +227,8 @@ class Inputs(Views):
                 )
             page.unsettled = True
             with dialogs.may_open(page):
-                await gestures.pinch(page.session, (x / zoom, y / zoom), (start / zoom, start * scale / zoom),
-                                     duration_ms, (self.profile.width - 1) / zoom)  # fmt: skip
+                await gestures.pinch(page.session, (x, y), (start, start * scale), duration_ms,
+                                     self.profile.width - 1, zoom=partial(self._page_scale, page))  # fmt: skip
             await self._rest(page)
             await self._settle(page)
         way = "spread" if scale > 1 else "pinched"
