@@ -156,4 +156,4 @@ def test_a_pinch_zooms_a_zoomable_page_by_the_spread_and_refs_still_land(
     assert len(shown) >= 2, shown
     for _, _, ref in shown:
         own_phone.tap("@" + ref)
-    assert page_log(own_phone) == " ".join(ident for _, ident, _ in shown)
+    assert page_log(own_phone) == " ".join(str(ident) for _, ident, _ in shown)
