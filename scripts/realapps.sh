@@ -2,7 +2,7 @@
 # Installs the real third-party web apps the realapp tests drive (tests/realapps/): TodoMVC, Swagger UI
 # (swagger-ui-dist, a static build) and Ionic (@ionic/core's dist bundle) from their npm packages, pinned by
 # tests/realapps/node/package-lock.json (one `npm ci`, ~15 s, skipped while node_modules matches the lock), and
-# Datasette (DATASETTE_VERSION) and mkdocs-material (MKDOCS_MATERIAL_VERSION) from the Python package index into
+# Datasette (DATASETTE_VERSION), mkdocs-material (MKDOCS_MATERIAL_VERSION) and Dash (DASH_VERSION) from the Python package index into
 # their own venv, tests/realapps/pyenv (their dependencies never meet phonewire's), and JupyterLab
 # (JUPYTERLAB_VERSION) into another, tests/realapps/jupyenv.  Django comes with the `dev`
 # extra.  Idempotent: a second run only checks.  Installs Debian's npm when it is missing; where an install fails it
@@ -12,6 +12,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DATASETTE_VERSION=0.65.5
 MKDOCS_MATERIAL_VERSION=9.8.2
 JUPYTERLAB_VERSION=4.5.11
+DASH_VERSION=4.4.1
 
 install_datasette() {
     local env="$ROOT/tests/realapps/pyenv"
@@ -76,6 +77,22 @@ install_jupyterlab() {
     "$env/bin/jupyter-lab" --version >/dev/null && touch "$stamp"
 }
 
+# Dash (DASH_VERSION) into the same venv, after mkdocs-material; the realapp fixture runs tests/realapps/dash/.
+install_dash() {
+    local env="$ROOT/tests/realapps/pyenv"
+    local stamp="$env/.dash-$DASH_VERSION"
+    if [ -f "$stamp" ] && "$env/bin/python" -c "import dash" >/dev/null 2>&1; then
+        return 0
+    fi
+    echo "realapps: installing Dash $DASH_VERSION into tests/realapps/pyenv" >&2
+    [ -x "$env/bin/python" ] || "$ROOT/.venv/bin/python" -m venv "$env" || python3 -m venv "$env"
+    if ! "$env/bin/python" -m pip install -q --disable-pip-version-check "dash==$DASH_VERSION" >/dev/null 2>&1; then
+        echo "realapps: Dash could not be installed; its tests will be skipped (CI fails them)" >&2
+        return 0
+    fi
+    "$env/bin/python" -c "import dash" && touch "$stamp"
+}
+
 install_todomvc() {
     cd "$ROOT/tests/realapps/node"
     if ! command -v npm >/dev/null 2>&1; then
@@ -97,5 +114,6 @@ install_todomvc() {
 
 install_datasette
 install_mkdocs_material
+install_dash
 install_todomvc
 install_jupyterlab

@@ -3,6 +3,7 @@
 from realapps_env import (
     canvas_pages,
     cli,
+    dash_app,
     datasette,
     django_admin,
     ionic,
@@ -17,6 +18,7 @@ from realapps_env import (
 __all__ = [
     "canvas_pages",
     "cli",
+    "dash_app",
     "datasette",
     "django_admin",
     "ionic",

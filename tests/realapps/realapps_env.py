@@ -10,6 +10,10 @@ re-exports the fixtures; the tests import their helpers from here).
   tests/realapps/node), served by an http.server thread.
 * ``ionic``: a page of Ionic's components from the npm package ``@ionic/core`` (same place), tests/realapps/ionic.
 * ``mkdocs_site``: a small site built by mkdocs-material (from the Python package index, into tests/realapps/pyenv).
+* ``dash_app``: tests/realapps/dash/cities_app.py, a small Dash app (Dash from the Python package index, in
+  tests/realapps/pyenv), on a free loopback port, stopped by its pid at teardown.
+* ``jupyterlab``: JupyterLab (from the Python package index, in tests/realapps/jupyenv) serving an empty directory
+  with a random token, its settings and runtime files in the test's tmp dir, stopped by its pid at teardown.
 * ``swagger``: Swagger UI's static build from the npm package ``swagger-ui-dist`` (same place), served by an
   http.server thread with a one-operation OpenAPI spec and the tiny API it describes (``/api/pets/ID``).
 
@@ -460,6 +464,39 @@ def datasette(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Datasette]:
         base = f"http://127.0.0.1:{port}"
         wait_http(base + "/db/people.json", proc)
         yield Datasette(base, db, proc)
+    finally:
+        stop_pid(proc)
+        log.close()
+
+
+# ------------------------------------------------------------------------------------------------------------ Dash
+
+DASH_APP = HERE / "dash" / "cities_app.py"
+PYENV_PYTHON = HERE / "pyenv" / "bin" / "python"
+
+
+@pytest.fixture
+def dash_app(tmp_path: Path) -> Iterator[str]:
+    """tests/realapps/dash/cities_app.py, run by Dash (installed by scripts/realapps.sh into tests/realapps/pyenv)
+    on a free loopback port; its base URL; stopped by its pid at teardown."""
+    if subprocess.run([str(PYENV_PYTHON), "-c", "import dash"], capture_output=True, check=False).returncode != 0:
+        message = "Dash is not installed: run bash scripts/realapps.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    port = free_port()
+    log = (tmp_path / "dash.log").open("wb")
+    proc = subprocess.Popen(
+        [str(PYENV_PYTHON), str(DASH_APP), str(port)],
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        wait_http(base, proc)
+        yield base
     finally:
         stop_pid(proc)
         log.close()

@@ -169,3 +169,27 @@ def test_a_bare_item_that_opens_a_popup_is_a_menu_item_and_a_cards_logo_does_not
     assert named["twice"]["label"] == "Bora Bora"
     # a React root's listeners are its tree's: its own text is no button (JupyterLab's dialog header)
     assert [n["type"] for n in nodes if n["label"] == "Rename File"] == ["StaticText"]
+    # React's empty onclick says nothing (Dash's html.Div with an id); one that looks tappable, or does something, is
+    assert [named[i]["type"] for i in ("output", "real", "handled")] == ["Other", "Button", "Button"]
+
+
+def test_dash_tabs_are_tabs_a_columns_sort_arrow_says_its_column_and_a_charts_drag_layer_is_no_button(
+    phone: Phone,
+) -> None:
+    """Dash 4.4 (issue 23): dcc.Tabs read as Buttons, a DataTable's sort arrows as Button "sort" three times, and a
+    plotly chart's eleven transparent drag rects as unnamed Buttons."""
+    with serving(PAGES) as base:
+        app = base + "dash_parts.html"
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    named = {n["identifier"]: n for n in nodes if n["identifier"]}
+    assert [(named[i]["type"], named[i]["label"], named[i]["selected"]) for i in ("pick", "table")] == [
+        ("Tab", "Pick", True), ("Tab", "Table", False)]  # fmt: skip
+    assert named["lonely"]["type"] == "Button"  # one of its kind is no tab
+    assert [named[i]["label"] for i in ("sort-city", "sort-country")] == ["sort City", "sort Country"]
+    assert "column-action" in named["sort-city"]["rules"]
+    assert "drag" not in named or named["drag"]["type"] != "Button"
+    assert named["dot"]["type"] == "Button"  # a painted shape that takes clicks still is one

@@ -128,7 +128,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (!outside && !geometryless && tag !== "BODY" && tag !== "HTML") {
     pointer = (cs || getComputedStyle(el)).cursor === "pointer";
     if (clickable(el, tag, role, r, pointer && !parentPointer) && shape("clickable")) {  // (rules clickable, …)
-      role = "clickable";
+      role = classTab(el) && shape("tab-by-class") ? "tab" : "clickable";  // (rule tab-by-class)
       flags |= 8;
     }
   }

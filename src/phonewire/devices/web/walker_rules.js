@@ -23,6 +23,12 @@ const RULES = {
     page: "tests/e2e/hostile/findings3_calendar.html", does: "a day a date picker serves is a cell of its own; its week row stands for none"},
   "image-echo": {finding: "issue 24 trial (JupyterLab 4.6's launcher: Button 'Python 3 (ipykernel) Python 3 (ipykernel)')",
     page: "tests/devices/web/pages/popup_item.html", does: "a control whose image's alt repeats its label is named once"},
+  "column-action": {finding: "issue 23 (Dash 4.4's DataTable: three Button \"sort\", one per column header)",
+    page: "tests/devices/web/pages/dash_parts.html", does: "an icon control in a column header is named with the column's text"},
+  "tab-by-class": {finding: "issue 23 (Dash 4.4's dcc.Tabs: div.tab siblings read as Buttons)",
+    page: "tests/devices/web/pages/dash_parts.html", does: "one of two or more siblings of class tab is a tab"},
+  "hit-area": {finding: "issue 23 (plotly 3 in Dash 4.4: eleven transparent drag rects read as unnamed Buttons)",
+    page: "tests/devices/web/pages/dash_parts.html", does: "an unpainted SVG shape that takes presses is no control"},
   "popup-item": {finding: "issue 24 (JupyterLab 4.6: File > New and Open Recent, Lumino's bare submenu items, read as text)",
     page: "tests/devices/web/pages/popup_item.html", does: "an element without a role that opens a popup and takes focus is a menu item in a menu, else a button"},
   "clickable": {finding: "issue 10 item 8; miniwob bugs 2, 4, 5", page: "tests/e2e/widgets/menu.html",
@@ -233,10 +239,15 @@ function clicked(el) {
   return (CLICKERS !== null && CLICKERS.has(el)) || ownOnclick(el);
 }
 
+const EMPTY_FUNCTION = /^function\s*[\w$]*\s*\(\s*\)\s*\{\s*\}$/;
+
 function ownOnclick(el) {
-  // An onclick handler the page gave the element, not the one React puts on its root's container (an empty one,
-  // that iOS Safari delivers clicks to what is below: JupyterLab's dialog header read as Button "Rename File")
-  return el.onclick !== null && !Object.keys(el).some((k) => k.startsWith("__reactContainer$"));
+  // An onclick handler that does something: not the empty one React puts on its root's container and on every
+  // element given an onClick prop (so that iOS Safari delivers clicks there), which says nothing a person sees —
+  // JupyterLab's dialog header read as Button "Rename File", every Dash html.Div with an id (Dash counts its
+  // clicks) as a Button.  Such an element is a button to a person when it looks like one (cursor: pointer).
+  const f = el.onclick;
+  return f !== null && !(typeof f === "function" && EMPTY_FUNCTION.test(Function.prototype.toString.call(f)));
 }
 
 function sameAsControl(el) {
@@ -272,10 +283,7 @@ function shapeName(el) {
   const t = el.querySelector(":scope > title");
   const named = (t && clean(t.textContent)) || clean(el.id);
   if (named) return named;
-  const cs = getComputedStyle(el);
-  const paint = (v) => v && v !== "none" && v !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(v);
-  const painted = (paint(cs.fill) && cs.fillOpacity !== "0") || (paint(cs.stroke) && cs.strokeOpacity !== "0");
-  return painted && cs.opacity !== "0" ? el.tagName.toLowerCase() : "";
+  return painted(el) ? el.tagName.toLowerCase() : "";
 }
 
 function swatchName(el) {
@@ -435,7 +443,35 @@ function unnamedControlName(el) {
   if (title) return title;
   if (el.ownerSVGElement) return named(shapeName(el), "svg-shape");
   if (expanderState(el) !== null) return named("expander", "drawn-expander");
-  return named(classWords(el), "icon-class-name") || named(swatchName(el), "swatch");
+  const word = named(classWords(el), "icon-class-name");
+  if (word) return columnAction(el, word);
+  return named(swatchName(el), "swatch");
+}
+
+function columnAction(el, word) {
+  // (rule column-action) an icon control in a column's header (Dash DataTable's sort arrows: three Button "sort") is
+  // named with the column's text, as a person reads the arrow beside it: "sort City"
+  const th = el.closest("th, [role=columnheader]");
+  const column = th ? clean(th.textContent || "") : "";
+  return column && column.length <= 60 && shape("column-action") ? `${word} ${column}` : word;
+}
+
+function classTab(el) {
+  // (rule tab-by-class) one of two or more siblings of class "tab" (Dash's dcc.Tabs: div.tab in a div.tab-container,
+  // the chosen one also tab--selected): a tab to a person, though no role says so
+  const isTab = (e) => typeof e.className === "string" && /(^|\s)tab(\s|$)/.test(e.className);
+  if (!isTab(el) || !el.parentElement) return false;
+  let tabs = 0;
+  for (let c = el.parentElement.firstElementChild; c && tabs < 2; c = c.nextElementSibling) if (isTab(c)) tabs++;
+  return tabs >= 2;
+}
+
+function painted(el) {
+  // Whether an SVG shape is drawn: filled or stroked with a colour that shows
+  const cs = getComputedStyle(el);
+  const paint = (v) => v && v !== "none" && v !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(v);
+  return ((paint(cs.fill) && cs.fillOpacity !== "0") || (paint(cs.stroke) && cs.strokeOpacity !== "0")) &&
+    cs.opacity !== "0";
 }
 
 // Where the walk asks the rules (walker.js calls these).
@@ -505,7 +541,14 @@ function clickable(el, tag, role, r, pointerStarts) {
     ((CLICKERS && CLICKERS.has(el)) || ownOnclick(el) || pointerStarts) &&
     r.width > 0 && r.height > 0 && (el.textContent || "").length <= 300 &&
     !el.querySelector(INTERACTIVE_SELECTOR) && !shadowControl(el) && !holdsClicker(el) && !el.querySelector(SERVED_CELL) &&
-    !backdrop(el) && !sameAsControl(el) && !surface(el, r);
+    !backdrop(el) && !sameAsControl(el) && !surface(el, r) && !hitArea(el);
+}
+
+function hitArea(el) {
+  // (rule hit-area) an SVG shape drawn with no paint that takes presses (plotly's eleven drag layers over the plot,
+  // rect.nsewdrag and its corners and edges: 11 unnamed Buttons on every chart) is no control a person sees: the
+  // chart under it is what shows
+  return el instanceof SVGGeometryElement && !el.querySelector("title") && !painted(el) && shape("hit-area");
 }
 
 function shadowControl(el) {
