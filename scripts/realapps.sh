@@ -77,7 +77,7 @@ install_jupyterlab() {
     "$env/bin/jupyter-lab" --version >/dev/null && touch "$stamp"
 }
 
-# Dash (DASH_VERSION) into the same venv, after mkdocs-material; the realapp fixture runs tests/realapps/dash/.
+# Dash (DASH_VERSION) into the same venv, after mkdocs-material; the realapp fixture runs tests/realapps/apps/dash_cities.py.
 install_dash() {
     local env="$ROOT/tests/realapps/pyenv"
     local stamp="$env/.dash-$DASH_VERSION"

@@ -10,7 +10,7 @@ re-exports the fixtures; the tests import their helpers from here).
   tests/realapps/node), served by an http.server thread.
 * ``ionic``: a page of Ionic's components from the npm package ``@ionic/core`` (same place), tests/realapps/ionic.
 * ``mkdocs_site``: a small site built by mkdocs-material (from the Python package index, into tests/realapps/pyenv).
-* ``dash_app``: tests/realapps/dash/cities_app.py, a small Dash app (Dash from the Python package index, in
+* ``dash_app``: tests/realapps/apps/dash_cities.py, a small Dash app (Dash from the Python package index, in
   tests/realapps/pyenv), on a free loopback port, stopped by its pid at teardown.
 * ``jupyterlab``: JupyterLab (from the Python package index, in tests/realapps/jupyenv) serving an empty directory
   with a random token, its settings and runtime files in the test's tmp dir, stopped by its pid at teardown.
@@ -471,13 +471,13 @@ def datasette(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Datasette]:
 
 # ------------------------------------------------------------------------------------------------------------ Dash
 
-DASH_APP = HERE / "dash" / "cities_app.py"
+DASH_APP = HERE / "apps" / "dash_cities.py"
 PYENV_PYTHON = HERE / "pyenv" / "bin" / "python"
 
 
 @pytest.fixture
 def dash_app(tmp_path: Path) -> Iterator[str]:
-    """tests/realapps/dash/cities_app.py, run by Dash (installed by scripts/realapps.sh into tests/realapps/pyenv)
+    """tests/realapps/apps/dash_cities.py, run by Dash (installed by scripts/realapps.sh into tests/realapps/pyenv)
     on a free loopback port; its base URL; stopped by its pid at teardown."""
     if subprocess.run([str(PYENV_PYTHON), "-c", "import dash"], capture_output=True, check=False).returncode != 0:
         message = "Dash is not installed: run bash scripts/realapps.sh"
