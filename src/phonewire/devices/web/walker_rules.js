@@ -23,7 +23,7 @@ const RULES = {
     page: "tests/e2e/hostile/findings3_calendar.html", does: "a day a date picker serves is a cell of its own; its week row stands for none"},
   "image-echo": {finding: "issue 24 trial (JupyterLab 4.6's launcher: Button 'Python 3 (ipykernel) Python 3 (ipykernel)')",
     page: "tests/devices/web/pages/popup_item.html", does: "a control whose image's alt repeats its label is named once"},
-  "column-action": {finding: "issue 23 (Dash 4.4's DataTable: three Button \"sort\", one per column header)",
+  "column-action": {finding: "issue 23 (Dash 4.4's DataTable: three Button 'sort', one per column header)",
     page: "tests/devices/web/pages/dash_parts.html", does: "an icon control in a column header is named with the column's text"},
   "tab-by-class": {finding: "issue 23 (Dash 4.4's dcc.Tabs: div.tab siblings read as Buttons)",
     page: "tests/devices/web/pages/dash_parts.html", does: "one of two or more siblings of class tab is a tab"},
