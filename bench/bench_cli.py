@@ -37,6 +37,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pacing import apart  # the bench directory is not a package
+
 ROOT = Path(__file__).resolve().parent.parent
 PHONEWIRE = [sys.executable, "-m", "phonewire"]
 COMMAND = Path(sys.executable).parent / "phonewire"  # the command, as agents call it (native client when installed)
@@ -169,11 +171,13 @@ def fast_client_figures(
                 timed_run(argv, env)
         names = list(runs)
         for i in range(n):
+            apart()
             start = time.perf_counter()
             phone.tap("2 2")
             direct = time.perf_counter() - start
             api.append(direct)
             for name in names[i % len(names) :] + names[: i % len(names)]:
+                apart()
                 w, c = timed_run(runs[name], env)
                 wall[name].append(w)
                 cpu[name].append(c)
@@ -264,12 +268,16 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     diffs: dict[str, list[float]] = {k: [] for k in ("normal", "import", "nocache", "no_site")}
 
     def python(*argv: str, env: dict[str, str] = env) -> tuple[float, float]:
+        if tap_args[-1] in argv:  # (a tap: apart from the last one, as an agent's are)
+            apart()
         return timed_run([sys.executable, *argv], env)
 
     for i in range(opts.n):
+        apart()
         start = time.perf_counter()
         runner.send("tap", appBundleId=app, x=x, y=y)
         direct.append(time.perf_counter() - start)
+        apart()
         wall, c = timed_run([str(SCRIPT), *tap_args], env)
         warm.append(wall)
         cpu["warm"].append(c)

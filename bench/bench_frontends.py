@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from phonewire.devices.web.gestures import APART_S
 from phonewire.frontends.serving import TAP_SETTLE
 
 #: The runner's bearer token (in its environment and the bridge's, which attaches with it).
@@ -168,6 +169,7 @@ async def bench(device: str, app: str, rounds: int) -> int:
             for i in range(rounds):
                 order = names[i % 3 :] + names[: i % 3]
                 for name in order:
+                    await asyncio.sleep(APART_S)  # (apart from the last tap, as an agent's are: bench/pacing.py)
                     start = time.perf_counter()
                     await kinds[name]()
                     samples[name].append(time.perf_counter() - start)
@@ -176,6 +178,7 @@ async def bench(device: str, app: str, rounds: int) -> int:
             settle = "direct tap, settled snapshot"
             with_tree: dict[str, list[float]] = {settle: [], "bridge tap_element (tree)": []}
             for _ in range(max(5, rounds // 4)):
+                await asyncio.sleep(APART_S)
                 start = time.perf_counter()
                 await direct("tap", x=x, y=y)
                 first = await direct("snapshot")
@@ -186,6 +189,7 @@ async def bench(device: str, app: str, rounds: int) -> int:
                         break
                     first = again
                 with_tree[settle].append(time.perf_counter() - start)
+                await asyncio.sleep(APART_S)
                 start = time.perf_counter()
                 await rpc("tap_element", {"coordinate": frame})
                 with_tree["bridge tap_element (tree)"].append(time.perf_counter() - start)

@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_web import DEMO, Runner  # the bench directory is not a package
 from bench_web import _group as _group_pids
+from pacing import apart
 
 #: The most phones one run starts (each is a runner and a Chromium: about 200 MB PSS).
 MAX_PHONES = 16
@@ -112,6 +113,7 @@ class Phone:
         for _ in range(n):
             if time.perf_counter() > deadline:
                 return
+            apart()
             t = time.perf_counter()
             self.runner.send("tap", DEMO, x=x, y=y)
             taps.append(time.perf_counter() - t)

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import phonewire
+from pacing import apart  # the bench directory is not a package
 from phonewire.agent.trace import STEPS_FILE, read_steps
 from phonewire.frontends.cli.trace_view import write_report
 
@@ -29,6 +30,7 @@ CHROMIUM = "/usr/bin/chromium"
 def taps(phone: phonewire.Phone, n: int) -> list[float]:
     out = []
     for _ in range(n):
+        apart()
         t0 = time.perf_counter()
         phone.tap("id=like-5")
         out.append((time.perf_counter() - t0) * 1000)

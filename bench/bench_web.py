@@ -53,6 +53,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pacing import apart  # the bench directory is not a package
 from phonewire.devices.web.browser import CHROMIUM, BrowserProcess
 from phonewire.devices.web.cdp import CdpConnection, CdpSession
 from phonewire.devices.web.pages import DEMO_PATH
@@ -432,6 +433,7 @@ def paired_taps(baseline_src: str | None, rounds: int, playwright: bool) -> dict
         for side in sides.values():  # warm
             side()
         for i in range(rounds):
+            apart()
             for name in names[i % len(names) :] + names[: i % len(names)]:
                 started = time.perf_counter()
                 sides[name]()

@@ -25,6 +25,8 @@ const RULES = {
     page: "tests/devices/web/pages/popup_item.html", does: "a control whose image's alt repeats its label is named once"},
   "column-action": {finding: "issue 23 (Dash 4.4's DataTable: three Button 'sort', one per column header)",
     page: "tests/devices/web/pages/dash_parts.html", does: "an icon control in a column header is named with the column's text"},
+  "column-field": {finding: "issue 23 (Dash 4.4's DataTable: three filter fields with one name, 'filter data...')",
+    page: "tests/devices/web/pages/dash_parts.html", does: "a field named by its placeholder in a column's cell is named with the column"},
   "tab-by-class": {finding: "issue 23 (Dash 4.4's dcc.Tabs: div.tab siblings read as Buttons)",
     page: "tests/devices/web/pages/dash_parts.html", does: "one of two or more siblings of class tab is a tab"},
   "hit-area": {finding: "issue 23 (plotly 3 in Dash 4.4: eleven transparent drag rects read as unnamed Buttons)",
@@ -454,6 +456,21 @@ function columnAction(el, word) {
   const th = el.closest("th, [role=columnheader]");
   const column = th ? clean(th.textContent || "") : "";
   return column && column.length <= 60 && shape("column-action") ? `${word} ${column}` : word;
+}
+
+function inColumn(el, name) {
+  // (rule column-field) a field named only by its placeholder in a table's cell under a column header (Dash
+  // DataTable's filter row: three TextField "filter data...") is named with the column too: "filter data... City"
+  const cell = el.closest("td, th");
+  const row = cell && cell.parentElement;
+  const table = row && row.closest("table");
+  if (!table || row.tagName !== "TR" || clean(cell.textContent || "")) return name;
+  for (let i = row.rowIndex - 1; i >= 0; i--) {
+    const above = table.rows[i].cells[cell.cellIndex];
+    const column = above ? clean(above.textContent || "") : "";
+    if (column) return column.length <= 60 && shape("column-field") ? `${name} ${column}` : name;
+  }
+  return name;
 }
 
 function classTab(el) {

@@ -407,7 +407,8 @@ function ownName(el, tag, role, referenced) {
     }
     const title = el.getAttribute("title");
     if (title) return clean(title);
-    return clean(el.getAttribute("placeholder") || "");
+    const placeholder = clean(el.getAttribute("placeholder") || "");
+    return placeholder ? inColumn(el, placeholder) : "";  // (rule column-field)
   }
   if (tag === "IMG") return clean(el.getAttribute("alt") || el.getAttribute("title") || "");
   if (tag === "FIELDSET") { const lg = el.querySelector(":scope > legend"); if (lg) return clean(textOf(lg, 0)); }
