@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pacing import apart  # the bench directory is not a package
+from pacing import apart, paced  # the bench directory is not a package
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONEWIRE = [sys.executable, "-m", "phonewire"]
@@ -108,7 +108,10 @@ def cli(env: dict[str, str], *argv: str) -> tuple[float, str]:
 
 def timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall, CPU) seconds of one subprocess run to its end.  CPU (user + system, from the children's rusage) is the
-    steadier figure on a loaded machine: waiting for a core inflates wall time, not CPU time."""
+    steadier figure on a loaded machine: waiting for a core inflates wall time, not CPU time.  A tap is paced apart
+    from the last one first (bench/pacing.py), outside the timing."""
+    if "tap" in argv:
+        apart()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
@@ -177,7 +180,6 @@ def fast_client_figures(
             direct = time.perf_counter() - start
             api.append(direct)
             for name in names[i % len(names) :] + names[: i % len(names)]:
-                apart()
                 w, c = timed_run(runs[name], env)
                 wall[name].append(w)
                 cpu[name].append(c)
@@ -268,16 +270,10 @@ def run(opts: argparse.Namespace, app: str, env: dict[str, str], runner: Runner,
     diffs: dict[str, list[float]] = {k: [] for k in ("normal", "import", "nocache", "no_site")}
 
     def python(*argv: str, env: dict[str, str] = env) -> tuple[float, float]:
-        if tap_args[-1] in argv:  # (a tap: apart from the last one, as an agent's are)
-            apart()
         return timed_run([sys.executable, *argv], env)
 
     for i in range(opts.n):
-        apart()
-        start = time.perf_counter()
-        runner.send("tap", appBundleId=app, x=x, y=y)
-        direct.append(time.perf_counter() - start)
-        apart()
+        direct.append(paced(lambda: runner.send("tap", appBundleId=app, x=x, y=y)))
         wall, c = timed_run([str(SCRIPT), *tap_args], env)
         warm.append(wall)
         cpu["warm"].append(c)

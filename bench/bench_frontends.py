@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pacing import apaced  # the bench directory is not a package
 from phonewire.devices.web.gestures import APART_S
 from phonewire.frontends.serving import TAP_SETTLE
 
@@ -168,11 +169,8 @@ async def bench(device: str, app: str, rounds: int) -> int:
             names = list(kinds)
             for i in range(rounds):
                 order = names[i % 3 :] + names[: i % 3]
-                for name in order:
-                    await asyncio.sleep(APART_S)  # (apart from the last tap, as an agent's are: bench/pacing.py)
-                    start = time.perf_counter()
-                    await kinds[name]()
-                    samples[name].append(time.perf_counter() - start)
+                for name in order:  # (each apart from the last tap, as an agent's are: bench/pacing.py)
+                    samples[name].append(await apaced(kinds[name]))
 
             frame = f"{{{{{x - 5}, {y - 5}}}, {{10, 10}}}}"
             settle = "direct tap, settled snapshot"
@@ -189,10 +187,8 @@ async def bench(device: str, app: str, rounds: int) -> int:
                         break
                     first = again
                 with_tree[settle].append(time.perf_counter() - start)
-                await asyncio.sleep(APART_S)
-                start = time.perf_counter()
-                await rpc("tap_element", {"coordinate": frame})
-                with_tree["bridge tap_element (tree)"].append(time.perf_counter() - start)
+                tree = await apaced(lambda: rpc("tap_element", {"coordinate": frame}))
+                with_tree["bridge tap_element (tree)"].append(tree)
         b_writer.close()
 
         print()

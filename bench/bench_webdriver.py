@@ -29,7 +29,7 @@ from appium import webdriver
 from appium.options.common.base import AppiumOptions
 from appium.webdriver.common.appiumby import AppiumBy
 
-from pacing import apart  # the bench directory is not a package
+from pacing import paced  # the bench directory is not a package
 from phonewire.api import Phone
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -134,10 +134,7 @@ def main(n: int, rounds: int, idle: int) -> None:
         with Phone("web") as phone:
             phone.open("dev.phonewire.demo")
             for _ in range(n):
-                apart()
-                t = time.perf_counter()
-                d.find_element(AppiumBy.ACCESSIBILITY_ID, "like-1").click()
-                clicks.append(time.perf_counter() - t)
+                clicks.append(paced(lambda: d.find_element(AppiumBy.ACCESSIBILITY_ID, "like-1").click()))
                 if g is not None:
                     t = time.perf_counter()
                     g.find_element(AppiumBy.ACCESSIBILITY_ID, "like-1").click()

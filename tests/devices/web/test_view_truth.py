@@ -192,7 +192,11 @@ def test_dash_tabs_are_tabs_a_columns_sort_arrow_says_its_column_and_a_charts_dr
     assert [named[i]["label"] for i in ("sort-city", "sort-country")] == ["sort City", "sort Country"]
     assert "column-action" in named["sort-city"]["rules"]
     # the filter row's fields, named by one placeholder, are told apart by their columns; a labelled one keeps it
-    assert [named[i]["label"] for i in ("filter-city", "filter-country", "labelled-cell")] == [
-        "filter data... City", "filter data... Country", "Tokyo note"]  # fmt: skip
+    assert [named[i]["label"] for i in ("filter-city", "filter-country", "labelled-cell", "param")] == [
+        "filter data... City",
+        "filter data... Country",
+        "Tokyo note",
+        "petId",
+    ]  # fmt: skip (a row that says it)
     assert "drag" not in named or named["drag"]["type"] != "Button"
     assert named["dot"]["type"] == "Button"  # a painted shape that takes clicks still is one

@@ -464,7 +464,10 @@ function inColumn(el, name) {
   const cell = el.closest("td, th");
   const row = cell && cell.parentElement;
   const table = row && row.closest("table");
-  if (!table || row.tagName !== "TR" || clean(cell.textContent || "")) return name;
+  if (!table || row.tagName !== "TR") return name;
+  // (a row of fields only: a row whose cells say something names its fields itself — Swagger UI's parameter row,
+  // "petId * required" beside the field)
+  for (const c of row.cells) if (clean(c.textContent || "")) return name;
   for (let i = row.rowIndex - 1; i >= 0; i--) {
     const above = table.rows[i].cells[cell.cellIndex];
     const column = above ? clean(above.textContent || "") : "";
