@@ -264,8 +264,8 @@ async def tap(page: Shows, dialog: Dialog, screen: Rect, at: tuple[float, float]
         dialog.wire["answer"] = target
         page.dialog, page.unsettled = None, True
         await dialog.choose(target)
-        return f"Button {json.dumps(target)} of the {dialog.title()}"
-    await answer(page, accept=target in (OK, ALLOW))
+    else:
+        await answer(page, accept=target in (OK, ALLOW))
     return f"Button {json.dumps(target)} of the {dialog.title()}"
 
 

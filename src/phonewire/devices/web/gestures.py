@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
 from phonewire.devices.web import js
@@ -122,19 +122,18 @@ async def touch_pair(session: CdpSession, x: float, y: float) -> None:
 _last_taps: weakref.WeakKeyDictionary[CdpSession, tuple[float, float, float]] = weakref.WeakKeyDictionary()
 
 
-async def apart(session: CdpSession, x: float, y: float) -> None:
-    """Wait, when needed, so that a tap at the screen point (x, y) is a tap of its own: two commands are two single
-    taps, never a double tap, which a finger makes only by tapping about the same place twice in quick succession.
-    (Screen points: the input events' CSS px are those divided by the page's zoom, and the browser judges the
-    distance on the screen.)"""
+@contextlib.asynccontextmanager
+async def apart(session: CdpSession, x: float, y: float) -> AsyncIterator[None]:
+    """Around one tap command at the screen point (x, y): first wait, when needed, so that it is a tap of its own —
+    two commands are two single taps, never a double tap, which a finger makes only by tapping about the same place
+    twice in quick succession —, then remember where and when it lifted.  (Screen points: the input events' CSS px
+    are those divided by the page's zoom, and the browser judges the distance on the screen.)"""
     last = _last_taps.get(session)
     if last is not None and abs(last[0] - x) <= DOUBLE_TAP_SLOP and abs(last[1] - y) <= DOUBLE_TAP_SLOP:
         wait = last[2] + APART_S - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
-
-
-def lifted(session: CdpSession, x: float, y: float) -> None:
+    yield
     _last_taps[session] = (x, y, time.monotonic())
 
 
@@ -143,26 +142,22 @@ async def hover_and_touch(session: CdpSession, x: float, y: float, at: tuple[flo
     near the last one (``at``: the screen point, default (x, y)) waits until it cannot be taken for its second
     (:func:`apart`)."""
     points = [{"x": x, "y": y, "radiusX": 1, "radiusY": 1, "force": 1, "id": 0}]
-    screen = at or (x, y)
-    await apart(session, *screen)
-    await asyncio.gather(
-        *_in_order(
-            session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
-            session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points}),
-            session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []}),
+    async with apart(session, *(at or (x, y))):
+        await asyncio.gather(
+            *_in_order(
+                session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
+                session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points}),
+                session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []}),
+            )
         )
-    )
-    lifted(session, *screen)
 
 
 async def taps(session: CdpSession, x: float, y: float, count: int, at: tuple[float, float] | None = None) -> None:
-    screen = at or (x, y)
-    await apart(session, *screen)
-    for i in range(count):
-        if i:
-            await asyncio.sleep(DOUBLE_TAP_GAP_S if count == 2 else SEPARATE_TAP_GAP_S)
-        await touch_pair(session, x, y)
-    lifted(session, *screen)
+    async with apart(session, *(at or (x, y))):
+        for i in range(count):
+            if i:
+                await asyncio.sleep(DOUBLE_TAP_GAP_S if count == 2 else SEPARATE_TAP_GAP_S)
+            await touch_pair(session, x, y)
 
 
 # A tap lands where it says.  Chromium moves the mouse events and the click of a touch tap to a clickable element

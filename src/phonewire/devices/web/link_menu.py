@@ -31,8 +31,12 @@ def menu(platform: str, href: str, text: str, *, open_here: Do, open_tab: Do, co
     """The link menu for ``href`` (its text ``text``) on a profile of ``platform``: each choice calls one of the
     device's actions with the address or the text."""
     entries = IOS if apple(platform) else ANDROID
-    actions = {OPEN_HERE: (open_here, href), OPEN_TAB: (open_tab, href), COPY_ADDRESS: (copy, href)}
-    actions[COPY_TEXT] = (copy, text)
+    actions = {
+        OPEN_HERE: (open_here, href),
+        OPEN_TAB: (open_tab, href),
+        COPY_ADDRESS: (copy, href),
+        COPY_TEXT: (copy, text),
+    }
     chosen = {word: actions[what] for word, what in entries}
 
     async def choose(word: str) -> None:

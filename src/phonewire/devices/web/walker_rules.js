@@ -454,8 +454,12 @@ function columnAction(el, word) {
   // (rule column-action) an icon control in a column's header (Dash DataTable's sort arrows: three Button "sort") is
   // named with the column's text, as a person reads the arrow beside it: "sort City"
   const th = el.closest("th, [role=columnheader]");
-  const column = th ? clean(th.textContent || "") : "";
-  return column && column.length <= 60 && shape("column-action") ? `${word} ${column}` : word;
+  return withColumn(word, th ? clean(th.textContent || "") : "", "column-action");
+}
+
+function withColumn(name, column, rule) {
+  // a name and the text of its column, when there is one short enough to read as a column's name
+  return column && column.length <= 60 && shape(rule) ? `${name} ${column}` : name;
 }
 
 function inColumn(el, name) {
@@ -471,7 +475,7 @@ function inColumn(el, name) {
   for (let i = row.rowIndex - 1; i >= 0; i--) {
     const above = table.rows[i].cells[cell.cellIndex];
     const column = above ? clean(above.textContent || "") : "";
-    if (column) return column.length <= 60 && shape("column-field") ? `${name} ${column}` : name;
+    if (column) return withColumn(name, column, "column-field");
   }
   return name;
 }
