@@ -28,6 +28,18 @@ def truth(phone: Phone) -> Iterator[tuple[str, list[dict[str, Any]]]]:
             phone.run(phone.device.terminate_app(app))
 
 
+def page_nodes(phone: Phone, name: str) -> list[dict[str, Any]]:
+    """The view's nodes of pages/NAME, launched for this and closed after."""
+    with serving(PAGES) as base:
+        app = base + name
+        phone.run(phone.device.launch_app(app))
+        try:
+            nodes: list[dict[str, Any]] = phone.snapshot(app)["nodes"]
+        finally:
+            phone.run(phone.device.terminate_app(app))
+    return nodes
+
+
 def by_id(nodes: list[dict[str, Any]], ident: str) -> dict[str, Any]:
     found = [n for n in nodes if n["identifier"] == ident]
     assert len(found) == 1, (ident, found)
@@ -99,13 +111,7 @@ def test_a_node_says_which_rules_shaped_it(truth: tuple[str, list[dict[str, Any]
 
 def test_what_fills_the_screen_is_no_button_whatever_listens_on_it(phone: Phone) -> None:
     # Ionic's bottom sheet at full height read as Button "Sheet heading Sheet body" (its <ion-content> listens)
-    with serving(PAGES) as base:
-        app = base + "surface.html"
-        phone.run(phone.device.launch_app(app))
-        try:
-            nodes = phone.snapshot(app)["nodes"]
-        finally:
-            phone.run(phone.device.terminate_app(app))
+    nodes = page_nodes(phone, "surface.html")
     assert [n for n in nodes if n["type"] == "Button" and "Sheet heading" in str(n["label"])] == []
     assert by_id(nodes, "heading")["type"] == "Heading"
     assert by_id(nodes, "tile")["type"] == "Button"  # a small element with a listener is still a button
@@ -113,26 +119,14 @@ def test_what_fills_the_screen_is_no_button_whatever_listens_on_it(phone: Phone)
 
 def test_a_host_drawing_its_button_in_its_shadow_root_is_one_button(phone: Phone) -> None:
     # Ionic's <ion-button>: the host (with a listener) and its native button read as Button "Show toast" twice
-    with serving(PAGES) as base:
-        app = base + "shadow_button.html"
-        phone.run(phone.device.launch_app(app))
-        try:
-            nodes = phone.snapshot(app)["nodes"]
-        finally:
-            phone.run(phone.device.terminate_app(app))
+    nodes = page_nodes(phone, "shadow_button.html")
     assert [n["label"] for n in nodes if n["type"] == "Button"] == ["Save"]
 
 
 def test_an_editors_toolbar_is_named_by_what_its_buttons_do_and_its_swatches_by_colour(phone: Phone) -> None:
     """MiniWoB's text-editor (issue 24): Quill's toolbar read as seven unnamed Buttons, its 35 swatches as more; a
     person tells them apart by their icons and colours.  The pressed one (ql-active) is selected."""
-    with serving(PAGES) as base:
-        app = base + "swatch.html"
-        phone.run(phone.device.launch_app(app))
-        try:
-            nodes = phone.snapshot(app)["nodes"]
-        finally:
-            phone.run(phone.device.terminate_app(app))
+    nodes = page_nodes(phone, "swatch.html")
     named = {n["identifier"]: n for n in nodes if n["identifier"]}
     assert [(named[i]["label"], named[i]["selected"]) for i in ("bold", "italic", "underline")] == [
         ("bold", True), ("italic", False), ("underline", False)]  # fmt: skip
@@ -150,13 +144,7 @@ def test_a_bare_item_that_opens_a_popup_is_a_menu_item_and_a_cards_logo_does_not
     """JupyterLab 4.6 (issue 24): File > New and Open Recent, Lumino's submenu items without a role, read as text
     (Cell "New"), the launcher's cards as Button "Python 3 (ipykernel) Python 3 (ipykernel)", a dialog's header
     (a React root) as a second Button "Rename File"."""
-    with serving(PAGES) as base:
-        app = base + "popup_item.html"
-        phone.run(phone.device.launch_app(app))
-        try:
-            nodes = phone.snapshot(app)["nodes"]
-        finally:
-            phone.run(phone.device.terminate_app(app))
+    nodes = page_nodes(phone, "popup_item.html")
     named = {n["identifier"]: n for n in nodes if n["identifier"]}
     assert [(named[i]["type"], named[i]["label"]) for i in ("new", "launcher", "recent", "share")] == [
         ("MenuItem", "New"), ("MenuItem", "New Launcher Ctrl+Shift+L"), ("MenuItem", "Open Recent"),
@@ -178,13 +166,7 @@ def test_dash_tabs_are_tabs_a_columns_sort_arrow_says_its_column_and_a_charts_dr
 ) -> None:
     """Dash 4.4 (issue 23): dcc.Tabs read as Buttons, a DataTable's sort arrows as Button "sort" three times, and a
     plotly chart's eleven transparent drag rects as unnamed Buttons."""
-    with serving(PAGES) as base:
-        app = base + "dash_parts.html"
-        phone.run(phone.device.launch_app(app))
-        try:
-            nodes = phone.snapshot(app)["nodes"]
-        finally:
-            phone.run(phone.device.terminate_app(app))
+    nodes = page_nodes(phone, "dash_parts.html")
     named = {n["identifier"]: n for n in nodes if n["identifier"]}
     assert [(named[i]["type"], named[i]["label"], named[i]["selected"]) for i in ("pick", "table")] == [
         ("Tab", "Pick", True), ("Tab", "Table", False)]  # fmt: skip
