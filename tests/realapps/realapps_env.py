@@ -35,7 +35,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -69,6 +69,28 @@ def wait_http(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: fl
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def not_installed(what: str, *, npm: bool = False) -> NoReturn:
+    """A realapp that scripts/realapps.sh did not install: the test skips (CI fails it instead)."""
+    message = f"{what} is not installed: run bash scripts/realapps.sh" + (" (needs npm)" if npm else "")
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@contextlib.contextmanager
+def server(
+    argv: list[str], cwd: Path, log: Path, ready: str, *, env: dict[str, str] | None = None, timeout: float = 30.0
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A server process (``argv`` in ``cwd``, its output in ``log``), once ``ready`` answers; stopped by its pid."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            wait_http(ready, proc, timeout)
+            yield proc
+        finally:
+            stop_pid(proc)
 
 
 def stop_pid(proc: subprocess.Popen[Any]) -> None:
@@ -212,22 +234,10 @@ def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DjangoAdm
     manage(root, "shell", "-c", SEED)
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(root), DJANGO_SETTINGS_MODULE="pwsite.settings")
-    log = (root / "runserver.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "django", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=root,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_http(base + "/admin/login/", proc)
+    argv = [sys.executable, "-m", "django", "runserver", f"127.0.0.1:{port}", "--noreload"]
+    base = f"http://127.0.0.1:{port}"
+    with server(argv, root, root / "runserver.log", base + "/admin/login/", env=env) as proc:
         yield DjangoAdmin(base, root / "db.sqlite3", proc)
-    finally:
-        stop_pid(proc)
-        log.close()
 
 
 # ---------------------------------------------------------------------------------------------------------- TodoMVC
@@ -241,10 +251,7 @@ class StaticSite:
 @pytest.fixture(scope="session")
 def todomvc() -> Iterator[StaticSite]:
     if not (TODOMVC_DIR / "index.html").is_file():
-        message = "TodoMVC is not installed: run bash scripts/realapps.sh (needs npm)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("TodoMVC", npm=True)
     with serving(TODOMVC_DIR, name="realapps-static") as base:
         yield StaticSite(base.rstrip("/"))
 
@@ -278,10 +285,7 @@ def ionic() -> Iterator[StaticSite]:
     a search bar over a list, a select, toggles, a toast, a dialog, a bottom sheet, a reorder list) from the npm
     package ``@ionic/core`` (its dist bundle, installed by scripts/realapps.sh), in its iOS look."""
     if not (IONIC_CORE / "dist" / "ionic" / "ionic.esm.js").is_file():
-        message = "@ionic/core is not installed: run bash scripts/realapps.sh (needs npm)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("@ionic/core", npm=True)
     with serving(HERE, name="realapps-ionic") as base:
         yield StaticSite(base.rstrip("/"))
 
@@ -314,10 +318,7 @@ def mkdocs_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticSite
     """A two-page site built by mkdocs-material (installed by scripts/realapps.sh into tests/realapps/pyenv): a
     palette toggle, the header's menu and search, a code block with its copy button; served on loopback."""
     if not MKDOCS_BIN.is_file():
-        message = "mkdocs-material is not installed: run bash scripts/realapps.sh"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("mkdocs-material")
     root = tmp_path_factory.mktemp("mkdocs")
     (root / "docs").mkdir()
     (root / "mkdocs.yml").write_text(MKDOCS_YML)
@@ -392,10 +393,7 @@ class SwaggerHandler(QuietFiles):
 @pytest.fixture(scope="session")
 def swagger() -> Iterator[StaticSite]:
     if not (SWAGGER_DIST / "swagger-ui-bundle.js").is_file():
-        message = "Swagger UI is not installed: run bash scripts/realapps.sh (needs npm)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("Swagger UI", npm=True)
     with serving(SWAGGER_DIST, SwaggerHandler, name="realapps-swagger") as base:
         yield StaticSite(base.rstrip("/"))
 
@@ -444,29 +442,15 @@ def datasette(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Datasette]:
     """Datasette (installed by scripts/realapps.sh into tests/realapps/pyenv) serving a fresh 300-row database on a
     free loopback port; stopped by its pid at teardown."""
     if not DATASETTE_BIN.is_file():
-        message = "Datasette is not installed: run bash scripts/realapps.sh"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("Datasette")
     root = tmp_path_factory.mktemp("datasette")
     db = root / "db.sqlite"
     people_db(db)
     port = free_port()
-    log = (root / "datasette.log").open("wb")
-    proc = subprocess.Popen(
-        [str(DATASETTE_BIN), "serve", str(db), "--host", "127.0.0.1", "--port", str(port)],
-        cwd=root,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_http(base + "/db/people.json", proc)
+    argv = [str(DATASETTE_BIN), "serve", str(db), "--host", "127.0.0.1", "--port", str(port)]
+    base = f"http://127.0.0.1:{port}"
+    with server(argv, root, root / "datasette.log", base + "/db/people.json") as proc:
         yield Datasette(base, db, proc)
-    finally:
-        stop_pid(proc)
-        log.close()
 
 
 # ------------------------------------------------------------------------------------------------------------ Dash
@@ -480,26 +464,11 @@ def dash_app(tmp_path: Path) -> Iterator[str]:
     """tests/realapps/apps/dash_cities.py, run by Dash (installed by scripts/realapps.sh into tests/realapps/pyenv)
     on a free loopback port; its base URL; stopped by its pid at teardown."""
     if subprocess.run([str(PYENV_PYTHON), "-c", "import dash"], capture_output=True, check=False).returncode != 0:
-        message = "Dash is not installed: run bash scripts/realapps.sh"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("Dash")
     port = free_port()
-    log = (tmp_path / "dash.log").open("wb")
-    proc = subprocess.Popen(
-        [str(PYENV_PYTHON), str(DASH_APP), str(port)],
-        cwd=tmp_path,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}/"
-        wait_http(base, proc)
+    base = f"http://127.0.0.1:{port}/"
+    with server([str(PYENV_PYTHON), str(DASH_APP), str(port)], tmp_path, tmp_path / "dash.log", base):
         yield base
-    finally:
-        stop_pid(proc)
-        log.close()
 
 
 # ------------------------------------------------------------------------------------------------------ JupyterLab
@@ -519,10 +488,7 @@ def jupyterlab(tmp_path: Path) -> Iterator[JupyterLab]:
     loopback port with a random token; its settings, workspaces and runtime files in the test's tmp dir (none read
     from or written to the user's home); stopped by its pid at teardown."""
     if not JUPYTERLAB_BIN.is_file():
-        message = "JupyterLab is not installed: run bash scripts/realapps.sh"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        not_installed("JupyterLab")
     root = tmp_path / "notebooks"
     home = tmp_path / "jupyter-home"
     root.mkdir()
@@ -537,24 +503,11 @@ def jupyterlab(tmp_path: Path) -> Iterator[JupyterLab]:
         JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
         JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
     )
-    log = (tmp_path / "jupyterlab.log").open("wb")
     argv = [str(JUPYTERLAB_BIN), "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}"]
     argv += [f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}"]
-    proc = subprocess.Popen(
-        argv,
-        cwd=root,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_http(base + "/api", proc, timeout=60)
+    base = f"http://127.0.0.1:{port}"
+    with server(argv, root, tmp_path / "jupyterlab.log", base + "/api", env=env, timeout=60):
         yield JupyterLab(f"{base}/lab?token={token}", root)
-    finally:
-        stop_pid(proc)
-        log.close()
 
 
 # ------------------------------------------------------------------------------------------------------ front ends
