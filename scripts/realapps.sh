@@ -14,83 +14,47 @@ MKDOCS_MATERIAL_VERSION=9.8.2
 JUPYTERLAB_VERSION=4.5.11
 DASH_VERSION=4.4.1
 
-install_datasette() {
-    local env="$ROOT/tests/realapps/pyenv"
-    local stamp="$env/.datasette-$DATASETTE_VERSION"
-    if [ -f "$stamp" ] && [ -x "$env/bin/datasette" ]; then
+# pip_app NAME SPEC VENV FRESH CHECK...: SPEC (name==version) from the Python package index into
+# tests/realapps/VENV — a fresh venv when FRESH is "fresh", else the one there (made if missing) — unless its stamp
+# says it is there and CHECK (a command under the venv, with its arguments) runs.  A failed install is said, with
+# pip's words, and leaves its tests to skip (CI fails them instead).
+pip_app() {
+    local name="$1" spec="$2" venv="$3" fresh="$4"
+    local env="$ROOT/tests/realapps/$venv"
+    shift 4
+    local stamp="$env/.${spec//==/-}"
+    if [ -f "$stamp" ] && "$env/$1" "${@:2}" >/dev/null 2>&1; then
         return 0
     fi
-    echo "realapps: installing Datasette $DATASETTE_VERSION into tests/realapps/pyenv" >&2
+    echo "realapps: installing $name ${spec#*==} into tests/realapps/$venv" >&2
     local py="$ROOT/.venv/bin/python"
     [ -x "$py" ] || py=python3
     local log
     log=$(mktemp)
-    if ! { "$py" -m venv --clear "$env" &&
-           "$env/bin/python" -m pip install -q --disable-pip-version-check "datasette==$DATASETTE_VERSION"; } \
-           >"$log" 2>&1; then
+    local make=(-m venv "$env")
+    [ "$fresh" = fresh ] && make=(-m venv --clear "$env")
+    if ! { { [ "$fresh" != fresh ] && [ -x "$env/bin/python" ]; } || "$py" "${make[@]}"; } >"$log" 2>&1 ||
+       ! "$env/bin/python" -m pip install -q --disable-pip-version-check "$spec" >>"$log" 2>&1; then
         grep -v "is ignored" "$log" >&2 || true
         rm -f "$log"
-        echo "realapps: Datasette could not be installed; the Datasette tests will be skipped (CI fails them)" >&2
+        echo "realapps: $name could not be installed; its tests will be skipped (CI fails them)" >&2
         return 0
     fi
     rm -f "$log"
-    "$env/bin/datasette" --version >/dev/null && touch "$stamp"
+    "$env/$1" "${@:2}" >/dev/null && touch "$stamp"
 }
 
-# mkdocs-material (MKDOCS_MATERIAL_VERSION, with the mkdocs it requires) into the same venv, after Datasette (whose
-# install starts the venv afresh); the realapp fixture builds a small site with it.
-install_mkdocs_material() {
-    local env="$ROOT/tests/realapps/pyenv"
-    local stamp="$env/.mkdocs-material-$MKDOCS_MATERIAL_VERSION"
-    if [ -f "$stamp" ] && [ -x "$env/bin/mkdocs" ]; then
-        return 0
-    fi
-    echo "realapps: installing mkdocs-material $MKDOCS_MATERIAL_VERSION into tests/realapps/pyenv" >&2
-    [ -x "$env/bin/python" ] || "$ROOT/.venv/bin/python" -m venv "$env" || python3 -m venv "$env"
-    if ! "$env/bin/python" -m pip install -q --disable-pip-version-check \
-           "mkdocs-material==$MKDOCS_MATERIAL_VERSION" >/dev/null 2>&1; then
-        echo "realapps: mkdocs-material could not be installed; its tests will be skipped (CI fails them)" >&2
-        return 0
-    fi
-    "$env/bin/mkdocs" --version >/dev/null && touch "$stamp"
-}
-
-# JupyterLab (JUPYTERLAB_VERSION) into a venv of its own, tests/realapps/jupyenv (its many dependencies meet neither
-# phonewire's nor Datasette's).  4.5 is the last line whose menus answer a finger: from 4.6.0 Lumino's menus act on
-# pointer events and a tap sends no pointermove, so their items do nothing when tapped on every phone
-# (jupyterlab/jupyterlab#19124); the web phone shows the same, docs/realapps-findings-5.md says more.
-install_jupyterlab() {
-    local env="$ROOT/tests/realapps/jupyenv"
-    local stamp="$env/.jupyterlab-$JUPYTERLAB_VERSION"
-    if [ -f "$stamp" ] && [ -x "$env/bin/jupyter-lab" ]; then
-        return 0
-    fi
-    echo "realapps: installing JupyterLab $JUPYTERLAB_VERSION into tests/realapps/jupyenv" >&2
-    local py="$ROOT/.venv/bin/python"
-    [ -x "$py" ] || py=python3
-    if ! { "$py" -m venv --clear "$env" &&
-           "$env/bin/python" -m pip install -q --disable-pip-version-check "jupyterlab==$JUPYTERLAB_VERSION"; } \
-           >/dev/null 2>&1; then
-        echo "realapps: JupyterLab could not be installed; its tests will be skipped (CI fails them)" >&2
-        return 0
-    fi
-    "$env/bin/jupyter-lab" --version >/dev/null && touch "$stamp"
-}
-
-# Dash (DASH_VERSION) into the same venv, after mkdocs-material; the realapp fixture runs tests/realapps/apps/dash_cities.py.
-install_dash() {
-    local env="$ROOT/tests/realapps/pyenv"
-    local stamp="$env/.dash-$DASH_VERSION"
-    if [ -f "$stamp" ] && "$env/bin/python" -c "import dash" >/dev/null 2>&1; then
-        return 0
-    fi
-    echo "realapps: installing Dash $DASH_VERSION into tests/realapps/pyenv" >&2
-    [ -x "$env/bin/python" ] || "$ROOT/.venv/bin/python" -m venv "$env" || python3 -m venv "$env"
-    if ! "$env/bin/python" -m pip install -q --disable-pip-version-check "dash==$DASH_VERSION" >/dev/null 2>&1; then
-        echo "realapps: Dash could not be installed; its tests will be skipped (CI fails them)" >&2
-        return 0
-    fi
-    "$env/bin/python" -c "import dash" && touch "$stamp"
+install_python_apps() {
+    # Datasette starts tests/realapps/pyenv afresh; mkdocs-material (with the mkdocs it requires; the realapp fixture
+    # builds a small site with it) and Dash (the fixture runs tests/realapps/apps/dash_cities.py) join it after.
+    pip_app Datasette "datasette==$DATASETTE_VERSION" pyenv fresh bin/datasette --version
+    pip_app mkdocs-material "mkdocs-material==$MKDOCS_MATERIAL_VERSION" pyenv keep bin/mkdocs --version
+    pip_app Dash "dash==$DASH_VERSION" pyenv keep bin/python -c "import dash"
+    # JupyterLab into a venv of its own (its many dependencies meet neither phonewire's nor Datasette's).  4.5 is the
+    # last line whose menus answer a finger: from 4.6.0 Lumino's menus act on pointer events and a tap sends no
+    # pointermove, so their items do nothing when tapped on every phone (jupyterlab/jupyterlab#19124); the web
+    # phone shows the same, docs/realapps-findings-5.md says more.
+    pip_app JupyterLab "jupyterlab==$JUPYTERLAB_VERSION" jupyenv fresh bin/jupyter-lab --version
 }
 
 install_todomvc() {
@@ -112,8 +76,5 @@ install_todomvc() {
     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 }
 
-install_datasette
-install_mkdocs_material
-install_dash
+install_python_apps
 install_todomvc
-install_jupyterlab
