@@ -56,6 +56,14 @@ def shared_phone(shared_runner: SharedRunner, tmp_path: Path) -> Iterator[phonew
 
 
 @pytest.fixture(scope="module")
+def web_phone() -> Iterator[phonewire.Phone]:
+    """A web phone with a runner and browser of its own, for one module: what it sets of the phone (clipboard,
+    permissions, location, the hover left by a tap) is that module's alone."""
+    with phonewire.Phone("web") as phone:
+        yield phone
+
+
+@pytest.fixture(scope="module")
 def module_phone(shared_runner: SharedRunner, tmp_path_factory: pytest.TempPathFactory) -> Iterator[phonewire.Phone]:
     """``shared_phone`` for a whole module: its tests open the page they start from."""
     with attached_phone(shared_runner.get(), tmp_path_factory.mktemp("state")) as phone:

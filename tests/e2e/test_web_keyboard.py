@@ -7,7 +7,6 @@ no keyboard.  Through the Python API, which drives the real runner over HTTP."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,16 +24,10 @@ PROFILE = resolve_profile(None)  # the default phone (an iPhone 15)
 BELOW = (PROFILE.width / 2, PROFILE.height - 40)  # a point of the low button, under the keyboard when it is up
 
 
-@pytest.fixture(scope="module")
-def own_phone() -> Iterator[phonewire.Phone]:
-    with phonewire.Phone("web") as phone:
-        yield phone
-
-
 @pytest.fixture
-def phone(own_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
-    own_phone.open(hostile_site.url("keyboard.html"))
-    return own_phone
+def phone(web_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    web_phone.open(hostile_site.url("keyboard.html"))
+    return web_phone
 
 
 def shown(phone: phonewire.Phone, ident: str) -> str:

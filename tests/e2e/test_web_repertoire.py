@@ -8,8 +8,6 @@ specific refusal with a hint.  The module has a phone of its own: what it change
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from web_runner import HostileSite
 
@@ -20,16 +18,10 @@ from phonewire.protocol.errors import ProtocolError
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def own_phone() -> Iterator[phonewire.Phone]:
-    with phonewire.Phone("web") as phone:
-        yield phone
-
-
 @pytest.fixture
-def phone(own_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
-    own_phone.open(hostile_site.url("repertoire.html"))
-    return own_phone
+def phone(web_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    web_phone.open(hostile_site.url("repertoire.html"))
+    return web_phone
 
 
 def shown(phone: phonewire.Phone, ident: str) -> str:

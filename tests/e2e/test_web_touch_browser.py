@@ -5,8 +5,6 @@ its ``:hover`` rule shows in the view."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from web_runner import HostileSite
 
@@ -17,16 +15,10 @@ from phonewire.protocol.errors import ProtocolError
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def own_phone() -> Iterator[phonewire.Phone]:
-    with phonewire.Phone("web") as phone:
-        yield phone
-
-
 @pytest.fixture
-def phone(own_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
-    own_phone.open(hostile_site.url("hover.html"))
-    return own_phone
+def phone(web_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    web_phone.open(hostile_site.url("hover.html"))
+    return web_phone
 
 
 def log(phone: phonewire.Phone) -> str:
@@ -62,36 +54,36 @@ def page_log(phone: phonewire.Phone) -> str:
 
 
 def test_a_long_press_on_text_selects_its_word_and_on_a_link_opens_the_systems_link_menu(
-    own_phone: phonewire.Phone, hostile_site: HostileSite
+    web_phone: phonewire.Phone, hostile_site: HostileSite
 ) -> None:
     """iOS (the default profile): a long press fires no contextmenu; on text it selects the word, on a link it
     opens Safari's menu (the link's address, Open Link, Open in New Tab, Copy Link), which clicks nothing."""
-    own_phone.open(hostile_site.url("press.html"))
-    own_phone.long_press('"Several plain words here"')  # before: a click on the paragraph, nothing selected
-    assert page_log(own_phone) == "selected here"  # the page's selectionchange saw the word
+    web_phone.open(hostile_site.url("press.html"))
+    web_phone.long_press('"Several plain words here"')  # before: a click on the paragraph, nothing selected
+    assert page_log(web_phone) == "selected here"  # the page's selectionchange saw the word
     address = hostile_site.url("press.html") + "#linked"
-    held = own_phone.long_press("id=link")  # before: a click, and the link followed
+    held = web_phone.long_press("id=link")  # before: a click, and the link followed
     message = str(held.data.get("message"))
     assert f'a link menu opened: "{address}"' in message and '"Copy Link"' in message, message
-    menu = own_phone.snapshot()
+    menu = web_phone.snapshot()
     assert f'Alert "{address}"' in menu.text
     assert [n["label"] for n in menu.nodes if n["type"] == "Button" and not n.get("coveredBy")] == [
         "Open Link", "Open in New Tab", "Copy Link"]  # fmt: skip
     with pytest.raises(ProtocolError) as covered:
-        own_phone.tap("id=para")  # the menu is modal
+        web_phone.tap("id=para")  # the menu is modal
     assert covered.value.code == e.ELEMENT_COVERED and "Copy Link" in (covered.value.hint or "")
-    chose = own_phone.tap('role=Button label="Copy Link"')
+    chose = web_phone.tap('role=Button label="Copy Link"')
     assert '"Copy Link" chosen in the link menu' in str(chose.data.get("message"))
-    assert own_phone.clipboard_get().data["text"] == address  # the phone's clipboard, as the page reads it
-    assert page_log(own_phone) == "selected here"  # no click, no contextmenu, nothing followed
-    own_phone.long_press("id=link")
-    own_phone.press("back")  # closes it, choosing none
-    assert "Alert" not in own_phone.snapshot().text and page_log(own_phone) == "selected here"
-    own_phone.long_press("id=link")
-    own_phone.tap('role=Button label="Open Link"')
-    assert page_log(own_phone) == "selected here; at #linked"  # followed: the page's hashchange, and no click
-    own_phone.tap("id=link")  # a tap still clicks
-    assert page_log(own_phone) == "selected here; at #linked; click link"
+    assert web_phone.clipboard_get().data["text"] == address  # the phone's clipboard, as the page reads it
+    assert page_log(web_phone) == "selected here"  # no click, no contextmenu, nothing followed
+    web_phone.long_press("id=link")
+    web_phone.press("back")  # closes it, choosing none
+    assert "Alert" not in web_phone.snapshot().text and page_log(web_phone) == "selected here"
+    web_phone.long_press("id=link")
+    web_phone.tap('role=Button label="Open Link"')
+    assert page_log(web_phone) == "selected here; at #linked"  # followed: the page's hashchange, and no click
+    web_phone.tap("id=link")  # a tap still clicks
+    assert page_log(web_phone) == "selected here; at #linked; click link"
 
 
 def test_an_android_long_press_fires_contextmenu_and_a_page_that_takes_it_gets_no_link_menu(
@@ -123,37 +115,37 @@ def test_an_android_long_press_fires_contextmenu_and_a_page_that_takes_it_gets_n
 
 
 def test_a_double_tap_on_a_wide_zoomable_page_zooms_nothing_and_refs_still_land(
-    own_phone: phonewire.Phone, hostile_site: HostileSite
+    web_phone: phonewire.Phone, hostile_site: HostileSite
 ) -> None:
     # Chromium's touch emulation has no double-tap zoom (docs/web.md says why it is not emulated): the scale stays
     # as it was, and the view's rects stay what the finger reaches
-    own_phone.open(hostile_site.url("zoom.html"))
-    before = own_phone.viewport()
+    web_phone.open(hostile_site.url("zoom.html"))
+    before = web_phone.viewport()
     assert before["scale"] < 0.5  # 1200 px laid out on a 393-point screen
-    own_phone.tap("id=para", count=2)
-    assert own_phone.viewport() == before
-    buttons = sorted((n["rect"]["x"], r) for r, n in own_phone.snapshot().refs.items() if n["type"] == "Button")
+    web_phone.tap("id=para", count=2)
+    assert web_phone.viewport() == before
+    buttons = sorted((n["rect"]["x"], r) for r, n in web_phone.snapshot().refs.items() if n["type"] == "Button")
     for _, ref in buttons:
-        own_phone.tap("@" + ref)
-    assert page_log(own_phone) == "para para b1 b2 b3"
+        web_phone.tap("@" + ref)
+    assert page_log(web_phone) == "para para b1 b2 b3"
 
 
 def test_a_pinch_zooms_a_zoomable_page_by_the_spread_and_refs_still_land(
-    own_phone: phonewire.Phone, hostile_site: HostileSite
+    web_phone: phonewire.Phone, hostile_site: HostileSite
 ) -> None:
     """A pinch the page leaves to the browser zooms it (issue 22 item 6), by about the fingers' spread: each touch
     is sent at the page's scale of the moment (before: at the first, and a spread of 2 zoomed the page from 0.33 to
     its most, 5).  Chromium's pinch slop takes the first few points of the spread, as a phone's does, so the zoom
     is at most the spread, and more than nothing.  Refs tapped after it land on their elements."""
-    own_phone.open(hostile_site.url("zoom.html"))
-    before = own_phone.viewport()["scale"]
-    two = next(n for n in own_phone.snapshot().nodes if n.get("identifier") == "b2")["rect"]
-    own_phone.pinch(f"{two['x'] + two['width'] / 2:g} {two['y'] + two['height'] / 2:g}", scale=2.0)
-    after = own_phone.viewport()["scale"]
+    web_phone.open(hostile_site.url("zoom.html"))
+    before = web_phone.viewport()["scale"]
+    two = next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "b2")["rect"]
+    web_phone.pinch(f"{two['x'] + two['width'] / 2:g} {two['y'] + two['height'] / 2:g}", scale=2.0)
+    after = web_phone.viewport()["scale"]
     assert before * 1.2 < after <= before * 2 * 1.05, (before, after)
-    shown = sorted((n["rect"]["x"], n["identifier"], r) for r, n in own_phone.snapshot().refs.items()
+    shown = sorted((n["rect"]["x"], n["identifier"], r) for r, n in web_phone.snapshot().refs.items()
                    if n["type"] == "Button")  # fmt: skip
     assert len(shown) >= 2, shown
     for _, _, ref in shown:
-        own_phone.tap("@" + ref)
-    assert page_log(own_phone) == " ".join(str(ident) for _, ident, _ in shown)
+        web_phone.tap("@" + ref)
+    assert page_log(web_phone) == " ".join(str(ident) for _, ident, _ in shown)

@@ -5,8 +5,6 @@ went nowhere.  The page's own click and dblclick listeners judge; ``tap --count 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from web_runner import HostileSite
 
@@ -15,16 +13,10 @@ import phonewire
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def own_phone() -> Iterator[phonewire.Phone]:
-    with phonewire.Phone("web") as phone:
-        yield phone
-
-
 @pytest.fixture
-def phone(own_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
-    own_phone.open(hostile_site.url("two_taps.html"))
-    return own_phone
+def phone(web_phone: phonewire.Phone, hostile_site: HostileSite) -> phonewire.Phone:
+    web_phone.open(hostile_site.url("two_taps.html"))
+    return web_phone
 
 
 def shown(phone: phonewire.Phone, ident: str) -> str:
