@@ -114,22 +114,6 @@ def test_an_android_long_press_fires_contextmenu_and_a_page_that_takes_it_gets_n
         assert page_log(phone) == before + "; contextmenu link"
 
 
-def test_a_double_tap_on_a_wide_zoomable_page_zooms_nothing_and_refs_still_land(
-    web_phone: phonewire.Phone, hostile_site: HostileSite
-) -> None:
-    # Chromium's touch emulation has no double-tap zoom (docs/web.md says why it is not emulated): the scale stays
-    # as it was, and the view's rects stay what the finger reaches
-    web_phone.open(hostile_site.url("zoom.html"))
-    before = web_phone.viewport()
-    assert before["scale"] < 0.5  # 1200 px laid out on a 393-point screen
-    web_phone.tap("id=para", count=2)
-    assert web_phone.viewport() == before
-    buttons = sorted((n["rect"]["x"], r) for r, n in web_phone.snapshot().refs.items() if n["type"] == "Button")
-    for _, ref in buttons:
-        web_phone.tap("@" + ref)
-    assert page_log(web_phone) == "para para b1 b2 b3"
-
-
 def test_a_pinch_zooms_a_zoomable_page_by_the_spread_and_refs_still_land(
     web_phone: phonewire.Phone, hostile_site: HostileSite
 ) -> None:

@@ -134,8 +134,8 @@ class AgentSession(Repertoire, Records):
         """An action, its reply carrying its settled diff: ``diff``, the lines of the view that changed from the
         screen before it to the screen after it (the device answers once its screen settled), as ``snapshot
         --diff`` prints them, and ``changed`` derived from them (true when a line changed: a clock that ticked
-        shows as its line).  A screen that cannot be read before or after (no app, an app sent to the
-        background) leaves the device's own ``changed`` and no diff."""
+        shows as its line) or when the page zoomed (``zoomed``: a double tap's).  A screen that cannot be read
+        before or after (no app, an app sent to the background) leaves the device's own ``changed`` and no diff."""
 
         async def run() -> ActionResult:
             link = self._link
@@ -153,7 +153,9 @@ class AgentSession(Repertoire, Records):
             except ProtocolError:
                 return result
             lines = self._views.settled(before, after["nodes"], after.get("mark"))
-            return dataclasses.replace(result, data={**result.data, "changed": bool(lines), "diff": lines})
+            # (a zoom changes every place and size on the screen, no line of the view: the device says it zoomed)
+            changed = bool(lines) or "zoomed" in result.data
+            return dataclasses.replace(result, data={**result.data, "changed": changed, "diff": lines})
 
         return await self._locked(run)
 

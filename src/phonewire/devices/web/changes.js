@@ -1,5 +1,5 @@
 // Run in every page before its own scripts (walk.py's CHANGES_JS): a counter of what changes the screen (elements,
-// attributes, text, values, focus, scrolling) and a random id of the document; change_mark.js reads them.
+// attributes, text, values, focus, scrolling, zoom) and a random id of the document; change_mark.js reads them.
 (() => {
   const key = Symbol.for("phonewire.changes");
   if (window[key]) return;
@@ -17,5 +17,9 @@
     .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   for (const t of ["scroll", "input", "change", "focusin", "focusout"]) {
     window.addEventListener(t, bump, {capture: true, passive: true});
+  }
+  // the visual viewport zoomed (a pinch, a double tap) or moved within the page without the page scrolling
+  if (window.visualViewport) {
+    for (const t of ["scroll", "resize"]) window.visualViewport.addEventListener(t, bump, {passive: true});
   }
 })()

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any, Final
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling
+from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling, zooming
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.profiles import apple
@@ -85,12 +85,33 @@ class Inputs(Views):
                 aiming.check_aim(aim, element, x, y)
                 page.unsettled = True
                 with self._may_close(page), dialogs.may_open(page):
-                    if taps == 2:  # a double tap: both taps within its window, unguarded
-                        await gestures.taps(page.session, *aim.input, taps, at=(x, y))
+                    if taps == 2:
+                        await self._double_tap(page, aim, (x, y))
                     else:  # separate taps, each guarded as a single tap is (touch adjustment moves each one)
                         await self._separate_taps(page, aim, taps, at=(x, y))
             await self._settle(page)
             return aim.hit
+
+    async def _double_tap(self, page: Page, aim: Aim, at: tuple[float, float]) -> None:
+        """Two taps within a double tap's window at the screen point ``at``: on a page that double-tap zooms there,
+        the zoom and no click (zooming.py); elsewhere a double click, unguarded."""
+        client = aim.client
+        plan = await self._eval(page, f"({zooming.DOUBLE_TAP_ZOOM_JS})({client[0]}, {client[1]}, {self.profile.width})")
+        if not isinstance(plan, dict):
+            await gestures.taps(page.session, *aim.input, 2, at=at)
+            return
+        try:
+            await gestures.taps(page.session, *aim.input, 2, at=at)
+        finally:
+            ended = await self._eval(
+                page,
+                "window.__phonewireZoom ? Promise.race([__phonewireZoom.over, new Promise(r => setTimeout(r, "
+                f"{zooming.OVER_WAIT_S * 1000:g}))]).then(() => __phonewireZoom.off()) : null",
+                await_promise=True,
+            )
+        if isinstance(ended, dict) and not ended.get("prevented"):  # (a page that took the touches: no zoom)
+            page.zoomed = await zooming.zoom(page.session, plan, at, self.profile.width, page.zoomed)
+            await self._eval(page, TWO_FRAMES, await_promise=True)  # the visual viewport's resize and scroll events
 
     async def _separate_taps(
         self,

@@ -69,6 +69,8 @@ class Page:
     chooser: FileChooser | None = None
     #: The on-screen keyboard is up over it (a field that takes typing has focus: keyboard.py).
     keyboard: bool = False
+    #: The scale its last double tap zoomed it to, while that zoom was not undone by another (zooming.py).
+    zoomed: float | None = None
 
     def stack(self) -> Iterator[Page]:
         """This screen and the ones below it, top first."""

@@ -346,6 +346,9 @@ class Context:
 
 
 def _action(result: ActionResult, text: str) -> Outcome:
+    zoomed = result.data.get("zoomed")
+    if isinstance(zoomed, dict) and zoomed.get("note"):
+        text += f"; {zoomed['note']}"  # a double tap zoomed the page
     if result.data.get("changed") is False:
         text += " (nothing changed on screen)"  # the reply's `changed`: the device saw no change by the reply
     return Outcome(result.data, text, result.warning, result.reactivated, result.state_reset)

@@ -1,0 +1,65 @@
+// A double tap at the client point (x, y) of the top document (zooming.py says what a phone's browser does).
+// Answers null when the page does not double-tap zoom there: the two taps are then a double click, as on a page
+// written for phones.  Else it installs the guard of the two taps and answers the block to zoom to.
+//
+// A page double-tap zooms unless one of these holds (the rules of Chrome on Android, which Safari's are close to):
+// - it is laid out for the phone: its layout viewport is as wide as the screen (`width=device-width`);
+// - it cannot be zoomed: `user-scalable=no`, or a minimum scale not below its maximum;
+// - the element under the finger, or an element above it, has a `touch-action` other than `auto` (`manipulation`
+//   is the page's way to say "no double-tap zoom here");
+// - the finger is on a frame (not followed: zooming.py says so).
+// The guard (window, capture phase; `off` takes it away) keeps the taps' mouse events, clicks and double click from the page, as a
+// phone's browser sends none for a double tap it zooms on; touch events and the touch's pointer events pass.  It
+// notes whether the page cancelled either touch (`preventDefault`): then nothing zooms, as on a phone.
+// The block: the nearest element under the finger that is not laid out inline; its box and the finger's point are
+// in CSS px from the top left of the root element's border box (what DOM.scrollIntoViewIfNeeded takes).
+(function (x, y, screenWidth) {
+  const old = window.__phonewireZoom; if (old) old.off();
+  const meta = document.querySelector('meta[name="viewport" i]');
+  const spec = {};
+  for (const part of (meta ? meta.getAttribute("content") || "" : "").split(/[,;]/)) {
+    const [k, v] = part.split("=").map((s) => s.trim().toLowerCase());
+    if (k) spec[k] = v || "";
+  }
+  const min = parseFloat(spec["minimum-scale"]), max = parseFloat(spec["maximum-scale"]);
+  if (spec["user-scalable"] === "no" || spec["user-scalable"] === "0" || min >= max) return null;
+  const root = document.documentElement;
+  if (Math.abs(root.clientWidth - screenWidth) < 1) return null;
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || hit.tagName === "IFRAME" || hit.tagName === "FRAME") return null;
+  const up = (el) => el.parentElement || (el.getRootNode() instanceof ShadowRoot ? el.getRootNode().host : null);
+  for (let el = hit; el; el = up(el)) {
+    if (getComputedStyle(el).touchAction !== "auto") return null;
+  }
+  let block = hit;
+  while (block !== root && up(block) && /^(inline|contents|ruby)/.test(getComputedStyle(block).display)) {
+    block = up(block);
+  }
+  const origin = root.getBoundingClientRect(), box = block.getBoundingClientRect();
+  const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
+                 "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
+                 "pointerleave", "dblclick", "auxclick", "contextmenu"];
+  // g.over: resolves once the second tap's double click was kept from the page (the last event of the two taps)
+  const g = {prevented: false};
+  let over = null;
+  g.over = new Promise((resolve) => { over = resolve; });
+  const stop = (ev) => {
+    if (!ev.isTrusted) return;
+    if (ev.type.startsWith("pointer") && ev.pointerType !== "mouse") return;  // the touch's own pointer events
+    ev.stopImmediatePropagation();
+    ev.preventDefault();
+    if (ev.type === "dblclick") over();
+  };
+  const touched = (ev) => { if (ev.isTrusted && ev.defaultPrevented) g.prevented = true; };
+  for (const t of MOUSE) window.addEventListener(t, stop, true);
+  for (const t of ["touchstart", "touchend"]) window.addEventListener(t, touched, {passive: true});
+  g.off = () => {
+    for (const t of MOUSE) window.removeEventListener(t, stop, true);
+    for (const t of ["touchstart", "touchend"]) window.removeEventListener(t, touched, {passive: true});
+    delete window.__phonewireZoom;
+    return {prevented: g.prevented};
+  };
+  window.__phonewireZoom = g;
+  return {block: [box.left - origin.left, box.top - origin.top, box.width, box.height],
+          point: [x - origin.left, y - origin.top], scale: window.visualViewport ? visualViewport.scale : 1};
+})
