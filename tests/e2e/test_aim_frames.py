@@ -32,6 +32,8 @@ _FRAME = (
     '<button id="{p}-b" data-aim="{p}-b" style="position:absolute;left:150px;top:10px;width:120px;height:40px">'
     "{p} two</button>"
     '<input id="{p}-field" aria-label="{p} field" style="position:absolute;left:10px;top:70px;width:200px">'
+    '<p id="{p}-words" style="position:absolute;left:10px;top:100px;margin:0">{p} plain words</p>'
+    '<a id="{p}-link" href="/fr-next.html" style="position:absolute;left:200px;top:100px">{p} link</a>'
     "<script>{script}</script></body></html>"
 )
 #: The frame's own records (to the same store as recorder.js's clicks): what was typed into its field (each input
@@ -180,10 +182,28 @@ def test_fill_long_press_and_selectors_reach_the_elements_of_both_kinds_of_frame
         assert site.clicks() == [f"{prefix}-a"], site.clicks()
         site.clear()
         phone.long_press(f"id={prefix}-b", duration_ms=700)
-        assert f"{prefix}-b:long" in site.clicks(), site.clicks()
+        assert site.clicks() == [f"{prefix}-b:long"], site.clicks()  # held, and no click: a phone's long press
     # the view says what the frame's field holds now
     values = {str(n.get("identifier")): n.get("value") for n in phone.snapshot().nodes}
     assert values.get("far-field") == "hello there", values
+
+
+def test_a_long_press_in_a_frame_selects_its_word_or_opens_its_links_menu_and_clicks_nothing(
+    frames_phone: phonewire.Phone, site: AimSite
+) -> None:
+    phone = frames_phone
+    _open(phone, site, "frames-press")
+    for prefix in ("near", "far"):
+        site.clear()
+        phone.long_press(f'"{prefix} plain words"')
+        words = next(n for n in phone.snapshot().nodes if n.get("identifier") == f"{prefix}-words")
+        assert words.get("selectedText") == "plain", words  # the word under the finger (the text's middle)
+        held = phone.long_press(f"id={prefix}-link")
+        assert "a link menu opened" in str(held.data.get("message")), held.data
+        assert "fr-next.html" in str(held.data.get("message"))
+        phone.press("back")  # the menu closed, nothing chosen: the frame still shows its own page
+        assert f"{prefix}-link" in {str(n.get("identifier")) for n in phone.snapshot().nodes}
+        assert site.clicks() == [], site.clicks()  # no click reached the words or the link
 
 
 def test_find_scrolls_a_frame_below_the_fold_onto_the_screen_and_its_button_takes_the_tap(

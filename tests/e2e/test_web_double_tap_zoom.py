@@ -92,3 +92,16 @@ def test_a_page_that_cannot_be_zoomed_gets_a_double_click(
     tapped = web_phone.tap("id=para", count=2)
     assert "zoomed" not in tapped.data and web_phone.viewport() == start
     assert said(web_phone, "log") == "para para dbl-para"
+
+
+def test_a_selection_on_a_page_shown_at_a_scale_is_marked_on_its_own_text(
+    web_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    # the selection's box is in the page's client px; the view's are screen points (before: the mark went on
+    # whatever lay at the client point on the screen, a 980-px page's Submit button, or on nothing)
+    web_phone.open(hostile_site.url("dtz.html"))
+    web_phone.select_text("id=far")
+    marked = {
+        str(n.get("identifier")): n.get("selectedText") for n in web_phone.snapshot().nodes if n.get("selectedText")
+    }
+    assert marked == {"far": "A narrow block far to the right of the page."}, marked

@@ -83,6 +83,8 @@ class Frames:
     docs: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     #: the frames the last snapshot joined into the view: their change marks count in the page's (view.py).
     shown: list[str] = field(default_factory=list)
+    #: frame id → where the last snapshot drew it: its client px show at screen (x, y) + client * scale.
+    placed: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     #: the sessions of frames in renderers of their own → their frame id, and the sessions themselves.
     sessions: dict[str, str] = field(default_factory=dict)
     own: dict[str, CdpSession] = field(default_factory=dict)
@@ -235,9 +237,27 @@ async def _walk_hole(
     mine = (*chain, (serial, frame_id))
     frames.docs[sub["doc"]] = mine
     frames.shown.append(frame_id)
+    frames.placed[frame_id] = (float(x), float(y), float(scale))
     if len(mine) < MAX_DEPTH:
         await join(frames, sub, inside, mine)
     return sub
+
+
+async def selections(frames: Frames, probe: str) -> list[Any]:
+    """The text selections in the frames of another origin the last snapshot showed (each document holds its own):
+    ``probe`` (selection.js, a function of the frame's place) evaluated in each frame's own document."""
+    out: list[Any] = []
+    for frame_id in frames.shown:
+        where, place = frames.contexts.get(frame_id), frames.placed.get(frame_id)
+        if where is None or place is None:
+            continue
+        try:
+            found = await evaluate(where, f"({probe})([{place[0]}, {place[1]}, {place[2]}])")
+        except (CdpError, ProtocolError):
+            continue  # gone since: it holds nothing
+        if isinstance(found, dict):
+            out.append(found)
+    return out
 
 
 async def marks(frames: Frames, mark: str) -> str:

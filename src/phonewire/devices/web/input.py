@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
 from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling, zooming
-from phonewire.devices.web.cdp import CdpDialogOpen, CdpProtocolError
+from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.profiles import apple
 from phonewire.devices.web.target import Page
@@ -180,22 +180,34 @@ class Inputs(Views):
                 aim, frame_id = aim_of(await self._walker(page, (x, y, element) if element else (x, y)), x, y), ""
                 aiming.check_aim(aim, element, x, y)
             before = page.frames.navigations.get(frame_id, 0)
+            # the document the press lands in, and the point there press_end.js reads (a frame's own px: its
+            # visual viewport's scale is 1, the page's zoom is the top's)
+            where, point = (aimed.where, aimed.inner.client) if frame_id else (frames.Where(page.session), (x, y))
             page.unsettled = True
-            ended: Any = None
             with dialogs.may_open(page):
-                if not frame_id:  # a phone's long press makes no click (press_guard.js)
-                    await self._eval(page, _PRESS_GUARD)
+                await frames.evaluate(where, _PRESS_GUARD)  # a phone's long press makes no click (press_guard.js)
                 # (Android's long press fires the page's contextmenu; iOS's none)
-                menu = not frame_id and not apple(self.profile.platform)
+                menu = not apple(self.profile.platform)
                 await gestures.long_press(page.session, *aim.input, duration_ms, context_menu=menu)
-                if not frame_id:  # the guard off; on text, the word selected; on a link, its menu (press_end.js)
-                    ended = await self._eval(page, f"({_PRESS_END})({x}, {y}, {_SELECT_TEXT})", await_promise=True)
+                ended = await self._press_ended(where, point, frame_id)
             if frame_id:
                 frames.check_still(page.frames, frame_id, before, "long press")
             await self._settle(page)
             if isinstance(ended, dict) and isinstance(ended.get("link"), str) and page.dialog is None:
                 await self._walked(app_id)  # (the view under the menu: the page as its contextmenu handlers left it)
                 await self._held_on_link(page, ended["link"], str(ended.get("text") or ""))
+
+    async def _press_ended(self, where: frames.Where, point: tuple[float, float], frame_id: str) -> Any:
+        """After a long press: the guard off; on text, the word selected; on a link, its menu (press_end.js).  None
+        when the press's frame of another origin went away under it (frames.check_still then says so)."""
+        try:
+            return await frames.evaluate(
+                where, f"({_PRESS_END})({point[0]}, {point[1]}, {_SELECT_TEXT})", await_promise=True
+            )
+        except (CdpError, ProtocolError):
+            if not frame_id:
+                raise
+            return None
 
     async def _held_on_link(self, page: Page, href: str, text: str) -> None:
         """A long press held on a link the page left to the browser: the system's link menu (editing.py, where the

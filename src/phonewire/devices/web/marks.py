@@ -10,9 +10,17 @@ from phonewire.protocol.snapshot import TEXT_INPUT_ROLES, Node, Snapshot, rect_o
 MAX_SELECTION_CHARS: Final = 200
 
 
-def mark_selection(snapshot: Snapshot, selection: Any) -> Snapshot:
-    """``snapshot`` with ``selectedText`` on the node that holds ``selection`` (selection.js's answer): the text field
-    whose box is the field's, else the smallest node around the first selected box's centre (a StaticText first)."""
+def mark_selection(snapshot: Snapshot, *selections: Any) -> Snapshot:
+    """``snapshot`` with ``selectedText`` on the node that holds each of ``selections`` (selection.js's answers: the
+    page's, or each frame's of another origin, whose documents hold their own)."""
+    for selection in selections:
+        snapshot = _mark(snapshot, selection)
+    return snapshot
+
+
+def _mark(snapshot: Snapshot, selection: Any) -> Snapshot:
+    """``snapshot`` with ``selectedText`` on the node that holds ``selection``: the text field whose box is the
+    field's, else the smallest node around the first selected box's centre (a StaticText first)."""
     if not isinstance(selection, dict) or not isinstance(selection.get("rect"), dict):
         return snapshot
     text = str(selection.get("text") or "")[:MAX_SELECTION_CHARS]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from functools import partial
 from typing import Any
 
@@ -44,7 +44,8 @@ _SHOWN_JS = (
 )
 #: The screen in points: the visual viewport at its scale.
 _SCREEN_JS = "(v => v ? [v.width * v.scale, v.height * v.scale] : [innerWidth, innerHeight])(window.visualViewport)"
-_SELECTION = f"({js.load('selection.js')})()"
+_SELECTION_PROBE = js.load("selection.js")
+_SELECTION = f"({_SELECTION_PROBE})()"
 
 
 def windows_limited(snapshot: Snapshot, closed: int, blocked: int = 0) -> None:
@@ -276,7 +277,9 @@ class Views(Pages):
             if walk.get("frames"):  # frames of another origin: each walked in its own document (frames.py)
                 await frames.join(page.frames, walk, frames.Where(page.session))
             page.last_walk = walk
-            snapshot = mark_selection(snapshot_from_walk(walk, self.kind, loading=loading), await selection)
+            snapshot = mark_selection(
+                snapshot_from_walk(walk, self.kind, loading=loading), *await self._selected(page, selection)
+            )
             self._keyboard_shown(page, snapshot)
             closed, blocked = self._windows_closed.pop(app_id, 0), self._popups_blocked.pop(app_id, 0)
             if closed or blocked:
@@ -289,6 +292,15 @@ class Views(Pages):
             return await self._eval(page, _SELECTION)
         except (ProtocolError, CdpError):
             return None
+
+    @staticmethod
+    async def _selected(page: Page, probed: Awaitable[Any]) -> list[Any]:
+        """The selection the page's probe found (``probed``), else those in the frames of another origin the walk
+        just joined into the view (each asked in the frame's own document)."""
+        found = await probed
+        if found is None and page.frames.shown:
+            return await frames.selections(page.frames, _SELECTION_PROBE)
+        return [found]
 
     async def screenshot(self, *, format: str = "png", scale: str = "device", quality: int = 80) -> Screenshot:
         with self._mapped():
