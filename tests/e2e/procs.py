@@ -12,7 +12,10 @@ from typing import Any
 
 
 def alive(pid: int) -> bool:
-    """True while ``pid`` runs.  A zombie has exited (it is only not reaped yet); our own child is reaped here."""
+    """True while ``pid`` runs.  A zombie has exited (it is only not reaped yet); our own child is reaped here.  A
+    process whose main thread is a zombie while another of its threads is still exiting has not: its files (its
+    listening socket) close with its last thread, and a client that connected in between is reset (a daemon killed
+    under load: the next command's connection was reset instead of refused)."""
     try:
         reaped, _ = os.waitpid(pid, os.WNOHANG)
         if reaped == pid:
@@ -20,7 +23,15 @@ def alive(pid: int) -> bool:
     except ChildProcessError:
         pass  # not our child
     fields = _stat(pid)
-    return fields is not None and fields[0] not in ("Z", "X")
+    if fields is None:
+        return False
+    if fields[0] not in ("Z", "X"):
+        return True
+    try:
+        threads = [t.name for t in Path(f"/proc/{pid}/task").iterdir()]
+    except OSError:
+        return False
+    return any((f := _stat(f"{pid}/task/{t}")) is not None and f[0] not in ("Z", "X") for t in threads)
 
 
 def wait_gone(pid: int, within_s: float = 20.0) -> bool:
