@@ -9,6 +9,8 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+import pytest
+
 from agent_fakes import FakeSender, row, screen
 from phonewire.agent.core import AgentSession
 from phonewire.protocol import errors as e
@@ -157,3 +159,29 @@ def test_a_ref_from_an_actions_reply_is_tapped_by_that_screen_with_no_look_of_it
     result = run(agent.tap(f"@{ref}"))
     assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
     assert result.diff == []
+
+
+def test_a_selector_naming_one_element_of_the_screen_the_last_reply_left_is_tapped_there_with_no_look_of_its_own() -> (
+    None
+):
+    """A selector is matched on the view the last action's reply issued, while its mark holds: one element there is
+    tapped at its place with the mark (one snapshot per tap: the one after, which is the next tap's screen before);
+    the page changed since, the device refuses and it is matched on a fresh look.  A selector that matches two
+    elements there, or none, is judged on a fresh snapshot (its refusal lists what is on the screen now)."""
+    sender = MarkedSender(screen(row(1, 100, 0), row(2, 150, 0)))
+    agent = AgentSession(sender, app_id=APP)
+    run(agent.tap('text="Row 1"'))  # the first: no view yet, so a look of its own
+    sender.sent.clear()
+    run(agent.tap('text="Row 2"'))
+    run(agent.tap('text="Row 1"'))
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
+    assert all(body.get("mark") == "doc:1" and body.get("element") for c, body in sender.sent if c == "tap")
+    sender.mark = "doc:2"
+    sender.sent.clear()
+    run(agent.tap('text="Row 2"'))
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
+    sender.sent.clear()
+    with pytest.raises(ProtocolError) as refused:
+        run(agent.tap('role=Button label="+"'))  # both rows' buttons: ambiguous there, and on a fresh look
+    assert refused.value.code == e.AMBIGUOUS_MATCH
+    assert [c for c, _ in sender.sent] == ["snapshot"]

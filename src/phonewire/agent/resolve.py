@@ -1,12 +1,13 @@
 """Targets: what ``@e3``, ``"X Y"`` or a selector names now, and where a gesture on it lands.
 
 A ref is re-found on a fresh snapshot (:mod:`phonewire.agent.refs`) or answers STALE_REF; a selector matches the
-fresh snapshot (:mod:`phonewire.agent.selectors`): nothing is AMBIGUOUS_MATCH / NOT_FOUND; a target that something
-else covers (its node carries ``coveredBy``: the device hit-tested the point a tap would use) is ELEMENT_COVERED,
-and a selector that matches covered and uncovered elements means the uncovered ones — unless the element is only
-partly on the screen and the part that shows is covered (a button under a fixed tab bar, the rest of it below the
-screen): then the page is scrolled to bring it into the open (:func:`into_view`), once, and it is found again.
-Nothing else here sends anything.
+fresh snapshot (:mod:`phonewire.agent.selectors`): nothing is AMBIGUOUS_MATCH / NOT_FOUND.  (A tap may go by the
+screen the agent last saw instead, while the device confirms it has not changed: :meth:`Resolver.held`.)  A target
+that something else covers (its node carries ``coveredBy``: the device hit-tested the point a tap would use) is
+ELEMENT_COVERED, and a selector that matches covered and uncovered elements means the uncovered ones — unless the
+element is only partly on the screen and the part that shows is covered (a button under a fixed tab bar, the rest
+of it below the screen): then the page is scrolled to bring it into the open (:func:`into_view`), once, and it is
+found again.  Nothing else here sends anything.
 """
 
 from __future__ import annotations
@@ -76,23 +77,53 @@ class Resolver:
             )
             raise invalid(f"{target!r} ({node_line(node)}) has no place on the screen to touch", hint)
 
-    def held(self, target: str) -> tuple[Node, str, Index, str] | None:
+    def held(self, target: str) -> tuple[Node, str | None, Index, str] | None:
         """For ``@eN`` naming an element that carries a serial and had its own uncovered place in the snapshot that
         issued the ref (a snapshot with a change mark): that node as that snapshot showed it, and the mark (the
         device sends the gesture only while the page has not changed since, re-finds the element by its serial and
         checks the point in the evaluation that sends it); else None (the target resolves on a fresh snapshot).
+        A selector likewise, when it names exactly one such element of that snapshot (the screen the agent last
+        saw, or the one the last action's reply left): matched there as it would be on a fresh one, which is the
+        same screen while the mark holds — what else it matches, or nothing, is judged on a fresh snapshot.
         The session's observers are told, as for :meth:`find`."""
         match = _REF.match(target.strip())
-        held = self.refs.refs.get(match.group(1)) if match else None
         mark = self.refs.mark
-        if held is None or match is None or mark is None:
+        if mark is None:
+            return None
+        if match is None:
+            return self._held_selector(target, mark)
+        held = self.refs.refs.get(match.group(1))
+        if held is None:
             return None
         node, issued = held
-        if not node.get("serial") or not has_box(node) or node.get("coveredBy") or select_of(node, issued):
+        if not self._sendable(node, issued):
             return None
         self.last_check_s = 0.0
         self.observers.resolved(node, match.group(1), issued.nodes)
         return node, match.group(1), issued, mark
+
+    @staticmethod
+    def _sendable(node: Node, issued: Index) -> bool:
+        """Whether a gesture may go to ``node``'s place in ``issued`` unchecked by a fresh snapshot: it carries a
+        serial (the device re-finds it) and has a place of its own, uncovered, and it is no option of a select."""
+        return bool(node.get("serial")) and has_box(node) and not node.get("coveredBy") and not select_of(node, issued)
+
+    def _held_selector(self, target: str, mark: str) -> tuple[Node, str | None, Index, str] | None:
+        index = self.refs.index
+        if index is None or point_of(target) is not None:
+            return None
+        try:
+            selector = selectors.parse(target)
+        except ProtocolError:
+            return None  # the fresh path says what is wrong with it
+        found = [n for n in selectors.match(selector, index.nodes) if not n.get("coveredBy")]
+        if len(found) != 1 or not self._sendable(found[0], index):
+            return None
+        node = found[0]
+        ref = self.refs.existing(node, index)
+        self.last_check_s = 0.0
+        self.observers.resolved(node, ref, index.nodes)
+        return node, ref, index, mark
 
     def line(self, node: Node, index: Index) -> str:
         """``@eN Role "label" id=…`` of ``node`` (not its value: it may be about to change), with the ref it carries
