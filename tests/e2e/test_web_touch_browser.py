@@ -133,3 +133,20 @@ def test_a_pinch_zooms_a_zoomable_page_by_the_spread_and_refs_still_land(
     for _, _, ref in shown:
         web_phone.tap("@" + ref)
     assert page_log(web_phone) == " ".join(str(ident) for _, ident, _ in shown)
+
+
+def test_a_tap_on_plain_text_beside_a_link_gives_the_link_neither_its_touch_nor_its_click(
+    web_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    # Chromium's touch adjustment moved the touchstart and pointer events of a tap on text (nothing there takes
+    # clicks) to the link 2 points below it: a page acting on touchstart acted on the link, the reply said the text
+    web_phone.open(hostile_site.url("touch_near.html"))
+    web_phone.tap("id=near")
+    assert page_log(web_phone) == "pointerdown near; touchstart near; click near"
+    words = next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "near")["rect"]
+    web_phone.tap(f"{words['x'] + 30:g} {words['y'] + words['height'] - 1:g}")  # a point 3 points above the link
+    assert page_log(web_phone).endswith("click near; pointerdown near; touchstart near; click near")
+    web_phone.tap("id=link")
+    assert page_log(web_phone).endswith("pointerdown link; touchstart link; click link")
+    # the handler lent for the tap went with it: the text is no button to the view
+    assert next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "near")["type"] == "StaticText"

@@ -51,9 +51,13 @@
     if (ev.type === "dblclick") over();
   };
   const touched = (ev) => { if (ev.isTrusted && ev.defaultPrevented) g.prevented = true; };
+  // the element under the finger takes the touches itself (tap_guard.js says why and how)
+  const lent = hit.onclick === null ? hit : null;
+  if (lent) lent.onclick = () => {};
   for (const t of MOUSE) window.addEventListener(t, stop, true);
   for (const t of ["touchstart", "touchend"]) window.addEventListener(t, touched, {passive: true});
   g.off = () => {
+    if (lent) lent.onclick = null;
     for (const t of MOUSE) window.removeEventListener(t, stop, true);
     for (const t of ["touchstart", "touchend"]) window.removeEventListener(t, touched, {passive: true});
     delete window.__phonewireZoom;

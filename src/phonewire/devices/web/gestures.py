@@ -165,7 +165,9 @@ async def taps(session: CdpSession, x: float, y: float, count: int, at: tuple[fl
 # word), and no switch or setting turns that off in this browser.  So a single tap is guarded: a listener (window,
 # capture phase) stops the tap's mouse events and click when they arrive away from the tapped point, and the tap's
 # click is then sent as a mouse click at the point itself (its pointer events stopped too, so the page sees one
-# pointer sequence: the touch's).  Touch and pointer events of the touch are never moved and pass untouched.
+# pointer sequence: the touch's).  The same adjustment moves the touch's own touchstart and pointer events to such
+# an element when nothing under the finger takes clicks; the guard gives the element under the finger a click
+# handler for the tap (an ``onclick`` that does nothing), which makes it the element the touch goes to.
 # ``answer`` resolves with the guard's state when the tap's click arrives, or when ``release`` is called (no click
 # came: the page cancelled the touch, or it landed in a frame).
 GUARD_JS: Final = js.load("tap_guard.js")
