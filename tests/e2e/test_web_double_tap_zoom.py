@@ -34,7 +34,7 @@ def test_a_double_tap_zooms_on_the_block_clicks_nothing_and_a_second_zooms_back_
     assert start < 0.5  # 1200 px laid out on a 393-point screen
     zoomed = web_phone.tap("id=para", count=2)
     assert zoomed.changed is True and zoomed.data["zoomed"]["to"] == 1.0, zoomed.data
-    assert "a double tap again zooms back out" in zoomed.data["zoomed"]["note"]
+    assert "a double tap there again zooms back out" in zoomed.data["zoomed"]["note"]
     assert web_phone.viewport()["scale"] == 1.0  # 300 px fit on 393 points at more than 1: the page's own size
     assert said(web_phone, "log") == "none"  # no click, no double click
     assert said(web_phone, "touches") == "2 touches"
@@ -50,6 +50,7 @@ def test_a_double_tap_zooms_on_the_block_clicks_nothing_and_a_second_zooms_back_
     assert said(web_phone, "log") == "b1 b2"
     out = web_phone.tap("id=para", count=2)  # still at the scale the last double tap zoomed to: back out
     assert out.data["zoomed"]["to"] == pytest.approx(start, abs=0.005), out.data
+    assert out.data["zoomed"]["how"] == "out" and out.changed is True
     assert web_phone.viewport()["scale"] == pytest.approx(start, abs=0.005)
     assert said(web_phone, "log") == "b1 b2"
 
@@ -84,10 +85,18 @@ def test_where_the_page_says_no_a_double_tap_zooms_nothing_and_is_a_double_click
     assert said(web_phone, "touches") == "4 touches"
 
 
+@pytest.mark.parametrize(
+    "page",
+    [
+        "dtz_locked.html",  # width=1200, user-scalable=no
+        "dtz_false.html",  # user-scalable=false: not a yes, so a no (before: taken for zoomable, and it got nothing)
+        "dtz_most.html",  # maximum-scale=0.3, below the 0.33 that shows the 1200 px: the scale is fixed
+    ],
+)
 def test_a_page_that_cannot_be_zoomed_gets_a_double_click(
-    web_phone: phonewire.Phone, hostile_site: HostileSite
+    web_phone: phonewire.Phone, hostile_site: HostileSite, page: str
 ) -> None:
-    web_phone.open(hostile_site.url("dtz_locked.html"))  # width=1200, user-scalable=no
+    web_phone.open(hostile_site.url(page))
     start = web_phone.viewport()
     tapped = web_phone.tap("id=para", count=2)
     assert "zoomed" not in tapped.data and web_phone.viewport() == start
@@ -105,3 +114,34 @@ def test_a_selection_on_a_page_shown_at_a_scale_is_marked_on_its_own_text(
         str(n.get("identifier")): n.get("selectedText") for n in web_phone.snapshot().nodes if n.get("selectedText")
     }
     assert marked == {"far": "A narrow block far to the right of the page."}, marked
+
+
+def test_a_double_tap_on_a_block_as_wide_as_the_page_zooms_nothing_clicks_nothing_and_says_so(
+    web_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    web_phone.open(hostile_site.url("dtz.html"))
+    start = web_phone.viewport()
+    tapped = web_phone.tap("id=wide", count=2)  # fitted, it would be smaller than the page's least scale
+    assert tapped.data["zoomed"]["how"] == "none", tapped.data
+    diff = tapped.diff or []
+    assert len(diff) == 1 and diff[0].endswith(
+        'StaticText "2 touches" id=touches  (was: StaticText "0 touches" id=touches)'
+    )
+    assert tapped.data["zoomed"]["note"].startswith("the page did not zoom: the block under the finger already fits")
+    assert web_phone.viewport() == start
+    assert said(web_phone, "log") == "none"  # a zooming page's double tap clicks nothing, as on a phone
+
+
+def test_after_a_pinch_a_double_tap_fits_the_block_and_says_that_not_a_zoom_to_the_whole_width(
+    web_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    web_phone.open(hostile_site.url("dtz.html"))
+    web_phone.tap("id=para", count=2)  # to scale 1
+    para = shown(web_phone, "para")["rect"]
+    web_phone.pinch(f"{para['x'] + para['width'] / 2:g} {para['y'] + para['height'] / 2:g}", scale=2.0)
+    pinched = web_phone.viewport()["scale"]
+    assert pinched > 1.05, pinched  # zoomed past the page's own size
+    fitted = web_phone.tap("id=para", count=2)
+    assert fitted.data["zoomed"]["how"] == "block" and fitted.data["zoomed"]["to"] == 1.0, fitted.data
+    assert fitted.data["zoomed"]["note"].startswith("the page zoomed out to scale 1 (was ")
+    assert "to fit the block under the finger" in fitted.data["zoomed"]["note"]

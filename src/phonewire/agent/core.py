@@ -154,7 +154,8 @@ class AgentSession(Repertoire, Records):
                 return result
             lines = self._views.settled(before, after["nodes"], after.get("mark"))
             # (a zoom changes every place and size on the screen, no line of the view: the device says it zoomed)
-            changed = bool(lines) or "zoomed" in result.data
+            zoomed = result.data.get("zoomed")
+            changed = bool(lines) or (isinstance(zoomed, dict) and zoomed.get("how") != "none")
             return dataclasses.replace(result, data={**result.data, "changed": changed, "diff": lines})
 
         return await self._locked(run)

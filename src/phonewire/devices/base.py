@@ -246,6 +246,13 @@ class Device(abc.ABC):
         around an action to answer ``changed``; ``None`` (the default) means the device cannot tell."""
         return None
 
+    def zoomed(self, app_id: str) -> dict[str, Any] | None:
+        """What the last double tap on ``app_id`` did to the page's zoom, once (``{"from", "to", "how"}``: ``how``
+        ``block`` — zoomed to fit the block under the finger —, ``out`` — back out to the page's least scale — or
+        ``none`` — the page double-tap zooms, and there was nothing to zoom); then None until the next.  No I/O.
+        ``None`` (the default): a double tap there zooms nothing, it is a double tap."""
+        return None
+
     def dialog(self, app_id: str | None) -> dict[str, Any] | None:
         """The dialog of the page's own (JavaScript ``alert``/``confirm``/``prompt``, ``beforeunload``) that
         ``app_id`` (None: the foreground app) shows now, as replies carry it (``{"type", "message"}``): the same

@@ -98,27 +98,31 @@ async def _viewport(d: Device, r: Request) -> JSONObject:
 async def _tap(d: Device, r: Request) -> JSONObject:
     x, y, taps = float(r.args["x"]), float(r.args["y"]), int(r.args.get("numberOfTaps", 1))
     element, mark = r.args.get("element"), r.args.get("mark")
-    # a double tap may zoom the page (a phone's browser does on a page not laid out for it): the reply says so
-    shown = await d.page_shown(_app(r)) if taps == 2 else None
     hit = await d.tap(_app(r), x, y, taps, element=str(element) if element else None, mark=str(mark) if mark else None)
     data = _message(f"tapped ({x:g}, {y:g})" + (f" {taps} times" if taps != 1 else ""))
     if hit:
         data["hit"] = hit
-    if shown is not None:
-        data = zoom_noted(data, shown, await d.page_shown(_app(r)))
-    return data
+    # a double tap may zoom the page (a phone's browser does, on a page not laid out for it): the reply says so
+    zoomed = d.zoomed(_app(r)) if taps == 2 else None
+    return zoom_noted(data, zoomed) if zoomed else data
 
 
-def zoom_noted(data: JSONObject, before: dict[str, float], after: dict[str, float] | None) -> JSONObject:
-    """A double tap's reply, told when the page's scale changed under it (before and after are page_shown's):
-    ``zoomed``, its scales and the sentence that says it (each front end puts it after its own words)."""
-    was, now = float(before.get("scale", 1)), float((after or before).get("scale", 1))
-    if abs(now - was) < 0.005:
-        return data
-    way = "in" if now > was else "out"
-    again = "a double tap again zooms back out" if way == "in" else "it shows the page's whole width"
-    note = f"the page zoomed {way}, to scale {now:.3g} (was {was:.3g}): {again}"
-    return {**data, "zoomed": {"from": was, "to": now, "note": note}}
+#: What the reply of a double tap that zoomed says, by how (Device.zoomed).
+ZOOM_NOTES: Final = {
+    "block": "the page zoomed {way} to scale {to:.3g} (was {was:.3g}) to fit the block under the finger: a double tap "
+    "there again zooms back out",
+    "out": "the page zoomed out to scale {to:.3g} (was {was:.3g}), the least it goes to",
+    "none": "the page did not zoom: the block under the finger already fits the screen at scale {to:.3g}; a double tap "
+    "on a page not laid out for phones clicks nothing (tap once to click)",
+}
+
+
+def zoom_noted(data: JSONObject, zoomed: dict[str, Any]) -> JSONObject:
+    """A double tap's reply with what it did to the page's zoom (``zoomed``: Device.zoomed's answer): ``zoomed``,
+    its scales, how and the sentence that says it (each front end puts it after its own words).  Pure."""
+    was, now, how = float(zoomed["from"]), float(zoomed["to"]), str(zoomed["how"])
+    note = ZOOM_NOTES[how].format(way="in" if now >= was else "out", to=now, was=was)
+    return {**data, "zoomed": {"from": was, "to": now, "how": how, "note": note}}
 
 
 async def _long_press(d: Device, r: Request) -> JSONObject:

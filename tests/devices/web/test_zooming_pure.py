@@ -36,13 +36,18 @@ def test_a_zoom_out_keeps_the_point_under_the_finger() -> None:
     assert (600 - left) * 0.5 == 196 and (300 - top) * 0.5 == 100
 
 
-def test_the_reply_says_a_zoom_and_nothing_when_the_scale_stayed() -> None:
+def test_the_reply_says_what_the_zoom_did() -> None:
     data = {"message": "tapped (10, 20) 2 times"}
-    zoomed = zoom_noted(data, {"scale": 0.327}, {"scale": 1.0})
+    zoomed = zoom_noted(data, {"from": 0.327, "to": 1.0, "how": "block"})
     assert zoomed["zoomed"]["from"] == 0.327 and zoomed["zoomed"]["to"] == 1.0
-    assert zoomed["zoomed"]["note"] == "the page zoomed in, to scale 1 (was 0.327): a double tap again zooms back out"
+    assert zoomed["zoomed"]["note"] == (
+        "the page zoomed in to scale 1 (was 0.327) to fit the block under the finger: a double tap there again zooms "
+        "back out"
+    )
     assert zoomed["message"] == data["message"]
-    out = zoom_noted(data, {"scale": 1.0}, {"scale": 0.327})
-    assert out["zoomed"]["note"].startswith("the page zoomed out, to scale 0.327")
-    assert zoom_noted(data, {"scale": 1.0}, {"scale": 1.001}) == data
-    assert zoom_noted(data, {"scale": 1.0}, None) == data  # no page shown after (a dialog opened): no claim
+    out = zoom_noted(data, {"from": 1.0, "to": 0.327, "how": "out"})
+    assert out["zoomed"]["note"] == "the page zoomed out to scale 0.327 (was 1), the least it goes to"
+    fitted = zoom_noted(data, {"from": 1.48, "to": 1.0, "how": "block"})  # after a pinch: down to fit the block
+    assert fitted["zoomed"]["note"].startswith("the page zoomed out to scale 1 (was 1.48) to fit the block")
+    none = zoom_noted(data, {"from": 0.327, "to": 0.327, "how": "none"})
+    assert none["zoomed"]["note"].startswith("the page did not zoom")

@@ -4,7 +4,8 @@
 //
 // A page double-tap zooms unless one of these holds (the rules of Chrome on Android, which Safari's are close to):
 // - it is laid out for the phone: its layout viewport is as wide as the screen (`width=device-width`);
-// - it cannot be zoomed: `user-scalable=no`, or a minimum scale not below its maximum;
+// - it cannot be zoomed: `user-scalable=no` (or `false`, or `0`), or a most scale not above its least (a
+//   `maximum-scale` below what shows the whole width);
 // - the element under the finger, or an element above it, has a `touch-action` other than `auto` (`manipulation`
 //   is the page's way to say "no double-tap zoom here");
 // - the finger is on a frame (not followed: zooming.py says so).
@@ -21,10 +22,18 @@
     const [k, v] = part.split("=").map((s) => s.trim().toLowerCase());
     if (k) spec[k] = v || "";
   }
-  const min = parseFloat(spec["minimum-scale"]), max = parseFloat(spec["maximum-scale"]);
-  if (spec["user-scalable"] === "no" || spec["user-scalable"] === "0" || min >= max) return null;
+  // as the browser reads the tag: user-scalable is yes, device-width, device-height or a number at least 1 away
+  // from 0, anything else a no ("false"); the least scale shows the page's whole width, or more where the tag says
+  // so, and the most is 5 unless it says less (and never below the least: then the scale is fixed)
+  const scalable = spec["user-scalable"];
+  if (scalable !== undefined && !/^(yes|device-width|device-height)$/.test(scalable)
+      && !(Math.abs(parseFloat(scalable)) >= 1)) return null;
   const root = document.documentElement;
   if (Math.abs(root.clientWidth - screenWidth) < 1) return null;
+  const fit = screenWidth / Math.max(root.scrollWidth, root.clientWidth, 1);
+  const least = Math.max(fit, parseFloat(spec["minimum-scale"]) || 0);
+  const most = parseFloat(spec["maximum-scale"]) > 0 ? parseFloat(spec["maximum-scale"]) : 5;
+  if (most <= least + 0.001) return null;
   const hit = document.elementFromPoint(x, y);
   if (!hit || hit.tagName === "IFRAME" || hit.tagName === "FRAME") return null;
   const up = (el) => el.parentElement || (el.getRootNode() instanceof ShadowRoot ? el.getRootNode().host : null);

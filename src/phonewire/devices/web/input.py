@@ -92,6 +92,14 @@ class Inputs(Views):
             await self._settle(page)
             return aim.hit
 
+    def zoomed(self, app_id: str) -> dict[str, Any] | None:
+        top = self._apps.get(app_id)
+        for page in top.stack() if top is not None else ():  # (the tap may have opened a screen over it)
+            if page.zoom_said is not None:
+                said, page.zoom_said = page.zoom_said, None
+                return said
+        return None
+
     async def _double_tap(self, page: Page, aim: Aim, at: tuple[float, float]) -> None:
         """Two taps within a double tap's window at the screen point ``at``: on a page that double-tap zooms there,
         the zoom and no click (zooming.py); elsewhere a double click, unguarded."""
@@ -110,7 +118,9 @@ class Inputs(Views):
                 await_promise=True,
             )
         if isinstance(ended, dict) and not ended.get("prevented"):  # (a page that took the touches: no zoom)
-            page.zoomed = await zooming.zoom(page.session, plan, at, self.profile.width, page.zoomed)
+            done = await zooming.zoom(page.session, plan, at, self.profile.width, page.zoomed)
+            page.zoomed = done.after if done.how == "block" else None
+            page.zoom_said = done.to_wire()
             await self._eval(page, TWO_FRAMES, await_promise=True)  # the visual viewport's resize and scroll events
 
     async def _separate_taps(

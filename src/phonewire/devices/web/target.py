@@ -71,6 +71,8 @@ class Page:
     keyboard: bool = False
     #: The scale its last double tap zoomed it to, while that zoom was not undone by another (zooming.py).
     zoomed: float | None = None
+    #: What the last double tap's zoom did, until the tap's reply takes it (the device's ``zoomed``).
+    zoom_said: dict[str, Any] | None = None
 
     def stack(self) -> Iterator[Page]:
         """This screen and the ones below it, top first."""

@@ -17,6 +17,7 @@ autosizing.  Everything the view and the gestures do follows the scale (docs/sna
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from phonewire.devices.web import js
@@ -87,12 +88,26 @@ async def _show(session: CdpSession, left: float, top: float, width: float, heig
         await session.send("DOM.scrollIntoViewIfNeeded", {"objectId": object_id, "rect": rect})
 
 
+@dataclass(frozen=True, slots=True)
+class Zoomed:
+    """What a double tap's zoom did: the scale before and after, and how — ``block`` (zoomed to fit the block under
+    the finger), ``out`` (back out to the page's least scale) or ``none`` (the block already fits at the least
+    scale, where the page is: nothing to zoom)."""
+
+    before: float
+    after: float
+    how: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"from": round(self.before, 4), "to": round(self.after, 4), "how": self.how}
+
+
 async def zoom(
     session: CdpSession, plan: dict[str, Any], screen_point: Point, screen_width: float, last: float | None
-) -> float | None:
+) -> Zoomed:
     """The double tap's zoom, ``plan`` being double_tap_zoom.js's answer, the finger at ``screen_point`` on a screen
     ``screen_width`` points wide, ``last`` the scale the page's last double tap zoomed it to (None: it zoomed out,
-    or none did).  Answers the scale zoomed in to, or None when it zoomed out."""
+    or none did)."""
     x, y, w, h = (float(v) for v in plan["block"])
     block: Box = (x, y, w, h)
     point: Point = (float(plan["point"][0]), float(plan["point"][1]))
@@ -101,7 +116,7 @@ async def zoom(
         scale, width, height = await _scale_to(session, zoom_in_scale(block[2], screen_width))
         if abs(scale - before) >= SAME_SCALE:
             await _show(session, *block_view(block, point, (width, height)), width, height)
-            return scale
+            return Zoomed(before, scale, "block")
     scale, width, height = await _scale_to(session, ZOOM_OUT_ASK)
     await _show(session, *anchored_view(point, screen_point, scale), width, height)
-    return None
+    return Zoomed(before, scale, "out" if abs(scale - before) >= SAME_SCALE else "none")
