@@ -86,17 +86,17 @@ def test_where_the_page_says_no_a_double_tap_zooms_nothing_and_is_a_double_click
 
 
 @pytest.mark.parametrize(
-    "page",
+    "viewport",
     [
-        "dtz_locked.html",  # width=1200, user-scalable=no
-        "dtz_false.html",  # user-scalable=false: not a yes, so a no (before: taken for zoomable, and it got nothing)
-        "dtz_most.html",  # maximum-scale=0.3, below the 0.33 that shows the 1200 px: the scale is fixed
+        "width=1200,user-scalable=no",
+        "user-scalable=false",  # not a yes, so a no (before: taken for zoomable, and it got nothing)
+        "maximum-scale=0.3",  # below the 0.33 that shows the 1200 px: the scale is fixed
     ],
 )
 def test_a_page_that_cannot_be_zoomed_gets_a_double_click(
-    web_phone: phonewire.Phone, hostile_site: HostileSite, page: str
+    web_phone: phonewire.Phone, hostile_site: HostileSite, viewport: str
 ) -> None:
-    web_phone.open(hostile_site.url(page))
+    web_phone.open(hostile_site.url(f"dtz.html?viewport={viewport}"))
     start = web_phone.viewport()
     tapped = web_phone.tap("id=para", count=2)
     assert "zoomed" not in tapped.data and web_phone.viewport() == start

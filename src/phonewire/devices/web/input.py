@@ -105,19 +105,15 @@ class Inputs(Views):
         the zoom and no click (zooming.py); elsewhere a double click, unguarded."""
         client = aim.client
         plan = await self._eval(page, f"({zooming.DOUBLE_TAP_ZOOM_JS})({client[0]}, {client[1]}, {self.profile.width})")
-        if not isinstance(plan, dict):
-            await gestures.taps(page.session, *aim.input, 2, at=at)
-            return
+        ended: Any = None
         try:
             await gestures.taps(page.session, *aim.input, 2, at=at)
         finally:
-            ended = await self._eval(
-                page,
-                "window.__phonewireZoom ? Promise.race([__phonewireZoom.over, new Promise(r => setTimeout(r, "
-                f"{zooming.OVER_WAIT_S * 1000:g}))]).then(() => __phonewireZoom.off()) : null",
-                await_promise=True,
-            )
-        if isinstance(ended, dict) and not ended.get("prevented"):  # (a page that took the touches: no zoom)
+            if isinstance(plan, dict):  # the guard off once the taps' last event came (or did not)
+                ended = await self._eval(page, zooming.GUARD_OFF_JS, await_promise=True)
+        if (
+            isinstance(plan, dict) and isinstance(ended, dict) and not ended.get("prevented")
+        ):  # (a page that took the touches: no zoom)
             done = await zooming.zoom(page.session, plan, at, self.profile.width, page.zoomed)
             page.zoomed = done.after if done.how == "block" else None
             page.zoom_said = done.to_wire()

@@ -27,6 +27,11 @@ from phonewire.devices.web.cdp import CdpSession
 DOUBLE_TAP_ZOOM_JS: Final = js.load("double_tap_zoom.js")
 #: The two taps' last event (their double click) waited for this long before the guard is taken away.
 OVER_WAIT_S: Final = 0.12
+#: The guard taken away once the taps' last event came, or after OVER_WAIT_S: whether the page cancelled a touch.
+GUARD_OFF_JS: Final = (
+    "window.__phonewireZoom ? Promise.race([__phonewireZoom.over, new Promise(r => setTimeout(r, "
+    f"{OVER_WAIT_S * 1000:g}))]).then(() => __phonewireZoom.off()) : null"
+)
 #: A double tap zooms in no further than this: the page at its own size.
 LEGIBLE_SCALE: Final = 1.0
 #: Screen points left free either side of the block zoomed to.
