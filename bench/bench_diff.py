@@ -2,12 +2,13 @@
 [ROUNDS] [ACTIONS]``.
 
 Each action is timed with its settled diff (the default: the reply carries the view's lines that changed, from a
-look before the action — the one its target resolved on, else one of its own — and a look after it) and alone
-(``AgentSession.settled_diff`` off: the reply as the device gave it), alternating in rounds of ACTIONS actions on
-the same session, p50 of each and their ratio.  Two actions: a selector tap (its target's look is the look
-before) and a point tap (it pays a look of its own before it; alone, it answers before the screen settled, and
-the next look waits for that).  Then the point tap with its diff against what an agent did before to verify a
-step: the tap, then ``snapshot --diff``.  Target (issue 23): at most x1.15.
+look before the action — the screen the agent last saw while the device confirms it still shows, else one of its
+own — and a look after it) and alone (``AgentSession.settled_diff`` off: the reply as the device gave it),
+alternating in rounds of ACTIONS actions on the same session, p50 of each and their ratio.  Two actions: a selector
+tap and a point tap (both go by the screen the last reply left, with its change mark; a point tap alone answers
+before the screen settled and walks nothing, and the next look waits for that).  Then the point tap with its diff
+against what an agent did before to verify a step: the tap, then ``snapshot --diff``.  Target (issue 23): at most
+x1.15.
 """
 
 from __future__ import annotations

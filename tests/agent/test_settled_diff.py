@@ -185,3 +185,30 @@ def test_a_selector_naming_one_element_of_the_screen_the_last_reply_left_is_tapp
         run(agent.tap('role=Button label="+"'))  # both rows' buttons: ambiguous there, and on a fresh look
     assert refused.value.code == e.AMBIGUOUS_MATCH
     assert [c for c, _ in sender.sent] == ["snapshot"]
+
+
+def test_a_point_tap_goes_by_the_screen_the_agent_last_saw_and_looks_again_only_when_the_page_changed() -> None:
+    """A tap at a point carries the change mark of the screen the agent last saw (or the last reply left): that
+    screen is its look before (one snapshot per tap, the one after).  If the page changed since, the device sent
+    nothing (ELEMENT_MOVED): the tap goes again, unmarked, after a look of its own — once, and its diff starts from
+    that look."""
+    sender = MarkedSender(screen(row(1, 100, 0), row(2, 150, 0)))
+    agent = AgentSession(sender, app_id=APP)
+    run(agent.tap("50 110"))  # the first: no screen seen yet, so a look of its own and no mark
+    assert [c for c, _ in sender.sent] == ["snapshot", "tap", "snapshot"]
+    assert "mark" not in sender.sent[1][1]
+    sender.sent.clear()
+    run(agent.tap("50 110"))
+    run(agent.tap("50 160"))
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
+    assert all(body.get("mark") == "doc:1" and "element" not in body for c, body in sender.sent if c == "tap")
+    sender.mark = "doc:2"
+    sender.sent.clear()
+    result = run(agent.tap("50 110"))
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot", "tap", "snapshot"]
+    assert sender.sent[0][1].get("mark") == "doc:1" and "mark" not in sender.sent[2][1]
+    assert result.diff == []
+    agent.settled_diff = False  # no diff asked for: no look to save, so no mark
+    sender.sent.clear()
+    run(agent.tap("50 110"))
+    assert sender.sent == [("tap", {"x": 50.0, "y": 110.0, "appBundleId": APP})]

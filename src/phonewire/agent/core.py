@@ -281,7 +281,7 @@ class AgentSession(Repertoire, Records):
         async def run() -> ActionResult:
             if point_of(target) is not None:
                 x, y, info = await self._resolver.resolve(target)
-                return await self._tap_at(x, y, count, info)
+                return await self._point_tap(x, y, count, info)
             held = self._resolver.held(target)
             if held is not None:
                 # a ref to an element with a serial, as its snapshot showed it: the tap goes where that snapshot
@@ -309,6 +309,22 @@ class AgentSession(Repertoire, Records):
             return await self._tap_at(x, y, count, info, element=str(serial) if serial else None)
 
         return await self._acted(run)
+
+    async def _point_tap(self, x: float, y: float, count: int, info: dict[str, Any]) -> ActionResult:
+        """A tap at a point.  Its diff's look before is the screen the agent last saw (or the last action's reply
+        left), with that screen's change mark: the device taps only while the page has not changed since, so that
+        screen is the one the tap met (no look of its own).  If it changed, nothing was sent: the tap goes again
+        after a fresh look."""
+        table, mark = self._resolver.refs.index, self._resolver.refs.mark
+        if table is None or mark is None or not self._link.saw(table.nodes):
+            return await self._tap_at(x, y, count, info)
+        try:
+            return await self._tap_at(x, y, count, info, mark=mark)
+        except ProtocolError as exc:
+            if exc.code != e.ELEMENT_MOVED:
+                raise
+        self._link.watch()  # nothing was sent: the look before is the tap's own
+        return await self._tap_at(x, y, count, info)
 
     async def _choose_option(self, owner: Node, option: Node, ref: str | None, found_in: Index) -> ActionResult:
         """A tap on an option of a closed select (listed under it, without a place): the option chosen, as a
@@ -352,8 +368,8 @@ class AgentSession(Repertoire, Records):
             fields["numberOfTaps"] = count
         if element is not None:
             fields["element"] = element
-            if mark is not None:
-                fields["mark"] = mark
+        if mark is not None:
+            fields["mark"] = mark
         result = action_result(await self._link.send(c.TAP, fields, app=True), info)
         hit = result.data.get("hit")
         if not info and hit and isinstance(result.data.get("message"), str):

@@ -28,6 +28,9 @@ GUARD_IF_OK: Final = (
     f"(a) => (a && a.verdict === 'ok' && a.client && ({gestures.GUARD_JS})(a.client[0], a.client[1]), a)"
 )
 
+#: The aim of a gesture whose snapshot no longer shows the screen (a dialog came over the page since).
+CHANGED: Final = Aim(None, (0.0, 0.0), (0.0, 0.0), 1.0, "changed")
+
 MOVED_HINT: Final = (
     "Nothing was sent. Take a `snapshot` and act on the element where it shows now (its ref stays the same while it "
     "is the same element)."
@@ -46,9 +49,10 @@ def check_on_screen(x: float, y: float, width: float, height: float, what: str) 
 
 
 def check_aim(aim: Aim, element: str | None, x: float, y: float) -> None:
-    """The refusal of a gesture aimed at ``element`` whose point (x, y) does not reach it now; None when it does
-    (or when the gesture names no element)."""
-    if element is None or aim.verdict == "ok":
+    """The refusal of a gesture aimed at ``element`` whose point (x, y) does not reach it now, or aimed by a snapshot
+    whose change mark no longer holds (``changed``: with or without an element); None when it does (or when the
+    gesture names no element and came with no mark)."""
+    if aim.verdict == "ok" or (element is None and aim.verdict != "changed"):
         return
     there = aim.hit or "nothing"
     if aim.verdict == "changed":

@@ -55,6 +55,9 @@ class Inputs(Views):
     ) -> str | None:
         with self._mapped(app_id):
             page = self._live(app_id)
+            if mark and (page.dialog is not None or page.chooser is not None):
+                # the snapshot the tap was aimed by showed the page: a dialog or chooser came over it since
+                aiming.check_aim(aiming.CHANGED, element, x, y)
             if page.dialog is not None:
                 return await dialogs.tap(page, page.dialog, self._dialog_screen(page), (x, y), taps)
             if page.chooser is not None:
@@ -63,7 +66,7 @@ class Inputs(Views):
             self._clear_of_keyboard(page, x, y, "tap")
             if page.frames.chain(element):  # an element of a frame of another origin (frames.py)
                 return await self._frame_tap(page, (x, y), taps, str(element), mark)
-            probe: Probe = (x, y, element, mark or "") if element else (x, y)
+            probe: Probe = (x, y, element or "", mark or "") if element or mark else (x, y)
             evaluate = partial(self._eval, page, await_promise=True)
             if taps == 1:
                 # one evaluation: the aim checked (walker_perception.js's aim) and, when it is ok, the guard that

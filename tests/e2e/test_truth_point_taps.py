@@ -1,0 +1,78 @@
+"""A tap at a point goes by the screen the agent last saw (issue 23: no look of its own before it, so its diff costs
+one snapshot, the one after), and only while the page still shows that screen: a page that changed since, or a
+dialog that came over it, has the device send nothing, and the tap goes once, after a fresh look
+(tests/e2e/hostile/held.html: the page lists every click it was sent)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from web_runner import HostileSite
+
+import phonewire
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def phone(module_phone: phonewire.Phone) -> phonewire.Phone:
+    return module_phone
+
+
+def centre(phone: phonewire.Phone, identifier: str) -> str:
+    node = next(n for n in phone.snapshot().nodes if n.get("identifier") == identifier)
+    r = node["rect"]
+    return f"{r['x'] + r['width'] / 2:.1f} {r['y'] + r['height'] / 2:.1f}"
+
+
+def clicks(phone: phonewire.Phone) -> str:
+    node = next(n for n in phone.snapshot().nodes if n.get("identifier") == "log")
+    return str(node["label"]).split("Clicks:", 1)[1].strip()
+
+
+def test_a_point_tap_on_the_screen_just_seen_is_done_once_and_its_diff_is_what_it_did(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("held.html"))
+    add = centre(phone, "add")
+    first = phone.tap(add)
+    second = phone.tap(add)  # by the screen the first reply left
+    assert any("Count 1" in line for line in first.diff or []), first.diff
+    assert any("Count 2" in line for line in second.diff or []), second.diff
+    assert clicks(phone) == "add add"
+
+
+def test_a_point_tap_after_the_page_changed_goes_once_and_its_diff_leaves_out_what_came_before_it(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("held.html"))
+    add, later = centre(phone, "add"), centre(phone, "later")
+    phone.tap(later)
+    time.sleep(1.6)  # "Later came" arrives after the tap's reply: the screen that reply left is not the page now
+    result = phone.tap(add)
+    lines = result.diff or []
+    assert any("Count 1" in line for line in lines), lines
+    # the tap's look before is the page as it was when it tapped: the news came before the tap, not from it
+    assert not any("Later came" in line for line in lines), lines
+    assert clicks(phone) == "later add"
+
+
+def test_a_point_tap_after_a_dialog_came_goes_to_the_dialog_after_a_fresh_look(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("held.html"))
+    alert = centre(phone, "alert")
+    phone.tap(alert)
+    time.sleep(1.6)
+    ok = next(n["rect"] for n in phone.snapshot().nodes if n.get("type") == "Button" and n.get("label") == "OK")
+    at = f"{ok['x'] + ok['width'] / 2:.1f} {ok['y'] + ok['height'] / 2:.1f}"
+    phone.tap(at)  # (where the dialog's OK is: learned once)
+    phone.tap(alert)
+    time.sleep(1.6)  # the dialog opens after the reply: the screen that reply left shows the page, not the dialog
+    result = phone.tap(at)
+    lines = result.diff or []
+    # its look before is the dialog, not the page the last reply showed: the diff says the dialog went
+    assert any(line.startswith("-") and "Hello" in line for line in lines), lines
+    assert result.changed is True
+    assert clicks(phone) == "alert alert"
