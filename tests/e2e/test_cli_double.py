@@ -150,6 +150,19 @@ def test_batch_dash_reads_the_steps_from_stdin_as_documented(cli: Cli) -> None:
     assert taps_shown(cli) == "taps=1"
 
 
+def test_a_batch_names_each_step_by_its_words_with_a_long_one_cut(cli: Cli) -> None:
+    """The step's own reply says the rest (the app opened, the characters filled): a long word is not said twice."""
+    app = "app." + "x" * 60
+    res = cli(*D, "batch", "-", stdin=json.dumps([["open", app], ["tap", "id=counter"]]))
+    assert res.code == 0, res.err
+    lines = res.out.splitlines()
+    assert lines[0] == f"[0] {app[:39]}…".replace("[0] ", "[0] open ", 1)
+    assert lines[1] == f"ok opened {app}"
+    assert "[1] tap id=counter" in lines
+    assert json.loads(cli(*D, "--json", "batch", "-", stdin=json.dumps([["open", app]])).out)["results"][0]["argv"] == [
+        "open", app]  # fmt: skip
+
+
 def test_batch_stdin_nested_100000_deep_is_refused_with_a_hint(cli: Cli) -> None:
     res = cli(*D, "--json", "batch", "-", stdin="[" * 100_000)
     assert res.code == 2

@@ -61,6 +61,17 @@ CASES: list[tuple[list[str], dict[str, Any], str]] = [
     (["tap", "@e3"], BARE, "ok tapped"),
     (["tap", "role=Button", "label=Sign in", "--count", "2"], WITH_MESSAGE, 'ok did it @e3 Button "Save" at 10.5,20'),
     (["tap", "10", "20"], {"message": "m", "changed": False}, "ok m (nothing changed on screen)"),
+    # the point once: the device's message names it unrounded, the target rounded to a tenth
+    (
+        ["tap", "@e3"],
+        {"message": "tapped (10.45, 20.04)", "target": TARGET},
+        'ok tapped (10.45, 20.04) @e3 Button "Save"',
+    ),
+    (
+        ["tap", "@e3"],
+        {"message": "tapped (10.3, 20)", "target": TARGET},
+        'ok tapped (10.3, 20) @e3 Button "Save" at 10.5,20',
+    ),
     (["longpress", "@e3", "--duration", "900"], BARE, "ok long-pressed"),
     (["longpress", "@e3"], WITH_MESSAGE, 'ok did it @e3 Button "Save" at 10.5,20'),
     (["fill", "@e3", "héllo"], BARE, "ok filled 5 character(s)"),

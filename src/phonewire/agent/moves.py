@@ -5,9 +5,10 @@ whose place moved by more than MOVED_PT (and by more than half its own size, so 
 one ``~`` line saying where it went; more than MAX_MOVED_LINES such elements are one line with the count.
 
 Likewise elements that only came under a cover, or out from under one (a sheet, a dialog's backdrop, a page's
-overlay laid over everything): more than MAX_MOVED_LINES such ``~`` lines are one line with their refs, since what
-covers them is a line of its own in the same diff (MiniWoB's cover over the finished task: six lines read
-``[covered]  (was: …)`` after the last tap)."""
+overlay laid over everything): more than MAX_MOVED_LINES such ``~`` lines that came under a cover are one line with
+their refs, since what covers them is a line of its own in the same diff (MiniWoB's cover over the finished task: six
+lines read ``[covered]  (was: …)`` after the last tap); those that came out from under one, more than
+MAX_UNCOVERED_LINES."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ from phonewire.protocol.snapshot import Node, rect_of
 MOVED_PT = 8.0
 #: The most moved elements a diff lists one by one (a scrolled list moves them all: one line says how many).
 MAX_MOVED_LINES = 3
+#: The most elements that came out from under a cover a diff lists one by one: they are new to an agent whose last
+#: look was ``-i`` (which leaves covered elements out), and MiniWoB's task fields come out four at a time — listed
+#: as refs only, the agent had to snapshot again to read them (agent bench: one call and 650 characters more).
+MAX_UNCOVERED_LINES = 12
 
 
 def _ref_of(line: str) -> str:
@@ -90,7 +95,7 @@ def covers(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         same = [ref for ref, how in found.values() if how == change[1]]
-        if len(same) <= MAX_MOVED_LINES:
+        if len(same) <= (MAX_MOVED_LINES if change[1] == "now" else MAX_UNCOVERED_LINES):
             out.append(line)
         elif change[0] == same[0]:
             out.append(f"~ {len(same)} elements {change[1]} [covered]: {' '.join(same)}")

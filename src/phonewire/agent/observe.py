@@ -11,6 +11,7 @@ from phonewire.agent.moves import covers, moved
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
 from phonewire.agent.view import Rendered, diff, page_header, quality_header, render
+from phonewire.agent.was import brief
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -57,7 +58,7 @@ class Views:
                 before = render(
                     self._previous, interactive=interactive, full=full, name=lambda n: issued.get(id(n), "")
                 )
-                changes = covers(diff(before, rendered)) or moved(before, rendered)
+                changes = brief(covers(diff(before, rendered))) or moved(before, rendered)
                 lines = changes or ["# no changes"]
         else:
             lines = rendered.lines
@@ -84,7 +85,7 @@ class Views:
         self._previous = after
         self._previous_refs = rendered.refs
         self._settled = (after, rendered)
-        return covers(diff(shown_before, rendered)) or moved(shown_before, rendered)
+        return brief(covers(diff(shown_before, rendered))) or moved(shown_before, rendered)
 
 
 def dropped(data: Mapping[str, Any]) -> str:

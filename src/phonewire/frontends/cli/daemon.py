@@ -38,7 +38,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -107,6 +107,16 @@ BATCH_UNCHANGED_HINT: Final = (
     "Take a snapshot to see the screen: the target may not react to that action, or the screen changed later "
     "than the reply (add a `wait` step before the next action)."
 )
+
+
+#: A batch's text names each step by its words, each cut to this many characters (the step's own reply says the
+#: rest: a URL opened, a value filled).
+ECHOED_WORD = 40
+
+
+def echoed(step: Sequence[str]) -> str:
+    """A batch step as its text output names it: its words, a long one cut (``open http://127.0.0.1:8000/ad…``)."""
+    return " ".join(w if len(w) <= ECHOED_WORD else w[: ECHOED_WORD - 1] + "…" for w in step)
 
 
 class Daemon:
@@ -393,14 +403,14 @@ class Daemon:
                 outcome = await v.execute(sub, self._context(sub, cwd))
             except ProtocolError as exc:
                 results.append({"step": n, "argv": step, "ok": False, "error": exc.to_wire()})
-                texts.append(f"[{n}] {' '.join(step)}\n" + v.render_error(exc, as_json=False))
+                texts.append(f"[{n}] {echoed(step)}\n" + v.render_error(exc, as_json=False))
                 code = v.exit_code_for(exc)
                 break
             entry: dict[str, Any] = {"step": n, "argv": step, "ok": True, "data": outcome.data}
             if outcome.warning:
                 entry["warning"] = outcome.warning
             results.append(entry)
-            texts.append(f"[{n}] {' '.join(step)}\n" + v.render_outcome(outcome, as_json=False))
+            texts.append(f"[{n}] {echoed(step)}\n" + v.render_outcome(outcome, as_json=False))
             if inv.flags.get("--strict") and outcome.data.get("changed") is False:
                 # the action ran, and the screen shows nothing of it: the steps after it assume an effect
                 unchanged = {"step": n, "reason": "unchanged", "message": BATCH_UNCHANGED, "hint": BATCH_UNCHANGED_HINT}

@@ -363,9 +363,17 @@ def _target_text(data: Mapping[str, Any]) -> str:
     ref = f" @{target['ref']}" if target.get("ref") else ""
     if "x" not in target:
         return ""
-    # the point once: a reply whose message names it already (`tapped (327, 177.9)`) is not told it again
-    point = f"({target['x']:g}, {target['y']:g})"
-    return f"{ref} {what}" + ("" if point in str(data.get("message", "")) else f" at {target['x']:g},{target['y']:g}")
+    # the point once: a reply whose message names it already (`tapped (25.55, 40.3)`: the target's point is that,
+    # rounded to a tenth) is not told it again
+    said = _SAID_POINT.search(str(data.get("message", "")))
+    x, y = float(target["x"]), float(target["y"])
+    if said is not None and abs(float(said.group(1)) - x) <= 0.051 and abs(float(said.group(2)) - y) <= 0.051:
+        return f"{ref} {what}"
+    return f"{ref} {what} at {x:g},{y:g}"
+
+
+#: The point an action's message names (``tapped (25.55, 40.3)``).
+_SAID_POINT: Final = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
 
 
 def _in_cwd(ctx: Context, path: str) -> str:
