@@ -212,3 +212,37 @@ def test_a_point_tap_goes_by_the_screen_the_agent_last_saw_and_looks_again_only_
     sender.sent.clear()
     run(agent.tap("50 110"))
     assert sender.sent == [("tap", {"x": 50.0, "y": 110.0, "appBundleId": APP})]
+
+
+class NavigatingSender(MarkedSender):
+    """A tap that loads another document: the screen after it is ``page`` under a new document's mark."""
+
+    def __init__(self, nodes: list[dict[str, Any]], page: list[dict[str, Any]]) -> None:
+        super().__init__(nodes)
+        self.page = [{**n, "serial": str(n["index"] + 500)} for n in page]
+
+    async def send(self, command: str, fields: Any = None) -> Envelope:
+        reply = await super().send(command, fields)
+        if command == "tap":
+            self.nodes, self.mark = self.page, "doc2:1"
+        return reply
+
+
+def test_a_tap_that_loads_another_page_answers_the_new_pages_view_not_every_line_of_both() -> None:
+    """A form that posted, a link that navigated: the diff's lines would be every line of the old page removed and
+    every line of the new one added.  The reply says "a new page" and gives its view, once; its refs act next."""
+    login = screen(RawNode("TextField", label="User", rect=Rect(20, 100, 300, 40)),
+                   RawNode("Button", label="Log in", rect=Rect(20, 160, 300, 40)))  # fmt: skip
+    home = screen(RawNode("Heading", label="Welcome", rect=Rect(20, 60, 300, 30)),
+                  RawNode("Link", label="Log out", rect=Rect(20, 120, 100, 30)))  # fmt: skip
+    sender = NavigatingSender(login, home)
+    agent = AgentSession(sender, app_id=APP)
+    result = run(agent.tap('"Log in"'))
+    assert result.diff is not None and result.diff[0] == "# a new page (the one before is gone):"
+    assert [line.split(" ", 1)[1] for line in result.diff[1:]] == ['Heading "Welcome"', 'Link "Log out"']
+    assert result.changed is True
+    ref = result.diff[2].split()[0]
+    sender.sent.clear()
+    again = run(agent.tap(ref))  # by the new page's view, with its mark: no look of its own
+    assert [c for c, _ in sender.sent] == ["tap", "snapshot"] and sender.sent[0][1]["mark"] == "doc2:1"
+    assert again.diff == []

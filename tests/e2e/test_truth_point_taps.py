@@ -76,3 +76,18 @@ def test_a_point_tap_after_a_dialog_came_goes_to_the_dialog_after_a_fresh_look(
     assert any(line.startswith("-") and "Hello" in line for line in lines), lines
     assert result.changed is True
     assert clicks(phone) == "alert alert"
+
+
+def test_a_tap_that_loads_another_page_answers_with_the_new_pages_view(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    phone.open(hostile_site.url("held.html"))
+    result = phone.tap('"Next page"')
+    lines = result.diff or []
+    assert lines[0] == "# a new page (the one before is gone):", lines
+    assert any('Heading "Second screen"' in line for line in lines[1:]), lines
+    assert not any(line.startswith(("-", "+", "~")) for line in lines), lines  # no line of the old page said gone
+    assert result.changed is True
+    early = next(line.split()[0] for line in lines if 'StaticText "Early"' in line or '"Early"' in line)
+    assert phone.tap(early).diff == ['~ ' + next(line for line in phone.snapshot().text.splitlines()
+                                                 if "early-taps" in line) + '  (was: "0")']  # fmt: skip

@@ -152,7 +152,7 @@ class AgentSession(Repertoire, Records):
                 after = await link.snapshot()
             except ProtocolError:
                 return result
-            lines = self._views.settled(before, after["nodes"], after.get("mark"))
+            lines = self._views.settled(before, after["nodes"], after.get("mark"), was=link.before_mark)
             # (a zoom changes every place and size on the screen, no line of the view: the device says it zoomed)
             zoomed = result.data.get("zoomed")
             changed = bool(lines) or (isinstance(zoomed, dict) and zoomed.get("how") != "none")
@@ -292,7 +292,7 @@ class AgentSession(Repertoire, Records):
                 x, y, info = self._resolver.place(held_node, held_ref, issued, target)
                 table = self._resolver.refs.index
                 # the screen before is the snapshot of that mark (the tap is sent only while it still holds)
-                saw = table is not None and self._link.saw(table.nodes)
+                saw = table is not None and self._link.saw(table.nodes, mark)
                 try:
                     return await self._tap_at(x, y, count, info, element=str(held_node["serial"]), mark=mark)
                 except ProtocolError as exc:
@@ -316,7 +316,7 @@ class AgentSession(Repertoire, Records):
         screen is the one the tap met (no look of its own).  If it changed, nothing was sent: the tap goes again
         after a fresh look."""
         table, mark = self._resolver.refs.index, self._resolver.refs.mark
-        if table is None or mark is None or not self._link.saw(table.nodes):
+        if table is None or mark is None or not self._link.saw(table.nodes, mark):
             return await self._tap_at(x, y, count, info)
         try:
             return await self._tap_at(x, y, count, info, mark=mark)

@@ -41,13 +41,15 @@ class Link:
         self._watching = False
         #: The screen before the action in progress acted (None: not yet seen, or it could not be seen).
         self.before: list[Node] | None = None
+        #: That screen's change mark (web: its document and change count), when it had one.
+        self.before_mark: str | None = None
         #: Text read from the screen (agent/seen.py): while its last snapshot had seen text, every snapshot reads.
         self.reader = seen.Reader()
 
     def begin(self) -> None:
         """A new operation: nothing said yet."""
         self.refronted = self.state_reset = False
-        self._watching, self.before = False, None
+        self._watching, self.before, self.before_mark = False, None, None
 
     def unwatch(self) -> list[Node] | None:
         """The action has acted: the screen before it (None where it could not be seen); no more looks are kept."""
@@ -57,15 +59,15 @@ class Link:
     def watch(self) -> None:
         """An action begins: keep the screen before it — the snapshot it takes before its first mutating command
         (the one its target resolved on), else one taken right before that command."""
-        self._watching, self.before = True, None
+        self._watching, self.before, self.before_mark = True, None, None
 
-    def saw(self, nodes: list[Node]) -> bool:
+    def saw(self, nodes: list[Node], mark: str | None = None) -> bool:
         """The action's look before is ``nodes``, a snapshot the agent holds whose change mark goes with its gesture
         (the device sends nothing unless the page has not changed since): no look of its own.  False when no action
         is watching (nothing kept)."""
         if not self._watching or self.before is not None:
             return False
-        self.before = nodes
+        self.before, self.before_mark = nodes, mark
         return True
 
     async def _seen_before(self) -> None:
@@ -131,11 +133,12 @@ class Link:
         nodes = data.get("nodes")
         # the wire's nodes, as protocol/snapshot.py's build_snapshot made them on the device's side
         listed = cast(list[Node], nodes) if isinstance(nodes, list) else []
-        if self._watching and self.before is None:
-            self.before = listed  # the action's own look before it acts (its target resolved on it)
         out: Snapshot = {"nodes": listed, "quality": data.get("quality") or {}}
         if isinstance(data.get("mark"), str):
             out["mark"] = data["mark"]
+        if self._watching and self.before is None:
+            # the action's own look before it acts (its target resolved on it)
+            self.before, self.before_mark = listed, out.get("mark")
         return out
 
 

@@ -69,11 +69,22 @@ class Views:
         self._settled = None  # refs issued afresh: the last action's view names its elements no more
         return View("\n".join(lines), nodes, rendered.refs, quality)
 
-    def settled(self, before: list[Node], after: list[Node], mark: str | None = None) -> list[str]:
+    def settled(
+        self, before: list[Node], after: list[Node], mark: str | None = None, *, was: str | None = None
+    ) -> list[str]:
         """What an action did: the lines of the view that changed from ``before`` to ``after`` (the screen once
         still), as ``snapshot --diff`` prints them, refs included — ``after`` is this session's view from now on
         (its refs are the ones to act on next, with ``after``'s change mark: a tap on one of them needs no fresh
-        snapshot while the page holds; a later ``snapshot --diff`` starts from it)."""
+        snapshot while the page holds; a later ``snapshot --diff`` starts from it).  When ``after`` is another
+        document than ``before`` (their marks, ``mark`` and ``was``, name two: a form that posted, a link that
+        navigated), the lines are the new page's view under :data:`NEW_PAGE`: every line of the old page gone and
+        every line of the new one added, said once."""
+        if new_document(was, mark):
+            index = Index(after)
+            rendered = render(after, name=self.refs.namer(index))
+            self.refs.settle(index, rendered, mark)
+            self._previous, self._previous_refs, self._settled = after, rendered.refs, (after, rendered)
+            return [NEW_PAGE, *rendered.lines]
         if self._settled is not None and self._settled[0] == before:
             shown_before = self._settled[1]  # the screen the previous action left, unchanged since: its view
         else:
@@ -86,6 +97,16 @@ class Views:
         self._previous_refs = rendered.refs
         self._settled = (after, rendered)
         return brief(covers(diff(shown_before, rendered))) or moved(shown_before, rendered)
+
+
+#: The first line of an action's diff that ended on another document: the new page's view follows.
+NEW_PAGE = "# a new page (the one before is gone):"
+
+
+def new_document(before: str | None, after: str | None) -> bool:
+    """Whether change marks ``before`` and ``after`` (``DOC:COUNT``) are of two documents; False when either is
+    unknown."""
+    return bool(before and after) and str(before).rpartition(":")[0] != str(after).rpartition(":")[0]
 
 
 def dropped(data: Mapping[str, Any]) -> str:
