@@ -91,3 +91,25 @@ def test_a_tap_that_loads_another_page_answers_with_the_new_pages_view(
     early = next(line.split()[0] for line in lines if 'StaticText "Early"' in line or '"Early"' in line)
     assert phone.tap(early).diff == ['~ ' + next(line for line in phone.snapshot().text.splitlines()
                                                  if "early-taps" in line) + '  (was: "0")']  # fmt: skip
+
+
+def test_a_scroll_on_a_page_shown_zoomed_out_says_its_distance_in_screen_points(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """A desktop-width page is shown at about 0.4: the content moved ``distance`` points on the screen, not CSS px
+    (it said 1270 pt where the screen moved about 509)."""
+    phone.open(hostile_site.url("tall_wide.html"))
+    scale = phone.viewport()["scale"]
+    assert scale < 0.6
+
+    def tops() -> dict[str, float]:
+        return {str(n["identifier"]): float(n["rect"]["y"]) for n in phone.snapshot().nodes
+                if str(n.get("identifier", "")).startswith("mark-")}  # fmt: skip
+
+    before = tops()
+    result = phone.scroll("down")
+    after = tops()
+    shared = sorted(set(before) & set(after))
+    assert shared, (before, after)
+    moved = before[shared[0]] - after[shared[0]]
+    assert moved > 50 and abs(result.data["distance"] - moved) <= 1.5, (result.data, moved, scale)

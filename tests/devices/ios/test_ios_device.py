@@ -381,9 +381,11 @@ def test_a_wda_that_stops_answering_fails_the_tap_once_and_never_resends_it(wda:
         assert device.describe()["lastFailure"] is None
         return since(wda, mark)
 
-    routes = run(wda, scenario, scale=0.05)  # 10 s call timeout → 0.5 s
-    # The hung request reached WDA (it is answered late, after resume): its fate was unknown, so it was never resent.
-    assert sorted(b["x"] for b in wda.bodies("POST /wda/tap")) == [10, 20]
+    routes = run(wda, scenario, scale=0.2)  # 10 s call timeout → 2 s
+    # The hung request's fate was unknown, so it was never resent: WDA got it once (answered late, after resume) —
+    # or, on a machine so loaded that the 2 s ran out before it was even written, not at all; never twice.
+    taps = [b["x"] for b in wda.bodies("POST /wda/tap")]
+    assert taps.count(10) <= 1 and taps.count(20) == 1 and taps[-1] == 20, taps
     assert {"GET /status", "POST /session"} <= set(routes)  # the next command re-checked WDA and opened a session
 
 

@@ -114,9 +114,10 @@ def outcome(plan: dict[str, Any], after: object) -> dict[str, Any]:
         out["revealed"] = bool(plan.get("revealed"))
     if plan.get("located") is False:
         out["located"] = False
-    if isinstance(after, list) and len(after) == 2:
+    if isinstance(after, list) and len(after) in (2, 3):
         position, limit = float(after[0]), float(after[1])
-        out["distance"] = round(max(0.0, (position - float(plan["before"])) * sign), 1)
+        scale = float(after[2]) if len(after) == 3 and float(after[2]) > 0 else 1.0  # (CSS px to screen points)
+        out["distance"] = round(max(0.0, (position - float(plan["before"])) * sign * scale), 1)
         out["atEnd"] = position >= limit - 1 if sign > 0 else position <= 1
     else:
         out["distance"] = None
