@@ -252,6 +252,9 @@ def test_a_pinch_is_two_touches_the_pages_own_handlers_see(page: phonewire.Phone
     result = page.pinch("id=canvas", scale=scale)
     assert "two fingers" in str(result.data.get("message"))
     assert shown(page, "touches") == says
+    # the page took the touches (touch-action: none): no zoom, and the reply says so; its diff shows what the page drew
+    assert "zoomed" not in result.data and "the page's zoom stayed at scale" in str(result.data["message"])
+    assert any(says in line for line in result.diff or []), result.diff
 
 
 def test_a_pinch_near_the_screens_edge_still_ends_at_the_scale_asked_or_is_refused(page: phonewire.Phone) -> None:

@@ -124,9 +124,12 @@ def test_a_pinch_zooms_a_zoomable_page_by_the_spread_and_refs_still_land(
     web_phone.open(hostile_site.url("zoom.html"))
     before = web_phone.viewport()["scale"]
     two = next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "b2")["rect"]
-    web_phone.pinch(f"{two['x'] + two['width'] / 2:g} {two['y'] + two['height'] / 2:g}", scale=2.0)
+    pinched = web_phone.pinch(f"{two['x'] + two['width'] / 2:g} {two['y'] + two['height'] / 2:g}", scale=2.0)
     after = web_phone.viewport()["scale"]
     assert before * 1.2 < after <= before * 2 * 1.05, (before, after)
+    # the reply says the zoom it made (no line of the view changes with a scale: changed says it)
+    assert pinched.data["zoomed"] == {"from": before, "to": after, "how": "pinch"}, pinched.data
+    assert pinched.changed is True and f"the page zoomed to scale {after:.3g}" in pinched.data["message"]
     shown = sorted((n["rect"]["x"], n["identifier"], r) for r, n in web_phone.snapshot().refs.items()
                    if n["type"] == "Button")  # fmt: skip
     assert len(shown) >= 2, shown

@@ -107,12 +107,14 @@ class Repertoire:
 
         async def _locked(self, fn: Callable[[], Awaitable[T]]) -> T: ...
 
+        async def _acted(self, fn: Callable[[], Awaitable[ActionResult]]) -> ActionResult: ...
+
         async def resolve(self, target: str) -> tuple[float, float, dict[str, Any]]: ...
 
     async def press_combo(self, combo: str) -> ActionResult:
         """``press ctrl+a``: one key with modifiers held (AgentSession.press sends anything with a ``+`` here)."""
         key, modifiers = parse_combo(combo)
-        return await self._locked(lambda: self._act(c.KEY, {"key": key, "modifiers": modifiers}, app=True))
+        return await self._acted(lambda: self._act(c.KEY, {"key": key, "modifiers": modifiers}, app=True))
 
     async def _act(self, command: str, fields: Mapping[str, Any], *, app: bool = False) -> ActionResult:
         return action_result(await self._link.send(command, fields, app=app))
@@ -142,7 +144,7 @@ class Repertoire:
                 fields.update(start=start, end=end)
             return action_result(await self._link.send(c.SELECT_TEXT, fields, app=True), info)
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     @operation
     async def clipboard_get(self) -> ActionResult:
@@ -157,7 +159,7 @@ class Repertoire:
     @operation
     async def rotate(self, orientation: str) -> ActionResult:
         _choose("orientation", orientation, c.ORIENTATIONS)
-        return await self._locked(lambda: self._act(c.ROTATE, {"orientation": orientation}))
+        return await self._acted(lambda: self._act(c.ROTATE, {"orientation": orientation}))
 
     @operation
     async def location(self, latitude: float, longitude: float, *, accuracy: float | None = None) -> ActionResult:
@@ -179,7 +181,7 @@ class Repertoire:
     async def appearance(self, mode: str) -> ActionResult:
         """The system's light or dark mode (a web page's ``prefers-color-scheme``)."""
         _choose("appearance", mode, c.APPEARANCES)
-        return await self._locked(lambda: self._act(c.SET_APPEARANCE, {"appearance": mode}))
+        return await self._acted(lambda: self._act(c.SET_APPEARANCE, {"appearance": mode}))
 
     @operation
     async def connectivity(self, mode: str) -> ActionResult:
@@ -192,7 +194,7 @@ class Repertoire:
         if not files:
             raise invalid("name at least one file", "pick-file PATH [PATH…]: the files to hand the chooser.")
         paths = _absolute(files)
-        return await self._locked(lambda: self._act(c.PICK_FILE, {"files": paths}, app=True))
+        return await self._acted(lambda: self._act(c.PICK_FILE, {"files": paths}, app=True))
 
     @operation
     async def pinch(self, target: str, *, scale: float = 2.0, duration_ms: float = 300) -> ActionResult:
@@ -205,7 +207,7 @@ class Repertoire:
             fields = {"x": x, "y": y, "pinchScale": float(scale), "durationMs": float(duration_ms)}
             return action_result(await self._link.send(c.PINCH, fields, app=True), info)
 
-        return await self._locked(run)
+        return await self._acted(run)
 
     @operation
     async def permissions(self, setting: str, names: list[str]) -> ActionResult:
@@ -222,4 +224,4 @@ class Repertoire:
     @operation
     async def keyboard_hide(self) -> ActionResult:
         """Dismiss the on-screen keyboard (what is under it can be tapped again); says so when none was up."""
-        return await self._locked(lambda: self._act(c.HIDE_KEYBOARD, {}))
+        return await self._acted(lambda: self._act(c.HIDE_KEYBOARD, {}))

@@ -267,14 +267,22 @@ class Inputs(Views):
                     f"{min(x, self.profile.width - x):g} points from the screen's edge",
                     "Pinch at a point further from the edge (the target's centre), or scroll it further in first.",
                 )
+            was = await self._page_scale(page)
             page.unsettled = True
             with dialogs.may_open(page):
                 await gestures.pinch(page.session, (x, y), (start, start * scale), duration_ms,
                                      self.profile.width - 1, zoom=partial(self._page_scale, page))  # fmt: skip
             await self._rest(page)
             await self._settle(page)
+            now = await self._page_scale(page)
+        was, now = round(was, 3), round(now, 3)  # (as `viewport` says the scale)
         way = "spread" if scale > 1 else "pinched"
-        return {"message": f"{way} two fingers at ({x:g}, {y:g}): {start:g} → {start * scale:g} points apart"}
+        said = f"{way} two fingers at ({x:g}, {y:g}): {start:g} → {start * scale:g} points apart"
+        if now == was:  # (a page that cannot zoom, or at its bound: the page may still have moved)
+            return {"message": f"{said}; the page's zoom stayed at scale {now:.3g}"}
+        # the scale changes every place and size on the screen, no line of the view: the reply says it (changed)
+        return {"message": f"{said}; the page zoomed to scale {now:.3g} (was {was:.3g})",
+                "zoomed": {"from": was, "to": now, "how": "pinch"}}  # fmt: skip
 
     async def _rest(self, page: Page) -> None:
         """After a drag: wait (bounded) until nothing scrolls any more — a fling decelerating, smooth scrolling,
