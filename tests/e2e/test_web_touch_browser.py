@@ -153,3 +153,19 @@ def test_a_tap_on_plain_text_beside_a_link_gives_the_link_neither_its_touch_nor_
     assert page_log(web_phone).endswith("pointerdown link; touchstart link; click link")
     # the handler lent for the tap went with it: the text is no button to the view
     assert next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "near")["type"] == "StaticText"
+
+
+def test_a_double_tap_and_a_long_press_on_plain_text_beside_a_link_reach_the_text(
+    web_phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """The same touch adjustment moved a double tap's touches, clicks and double click, and a long press's touch, to
+    the link 3 points below the words (a page laid out for the phone: a double tap there is a double click)."""
+    web_phone.open(hostile_site.url("touch_near.html"))
+    words = next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "near")["rect"]
+    point = f"{words['x'] + 30:g} {words['y'] + words['height'] - 1:g}"
+    web_phone.tap(point, count=2)
+    once = "pointerdown near; touchstart near; click near"
+    assert page_log(web_phone) == f"{once}; {once}; dblclick near"
+    web_phone.long_press(point)
+    assert page_log(web_phone).endswith("dblclick near; pointerdown near; touchstart near")  # (no click: a press)
+    assert next(n for n in web_phone.snapshot().nodes if n.get("identifier") == "near")["type"] == "StaticText"

@@ -67,6 +67,22 @@ def test_malformed_invocations_are_usage_errors_with_the_verbs_usage(argv: list[
     assert exit_code_for(info.value) == EXIT_USAGE
 
 
+@pytest.mark.parametrize(
+    ("verb", "meant"),
+    [
+        ("long-press", "longpress"),
+        ("LONG_PRESS", "longpress"),
+        ("snapshto", "snapshot"),
+        ("trace-start", "trace start"),
+    ],
+)
+def test_an_unknown_verb_names_the_one_meant_with_its_usage(verb: str, meant: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_argv([verb, "@e3"])
+    assert info.value.message == f"unknown verb {verb!r}: did you mean `{meant}`?"
+    assert (info.value.hint or "").startswith(f"usage: phonewire {meant}")
+
+
 def test_other_errors_are_command_errors() -> None:
     assert exit_code_for(ProtocolError(e.STALE_REF, "x")) == EXIT_COMMAND
 

@@ -253,7 +253,7 @@ class Operation:
     container: bool = False
     #: The CLI's text for the result (after ``ok `` for an action; one line per item of a list): a template of the
     #: result's fields, the call's arguments by parameter name and the CLI's own pieces (``{target_text}``,
-    #: ``{into_text}``, ``{text_length}``: cli/verbs.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
+    #: ``{into_text}``, ``{text_length}``: cli/texts.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
     #: ``b`` when ``a`` is absent (``{a|}``: else nothing); characters before the name (``{ a}``) are written only
     #: with a value; ``!l`` lowers its case.  None: ``{message}`` for an action, the result's JSON for data.
     cli_text: str | None = None

@@ -16,6 +16,22 @@
 // in CSS px from the top left of the root element's border box (what DOM.scrollIntoViewIfNeeded takes).
 (function (x, y, screenWidth) {
   const old = window.__phonewireZoom; if (old) old.off();
+  // g (window.__phonewireZoom): the two taps' state, on every page.  g.over resolves once the second tap's double
+  // click came (the last event of the two taps: kept from the page where the page zooms); g.off takes away what
+  // was installed: the handler lent to the element under the finger (lend_click.js: touch adjustment would move a
+  // double click on plain text to a link beside it) and, where the page zooms, the guard.
+  const g = {prevented: false, undo: []};
+  let over = null;
+  g.over = new Promise((resolve) => { over = resolve; });
+  const ended = (ev) => { if (ev.isTrusted) over(); };
+  window.addEventListener("dblclick", ended, true);
+  g.undo.push(lendClick(x, y), () => window.removeEventListener("dblclick", ended, true));
+  g.off = () => {
+    for (const undo of g.undo) undo();
+    delete window.__phonewireZoom;
+    return {prevented: g.prevented};
+  };
+  window.__phonewireZoom = g;
   const meta = document.querySelector('meta[name="viewport" i]');
   const spec = {};
   for (const part of (meta ? meta.getAttribute("content") || "" : "").split(/[,;]/)) {
@@ -48,10 +64,6 @@
   const MOUSE = ["mousemove", "mousedown", "mouseup", "click", "mouseover", "mouseout", "mouseenter", "mouseleave",
                  "pointermove", "pointerdown", "pointerup", "pointerover", "pointerout", "pointerenter",
                  "pointerleave", "dblclick", "auxclick", "contextmenu"];
-  // g.over: resolves once the second tap's double click was kept from the page (the last event of the two taps)
-  const g = {prevented: false};
-  let over = null;
-  g.over = new Promise((resolve) => { over = resolve; });
   const stop = (ev) => {
     if (!ev.isTrusted) return;
     if (ev.type.startsWith("pointer") && ev.pointerType !== "mouse") return;  // the touch's own pointer events
@@ -60,19 +72,12 @@
     if (ev.type === "dblclick") over();
   };
   const touched = (ev) => { if (ev.isTrusted && ev.defaultPrevented) g.prevented = true; };
-  // the element under the finger takes the touches itself (tap_guard.js says why and how)
-  const lent = hit.onclick === null ? hit : null;
-  if (lent) lent.onclick = () => {};
   for (const t of MOUSE) window.addEventListener(t, stop, true);
   for (const t of ["touchstart", "touchend"]) window.addEventListener(t, touched, {passive: true});
-  g.off = () => {
-    if (lent) lent.onclick = null;
+  g.undo.push(() => {
     for (const t of MOUSE) window.removeEventListener(t, stop, true);
     for (const t of ["touchstart", "touchend"]) window.removeEventListener(t, touched, {passive: true});
-    delete window.__phonewireZoom;
-    return {prevented: g.prevented};
-  };
-  window.__phonewireZoom = g;
+  });
   return {block: [box.left - origin.left, box.top - origin.top, box.width, box.height],
           point: [x - origin.left, y - origin.top], scale: window.visualViewport ? visualViewport.scale : 1};
 })

@@ -170,7 +170,7 @@ async def taps(session: CdpSession, x: float, y: float, count: int, at: tuple[fl
 # handler for the tap (an ``onclick`` that does nothing), which makes it the element the touch goes to.
 # ``answer`` resolves with the guard's state when the tap's click arrives, or when ``release`` is called (no click
 # came: the page cancelled the touch, or it landed in a frame).
-GUARD_JS: Final = js.load("tap_guard.js")
+GUARD_JS: Final = js.lending("tap_guard.js")
 #: Sent once the touch pair was acknowledged: the guard's state, and the tap's end in the same evaluation — moved:
 #: the guard lets the click sent again at the point through; else it is turned off and ``then`` runs.  Almost
 #: always the click was handled before this evaluation runs (its task comes after the click's, so what the page's

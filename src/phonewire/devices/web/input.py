@@ -24,7 +24,7 @@ from phonewire.protocol.snapshot import finite
 
 _FOCUS_ON = js.load("focus_on.js").strip()
 _FOCUSED = js.load("focused.js")
-_PRESS_GUARD = js.load("press_guard.js")
+_PRESS_GUARD = js.lending("press_guard.js")
 _PRESS_END = js.load("press_end.js")
 _SELECT_TEXT = js.load("select_text.js")
 #: Resolves two animation frames later: a key's answer that the page renders a tick after the key has drawn by then.
@@ -105,15 +105,15 @@ class Inputs(Views):
 
     async def _double_tap(self, page: Page, aim: Aim, at: tuple[float, float]) -> None:
         """Two taps within a double tap's window at the screen point ``at``: on a page that double-tap zooms there,
-        the zoom and no click (zooming.py); elsewhere a double click, unguarded."""
+        the zoom and no click (zooming.py); elsewhere a double click on the element under the finger (lend_click.js:
+        not moved to a link beside it)."""
         client = aim.client
         plan = await self._eval(page, f"({zooming.DOUBLE_TAP_ZOOM_JS})({client[0]}, {client[1]}, {self.profile.width})")
         ended: Any = None
         try:
             await gestures.taps(page.session, *aim.input, 2, at=at)
-        finally:
-            if isinstance(plan, dict):  # the guard off once the taps' last event came (or did not)
-                ended = await self._eval(page, zooming.GUARD_OFF_JS, await_promise=True)
+        finally:  # the guard (and the handler lent to the element under the finger) off once the taps' last event came
+            ended = await self._eval(page, zooming.GUARD_OFF_JS, await_promise=True)
         if (
             isinstance(plan, dict) and isinstance(ended, dict) and not ended.get("prevented")
         ):  # (a page that took the touches: no zoom)
@@ -194,7 +194,9 @@ class Inputs(Views):
             where, point = (aimed.where, aimed.inner.client) if frame_id else (frames.Where(page.session), (x, y))
             page.unsettled = True
             with dialogs.may_open(page):
-                await frames.evaluate(where, _PRESS_GUARD)  # a phone's long press makes no click (press_guard.js)
+                # a phone's long press makes no click, and its touches go to the element under the finger
+                guard_at = aimed.inner.client if frame_id else aim.client
+                await frames.evaluate(where, f"({_PRESS_GUARD})({guard_at[0]}, {guard_at[1]})")
                 # (Android's long press fires the page's contextmenu; iOS's none)
                 menu = not apple(self.profile.platform)
                 await gestures.long_press(page.session, *aim.input, duration_ms, context_menu=menu)

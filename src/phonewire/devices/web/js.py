@@ -25,3 +25,10 @@ def bundle(names: Sequence[str], *, params: Sequence[str] = (), returns: str | N
 
 #: The focused element through shadow roots and frames, as a function (active_element.js).
 ACTIVE_ELEMENT = f"({load('active_element.js')})"
+
+
+def lending(name: str) -> str:
+    """The function expression of ``name`` (a ``.js`` file whose function calls ``lendClick``) with lend_click.js's
+    function bound to that name: the one lending of a click handler to the element under the finger, shared by the
+    tap's, the double tap's and the long press's guards."""
+    return f"((lendClick) => {load(name)})({load('lend_click.js')})"

@@ -28,23 +28,10 @@
     ev.preventDefault();
     if (ev.type === "click" && g.state === "waiting") clicked("moved");
   };
-  // The element at the point takes the touch itself.  Chromium moves a touch's touchstart, pointer events and click
-  // to a clickable element near the finger (touch adjustment, in a box of about 25 points, whatever the touch's
-  // radius) when what is under the finger takes no clicks: a plain text beside a link sent the link its touches.
-  // An element with a click handler of its own is such a candidate, and the one under the finger wins: a handler
-  // that does nothing (`onclick`, not a listener, which clickers.js would count as the page's), on that element for
-  // the tap, unless it has one.
-  let under = document.elementFromPoint(x, y);
-  while (under && under.shadowRoot) {
-    const inner = under.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === under) break;
-    under = inner;
-  }
-  const lent = under && under.onclick === null ? under : null;
-  if (lent) lent.onclick = () => {};
+  const giveBack = lendClick(x, y);  // the element at the point takes the touch itself (lend_click.js)
   g.off = () => {
     for (const t of MOUSE) window.removeEventListener(t, guard, true);
-    if (lent) lent.onclick = null;
+    giveBack();
     delete window.__phonewireTap;
   };
   for (const t of MOUSE) window.addEventListener(t, guard, true);

@@ -24,7 +24,7 @@ from phonewire.devices.web import js
 from phonewire.devices.web.cdp import CdpSession
 
 #: The page script that decides and guards (see the module's docstring).
-DOUBLE_TAP_ZOOM_JS: Final = js.load("double_tap_zoom.js")
+DOUBLE_TAP_ZOOM_JS: Final = js.lending("double_tap_zoom.js")
 #: The two taps' last event (their double click) waited for this long before the guard is taken away.
 OVER_WAIT_S: Final = 0.12
 #: The guard taken away once the taps' last event came, or after OVER_WAIT_S: whether the page cancelled a touch.

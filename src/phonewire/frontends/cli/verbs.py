@@ -14,13 +14,13 @@ Exit codes (the client exits with them, in one place)::
 from __future__ import annotations
 
 import asyncio
+import difflib
 import math
 import os
 import re
-import string
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -32,6 +32,7 @@ from phonewire.agent.operations import Operation, for_front_end
 from phonewire.agent.params import Param
 from phonewire.agent.results import REACTIVATED_NOTE, STATE_RESET_NOTE, ActionResult, View, stamp_fields
 from phonewire.frontends.cli.grammar import FLAG_OPTIONS, VALUE_OPTIONS
+from phonewire.frontends.cli.texts import cli_text
 from phonewire.protocol import errors as e
 from phonewire.protocol.envelope import encode_json
 from phonewire.protocol.errors import ProtocolError
@@ -194,6 +195,18 @@ def _store(into: dict[str, Any], name: str, value: Any, *, many: bool) -> None:
         into[name] = value
 
 
+def unknown_verb(verb: str) -> UsageError:
+    """The refusal of a verb the CLI has not got, naming the one meant where it is plain: the same letters without
+    dashes or underscores (``long-press``: ``longpress``), or one a typo away (``snapshto``)."""
+    squashed = verb.replace("-", "").replace("_", "").lower()
+    meant = [v for v in VERBS if v.replace(" ", "") == squashed]
+    meant = meant or difflib.get_close_matches(verb, list(VERBS), 1, 0.75)
+    if not meant:
+        return UsageError(f"unknown verb {verb!r}")
+    spec = VERBS[meant[0]]
+    return UsageError(f"unknown verb {verb!r}: did you mean `{meant[0]}`?", spec.usage)
+
+
 def parse_argv(argv: list[str]) -> Invocation:
     """Split argv into global options, the verb, its arguments and flags; :class:`UsageError` if malformed."""
     globals_: dict[str, Any] = {}
@@ -212,7 +225,7 @@ def parse_argv(argv: list[str]) -> Invocation:
                     verb = f"{verb} {argv[i]}"
                     i += 1
                 if verb not in VERBS:
-                    raise UsageError(f"unknown verb {verb!r}")
+                    raise unknown_verb(verb)
             else:
                 args.append(token)
             continue
@@ -354,28 +367,6 @@ def _action(result: ActionResult, text: str) -> Outcome:
     return Outcome(result.data, text, result.warning, result.reactivated, result.state_reset)
 
 
-def _target_text(data: Mapping[str, Any]) -> str:
-    target = data.get("target")
-    if not isinstance(target, dict):
-        return ""
-    label = target.get("label")
-    what = f'{target.get("type")} "{label}"' if label else str(target.get("type"))
-    ref = f" @{target['ref']}" if target.get("ref") else ""
-    if "x" not in target:
-        return ""
-    # the point once: a reply whose message names it already (`tapped (25.55, 40.3)`: the target's point is that,
-    # rounded to a tenth) is not told it again
-    said = _SAID_POINT.search(str(data.get("message", "")))
-    x, y = float(target["x"]), float(target["y"])
-    if said is not None and abs(float(said.group(1)) - x) <= 0.051 and abs(float(said.group(2)) - y) <= 0.051:
-        return f"{ref} {what}"
-    return f"{ref} {what} at {x:g},{y:g}"
-
-
-#: The point an action's message names (``tapped (25.55, 40.3)``).
-_SAID_POINT: Final = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
-
-
 def _in_cwd(ctx: Context, path: str) -> str:
     """A path as the calling client meant it (the daemon runs elsewhere); an empty one stays empty (refused by the
     agent, never read as the working directory itself)."""
@@ -464,44 +455,6 @@ def _outcome(op: Operation, result: object, kwargs: dict[str, Any]) -> Outcome:
         return Outcome({op.spelling("cli"): result}, "\n".join(cli_text(op, row, {}) for row in result))
     data = result if isinstance(result, dict) else {"result": result}
     return Outcome(data, cli_text(op, data, kwargs) if op.cli_text else encode_json(data).decode())
-
-
-class _Template(string.Formatter):
-    """The operation table's ``cli_text`` templates (agent/operations.py): ``{a|b}``, ``{ a}``, ``!l``."""
-
-    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-        text = str(key)
-        names = text.lstrip(" \t")
-        for name in names.split("|"):
-            if not name:
-                return ""
-            value = kwargs.get(name)
-            if value is not None:
-                return f"{text[: len(text) - len(names)]}{value}" if names != text else value
-        raise KeyError(names)
-
-    def convert_field(self, value: Any, conversion: str | None) -> Any:
-        return str(value).lower() if conversion == "l" else super().convert_field(value, conversion)
-
-
-_TEMPLATE: Final = _Template()
-
-
-def cli_text(op: Operation, data: Mapping[str, Any], kwargs: Mapping[str, Any]) -> str:
-    """The operation's declared CLI text for a result's ``data`` and the call's arguments."""
-    done = _TEMPLATE.format(op.cli_done, **kwargs) if op.cli_done else op.spelling("cli")
-    text = kwargs.get("text")
-    pieces = {"target_text": _target_text(data), "into_text": _fill_target(data),
-              "text_length": len(text) if isinstance(text, str) else None}  # fmt: skip
-    return _TEMPLATE.format(op.cli_text or "{message}", **{"message": done, **kwargs, **data, **pieces})
-
-
-def _fill_target(data: Mapping[str, Any]) -> str:
-    target = data.get("target")
-    if not isinstance(target, dict):
-        return ""
-    ref = f" @{target['ref']}" if target.get("ref") else ""
-    return f" into{ref} {target.get('type')}" + (f' "{target["label"]}"' if target.get("label") else "")
 
 
 async def _screenshot(inv: Invocation, ctx: Context, session: AgentSession) -> Outcome:
