@@ -289,3 +289,19 @@ def test_a_gesture_at_a_point_outside_the_screen_is_refused_before_anything_is_s
     assert site.clicks() == []
     phone.tap("id=far-a")
     assert site.clicks() == ["far-a"]
+
+
+@pytest.mark.parametrize("prefix", ["near", "far"])
+def test_a_tap_on_a_frames_link_follows_it_and_says_ok(
+    frames_phone: phonewire.Phone, site: AimSite, prefix: str
+) -> None:
+    """The frame navigates because the tap followed its link (after the finger lifted): that is what was asked,
+    not a frame that left while the touch was sent (it answered FRAME_CHANGED, exit 3, for a tap that worked)."""
+    phone = frames_phone
+    _open(phone, site, f"frames-link-{prefix}")
+    result = phone.tap(f"id={prefix}-link")
+    assert result.data.get("message", "").startswith("tapped"), result.data
+    phone.wait("id=next-a")
+    site.clear()
+    phone.tap("id=next-a")
+    assert site.clicks() == ["next-a"], site.clicks()

@@ -77,6 +77,9 @@ class Frames:
     contexts: dict[str, Where] = field(default_factory=dict)
     #: frame id → navigations seen in it (requested, started, committed, detached): a gesture compares them.
     navigations: dict[str, int] = field(default_factory=dict)
+    #: frame id → its navigation count when it was last asked to follow a link or send a form (the request's
+    #: reason: FOLLOWED): a gesture whose first navigation since it was aimed is such a request followed its link.
+    followed: dict[str, int] = field(default_factory=dict)
     #: the serial of a frame element → its frame id.
     owners: dict[str, str] = field(default_factory=dict)
     #: a frame document's id → the frames from the top to it: (the frame element's serial, the frame's id) each.
@@ -120,10 +123,15 @@ class Frames:
             if frame_id:
                 self.navigations[frame_id] = self.navigations.get(frame_id, 0) + 1
         else:  # a frame navigating, or gone
-            frame_id = str((params.get("frame") or {}).get("id") or params.get("frameId") or "")
-            if frame_id:
-                self.navigations[frame_id] = self.navigations.get(frame_id, 0) + 1
+            self._navigating(method, params)
         return None
+
+    def _navigating(self, method: str, params: dict[str, Any]) -> None:
+        frame_id = str((params.get("frame") or {}).get("id") or params.get("frameId") or "")
+        if frame_id:
+            self.navigations[frame_id] = self.navigations.get(frame_id, 0) + 1
+            if method == "Page.frameRequestedNavigation" and params.get("reason") in FOLLOWED:
+                self.followed[frame_id] = self.navigations[frame_id]
 
     def _drop(self, which: Callable[[Where], bool]) -> None:
         for frame_id in [f for f, w in self.contexts.items() if which(w)]:
@@ -341,11 +349,19 @@ def _check_frame(aim: Aim, element: str, x: float, y: float) -> None:
     aiming.check_aim(aim, element, x, y)
 
 
+#: The reasons of a navigation request (Page.frameRequestedNavigation) that a click on a link or a form's button
+#: makes: the frame leaves because the gesture reached it.
+FOLLOWED: Final = frozenset({"anchorClick", "formSubmissionGet", "formSubmissionPost"})
+
+
 def check_still(frames: Frames, frame_id: str, before: int, what: str, now: int | None = None) -> None:
-    """ELEMENT_MOVED when the frame ``frame_id`` navigated (or went) since ``before`` (its navigations then) — while
+    """FRAME_CHANGED when the frame ``frame_id`` navigated (or went) since ``before`` (its navigations then) — while
     the gesture was being sent (``now``: its navigations when the finger lifted; else now); the gesture is not sent
-    again."""
+    again.  A frame whose first navigation since then is a link or form it was asked to follow (the tap's click
+    followed its link) did what the gesture asked."""
     if (frames.navigations.get(frame_id, 0) if now is None else now) == before:
+        return
+    if frames.followed.get(frame_id) == before + 1:
         return
     raise ProtocolError(
         e.FRAME_CHANGED,
