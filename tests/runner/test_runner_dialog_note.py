@@ -37,3 +37,16 @@ def test_the_system_permission_dialog_is_answered_by_its_own_buttons() -> None:
     data = noted_dialog({"message": "tapped"}, None, opened)
     assert data["message"].endswith("(answer it: tap Allow or Don't Allow, or press back to dismiss it)")
     assert "a permission dialog opened" in data["message"]
+
+
+def test_a_system_menu_says_the_choice_made_in_it_or_that_it_was_dismissed() -> None:
+    menu = {"type": "link menu", "message": "https://x.test/", "choices": ["Open", "Copy Link"]}
+    chose = noted_dialog({"message": "tapped (1, 2)"}, {**menu, "answer": "Copy Link"}, None)
+    assert chose["message"] == 'tapped (1, 2); "Copy Link" chosen in the link menu'
+    # back closes it: no choice of it was made (it said `"dismissed" chosen in the link menu`)
+    dismissed = {**menu, "answer": "dismissed"}
+    escaped = noted_dialog({"message": "pressed escape"}, dismissed, None)
+    assert escaped["message"] == "pressed escape; the link menu dialog was dismissed"
+    # back's reply names what it closed: said once
+    back = {"message": 'dismissed the link menu "https://x.test/" (Cancel)', "back": "closed", "closed": "link menu"}
+    assert noted_dialog(back, dismissed, None) == back

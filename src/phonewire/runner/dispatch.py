@@ -341,8 +341,10 @@ def noted_dialog(data: JSONObject, before: JSONObject | None, after: JSONObject 
     if after is before:
         return data
     notes: list[str] = []
-    if before is not None and before.get("answer"):
-        if before.get("choices"):  # a system menu (the link menu): what was chosen in it
+    # (a reply that names what it closed, back's, says the dialog's fate already)
+    if before is not None and before.get("answer") and "closed" not in data:
+        choices = before.get("choices")
+        if isinstance(choices, list) and before["answer"] in choices:  # a system menu (the link menu): its choice
             notes.append(f"{json.dumps(before['answer'], ensure_ascii=False)} chosen in the {before.get('type')}")
         else:
             notes.append(f"the {before.get('type')} dialog was {before['answer']}")
