@@ -26,6 +26,20 @@ def centre(phone: phonewire.Phone, identifier: str) -> str:
     return f"{r['x'] + r['width'] / 2:.1f} {r['y'] + r['height'] / 2:.1f}"
 
 
+def until_shown(phone: phonewire.Phone, label: str) -> None:
+    """Wait (bounded) until the page shows ``label``, without the session seeing it: the look goes through the
+    session's link, not its views, so the screen the agent last saw stays the one it was (a `wait` would renew it)."""
+
+    async def look() -> bool:
+        nodes = (await phone.session._link.snapshot())["nodes"]
+        return any(n.get("label") == label for n in nodes)
+
+    deadline = time.monotonic() + 20
+    while not phone._call(look()):
+        assert time.monotonic() < deadline, f"{label!r} never showed"
+        time.sleep(0.1)
+
+
 def clicks(phone: phonewire.Phone) -> str:
     node = next(n for n in phone.snapshot().nodes if n.get("identifier") == "log")
     return str(node["label"]).split("Clicks:", 1)[1].strip()
@@ -49,7 +63,7 @@ def test_a_point_tap_after_the_page_changed_goes_once_and_its_diff_leaves_out_wh
     phone.open(hostile_site.url("held.html"))
     add, later = centre(phone, "add"), centre(phone, "later")
     phone.tap(later)
-    time.sleep(1.6)  # "Later came" arrives after the tap's reply: the screen that reply left is not the page now
+    until_shown(phone, "Later came")  # after the tap's reply: the screen that reply left is not the page now
     result = phone.tap(add)
     lines = result.diff or []
     assert any("Count 1" in line for line in lines), lines
@@ -64,12 +78,12 @@ def test_a_point_tap_after_a_dialog_came_goes_to_the_dialog_after_a_fresh_look(
     phone.open(hostile_site.url("held.html"))
     alert = centre(phone, "alert")
     phone.tap(alert)
-    time.sleep(1.6)
+    until_shown(phone, "OK")
     ok = next(n["rect"] for n in phone.snapshot().nodes if n.get("type") == "Button" and n.get("label") == "OK")
     at = f"{ok['x'] + ok['width'] / 2:.1f} {ok['y'] + ok['height'] / 2:.1f}"
     phone.tap(at)  # (where the dialog's OK is: learned once)
     phone.tap(alert)
-    time.sleep(1.6)  # the dialog opens after the reply: the screen that reply left shows the page, not the dialog
+    until_shown(phone, "OK")  # the dialog opens after the reply: the screen that reply left shows the page
     result = phone.tap(at)
     lines = result.diff or []
     # its look before is the dialog, not the page the last reply showed: the diff says the dialog went
