@@ -160,7 +160,9 @@ async def _keyboard_return(d: Device, r: Request) -> JSONObject:
 
 async def _keyboard_delete(d: Device, r: Request) -> JSONObject:
     await d.keyboard_delete(_app(r))
-    return _message("deleted one character")
+    # what was pressed, not what it did: at the field's start, or with its text selected, a backspace deletes
+    # nothing or more than one character (the reply's diff says which)
+    return _message("pressed delete (backspace)")
 
 
 async def _key(d: Device, r: Request) -> JSONObject:
