@@ -58,8 +58,7 @@ class Views:
                 before = render(
                     self._previous, interactive=interactive, full=full, name=lambda n: issued.get(id(n), "")
                 )
-                changes = brief(covers(diff(before, rendered))) or moved(before, rendered)
-                lines = changes or ["# no changes"]
+                lines = changes(before, rendered) or ["# no changes"]
         else:
             lines = rendered.lines
         lines = [h for h in (header, page_header(quality)) if h] + lines
@@ -79,24 +78,27 @@ class Views:
         document than ``before`` (their marks, ``mark`` and ``was``, name two: a form that posted, a link that
         navigated), the lines are the new page's view under :data:`NEW_PAGE`: every line of the old page gone and
         every line of the new one added, said once."""
-        if new_document(was, mark):
-            index = Index(after)
-            rendered = render(after, name=self.refs.namer(index))
-            self.refs.settle(index, rendered, mark)
-            self._previous, self._previous_refs, self._settled = after, rendered.refs, (after, rendered)
-            return [NEW_PAGE, *rendered.lines]
-        if self._settled is not None and self._settled[0] == before:
-            shown_before = self._settled[1]  # the screen the previous action left, unchanged since: its view
-        else:
-            carried = self.refs.carried_over(Index(before)) if self.refs.refs or self.refs.retired else {}
-            shown_before = render(before, name=lambda n: carried.get(int(n["index"]), ""))
+        shown_before = None if new_document(was, mark) else self._shown(before)  # (nothing of an old page is said)
         index = Index(after)
         rendered = render(after, name=self.refs.namer(index))
         self.refs.settle(index, rendered, mark)
         self._previous = after
         self._previous_refs = rendered.refs
         self._settled = (after, rendered)
-        return brief(covers(diff(shown_before, rendered))) or moved(shown_before, rendered)
+        return [NEW_PAGE, *rendered.lines] if shown_before is None else changes(shown_before, rendered)
+
+    def _shown(self, before: list[Node]) -> Rendered:
+        """The view of ``before``, with the refs its elements carry."""
+        if self._settled is not None and self._settled[0] == before:
+            return self._settled[1]  # the screen the previous action left, unchanged since: its view
+        carried = self.refs.carried_over(Index(before)) if self.refs.refs or self.refs.retired else {}
+        return render(before, name=lambda n: carried.get(int(n["index"]), ""))
+
+
+def changes(before: Rendered, after: Rendered) -> list[str]:
+    """The diff's lines from ``before`` to ``after`` as the agent reads them: changed lines said briefly (was.py),
+    many that only came under a cover (or out) as one, or else the elements that moved (moves.py)."""
+    return brief(covers(diff(before, after))) or moved(before, after)
 
 
 #: The first line of an action's diff that ended on another document: the new page's view follows.

@@ -23,7 +23,7 @@
   const g = {prevented: false, undo: []};
   let over = null;
   g.over = new Promise((resolve) => { over = resolve; });
-  const ended = (ev) => { if (ev.isTrusted) over(); };
+  const ended = (ev) => { if (ev.isTrusted) over(); };  // (before the guard's listener: it sees the double click)
   window.addEventListener("dblclick", ended, true);
   g.undo.push(lendClick(x, y), () => window.removeEventListener("dblclick", ended, true));
   g.off = () => {
@@ -69,7 +69,6 @@
     if (ev.type.startsWith("pointer") && ev.pointerType !== "mouse") return;  // the touch's own pointer events
     ev.stopImmediatePropagation();
     ev.preventDefault();
-    if (ev.type === "dblclick") over();
   };
   const touched = (ev) => { if (ev.isTrusted && ev.defaultPrevented) g.prevented = true; };
   for (const t of MOUSE) window.addEventListener(t, stop, true);
