@@ -198,6 +198,7 @@ async def exact_tap(
     *,
     then: str,
     touched: Callable[[], None] | None = None,
+    left: Callable[[], None] | None = None,
     at: tuple[float, float] | None = None,
 ) -> Tapped:
     """One tap whose click lands at (x, y) (see GUARD_JS); the guard must already be installed at that point.
@@ -209,6 +210,9 @@ async def exact_tap(
     trip through the page (the click came late, or never, or the page went away under the tap: it navigated,
     closed, opened a dialog).
     ``touched`` is called once the touch pair was acknowledged (the finger lifted), before the click's answer;
+    ``left`` when the touch's own handlers sent the document away before the click: the answer says so (the page's
+    Navigation API saw it in the handler), or the document was gone before it could answer (the DevTools events of a
+    frame in a renderer of its own may come after the touch's acknowledgement);
     ``at`` is the tap's screen point (:func:`hover_and_touch`).
 
     Sticky hover: the mouse is first moved to the point (sent in the same batch, before the touch), so the tapped
@@ -226,6 +230,8 @@ async def exact_tap(
             await evaluate(_GUARD_RELEASE)
             reply = await answer
         state = reply.get("state") if isinstance(reply, dict) else None
+        if left is not None and (state == "gone" or (isinstance(reply, dict) and reply.get("left"))):
+            left()  # (gone: the document the guard was in was replaced before the answer reached it)
         if state not in ("moved", "late moved"):
             return (True, reply.get("after")) if state == "done" else (False, None)
         # the browser moved the click (touch adjustment): the guard stopped it; the click again, at the point
@@ -240,6 +246,8 @@ async def exact_tap(
         replayed = await evaluate(_GUARD_OFF % {"then": then})
         return True, replayed.get("after") if isinstance(replayed, dict) else None
     except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
+        if left is not None:  # gone before its answer could run or resolve: before the click
+            left()
         return False, None
     finally:
         if not answer.done():

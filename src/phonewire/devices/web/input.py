@@ -152,6 +152,8 @@ class Inputs(Views):
         aimed = await frames.aim(page.frames, partial(self._walker, page), point, element, mark, then=then)
         aiming.check_aim(aimed.inner, element, *point)
         before = page.frames.navigations.get(aimed.frame_id, 0)
+        # the frame's navigations when the finger lifted; one more in front when the page itself saw the touch send
+        # it away (its DevTools events can come after the touch's acknowledgement)
         lifted: list[int] = []
         page.unsettled = True
         with self._may_close(page), dialogs.may_open(page):
@@ -159,7 +161,8 @@ class Inputs(Views):
                 evaluate = partial(frames.evaluate, aimed.where, await_promise=True)
                 await gestures.exact_tap(
                     page.session, evaluate, *aimed.top.input, then="0",
-                    touched=lambda: lifted.append(page.frames.navigations.get(aimed.frame_id, 0)), at=point,
+                    touched=lambda: lifted.append(page.frames.navigations.get(aimed.frame_id, 0)),
+                    left=lambda: lifted.insert(0, before + 1), at=point,
                 )  # fmt: skip
             elif taps == 2:
                 await gestures.taps(page.session, *aimed.top.input, taps, at=point)

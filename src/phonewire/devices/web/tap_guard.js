@@ -29,8 +29,14 @@
     if (ev.type === "click" && g.state === "waiting") clicked("moved");
   };
   const giveBack = lendClick(x, y);  // the element at the point takes the touch itself (lend_click.js)
+  // the document sent away by the touch's own handlers, before its click (the answer says `left`): DevTools'
+  // navigation events may reach the host only after the touch was acknowledged, this listener runs in the handler
+  const nav = window.navigation;
+  const leaving = (ev) => { if (g.state === "waiting" && !ev.destination.sameDocument) g.left = true; };
+  if (nav) nav.addEventListener("navigate", leaving);
   g.off = () => {
     for (const t of MOUSE) window.removeEventListener(t, guard, true);
+    if (nav) nav.removeEventListener("navigate", leaving);
     giveBack();
     delete window.__phonewireTap;
   };
