@@ -107,6 +107,21 @@ def test_a_tap_that_loads_another_page_answers_with_the_new_pages_view(
                                                  if "early-taps" in line) + '  (was: "0")']  # fmt: skip
 
 
+def test_a_key_that_posts_a_form_answers_with_the_new_pages_view(
+    phone: phonewire.Phone, hostile_site: HostileSite
+) -> None:
+    """Enter in a form's field loads another page: the reply says so and gives that page's view, as a tap's does
+    (before: every line of both pages, each old line "drawn anew" or gone)."""
+    phone.open(hostile_site.url("held.html"))
+    phone.fill('"Search"', "cats")
+    result = phone.press("enter")
+    lines = result.diff or []
+    assert lines[0] == "# a new page (the one before is gone):", lines
+    assert any('Heading "Second screen"' in line for line in lines[1:]), lines
+    assert not any(line.startswith(("-", "+", "~")) for line in lines), lines
+    assert any('"via search"' in line for line in lines[1:]), lines  # the page the form posted to says so
+
+
 def test_a_scroll_on_a_page_shown_zoomed_out_says_its_distance_in_screen_points(
     phone: phonewire.Phone, hostile_site: HostileSite
 ) -> None:

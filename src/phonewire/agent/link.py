@@ -76,9 +76,11 @@ class Link:
         self._watching = False
         if self.before is None and self.app_id:
             try:
-                self.before = (await self.snapshot())["nodes"]
+                seen = await self.snapshot()
             except ProtocolError:
-                self.before = None
+                return
+            # its mark too: an action that loads another document (a key that posts a form) answers its new page
+            self.before, self.before_mark = seen["nodes"], seen.get("mark")
 
     async def wire(self, command: str, body: Mapping[str, Any]) -> Reply:
         """Send one wire command.  A mutating one, once sent, is seen to its end even when this call is cancelled
