@@ -608,3 +608,25 @@ def test_a_caller_whose_cancel_scope_is_cancelled_awaits_a_sent_tap_once_not_onc
     assert [c for c in ended if c != "snapshot"] == ["tap"] and ended[:2] == ["snapshot", "tap"]
     assert done_while_held is False
     assert held_waits == 1  # was 50: a wait per cycle, each cancelled at once (a core of CPU while the tap ran)
+
+
+def test_bare_words_that_a_text_only_mentions_among_others_are_refused_not_tapped_there() -> None:
+    """A new user's NiceGUI app: ``tap 2024`` with the date picker's "2024" buttons below the screen tapped the status
+    line "name='' … date=2024-05-01 …" and said ok.  Bare words name an element: one that only mentions them among
+    other words is a guess, so nothing is sent and the refusal gives its ref; ``text=`` still means any text holding
+    them, and a control named so on the screen is the target."""
+    status = RawNode(
+        "StaticText", label="name='' vol=50 date=2024-05-01", identifier="status", rect=Rect(0, 30, 390, 20)
+    )
+    s, sender = session(screen(status))
+    run(s.snapshot())
+    with pytest.raises(ProtocolError) as info:
+        run(s.tap("2024"))
+    assert info.value.code == e.NOT_FOUND and "only mentions it" in info.value.message, info.value
+    assert "`@e1`" in (info.value.hint or "") and "find 2024" in (info.value.hint or ""), info.value.hint
+    assert sender.commands("tap") == []
+    run(s.tap("text=2024"))  # what the keys say: a text holding the word
+    assert len(sender.commands("tap")) == 1
+    sender.nodes = screen(status, RawNode("Button", label="2024", rect=Rect(100, 300, 60, 40)))
+    run(s.tap("2024"))  # a button named so is on the screen now: it is the target
+    assert sender.commands("tap")[-1]["y"] == 320

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from phonewire.agent.moves import MAX_MOVED_LINES, covers, moved
-from phonewire.agent.view import Rendered
+from phonewire.agent.moves import MAX_MOVED_LINES, covers, moved, under_keyboard
+from phonewire.agent.view import Rendered, diff
 
 
 def node(label: str, y: float, height: float = 20) -> dict[str, Any]:
@@ -61,3 +61,37 @@ def test_many_lines_that_only_came_under_a_cover_are_one_line_with_their_refs() 
         '~ @e3 Button "a" [selected]  (was: Button "a" [selected,covered])',
     ]
     assert covers(diff[:MAX_MOVED_LINES]) == diff[:MAX_MOVED_LINES]  # a few: each its own line
+
+
+def with_keyboard(view_: Rendered, top: float) -> Rendered:
+    view_.lines.append("@e99 Keyboard")
+    view_.keys.append("Keyboard")
+    view_.refs["e99"] = {"type": "Keyboard", "rect": {"x": 0, "y": top, "width": 390, "height": 336}}  # type: ignore[assignment]
+    return view_
+
+
+def test_many_elements_the_keyboard_came_up_over_are_one_line_with_their_count() -> None:
+    """A field's fill in a long form: the keyboard came up and the rows below its top are hidden (still on the
+    page); a row that went from above the keyboard is said as it is, and so is one that reads the same above."""
+    rows = [("e1", "Name", 100), ("e2", "Gone above", 200), ("e3", "/", 300)]
+    rows += [(f"e{i}", f"row {i}", 520.0 + 20 * i) for i in range(10, 10 + MAX_MOVED_LINES + 2)]
+    rows += [("e30", "/", 700)]
+    before = view(*rows)
+    kept = [r for r in rows if r[2] < 516 and r[0] != "e2"]
+    after = with_keyboard(view(*kept), 516)
+    n = MAX_MOVED_LINES + 2
+    assert under_keyboard(diff(before, after), before, after) == [
+        '- StaticText "Gone above"',
+        f"- {n} elements under the keyboard now (below y=516)",
+        '- StaticText "/"',  # (one "/" is still shown above: the other is not said hidden)
+        "+ @e99 Keyboard",
+    ]
+
+
+def test_a_few_elements_under_the_keyboard_and_a_keyboard_already_up_are_said_line_by_line() -> None:
+    before = view(("e1", "Name", 100), ("e2", "row 2", 600))
+    after = with_keyboard(view(("e1", "Name", 100)), 516)
+    assert under_keyboard(diff(before, after), before, after) == diff(before, after)
+    rows = [(f"e{i}", f"row {i}", 520.0 + 20 * i) for i in range(10, 10 + MAX_MOVED_LINES + 2)]
+    up_before, up_after = with_keyboard(view(("e1", "Name", 100), *rows), 516), with_keyboard(view(), 516)
+    assert under_keyboard(diff(up_before, up_after), up_before, up_after) == diff(up_before, up_after)

@@ -8,7 +8,9 @@ Likewise elements that only came under a cover, or out from under one (a sheet, 
 overlay laid over everything): more than MAX_MOVED_LINES such ``~`` lines that came under a cover are one line with
 their refs, since what covers them is a line of its own in the same diff (MiniWoB's cover over the finished task: six
 lines read ``[covered]  (was: …)`` after the last tap); those that came out from under one, more than
-MAX_UNCOVERED_LINES."""
+MAX_UNCOVERED_LINES.  And elements the keyboard hid as it came up (the screen above it is all that shows): more than
+MAX_MOVED_LINES are one line with their count (a field's fill in Django's add-group form: thirteen ``-`` lines, each
+an element still on the page)."""
 
 from __future__ import annotations
 
@@ -99,4 +101,30 @@ def covers(lines: list[str]) -> list[str]:
             out.append(line)
         elif change[0] == same[0]:
             out.append(f"~ {len(same)} elements {change[1]} [covered]: {' '.join(same)}")
+    return out
+
+
+def _keyboard_top(view: Rendered) -> float | None:
+    """Where the on-screen keyboard that ``view`` shows begins (screen y), None when it shows none."""
+    board = next((n for n in view.refs.values() if n.get("type") == "Keyboard"), None)
+    return None if board is None else float(rect_of(board).get("y", 0))
+
+
+def under_keyboard(lines: list[str], previous: Rendered, current: Rendered) -> list[str]:
+    """``lines`` (a view diff) with more than MAX_MOVED_LINES removed lines of elements the keyboard that came up
+    now hides (``previous`` showed each wholly below its top) said as one line, in the place of the first."""
+    top = _keyboard_top(current)
+    if top is None or _keyboard_top(previous) is not None:
+        return lines
+    below: set[str] = set()
+    elsewhere: set[str] = set()  # (a line that reads the same above the keyboard's top is not said hidden)
+    for line, key in zip(previous.lines, previous.keys, strict=False):
+        node = previous.refs.get(_ref_of(line))
+        hidden = node is not None and float(rect_of(node).get("y", 0)) >= top
+        (below if hidden else elsewhere).add(key.strip())
+    gone = [i for i, line in enumerate(lines) if line.startswith("- ") and line[2:] in below - elsewhere]
+    if len(gone) <= MAX_MOVED_LINES:
+        return lines
+    out = [line for i, line in enumerate(lines) if i not in set(gone)]
+    out.insert(gone[0], f"- {len(gone)} elements under the keyboard now (below y={top:g})")
     return out

@@ -7,7 +7,7 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
-from phonewire.agent.moves import covers, moved
+from phonewire.agent.moves import covers, moved, under_keyboard
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
 from phonewire.agent.view import Rendered, diff, page_header, quality_header, render
@@ -97,8 +97,9 @@ class Views:
 
 def changes(before: Rendered, after: Rendered) -> list[str]:
     """The diff's lines from ``before`` to ``after`` as the agent reads them: changed lines said briefly (was.py),
-    many that only came under a cover (or out) as one, or else the elements that moved (moves.py)."""
-    return brief(covers(diff(before, after))) or moved(before, after)
+    many that only came under a cover (or out), or under the keyboard, as one, or else the elements that moved
+    (moves.py)."""
+    return brief(covers(under_keyboard(diff(before, after), before, after))) or moved(before, after)
 
 
 #: The first line of an action's diff that ended on another document: the new page's view follows.

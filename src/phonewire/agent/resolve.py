@@ -117,7 +117,7 @@ class Resolver:
         except ProtocolError:
             return None  # the fresh path says what is wrong with it
         found = [n for n in selectors.match(selector, index.nodes) if not n.get("coveredBy")]
-        if len(found) != 1 or not self._sendable(found[0], index):
+        if len(found) != 1 or not self._sendable(found[0], index) or _mentioned_only(target, selector, found[0]):
             return None
         node = found[0]
         ref = self.refs.existing(node, index)
@@ -184,6 +184,15 @@ class Resolver:
         if not reachable:
             _reachable(found[0], target)
         found = reachable
+        if len(found) == 1 and _mentioned_only(target, selector, found[0]):
+            ref = self.refs.add(found[0], fresh)
+            raise ProtocolError(
+                e.NOT_FOUND,
+                f"nothing on screen is named {target!r}: @{ref} {node_line(found[0])} only mentions it among other "
+                "words",
+                f"If that text is what you mean, tap it by its ref (`@{ref}`). An element named so further along the "
+                f"page: `find {target}` scrolls to it.",
+            )
         if len(found) > 1:
             listing = "; ".join(f"@{self.refs.add(n, fresh)} {node_line(n)}" for n in found[:10])
             more = f" (+{len(found) - 10} more)" if len(found) > 10 else ""
@@ -194,6 +203,13 @@ class Resolver:
                 "label== for the exact label: label= reads it as a person does, ignoring case and punctuation).",
             )
         return found[0], self.refs.existing(found[0], fresh), fresh
+
+
+def _mentioned_only(target: str, selector: selectors.Selector, node: Node) -> bool:
+    """Whether bare words (no ``key=``) match ``node`` only because it holds them among others — a status line that
+    says "date=2024-05-01" for ``2024`` while the buttons named "2024" are off the screen: a gesture there would
+    be a guess (a selector with keys means what it says: ``text=2024`` is any text holding the word)."""
+    return "=" not in target and selectors.mentions_only(selector, node)
 
 
 class Covered(Exception):

@@ -49,7 +49,8 @@ Which of the matching nodes is the target, in this order:
    control).
 
 :func:`mentions_only` tells ``find`` when what it found merely mentions the words (a paragraph holding them among
-others, not a control or a row): it looks further before it settles on that.
+others, not a control or a row): it looks further before it settles on that; a gesture aimed by bare words at such
+a text alone is refused (agent/resolve.py).
 """
 
 from __future__ import annotations
