@@ -95,3 +95,14 @@ def test_a_renamed_node_whose_row_changed_is_stale() -> None:
 def test_text_that_changed_is_no_renamed_control() -> None:
     stale(page(RawNode("StaticText", label="Medium"), caption="Chosen"),
           page(RawNode("StaticText", label="Fast"), caption="Chosen"))  # fmt: skip
+
+
+def test_a_status_text_with_an_identifier_that_says_something_else_keeps_its_ref() -> None:
+    """A new user's NiceGUI app: its status line (``id=status``) got a new ref on every change (@e1, @e25, @e27…),
+    and MiniWoB's timer too, though each is the same DOM node, with the same id, where it stood.  A text with no
+    identifier that changed is still another text (the test above)."""
+    before = page(RawNode("StaticText", label="name='' vol=50", identifier="status"), caption="Status")
+    after = page(RawNode("StaticText", label="name='Ann' vol=50", identifier="status"), caption="Status")
+    assert refind(before, after) is the_box(after)
+    stale(page(RawNode("StaticText", label="Medium", identifier="status"), caption="Chosen"),
+          page(RawNode("StaticText", label="Fast", identifier="speed"), caption="Chosen"))  # fmt: skip

@@ -55,6 +55,9 @@ def test_a_point_tap_on_the_screen_just_seen_is_done_once_and_its_diff_is_what_i
     assert any("Count 1" in line for line in first.diff or []), first.diff
     assert any("Count 2" in line for line in second.diff or []), second.diff
     assert clicks(phone) == "add add"
+    # the count's text is the same element each time, under the same ref (it had a new one on every change)
+    refs = {line.split()[1] for line in [*(first.diff or []), *(second.diff or [])] if "id=count" in line}
+    assert len(refs) == 1, (first.diff, second.diff)
 
 
 def test_a_point_tap_after_the_page_changed_goes_once_and_its_diff_leaves_out_what_came_before_it(

@@ -273,11 +273,12 @@ def _by_serial(ref: str, node: Node, serial: str, issued: Index, fresh: Index, *
 def _renamed(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
     """The same DOM node (its serial) is a control that now says something else — a select's box showing the option
     just chosen (jQuery UI's selectmenu: ``Medium`` → ``Fast``), a Play button become Pause, a checkbox whose name
-    follows its state: the same element, not another one, when its role and identifier stay, everything around it
-    (its row mates' and ancestors' texts) is the same, and it has an identifier or has not moved.  Not when only the
-    numbers in its texts changed (``Open Row 1`` → ``Open Row 2``): that is how a virtual list's recycled row node
+    follows its state, a status line of the page's (``id=status``) that says the new state: the same element, not
+    another one, when its role and identifier stay (a text that is no control: when it has an identifier), everything
+    around it (its row mates' and ancestors' texts) is the same, and it has an identifier or has not moved.  Not when
+    only the numbers in its texts changed (``Open Row 1`` → ``Open Row 2``): that is how a virtual list's recycled row node
     looks, numbers being what tell such rows apart (issue 23)."""
-    if not is_interactive(node) or now.get("type") != node.get("type"):
+    if not (is_interactive(node) or node.get("identifier")) or now.get("type") != node.get("type"):
         return False
     if now.get("identifier") != node.get("identifier"):
         return False
