@@ -276,8 +276,8 @@ def _renamed(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
     follows its state, a status line of the page's (``id=status``) that says the new state: the same element, not
     another one, when its role and identifier stay (a text that is no control: when it has an identifier), everything
     around it (its row mates' and ancestors' texts) is the same, and it has an identifier or has not moved.  Not when
-    only the numbers in its texts changed (``Open Row 1`` → ``Open Row 2``): that is how a virtual list's recycled row node
-    looks, numbers being what tell such rows apart (issue 23)."""
+    only the numbers in its texts changed (``Open Row 1`` → ``Open Row 2``): that is how a virtual list's recycled row
+    node looks, numbers being what tell such rows apart (issue 23)."""
     if not (is_interactive(node) or node.get("identifier")) or now.get("type") != node.get("type"):
         return False
     if now.get("identifier") != node.get("identifier"):
