@@ -73,7 +73,7 @@ def with_keyboard(view_: Rendered, top: float) -> Rendered:
 def test_many_elements_the_keyboard_came_up_over_are_one_line_with_their_count() -> None:
     """A field's fill in a long form: the keyboard came up and the rows below its top are hidden (still on the
     page); a row that went from above the keyboard is said as it is, and so is one that reads the same above."""
-    rows = [("e1", "Name", 100), ("e2", "Gone above", 200), ("e3", "/", 300)]
+    rows: list[tuple[str, str, float]] = [("e1", "Name", 100), ("e2", "Gone above", 200), ("e3", "/", 300)]
     rows += [(f"e{i}", f"row {i}", 520.0 + 20 * i) for i in range(10, 10 + MAX_MOVED_LINES + 2)]
     rows += [("e30", "/", 700)]
     before = view(*rows)

@@ -190,6 +190,18 @@ JOBS: tuple[Job, ...] = (
     _j("slider/examples/slider-rating.html",
        *seek("id=id-rating"),
        check=("id=id-rating", 'value="five"'), core=True),
+    # a slider the page draws is set by `fill`: its thumb dragged to the value (devices/web/sliders.py); these
+    # take a drag or keys only (slider-color-viewer.js: pointerdown on the thumb, no click handler on the rail)
+    _j("slider/examples/slider-color-viewer.html",
+       find("role=Slider label=Red"), fill("role=Slider label=Red", "200"),
+       check=('label="Color (RGB):"', 'value="200, 128, 128"'), core=True),
+    _j("slider/examples/slider-seek.html",
+       find("id=id-seek"), fill("id=id-seek", "120"),
+       check=("id=id-seek", 'value="2 Minutes"')),
+    _j("slider-multithumb/examples/slider-multithumb.html",
+       find('role=Slider label="Hotel Minimum Price in US dollars"'),
+       fill('role=Slider label="Hotel Minimum Price in US dollars"', "150"),
+       check=('role=Slider label="Hotel Minimum Price in US dollars"', 'value="150"')),
     _j("slider/examples/slider-temperature.html",
        find("id=id-temp-slider"), ("scroll", "down", "--amount", "0.5"), tap("id=id-temp-slider"),
        check=("id=id-temp-slider", r'/value="(?!25\.0 )\d+\.\d degrees Celsius"/')),
@@ -311,11 +323,4 @@ NOT_BY_TAPS: dict[str, str] = {
     "have no handler (feedDisplay.js); `scroll down` loads the next articles",
     "patterns/grid/examples/advanced-data-grid.html": "no widget: the page says the example is not yet developed",
     "patterns/table/examples/table.html": "a static table: read, nothing to operate",
-    "patterns/slider/examples/slider-color-viewer.html": "drag or keys only: each thumb takes pointerdown and a drag "
-    "(slider-color-viewer.js has no click handler on the rail); a drag is `swipe X1 Y1 X2 Y2`, coordinates",
-    "patterns/slider/examples/slider-seek.html": "a tap on the rail beside the thumb sets the time (slider-seek.js: "
-    "the svg's onRailClick), but the rail is no element of the view — it holds the thumb (the delegating-container "
-    "rule) — so that tap takes a point; the thumb itself is dragged or keyed",
-    "patterns/slider-multithumb/examples/slider-multithumb.html": "as the seek slider: onRailClick on the rail, "
-    "which holds both thumbs and so is no element of the view; a point tap or a drag of a thumb",
 }

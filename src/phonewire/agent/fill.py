@@ -127,6 +127,12 @@ async def _set_whole(link: Link, node: Node, ref: str | None, found_in: Index, t
     x, y = centre(node, found_in)
     env = await link.send(c.SET_VALUE, {"x": x, "y": y, "values": [text]}, app=True)
     info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}, "cleared": 0}
+    data = env.data or {}
+    if data.get("type") == "slider":  # a slider the page draws, dragged: the value its page shows now
+        took, drags = str(data.get("value")), data.get("drags", 0)
+        how = f"its thumb dragged {drags} time(s)" if drags else "it was there already"
+        message = f"set to {took!r} ({how})" + ("" if took == text else f": asked {text!r}, the closest it took")
+        return action_result(env, {"message": message, **info})
     return action_result(env, {"message": f"set to {text!r}", **info})
 
 

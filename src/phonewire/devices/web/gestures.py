@@ -299,23 +299,26 @@ async def drag(
     duration_ms: float,
     hold_ms: float,
     settle_ms: float,
+    via: tuple[float, float] | None = None,
 ) -> None:
-    """Down at ``start``, hold, one move per frame paced so the velocity is the one ``duration_ms`` implies,
-    rest at ``end`` for ``settle_ms`` (≈0 release velocity: no fling), up."""
+    """Down at ``start``, hold, one move per frame paced so the velocity is the one ``duration_ms`` implies (by
+    ``via`` first, when given), rest at ``end`` for ``settle_ms`` (≈0 release velocity: no fling), up."""
     (x0, y0), (x1, y1) = start, end
+    path = [(start, via), (via, end)] if via is not None else [(start, end)]
     await touch(session, "touchStart", x0, y0)
     try:
         if hold_ms > 0:
             await asyncio.sleep(hold_ms / 1000)
-        steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S))
+        steps = max(2, round(max(0.0, duration_ms) / 1000 / DRAG_STEP_S / len(path)))
         loop = asyncio.get_running_loop()
         t0 = loop.time()
-        for i in range(1, steps + 1):
-            f = i / steps
-            await touch(session, "touchMove", x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
-            delay = t0 + f * duration_ms / 1000 - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        for n, ((ax, ay), (bx, by)) in enumerate(path):
+            for i in range(1, steps + 1):
+                f = i / steps
+                await touch(session, "touchMove", ax + (bx - ax) * f, ay + (by - ay) * f)
+                delay = t0 + (n + f) / len(path) * duration_ms / 1000 - loop.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
         if settle_ms > 0:
             await touch(session, "touchMove", x1, y1)
             await asyncio.sleep(settle_ms / 1000)

@@ -11,7 +11,19 @@ from functools import partial
 from typing import Any, Final
 
 from phonewire.devices.base import SCROLL_DRAG_MS, SCROLL_HOLD_MS, SCROLL_REST_MS
-from phonewire.devices.web import aiming, chooser, controls, dialogs, frames, gestures, js, readback, scrolling, zooming
+from phonewire.devices.web import (
+    aiming,
+    chooser,
+    controls,
+    dialogs,
+    frames,
+    gestures,
+    js,
+    readback,
+    scrolling,
+    sliders,
+    zooming,
+)
 from phonewire.devices.web.cdp import CdpDialogOpen, CdpError, CdpProtocolError
 from phonewire.devices.web.page_script import require_focus
 from phonewire.devices.web.profiles import apple
@@ -446,7 +458,13 @@ class Inputs(Views):
             dialogs.no_dialog(page, "setting a value")
             page.unsettled = True
             try:
-                result = controls.checked(await self._eval(page, controls.expression((x, y), values, add=add)), values)
+                answer = await self._eval(page, controls.expression((x, y), values, add=add))
+                if isinstance(answer, dict) and answer.get("error") == "nothing" and values:
+                    dragged = await self._drag_slider(page, (x, y), values[0])  # a slider the page draws
+                    if dragged is not None:
+                        await self._settle(page)
+                        return dragged
+                result = controls.checked(answer, values)
             except CdpDialogOpen:
                 if page.dialog is None:
                     raise
@@ -454,3 +472,19 @@ class Inputs(Views):
                 return {"selected": list(values)}
             await self._settle(page)
             return result
+
+    async def _drag_slider(self, page: Page, point: tuple[float, float], text: str) -> dict[str, Any] | None:
+        """The slider the page draws at ``point`` dragged to ``text`` (sliders.py), or None: there is none."""
+        scale = await self._page_scale(page)
+
+        async def drag(start: tuple[float, float], end: tuple[float, float]) -> None:
+            self._clear_of_keyboard(page, *start, "drag")
+            via = sliders.overshoot(start, end, self.profile.width, self.profile.height)
+            await gestures.drag(
+                page.session, (start[0] / scale, start[1] / scale), (end[0] / scale, end[1] / scale),
+                duration_ms=sliders.DRAG_MS, hold_ms=0, settle_ms=sliders.DRAG_MS / 4,
+                via=(via[0] / scale, via[1] / scale),
+            )  # fmt: skip
+            await self._rest(page)
+
+        return await sliders.fill(partial(self._eval, page), drag, point, text)
