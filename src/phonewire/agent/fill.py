@@ -126,7 +126,7 @@ async def _set_whole(link: Link, node: Node, ref: str | None, found_in: Index, t
     """``fill`` on a number field or slider: its value set whole, in the input's own format, and read back."""
     x, y = centre(node, found_in)
     env = await link.send(c.SET_VALUE, {"x": x, "y": y, "values": [text]}, app=True)
-    info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}, "cleared": 0}
+    info = {"target": {"ref": ref, "type": node.get("type"), "label": node.get("label")}, "cleared": 0, "whole": True}
     data = env.data or {}
     if data.get("type") == "slider":  # a slider the page draws, dragged: the value its page shows now
         took, drags = str(data.get("value")), data.get("drags", 0)

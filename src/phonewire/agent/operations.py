@@ -253,7 +253,7 @@ class Operation:
     container: bool = False
     #: The CLI's text for the result (after ``ok `` for an action; one line per item of a list): a template of the
     #: result's fields, the call's arguments by parameter name and the CLI's own pieces (``{target_text}``,
-    #: ``{into_text}``, ``{text_length}``: cli/texts.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
+    #: ``{into_text}``, ``{text_length}``, ``{fill_text}``: cli/texts.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
     #: ``b`` when ``a`` is absent (``{a|}``: else nothing); characters before the name (``{ a}``) are written only
     #: with a value; ``!l`` lowers its case.  None: ``{message}`` for an action, the result's JSON for data.
     cli_text: str | None = None
@@ -355,7 +355,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
                   (TARGET, replace(DURATION, default=800)), cli="longpress", renames=_CLI_DURATION,
                   cli_text="{message}{target_text}", cli_done="long-pressed"),
         Operation("fill", "fill", "Focus a text field, clear it and type text.", (TARGET, TEXT), destructive=True,
-                  bridge_aliases=("enter_text",), cli_text="filled {text_length} character(s){into_text}"),
+                  bridge_aliases=("enter_text",), cli_text="{fill_text}"),
         Operation("select", "select", "Choose options of a select (a multi-select's selection becomes them).",
                   (replace(TARGET, description="The select: a ref, a point or a selector (quote a multi-word one: "
                            "one argument)."), OPTIONS, ADD), cli_text="{message}{target_text}", cli_done="selected"),

@@ -1,6 +1,6 @@
 """What the CLI prints for an operation's result: the operation table's ``cli_text`` templates (agent/operations.py)
 filled with the result's data and the call's arguments, and the pieces they name (``target_text``: the element an
-action reached and where, ``into_text``: the field a fill typed into)."""
+action reached and where, ``into_text``: the field a fill typed into, ``fill_text``: what it did to it)."""
 
 from __future__ import annotations
 
@@ -37,9 +37,20 @@ def cli_text(op: Operation, data: Mapping[str, Any], kwargs: Mapping[str, Any]) 
     """The operation's declared CLI text for a result's ``data`` and the call's arguments."""
     done = _TEMPLATE.format(op.cli_done, **kwargs) if op.cli_done else op.spelling("cli")
     text = kwargs.get("text")
-    pieces = {"target_text": target_text(data), "into_text": fill_target(data),
-              "text_length": len(text) if isinstance(text, str) else None}  # fmt: skip
+    length = len(text) if isinstance(text, str) else None
+    pieces = {"target_text": target_text(data), "into_text": fill_target(data), "text_length": length,
+              "fill_text": _fill_text(data, length)}  # fmt: skip
     return _TEMPLATE.format(op.cli_text or "{message}", **{"message": done, **kwargs, **data, **pieces})
+
+
+def _fill_text(data: Mapping[str, Any], length: int | None) -> str:
+    """What a fill did: typed ``length`` characters into its field, or (``whole``: a number, a date, a slider
+    dragged) set its value, as its message says (``set @e8 Slider to '64' (its thumb dragged 1 time(s))``)."""
+    into = fill_target(data)
+    message = str(data.get("message") or "")
+    if data.get("whole") and message.startswith("set "):
+        return f"set{into.removeprefix(' into')}{message[3:]}"
+    return f"filled {length} character(s){into}"
 
 
 def fill_target(data: Mapping[str, Any]) -> str:
