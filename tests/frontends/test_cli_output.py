@@ -56,6 +56,11 @@ CASES: list[tuple[list[str], dict[str, Any], str]] = [
     (["apps"], BARE, "a.b\tforeground\tA\nc\tx"),
     (["url", "https://x.test/"], BARE, "ok opened https://x.test/"),
     (["url", "https://x.test/"], WITH_MESSAGE, "ok opened app.x"),
+    (
+        ["open", "https://x.test/"],
+        {"appBundleId": "https://x.test/", "title": "Log in | Site"},
+        'ok opened "Log in | Site"',
+    ),
     (["snapshot", "-i", "--diff"], BARE, '@e1 Button "Save"'),
     (["viewport"], BARE, "0 0.5 390 844.25"),
     (["tap", "@e3"], BARE, "ok tapped"),

@@ -253,9 +253,10 @@ class Operation:
     container: bool = False
     #: The CLI's text for the result (after ``ok `` for an action; one line per item of a list): a template of the
     #: result's fields, the call's arguments by parameter name and the CLI's own pieces (``{target_text}``,
-    #: ``{into_text}``, ``{text_length}``, ``{fill_text}``: cli/texts.py's :func:`cli_text`).  ``{a|b}`` is ``a``, else
-    #: ``b`` when ``a`` is absent (``{a|}``: else nothing); characters before the name (``{ a}``) are written only
-    #: with a value; ``!l`` lowers its case.  None: ``{message}`` for an action, the result's JSON for data.
+    #: ``{into_text}``, ``{text_length}``, ``{fill_text}``, ``{title_text}``: cli/texts.py's :func:`cli_text`).
+    #: ``{a|b}`` is ``a``, else ``b`` when ``a`` is absent (``{a|}``: else nothing); characters before the name
+    #: (``{ a}``) are written only with a value; ``!l`` lowers its case.  None: ``{message}`` for an action, the
+    #: result's JSON for data.
     cli_text: str | None = None
     #: The CLI's ``{message}`` when the device's reply has none (a template of the arguments; default: the verb).
     cli_done: str | None = None
@@ -330,7 +331,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("open_app", "open_app", "Launch (or bring to front) an app and make it the session's target.",
                   (APP_ID, CLEAR_STATE, LOCALE, TIMEZONE), cli="open", api="open", renames=_BUNDLE,
                   cli_flags=("locale", "timezone"),
-                  cli_text="opened {appBundleId|app_id}"),
+                  cli_text="opened {title_text|appBundleId|app_id}"),
         Operation("close_app", "close_app", "Stop an app (default: the session's app).",
                   (replace(APP_ID, required=False, description="App id (default: the session's app)."),),
                   destructive=True, view_after=False, cli="close", renames=_BUNDLE,
@@ -338,7 +339,7 @@ OPERATIONS: Final[dict[str, Operation]] = {
         Operation("list_apps", "list_apps", "The device's apps and their state.", read_only=True, cli="apps",
                   api="apps", cli_text="{appBundleId}\t{state}{\ttitle|}"),
         Operation("open_url", "open_url", "Open a URL as the OS would (the app showing it becomes the target).",
-                  (URL,), cli="url", cli_text="opened {appBundleId|url}"),
+                  (URL,), cli="url", cli_text="opened {title_text|appBundleId|url}"),
         Operation("snapshot", "snapshot", "The screen as the agent view: one line per useful element with its @eN ref.",
                   (INTERACTIVE, DIFF, ALL, OCR), read_only=True, bridge_aliases=("get_tree", "get_context"),
                   cli_text="{text}"),

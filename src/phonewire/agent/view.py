@@ -613,8 +613,11 @@ def page_header(quality: dict[str, Any]) -> str | None:
         return None
     left, top = float(page.get("left", 0)), float(page.get("top", 0))
     right, bottom = left + float(page.get("visibleWidth", 0)), top + float(page.get("visibleHeight", 0))
-    more = [side for side, far in (("left", left > 1), ("right", right < float(page.get("width", 0)) - 1)) if far]
+    width, height = float(page.get("width", 0)), float(page.get("height", 0))
+    more = [side for side, far in (("left", left > 1), ("right", right < width - 1)) if far]
     sideways = f"; `scroll {' / '.join(more)}` shows more of it" if more else ""
+    if not more and top <= 1 and bottom >= height - 1:  # (the whole page on the screen: no part to name)
+        return f"# page {width:g} x {height:g} px shown whole at scale {page.get('scale', 1):g}"
     return (
         f"# page {page.get('width', 0):g} x {page.get('height', 0):g} px shown at scale {page.get('scale', 1):g}: "
         f"x {left:g}-{right:g}, y {top:g}-{bottom:g} of it on the screen{sideways}"

@@ -232,8 +232,18 @@ class WebDevice(Environment):
             page = await self._attach(app_id, url, clear=clear_state)
             self._apps[app_id] = page
             await self._front(page)
-            return {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "relaunched": relaunched, "url": url} | (
-                {"stateCleared": True} if clear_state else {}) | options  # fmt: skip
+            title = await self._title(page)
+            launched = {"appBundleId": app_id, "state": AppState.FOREGROUND.value, "relaunched": relaunched, "url": url}
+            return launched | ({"stateCleared": True} if clear_state else {}) | ({"title": title} if title else {}) | (
+                options)  # fmt: skip
+
+    async def _title(self, page: Page) -> str:
+        """The title of the document the app shows (what loaded: a login page's where the app was asked), or ""."""
+        try:
+            title = await self._eval(page, "document.title")
+        except (CdpError, ProtocolError):
+            return ""
+        return " ".join(title.split()) if isinstance(title, str) else ""
 
     async def _close_page(self, page: Page) -> None:
         self._forget(page, "terminated")

@@ -1,6 +1,7 @@
 """What the CLI prints for an operation's result: the operation table's ``cli_text`` templates (agent/operations.py)
 filled with the result's data and the call's arguments, and the pieces they name (``target_text``: the element an
-action reached and where, ``into_text``: the field a fill typed into, ``fill_text``: what it did to it)."""
+action reached and where, ``into_text``: the field a fill typed into, ``fill_text``: what it did to it,
+``title_text``: the title of the page an open loaded)."""
 
 from __future__ import annotations
 
@@ -38,8 +39,11 @@ def cli_text(op: Operation, data: Mapping[str, Any], kwargs: Mapping[str, Any]) 
     done = _TEMPLATE.format(op.cli_done, **kwargs) if op.cli_done else op.spelling("cli")
     text = kwargs.get("text")
     length = len(text) if isinstance(text, str) else None
+    title = data.get("title")
     pieces = {"target_text": target_text(data), "into_text": fill_target(data), "text_length": length,
-              "fill_text": _fill_text(data, length)}  # fmt: skip
+              "fill_text": _fill_text(data, length),
+              # (the page an open loaded, by its title: a login page where the app was asked says so)
+              "title_text": f'"{title}"' if isinstance(title, str) and title else None}  # fmt: skip
     return _TEMPLATE.format(op.cli_text or "{message}", **{"message": done, **kwargs, **data, **pieces})
 
 
