@@ -246,3 +246,28 @@ def test_a_tap_that_loads_another_page_answers_the_new_pages_view_not_every_line
     again = run(agent.tap(ref))  # by the new page's view, with its mark: no look of its own
     assert [c for c, _ in sender.sent] == ["tap", "snapshot"] and sender.sent[0][1]["mark"] == "doc2:1"
     assert again.diff == []
+
+
+def test_a_closed_select_that_came_into_view_is_one_line_with_its_option_count() -> None:
+    """MiniWoB choose-list: START showed a closed select, and the reply listed each of its options (placeless: they
+    show only when it opens).  An action's diff says the select as ``-i`` does; its choice is its value."""
+    countries = ["Tunisia", "Iran", "Namibia", "Greece"]
+    options = [RawNode("StaticText", label=c, selected=c == "Tunisia") for c in countries]
+    select = RawNode("ComboBox", identifier="options", value="Tunisia", rect=Rect(10, 200, 200, 30), children=options)
+    start = RawNode("Button", label="START", rect=Rect(0, 0, 390, 60))
+    task = screen(RawNode("Button", label="Submit", rect=Rect(10, 300, 100, 30)), select)
+
+    class Starting(FakeSender):
+        async def send(self, command: str, fields: Any = None) -> Envelope:
+            reply = await super().send(command, fields)
+            if command == "tap":
+                self.nodes = task
+            return reply
+
+    sender = Starting(screen(start))
+    agent = AgentSession(sender, app_id=APP)
+    run(agent.snapshot())
+    result = run(agent.tap('"START"'))
+    lines = result.diff or []
+    assert any(line.endswith('ComboBox id=options value="Tunisia" (4 options, select one)') for line in lines), lines
+    assert not any(c in line for line in lines for c in countries[1:]), lines

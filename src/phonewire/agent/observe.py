@@ -80,7 +80,7 @@ class Views:
         every line of the new one added, said once."""
         shown_before = None if new_document(was, mark) else self._shown(before)  # (nothing of an old page is said)
         index = Index(after)
-        rendered = render(after, name=self.refs.namer(index))
+        rendered = render(after, name=self.refs.namer(index), closed_selects=True)
         self.refs.settle(index, rendered, mark)
         self._previous = after
         self._previous_refs = rendered.refs
@@ -92,7 +92,7 @@ class Views:
         if self._settled is not None and self._settled[0] == before:
             return self._settled[1]  # the screen the previous action left, unchanged since: its view
         carried = self.refs.carried_over(Index(before)) if self.refs.refs or self.refs.retired else {}
-        return render(before, name=lambda n: carried.get(int(n["index"]), ""))
+        return render(before, name=lambda n: carried.get(int(n["index"]), ""), closed_selects=True)
 
 
 def changes(before: Rendered, after: Rendered) -> list[str]:

@@ -177,6 +177,14 @@ def closed_select_options(nodes: Sequence[Node]) -> dict[int, int]:
     return out
 
 
+def _closed_options(nodes: Sequence[Node], parents: dict[int, int | None], by_index: dict[int, Node]) -> set[int]:
+    """The options of the closed selects in ``nodes`` (their lines say how many)."""
+    shut = closed_select_options(nodes)
+    return {
+        i for i, n in by_index.items() if parents.get(i) in shut and n.get("type") == "StaticText" and _placeless(n)
+    }
+
+
 def _needs_quotes(text: str) -> bool:
     return not text or any(ch.isspace() or ch in "\"'|=\\" for ch in text) or len(text) > MAX_TEXT
 
@@ -445,18 +453,24 @@ def render(
     interactive: bool = False,
     full: bool = False,
     name: Callable[[Node], str] | None = None,
+    closed_selects: bool = False,
 ) -> Rendered:
     """Render ``nodes`` (wire snapshot nodes) as the agent view.  ``name`` gives each listed node its ref (the
     session keeps refs stable across snapshots); without it refs are ``e1``… in emission order.  ``full``: no
-    summarised runs, and wrappers with only an identifier get their lines."""
+    summarised runs, and wrappers with only an identifier get their lines.  ``closed_selects``: a closed select is
+    one line with its option count, as ``-i`` shows it (an action's settled diff: a select that came into view is
+    not every option it holds)."""
     parents = _parents(nodes)
     by_index = {int(n["index"]): n for n in nodes}
     out = Rendered()
     level: dict[int, int] = {}
     lines = select_lines(nodes, interactive=interactive, full=full)
+    if closed_selects and not interactive:  # (-i leaves them out already)
+        shut = _closed_options(nodes, parents, by_index)
+        lines = [i for i in lines if i not in shut]
     hidden, summary = (set(), {}) if full else _summarised(lines, parents, by_index)
     labels = Counter(by_index[i].get("label") for i in lines if i not in hidden)
-    closed = closed_select_options(nodes) if interactive else {}
+    closed = closed_select_options(nodes) if interactive or closed_selects else {}
     pending: tuple[int, str] | None = None  # a summary line, printed after the last line under the run's last shown
     for i in lines:
         if i in hidden:
