@@ -60,3 +60,17 @@ def test_a_diff_says_each_changed_line_briefly_and_leaves_the_others() -> None:
         "- Keyboard",
         '- ComboBox "Size" value="L"',
     ]
+
+
+def test_a_line_that_only_lost_focus_goes_when_another_gained_it() -> None:
+    """A form's second field tapped: the first lost focus (a whole line for it) and the second gained it; the focus
+    moved, and the line of the element that has it says so.  Alone (focus went nowhere listed) it stays."""
+    moved = brief([
+        '~ @e1 TextField "User" value="ann"  (was: TextField "User" value="ann" [focused])',
+        '~ @e2 SecureTextField "Password" [focused]  (was: SecureTextField "Password")',
+    ])  # fmt: skip
+    assert moved == ['~ @e2 SecureTextField "Password" [focused]  (was: not focused)']
+    alone = brief(['~ @e1 TextField "User" value="ann"  (was: TextField "User" value="ann" [focused])'])
+    assert alone == ['~ @e1 TextField "User" value="ann"  (was: focused)']
+    added = brief(['~ @e1 TextField "User"  (was: TextField "User" [focused])', '+ @e5 TextField "Code" [focused]'])
+    assert added == ['+ @e5 TextField "Code" [focused]']

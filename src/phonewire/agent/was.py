@@ -8,8 +8,9 @@ keeps only the fields that changed, each as it was — ``(was: "Count 0")`` — 
 reads ``no label`` / ``no id`` / ``no value``.  On the agent benchmark's MiniWoB++ and Django tasks the ``(was: …)``
 parts were the largest share of what an action's reply said (docs/performance.md).
 
-A removed line (``- …``) loses the notes that end it: they advise about an element that is gone.  A line this module
-cannot read field by field keeps its whole old line.  Pure.
+A removed line (``- …``) loses the notes that end it: they advise about an element that is gone.  A line whose only
+change is that its element lost focus goes when another line gained it (the focus moved: the new holder says so).
+A line this module cannot read field by field keeps its whole old line.  Pure.
 """
 
 from __future__ import annotations
@@ -93,7 +94,23 @@ def brief(lines: list[str]) -> list[str]:
             out.append(line[: len(line) - len(read["notes"])].rstrip())
         else:
             out.append(line)
-    return out
+    return _focus_moved(out)
+
+
+def _focus_moved(lines: list[str]) -> list[str]:
+    """``lines`` (said briefly) without the lines whose only change is that their element lost focus, when another
+    line gained it: the focus moved, and the element that has it now says so (each tap of a form's fields: the one
+    before lost focus, a whole line for it)."""
+    lost = [i for i, line in enumerate(lines) if line.startswith("~ ") and line.endswith(f"{_WAS}focused)")]
+    if not lost:
+        return lines
+    gained = any(
+        (line.startswith("~ ") and "not focused" in line.rpartition(_WAS)[2].removesuffix(")").split(", "))
+        or (line.startswith("+ ") and (read := fields(line[2:].split(" ", 1)[-1])) is not None
+            and "focused" in _FLAG.findall(read.get("flags", "")))
+        for line in lines
+    )  # fmt: skip
+    return [line for i, line in enumerate(lines) if i not in lost] if gained else lines
 
 
 def _brief(line: str) -> str:
