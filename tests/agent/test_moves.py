@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phonewire.agent.moves import MAX_MOVED_LINES, covers, moved, under_keyboard
+from phonewire.agent.moves import MAX_COVERED_LINES, MAX_MOVED_LINES, covers, moved, under_keyboard
 from phonewire.agent.view import Rendered, diff
 
 
@@ -60,7 +60,19 @@ def test_many_lines_that_only_came_under_a_cover_are_one_line_with_their_refs() 
         '+ @e2 Button "START" id=sync-task-cover',
         '~ @e3 Button "a" [selected]  (was: Button "a" [selected,covered])',
     ]
-    assert covers(diff[:MAX_MOVED_LINES]) == diff[:MAX_MOVED_LINES]  # a few: each its own line
+    assert covers(diff[:MAX_COVERED_LINES]) == diff[:MAX_COVERED_LINES]  # one: its own line
+
+
+def test_an_element_that_lost_focus_as_it_came_under_the_cover_counts_when_another_gained_it() -> None:
+    """MiniWoB login-user: the password field lost focus to Login as the cover came: it is one of those the cover
+    hid, since Login's line says where the focus went."""
+    diff = [
+        '~ @e6 TextField id=username [covered]  (was: TextField id=username)',
+        '~ @e8 SecureTextField id=password [covered]  (was: SecureTextField id=password [focused])',
+        '~ @e9 Button "Login" [focused,covered]  (was: Button "Login")',
+    ]
+    assert covers(diff) == ["~ 2 elements now [covered]: @e6 @e8", diff[2]]
+    assert covers(diff[:2]) == diff[:2]  # the focus went nowhere said: the line says it lost it
 
 
 def with_keyboard(view_: Rendered, top: float) -> Rendered:

@@ -5,7 +5,7 @@ whose place moved by more than MOVED_PT (and by more than half its own size, so 
 one ``~`` line saying where it went; more than MAX_MOVED_LINES such elements are one line with the count.
 
 Likewise elements that only came under a cover, or out from under one (a sheet, a dialog's backdrop, a page's
-overlay laid over everything): more than MAX_MOVED_LINES such ``~`` lines that came under a cover are one line with
+overlay laid over everything): more than MAX_COVERED_LINES such ``~`` lines that came under a cover are one line with
 their refs, since what covers them is a line of its own in the same diff (MiniWoB's cover over the finished task: six
 lines read ``[covered]  (was: …)`` after the last tap); those that came out from under one, more than
 MAX_UNCOVERED_LINES.  And elements the keyboard hid as it came up (the screen above it is all that shows): more than
@@ -27,6 +27,9 @@ MAX_MOVED_LINES = 3
 #: look was ``-i`` (which leaves covered elements out), and MiniWoB's task fields come out four at a time — listed
 #: as refs only, the agent had to snapshot again to read them (agent bench: one call and 650 characters more).
 MAX_UNCOVERED_LINES = 12
+#: The most elements that came under a cover a diff lists one by one: what covers them is a line of its own, and
+#: they are what an agent cannot tap now — their refs say which (MiniWoB's cover over a finished task).
+MAX_COVERED_LINES = 1
 
 
 def _ref_of(line: str) -> str:
@@ -64,32 +67,58 @@ def moved(previous: Rendered, current: Rendered) -> list[str]:
 _FLAGS = re.compile(r" \[([^\]]*)\]$")
 
 
-def _cover_change(line: str) -> tuple[str, str] | None:
-    """(ref, "now" or "no longer") for a ``~`` line whose only change is the ``covered`` flag, else None."""
+def _flags(text: str) -> list[str]:
+    m = _FLAGS.search(text)
+    return m.group(1).split(",") if m else []
+
+
+def _parts(line: str) -> tuple[str, str, str] | None:
+    """(ref, the line now, the line before) of a ``~`` line, else None."""
     if not line.startswith("~ @") or "  (was: " not in line:
         return None
     body, _, was = line[2:].partition("  (was: ")
     ref, _, new = body.partition(" ")
-    old = was.removesuffix(")")
+    return ref, new, was.removesuffix(")")
 
-    def uncovered(text: str) -> tuple[str, bool]:
+
+def _cover_change(line: str, focus_moved: bool = False) -> tuple[str, str] | None:
+    """(ref, "now" or "no longer") for a ``~`` line whose only change is the ``covered`` flag — or, when
+    ``focus_moved`` (another line gained focus), that and the focus it lost — else None."""
+    parts = _parts(line)
+    if parts is None:
+        return None
+    ref, new, old = parts
+    lost_focus = focus_moved and "focused" in _flags(old) and "focused" not in _flags(new)
+
+    def uncovered(text: str, drop: tuple[str, ...]) -> tuple[str, bool]:
         m = _FLAGS.search(text)
         if m is None:
             return text, False
         flags = m.group(1).split(",")
-        rest = [f for f in flags if f != "covered"]
-        return text[: m.start()] + (f" [{','.join(rest)}]" if rest else ""), len(rest) != len(flags)
+        rest = [f for f in flags if f not in drop]
+        return text[: m.start()] + (f" [{','.join(rest)}]" if rest else ""), "covered" in flags
 
-    (new_bare, new_cov), (old_bare, old_cov) = uncovered(new), uncovered(old)
+    (new_bare, new_cov) = uncovered(new, ("covered",))
+    (old_bare, old_cov) = uncovered(old, ("covered", "focused") if lost_focus else ("covered",))
     if new_bare != old_bare or new_cov == old_cov:
         return None
     return ref, "now" if new_cov else "no longer"
 
 
+def _gained_focus(line: str) -> bool:
+    parts = _parts(line)
+    if parts is not None:
+        return "focused" in _flags(parts[1]) and "focused" not in _flags(parts[2])
+    return line.startswith("+ ") and "focused" in _flags(line)
+
+
 def covers(lines: list[str]) -> list[str]:
-    """``lines`` (a view diff) with more than MAX_MOVED_LINES lines that only came under a cover (or out from under
-    one) said as one line each way, listing their refs, in the place of the first."""
-    found = {i: c for i, line in enumerate(lines) if (c := _cover_change(line)) is not None}
+    """``lines`` (a view diff) with more than MAX_COVERED_LINES lines that only came under a cover (more than
+    MAX_UNCOVERED_LINES that came out from under one) said as one line each way, listing their refs, in the place of
+    the first.  An element that lost focus as it came under the cover counts when another gained it (the focus
+    moved: the new holder's line says so)."""
+    moved = any(_gained_focus(line) for line in lines)
+    found = {i: c for i, line in enumerate(lines) if (c := _cover_change(line, moved)) is not None}
     out: list[str] = []
     for i, line in enumerate(lines):
         change = found.get(i)
@@ -97,7 +126,7 @@ def covers(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         same = [ref for ref, how in found.values() if how == change[1]]
-        if len(same) <= (MAX_MOVED_LINES if change[1] == "now" else MAX_UNCOVERED_LINES):
+        if len(same) <= (MAX_COVERED_LINES if change[1] == "now" else MAX_UNCOVERED_LINES):
             out.append(line)
         elif change[0] == same[0]:
             out.append(f"~ {len(same)} elements {change[1]} [covered]: {' '.join(same)}")
