@@ -34,6 +34,7 @@ import fcntl
 import hashlib
 import hmac
 import os
+import re
 import secrets
 import signal
 import sys
@@ -110,13 +111,19 @@ BATCH_UNCHANGED_HINT: Final = (
 
 
 #: A batch's text names each step by its words, each cut to this many characters (the step's own reply says the
-#: rest: a URL opened, a value filled).
-ECHOED_WORD = 40
+#: rest: the page opened, a value filled).
+ECHOED_WORD = 32
 
 
 def echoed(step: Sequence[str]) -> str:
-    """A batch step as its text output names it: its words, a long one cut (``open http://127.0.0.1:8000/ad…``)."""
-    return " ".join(w if len(w) <= ECHOED_WORD else w[: ECHOED_WORD - 1] + "…" for w in step)
+    """A batch step as its text output names it: its words, a long one cut, a URL's scheme and host left out (the
+    agent wrote them; ``open /miniwob/choose-list.html?wo…``)."""
+    words = [_ECHOED_HOST.sub("", w, count=1) or w for w in step]
+    return " ".join(w if len(w) <= ECHOED_WORD else w[: ECHOED_WORD - 1] + "…" for w in words)
+
+
+#: The scheme and host of a URL a batch step names (left out of its echo).
+_ECHOED_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#]*(?=[/?#])", re.I)
 
 
 class Daemon:
