@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from phonewire.agent.moves import MAX_COVERED_LINES, MAX_MOVED_LINES, covers, moved, under_keyboard
-from phonewire.agent.view import Rendered, diff
+from phonewire.agent.view import Rendered
+from phonewire.agent.view_diff import diff
 
 
 def node(label: str, y: float, height: float = 20) -> dict[str, Any]:
@@ -67,8 +68,8 @@ def test_an_element_that_lost_focus_as_it_came_under_the_cover_counts_when_anoth
     """MiniWoB login-user: the password field lost focus to Login as the cover came: it is one of those the cover
     hid, since Login's line says where the focus went."""
     diff = [
-        '~ @e6 TextField id=username [covered]  (was: TextField id=username)',
-        '~ @e8 SecureTextField id=password [covered]  (was: SecureTextField id=password [focused])',
+        "~ @e6 TextField id=username [covered]  (was: TextField id=username)",
+        "~ @e8 SecureTextField id=password [covered]  (was: SecureTextField id=password [focused])",
         '~ @e9 Button "Login" [focused,covered]  (was: Button "Login")',
     ]
     assert covers(diff) == ["~ 2 elements now [covered]: @e6 @e8", diff[2]]

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from agent_fakes import row, screen
-from phonewire.agent.view import diff, render
+from phonewire.agent.view import render
+from phonewire.agent.view_diff import diff
 from phonewire.protocol.snapshot import RawNode, Rect, build_snapshot
 
 

@@ -22,7 +22,7 @@ from procs import wait_gone
 
 import phonewire
 from phonewire.frontends.cli.client import DAEMON_HINTS, connect, decode_reply, encode_request, ensure_private_dir
-from phonewire.frontends.cli.daemon import TEST_ONLY_VERSION_ENV
+from phonewire.frontends.cli.daemon import ECHOED_WORD, TEST_ONLY_VERSION_ENV
 from phonewire.runtime import runner_token_path
 
 D = ("--device", "double")
@@ -156,7 +156,7 @@ def test_a_batch_names_each_step_by_its_words_with_a_long_one_cut(cli: Cli) -> N
     res = cli(*D, "batch", "-", stdin=json.dumps([["open", app], ["tap", "id=counter"]]))
     assert res.code == 0, res.err
     lines = res.out.splitlines()
-    assert lines[0] == f"[0] {app[:39]}…".replace("[0] ", "[0] open ", 1)
+    assert lines[0] == f"[0] open {app[: ECHOED_WORD - 1]}…"
     assert lines[1] == f"ok opened {app}"
     assert "[1] tap id=counter" in lines
     assert json.loads(cli(*D, "--json", "batch", "-", stdin=json.dumps([["open", app]])).out)["results"][0]["argv"] == [

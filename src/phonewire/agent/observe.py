@@ -10,7 +10,8 @@ from typing import Any
 from phonewire.agent.moves import covers, moved, under_keyboard
 from phonewire.agent.refs import Index, RefTable
 from phonewire.agent.results import View
-from phonewire.agent.view import Rendered, diff, page_header, quality_header, render
+from phonewire.agent.view import Rendered, page_header, quality_header, render
+from phonewire.agent.view_diff import diff
 from phonewire.agent.was import brief
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e

@@ -1,10 +1,10 @@
 """How a view diff says what a changed element was: only what differs.
 
 A ``~`` line names an element as it is now and, after it, what it was.  The element is the same one (same role and
-identifier, or same role and label: :func:`phonewire.agent.view.diff`), so the old line repeats most of the new one:
-``~ @e5 StaticText "Count 1" id=count  (was: StaticText "Count 0" id=count)``.  Said briefly, the part in brackets
-keeps only the fields that changed, each as it was — ``(was: "Count 0")`` — and a state the element gained reads
-``not focused`` (it was not), one it lost reads as the state (``covered``: it was).  A field the element gained
+identifier, or same role and label: :func:`phonewire.agent.view_diff.diff`), so the old line repeats most of the new
+one: ``~ @e5 StaticText "Count 1" id=count  (was: StaticText "Count 0" id=count)``.  Said briefly, the part in
+brackets keeps only the fields that changed, each as it was — ``(was: "Count 0")`` — and a state the element gained
+reads ``not focused`` (it was not), one it lost reads as the state (``covered``: it was).  A field the element gained
 reads ``no label`` / ``no id`` / ``no value``.  On the agent benchmark's MiniWoB++ and Django tasks the ``(was: …)``
 parts were the largest share of what an action's reply said (docs/performance.md).
 
