@@ -188,6 +188,9 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (tag === "SELECT" && self !== parent) options(el, self, r, el.multiple || el.size > 1);
   if (standsFor && self !== parent) options(standsFor, self, r, false);
   if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT" || standsFor) return;
+  // a slider's parts (its thumb, rail, value labels) are presentational (WAI-ARIA: children presentational): the
+  // slider's line says its value (Quasar's thumb read as an unnamed Button under it, APG's temperature labels)
+  if (role === "slider" && self !== parent) return;
   if ((tag === "IFRAME" || tag === "FRAME") && !outside && !geometryless) {
     walkFrame(el, self, r, clip, depth);  // (perception: a same-origin frame's document, in place)
     return;
