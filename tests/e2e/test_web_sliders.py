@@ -78,6 +78,12 @@ def test_a_stepped_slider_ends_on_the_nearest_value_and_says_so(
     took = message.split("'")[1]
     assert took in ("30", "35") and "asked '33', the closest it took" in message, message  # steps of 5
     assert f"volume {took}" in phone.snapshot().text
+    phone.fill("role=Slider label=Volume", "35")
+    back = phone.fill("role=Slider label=Volume", "34")  # its closest is where it stands: moved, and back again
+    assert str(back.data.get("message")).startswith("set to '35'"), back.data
+    with pytest.raises(phonewire.ProtocolError) as options:
+        phone.select("role=Slider label=Volume", ["40"])
+    assert options.value.code == e.INVALID_REQUEST and "fill" in (options.value.hint or ""), options.value
 
 
 def test_a_slider_that_takes_no_drag_and_values_it_cannot_hold_are_refused(

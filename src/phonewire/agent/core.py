@@ -421,9 +421,13 @@ class AgentSession(Repertoire, Records):
 
         async def run() -> ActionResult:
             x, y, info = await self._resolver.resolve(target)
+            if (info.get("target") or {}).get("type") == "Slider":
+                raise invalid(f"{target!r} is a slider: it has no options", "Set it with `fill TARGET VALUE`.")
             fields = {"x": x, "y": y, "values": list(options), "add": add}
             env = await self._link.send(c.SET_VALUE, fields, app=True)
             data = dict(env.data or {})
+            if data.get("type") == "slider":  # (a point on a slider the page draws: its thumb was dragged there)
+                return action_result(env, {**data, **info, "message": f"set the slider to {data.get('value')!r}"})
             choices = [str(o) for o in data.get("options") or []]
             if data.get("unmatched"):
                 listed = ", ".join(json.dumps(o, ensure_ascii=False) for o in choices[:50])

@@ -131,7 +131,8 @@ async def _set_whole(link: Link, node: Node, ref: str | None, found_in: Index, t
     if data.get("type") == "slider":  # a slider the page draws, dragged: the value its page shows now
         took, drags = str(data.get("value")), data.get("drags", 0)
         how = f"its thumb dragged {drags} time(s)" if drags else "it was there already"
-        message = f"set to {took!r} ({how})" + ("" if took == text else f": asked {text!r}, the closest it took")
+        same = _as_number(took) == _as_number(text)
+        message = f"set to {took!r} ({how})" + ("" if same else f": asked {text!r}, the closest it took")
         return action_result(env, {"message": message, **info})
     return action_result(env, {"message": f"set to {text!r}", **info})
 
@@ -181,3 +182,11 @@ async def _focus_and_clear(link: Link, ref: str, node: Node, found_in: Index) ->
         # The next tap lands where the last one did: apart by more than a double tap's window, or the phone
         # takes the pair for a double tap (a word selection) and leaves the caret where it was.
         await asyncio.sleep(REFOCUS_PAUSE_S)
+
+
+def _as_number(text: str) -> float | str:
+    """``text`` as a number where it reads as one (``64.0`` is ``64``), else itself."""
+    try:
+        return float(text)
+    except ValueError:
+        return text

@@ -148,7 +148,8 @@ def under_keyboard(lines: list[str], previous: Rendered, current: Rendered) -> l
     below: set[str] = set()
     elsewhere: set[str] = set()  # (a line that reads the same above the keyboard's top is not said hidden)
     for line, key in zip(previous.lines, previous.keys, strict=False):
-        node = previous.refs.get(_ref_of(line))
+        ref = _ref_of(line)
+        node = previous.refs.get(ref) if ref else None  # (a line without a ref names no node)
         hidden = node is not None and float(rect_of(node).get("y", 0)) >= top
         (below if hidden else elsewhere).add(key.strip())
     gone = [i for i, line in enumerate(lines) if line.startswith("- ") and line[2:] in below - elsewhere]

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
 from phonewire.devices.web import js
-from phonewire.devices.web.cdp import CdpError, CdpSession
+from phonewire.devices.web.cdp import CdpError, CdpProtocolError, CdpSession
 from phonewire.protocol.errors import ProtocolError
 
 #: Two taps this close are one double tap; three or more are separate taps, each its own gesture.
@@ -245,9 +245,9 @@ async def exact_tap(
         )
         replayed = await evaluate(_GUARD_OFF % {"then": then})
         return True, replayed.get("after") if isinstance(replayed, dict) else None
-    except (CdpError, ProtocolError):  # the tap navigated away (the page's context is gone): nothing to guard
-        if left is not None:  # gone before its answer could run or resolve: before the click
-            left()
+    except (CdpError, ProtocolError) as failed:  # the tap navigated away (the page's context is gone): nothing to guard
+        if left is not None and isinstance(failed, CdpProtocolError):
+            left()  # its document gone (or its target) before its answer could run or resolve: before the click
         return False, None
     finally:
         if not answer.done():

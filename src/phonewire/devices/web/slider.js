@@ -1,11 +1,12 @@
 // phonewire: the ARIA slider a fill drags (sliders.py).  Evaluated as `(SLIDER)(point)`: point = [x, y] (screen
 // points) names the slider there (the element with role=slider at or around it), which is kept for the next calls
 // with point = null, which read it again after a drag.  Returns null when there is no such slider, else
-// {now, min, max, vertical, disabled, track: [x, y, w, h], thumb: [x, y] | null}, all in screen points: `now` the
+// {now, min, max, vertical, disabled, track: [x, y, w, h], thumb: [x, y] | null, moved}, in screen points: `now` the
 // aria-valuenow, min and max ARIA's defaults (0, 100) when unset; `track` the line the thumb runs along and `thumb`
-// its centre.  The role is on the thumb itself (the APG examples, Radix): the track is the nearest ancestor
-// elongated the slider's way.  The role is on the whole control (Quasar's QSlider): it is the track, and the thumb
-// is the element in it whose class names it a thumb (null when none does: the caller puts it where the value is).
+// its centre; `moved` whether the page changed its value since the call with a point.  The role is on the thumb
+// itself (the APG examples, Radix): the track is the nearest ancestor elongated the slider's way.  The role is on the
+// whole control (Quasar's QSlider): it is the track, and the thumb is the element in it whose class names it a thumb
+// (null when none does: the caller puts it where the value is).
 (function (point) {
   "use strict";
   const vv = window.visualViewport, s = vv && vv.scale > 0 ? vv.scale : 1;
@@ -29,6 +30,11 @@
       el = inside.length === 1 ? inside[0] : null;
     }
     window.__phonewireSlider = el;
+    // whether the page moved it at all while it was dragged (a stepped slider may end where it began)
+    if (window.__phonewireSliderWatch) window.__phonewireSliderWatch.disconnect();
+    window.__phonewireSliderMoved = false;
+    window.__phonewireSliderWatch = el ? new MutationObserver(() => { window.__phonewireSliderMoved = true; }) : null;
+    if (el) window.__phonewireSliderWatch.observe(el, {attributes: true, attributeFilter: ["aria-valuenow"]});
   }
   if (!el || !el.isConnected) return null;
   const num = (name, fallback) => {
@@ -55,5 +61,6 @@
   return {
     now: num("aria-valuenow", null), min: num("aria-valuemin", 0), max: num("aria-valuemax", 100), vertical,
     disabled: el.getAttribute("aria-disabled") === "true", track: box(track), thumb: thumb ? centre(thumb) : null,
+    moved: !!window.__phonewireSliderMoved,
   };
 })

@@ -110,14 +110,19 @@ async def fill(read: Read, drag: Drag, point: tuple[float, float], text: str) ->
             "Drag it with `swipe X1 Y1 X2 Y2` and look at the screen.",
         )
     start = float(state["now"])
-    now, drags = await _dragged(read, drag, state, _number(text, float(state["min"]), float(state["max"])))
-    if drags and now == start:
+    now, drags, moved = await _dragged(read, drag, state, _number(text, float(state["min"]), float(state["max"])))
+    if drags and not moved:
         raise ProtocolError(
             e.COMMAND_FAILED,
             f"the slider did not move: its thumb was dragged {drags} time(s) and it still says {start:g}",
             "The page may move it by keys only (`press arrowright`), or by taps on its track: try those.",
         )
-    return {"type": "slider", "value": f"{now:g}", "drags": drags}
+    return {"type": "slider", "value": _said(now), "drags": drags}
+
+
+def _said(value: float) -> str:
+    """A value as the slider's number (``64``, ``12.5``, ``1250000``: never an exponent)."""
+    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def _finger(state: dict[str, Any], line: _Line, now: float) -> tuple[float, float]:
@@ -126,10 +131,12 @@ def _finger(state: dict[str, Any], line: _Line, now: float) -> tuple[float, floa
     return (float(thumb[0]), float(thumb[1])) if isinstance(thumb, list) else line.point(now)
 
 
-async def _dragged(read: Read, drag: Drag, state: dict[str, Any], target: float) -> tuple[float, int]:
+async def _dragged(read: Read, drag: Drag, state: dict[str, Any], target: float) -> tuple[float, int, bool]:
     """The drags towards ``target`` (at most MAX_DRAGS, then one back to the closest value seen): the value the
-    slider ends on and how many drags it took."""
+    slider ends on, how many drags it took, and whether any of them moved it (a stepped slider may end where it
+    began, its closest value to ``target``)."""
     line, now, drags = _Line(state), float(state["now"]), 0
+    start, moved = now, False
     best: tuple[float, tuple[float, float]] | None = None  # the closest value a drag left, and where it ended
     while drags < MAX_DRAGS and not math.isclose(now, target, rel_tol=1e-9, abs_tol=1e-9):
         finger = _finger(state, line, now)
@@ -138,8 +145,9 @@ async def _dragged(read: Read, drag: Drag, state: dict[str, Any], target: float)
         drags += 1
         state = await read(expression(None))
         if not isinstance(state, dict) or not isinstance(state.get("now"), (int, float)):
-            return now, drags  # the page took the slider away (or its value): what it shows is in the diff
+            return now, drags, True  # the page took the slider away (or its value): what it shows is in the diff
         before, now = now, float(state["now"])
+        moved = moved or now != start or bool(state.get("moved"))
         if best is None or abs(now - target) < abs(best[0] - target):
             best = (now, to)
         if now == before and drags > 1:
@@ -151,4 +159,4 @@ async def _dragged(read: Read, drag: Drag, state: dict[str, Any], target: float)
         state = await read(expression(None))
         if isinstance(state, dict) and isinstance(state.get("now"), (int, float)):
             now = float(state["now"])
-    return now, drags
+    return now, drags, moved

@@ -18,6 +18,7 @@
     const pointer = ev.type.startsWith("pointer");
     if (pointer && ev.pointerType !== "mouse") { g.hovering = false; return; }  // the touch's own pointer events
     if (g.hovering) { if (pointer || ev.type === "mousemove") ev.stopImmediatePropagation(); return; }
+    g.pressed = true;  // (the tap's mouse events began: a navigation from here on is the tap's doing, not the touch's)
     if (g.state === "replaying") {
       if (pointer) ev.stopImmediatePropagation();
       else if (ev.type === "click") g.state = "done";
@@ -29,10 +30,13 @@
     if (ev.type === "click" && g.state === "waiting") clicked("moved");
   };
   const giveBack = lendClick(x, y);  // the element at the point takes the touch itself (lend_click.js)
-  // the document sent away by the touch's own handlers, before its click (the answer says `left`): DevTools'
-  // navigation events may reach the host only after the touch was acknowledged, this listener runs in the handler
+  // the document sent away by the touch's own handlers, before the tap's mouse events (the answer says `left`):
+  // DevTools' navigation events may reach the host only after the touch was acknowledged, this listener runs in
+  // the handler
   const nav = window.navigation;
-  const leaving = (ev) => { if (g.state === "waiting" && !ev.destination.sameDocument) g.left = true; };
+  const leaving = (ev) => {
+    if (g.state === "waiting" && !g.pressed && !ev.destination.sameDocument && !ev.downloadRequest) g.left = true;
+  };
   if (nav) nav.addEventListener("navigate", leaving);
   g.off = () => {
     for (const t of MOUSE) window.removeEventListener(t, guard, true);
