@@ -126,11 +126,12 @@ def test_a_deep_link_of_another_app_opens_that_app(runner: RunnerProc, site: Hos
     runner.ok("launchApp", DEMO)
     url = site.url("stuck.html")
     try:
-        assert runner.ok("openUrl", url=url)["appBundleId"] == url
+        opened = runner.ok("openUrl", url=url)
+        assert opened["appBundleId"] == url and opened["title"] == "Stuck", opened  # (the page that loaded)
         assert states(runner)[url] == "foreground" and states(runner)[DEMO] == "background"
         # a second link into that app navigates it: still those two apps
         again = runner.ok("openUrl", url=site.url("wide.html"))
-        assert again["appBundleId"] == url and again["navigated"] is True
+        assert again["appBundleId"] == url and again["navigated"] is True and again["title"] == "Wide", again
         assert {a for a, s in states(runner).items() if s != "notRunning"} == {DEMO, url}
     finally:
         runner.ok("terminateApp", url)

@@ -291,7 +291,10 @@ class WebDevice(Environment):
                 page.unsettled = True
                 await self._navigate(page, url)
                 page.url = url
-                return {"appBundleId": owner, "state": AppState.FOREGROUND.value, "url": url, "navigated": True}
+                title = await self._title(page)
+                return {"appBundleId": owner, "state": AppState.FOREGROUND.value, "url": url, "navigated": True} | (
+                    {"title": title} if title else {}
+                )
         return await self.launch_app(url)
 
     def _owner_of(self, url: str) -> str | None:
