@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from phonewire.agent.view import Rendered
+from phonewire.agent.was import gained_focus
 from phonewire.protocol.snapshot import Node, rect_of
 
 #: How far (screen points) an element must travel to be a move a person sees.
@@ -105,19 +106,12 @@ def _cover_change(line: str, focus_moved: bool = False) -> tuple[str, str] | Non
     return ref, "now" if new_cov else "no longer"
 
 
-def _gained_focus(line: str) -> bool:
-    parts = _parts(line)
-    if parts is not None:
-        return "focused" in _flags(parts[1]) and "focused" not in _flags(parts[2])
-    return line.startswith("+ ") and "focused" in _flags(line)
-
-
 def covers(lines: list[str]) -> list[str]:
     """``lines`` (a view diff) with more than MAX_COVERED_LINES lines that only came under a cover (more than
     MAX_UNCOVERED_LINES that came out from under one) said as one line each way, listing their refs, in the place of
     the first.  An element that lost focus as it came under the cover counts when another gained it (the focus
     moved: the new holder's line says so)."""
-    moved = any(_gained_focus(line) for line in lines)
+    moved = any(gained_focus(line) for line in lines)
     found = {i: c for i, line in enumerate(lines) if (c := _cover_change(line, moved)) is not None}
     out: list[str] = []
     for i, line in enumerate(lines):

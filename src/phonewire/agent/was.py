@@ -94,23 +94,33 @@ def brief(lines: list[str]) -> list[str]:
             out.append(line[: len(line) - len(read["notes"])].rstrip())
         else:
             out.append(line)
-    return _focus_moved(out)
+    return _focus_moved(lines, out)
 
 
-def _focus_moved(lines: list[str]) -> list[str]:
-    """``lines`` (said briefly) without the lines whose only change is that their element lost focus, when another
-    line gained it: the focus moved, and the element that has it now says so (each tap of a form's fields: the one
-    before lost focus, a whole line for it)."""
-    lost = [i for i, line in enumerate(lines) if line.startswith("~ ") and line.endswith(f"{_WAS}focused)")]
-    if not lost:
-        return lines
-    gained = any(
-        (line.startswith("~ ") and "not focused" in line.rpartition(_WAS)[2].removesuffix(")").split(", "))
-        or (line.startswith("+ ") and (read := fields(line[2:].split(" ", 1)[-1])) is not None
-            and "focused" in _FLAG.findall(read.get("flags", "")))
-        for line in lines
-    )  # fmt: skip
-    return [line for i, line in enumerate(lines) if i not in lost] if gained else lines
+def _focus_moved(lines: list[str], said: list[str]) -> list[str]:
+    """``said`` (``lines`` said briefly) without the lines whose only change is that their element lost focus, when
+    another line gained it (:func:`gained_focus`): the focus moved, and the element that has it now says so (each
+    tap of a form's fields: the one before lost focus, a whole line for it)."""
+    if not any(line.startswith("~ ") and line.endswith(f"{_WAS}focused)") for line in said):
+        return said
+    if not any(gained_focus(line) for line in lines):
+        return said
+    return [line for line in said if not (line.startswith("~ ") and line.endswith(f"{_WAS}focused)"))]
+
+
+def gained_focus(line: str) -> bool:
+    """Whether a line of a view diff (as the diff writes it, before :func:`brief`) says its element gained focus: a
+    ``~`` line whose element has it now and had it not, or an added line of a focused element."""
+    if line.startswith("~ ") and line.endswith(")") and _WAS in line:
+        head, _, old = line.rpartition(_WAS)
+        new = head[2:].split(" ", 1)[1] if head[2:].startswith("@") else head[2:]
+        return "focused" in _flags_of(new) and "focused" not in _flags_of(old[:-1])
+    return line.startswith("+ ") and "focused" in _flags_of(line[2:].split(" ", 1)[-1])
+
+
+def _flags_of(line: str) -> list[str]:
+    read = fields(line)
+    return _FLAG.findall(read.get("flags", "")) if read is not None else []
 
 
 def _brief(line: str) -> str:
