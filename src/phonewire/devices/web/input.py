@@ -164,9 +164,8 @@ class Inputs(Views):
         aimed = await frames.aim(page.frames, partial(self._walker, page), point, element, mark, then=then)
         aiming.check_aim(aimed.inner, element, *point)
         before = page.frames.navigations.get(aimed.frame_id, 0)
-        # the frame's navigations when the finger lifted; one more in front when the page itself saw the touch send
-        # it away (its DevTools events can come after the touch's acknowledgement)
-        lifted: list[int] = []
+        lifted: list[int] = []  # the frame's navigations when the finger lifted
+        left: list[bool] = []  # the page itself saw the touch send it away (its DevTools events can come later)
         page.unsettled = True
         with self._may_close(page), dialogs.may_open(page):
             if taps == 1:
@@ -174,13 +173,14 @@ class Inputs(Views):
                 await gestures.exact_tap(
                     page.session, evaluate, *aimed.top.input, then="0",
                     touched=lambda: lifted.append(page.frames.navigations.get(aimed.frame_id, 0)),
-                    left=lambda: lifted.insert(0, before + 1), at=point,
+                    left=lambda: left.append(True), at=point,
                 )  # fmt: skip
             elif taps == 2:
                 await gestures.taps(page.session, *aimed.top.input, taps, at=point)
             else:
                 await self._separate_taps(page, aimed.inner, taps, where=aimed.where, sent=aimed.top.input, at=point)
-        frames.check_still(page.frames, aimed.frame_id, before, "tap", lifted[0] if lifted else None)
+        now = before + 1 if left else (lifted[0] if lifted else None)  # (left: it navigated, whatever DevTools said)
+        frames.check_still(page.frames, aimed.frame_id, before, "tap", now)
         await self._settle(page)
         return aimed.inner.hit
 
