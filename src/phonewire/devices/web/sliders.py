@@ -1,16 +1,16 @@
-"""``fill`` on a slider the page draws (an element with ``role=slider``, no ``<input type=range>``): its thumb
-dragged to the value, as a person's finger sets it, and read back.
+"""``fill`` on a slider the page draws (an element with ``role=slider``, no ``<input type=range>``): its thumb dragged
+to the value, as a person's finger sets it, and read back.
 
-A native range input has its value set whole (controls.py).  A drawn slider has no value to set: the page moves it
+A native range input has its value set whole (controls.py). A drawn slider has no value to set: the page moves it
 when its thumb is dragged (APG's color viewer slider takes a pointer drag on the thumb and nothing else; Quasar's
-QSlider a pan on its track), and it says where it is by ``aria-valuenow``.  So the finger goes down on the thumb
+QSlider a pan on its track), and it says where it is by ``aria-valuenow``. So the finger goes down on the thumb
 (slider.js finds it) and moves along the track to where the value should be, taken linearly between the track's
 ends; the value the page then shows is read, and where it is not the one asked for (the track's ends are padded, the
 thumb's centre is not its value's point), the line from place to value is fitted again from what the drags did and
-the thumb dragged once more, at most :data:`MAX_DRAGS` times in all (and once more back to where the closest
-value it took was, when it ended elsewhere); each drag goes a little past the point and
-back (:data:`OVERSHOOT`).  A slider whose steps do not hold the value
-ends on the closest it took, and the reply says which (``value``); one that did not move at all is refused.
+the thumb dragged once more, at most :data:`MAX_DRAGS` times in all (and once more back to where the closest value
+it took was, when it ended elsewhere); each drag goes a little past the point and back (:data:`OVERSHOOT`). A slider
+whose steps do not hold the value ends on the closest it took, and the reply says which (``value``); one that did
+not move at all is refused.
 """
 
 from __future__ import annotations
