@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aim_site import AimSite
+from aim_site import AimSite, ApgSite
 from web_runner import HostileSite, SharedRunner, WebDriverServer, attached_phone
 
 import phonewire
@@ -31,8 +31,19 @@ def hostile_site() -> Iterator[HostileSite]:
 @pytest.fixture(scope="module")
 def site() -> Iterator[AimSite]:
     """The aim tests' site (aim_site.py: tests/e2e/aim over loopback, with its click recorder), one per module; a
-    module with a site of another kind (the APG examples, a flow's folder) defines its own ``site``."""
+    module with a site of another kind (a flow's folder) defines its own ``site``; the APG examples are
+    ``apg_site``."""
     s = AimSite()
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+@pytest.fixture(scope="module")
+def apg_site() -> Iterator[ApgSite]:
+    """The vendored W3C APG examples on loopback (aim_site.py's ApgSite: each page with its click recorder)."""
+    s = ApgSite()
     try:
         yield s
     finally:

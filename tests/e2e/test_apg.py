@@ -11,7 +11,6 @@ printed by ``python tests/e2e/test_apg.py`` too, for docs/snapshot.md's before/a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,18 +123,9 @@ def sweep(phone: phonewire.Phone, site: ApgSite, example: str) -> Sweep:
     return result
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[ApgSite]:
-    s = ApgSite()
-    try:
-        yield s
-    finally:
-        s.close()
-
-
 @pytest.mark.parametrize("example", APG_EXAMPLES)
 def test_every_tap_on_an_apg_example_reaches_what_it_names(
-    module_phone: phonewire.Phone, site: ApgSite, example: str
+    module_phone: phonewire.Phone, apg_site: ApgSite, example: str
 ) -> None:
-    result = sweep(module_phone, site, example)
+    result = sweep(module_phone, apg_site, example)
     assert result.operable, f"{example}: {result.landed} landed, {result.refused} refused\n" + "\n".join(result.wrong)

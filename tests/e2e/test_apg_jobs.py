@@ -21,27 +21,18 @@ RUN = [job for job in JOBS if ALL or job.core]
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[ApgSite]:
-    s = ApgSite()
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
     with web_cli(tmp_path_factory, "apg-jobs", "apps") as cli:
         yield cli
 
 
 @pytest.mark.parametrize("job", RUN, ids=[job.name for job in RUN])
-def test_the_example_s_job_is_done_by_taps_through_the_cli(web: Cli, site: ApgSite, job: Job) -> None:
+def test_the_example_s_job_is_done_by_taps_through_the_cli(web: Cli, apg_site: ApgSite, job: Job) -> None:
     def call(*argv: str) -> tuple[int, str, str]:
         res = web("--device", "web", *argv)
         return res.code, res.out, res.err
 
-    wrong = run_job(call, site.url(job.example), job)
+    wrong = run_job(call, apg_site.url(job.example), job)
     assert wrong is None, f"{job.name}:\n{wrong}"
 
 

@@ -5,8 +5,6 @@ viewer shows, the seek slider's time, the page's log of the values it set."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from aim_site import ApgSite
 from web_runner import HostileSite
@@ -17,15 +15,6 @@ from phonewire.protocol import errors as e
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def apg() -> Iterator[ApgSite]:
-    site = ApgSite()
-    try:
-        yield site
-    finally:
-        site.close()
-
-
 def line(phone: phonewire.Phone, selector: str) -> str:
     lines = [ln for ln in phone.snapshot().text.splitlines() if selector in ln]
     assert len(lines) == 1, lines
@@ -33,10 +22,10 @@ def line(phone: phonewire.Phone, selector: str) -> str:
 
 
 def test_the_apg_color_viewer_slider_is_set_by_fill_and_the_page_shows_the_color(
-    web_phone: phonewire.Phone, apg: ApgSite
+    web_phone: phonewire.Phone, apg_site: ApgSite
 ) -> None:
     phone = web_phone
-    phone.open(apg.url("patterns/slider/examples/slider-color-viewer.html"))
+    phone.open(apg_site.url("patterns/slider/examples/slider-color-viewer.html"))
     phone.find("role=Slider label=Red")
     for value, rgb in (("200", "200, 128, 128"), ("37", "37, 128, 128"), ("255", "255, 128, 128")):
         result = phone.fill("role=Slider label=Red", value)
@@ -46,17 +35,17 @@ def test_the_apg_color_viewer_slider_is_set_by_fill_and_the_page_shows_the_color
 
 
 def test_the_apg_vertical_temperature_and_seek_sliders_take_their_values(
-    web_phone: phonewire.Phone, apg: ApgSite
+    web_phone: phonewire.Phone, apg_site: ApgSite
 ) -> None:
     phone = web_phone
-    phone.open(apg.url("patterns/slider/examples/slider-temperature.html"))
+    phone.open(apg_site.url("patterns/slider/examples/slider-temperature.html"))
     phone.find("id=id-temp-slider")
     phone.scroll("down", amount=0.5)  # (the whole 341-point slider on the screen)
     phone.fill("id=id-temp-slider", "30")
     assert 'value="30.0 degrees Celsius"' in line(phone, "id=id-temp-slider")
     phone.fill("id=id-temp-slider", "12.5")
     assert 'value="12.5 degrees Celsius"' in line(phone, "id=id-temp-slider")
-    phone.open(apg.url("patterns/slider/examples/slider-seek.html"))
+    phone.open(apg_site.url("patterns/slider/examples/slider-seek.html"))
     phone.find("id=id-seek")
     phone.fill("id=id-seek", "120")
     assert 'value="2 Minutes"' in line(phone, 'Slider "Seek"')
