@@ -1,6 +1,6 @@
 """Calls and characters per task: one scripted agent, through phonewire's CLI and through Playwright MCP.
 
-    .venv/bin/python bench/bench_agent.py [--episodes 3] [--tasks a,b] [--no-django] [--verbose]
+    .venv/bin/python bench/bench_agent.py [--episodes 3] [--tasks a,b] [--no-django] [--verbose] [--transcript FILE]
 
 The agent is written once (the policies below) against a neutral reading of a screen: a list of items (ref,
 role, name) parsed from what its tool returned. Two drivers run it, side by side, on the same pages:
@@ -56,6 +56,8 @@ import bench_miniwob  # noqa: E402  (bench/ and tests/ are put on the path just 
 from bench_cli import COMMAND, cli_env  # noqa: E402
 from bench_web import serve_handler  # noqa: E402
 
+#: ``--transcript FILE``: every phonewire call and what it returned, appended there (to read what the characters are).
+TRANSCRIPT: Path | None = None
 INJECT = Path(__file__).resolve().with_name("agent_inject.js")
 MCP_DIR = ROOT / ".cache" / "playwright-mcp"
 MCP_VERSION = "0.0.83"
@@ -296,6 +298,9 @@ class PhonewireCli:
         out = proc.stdout + proc.stderr
         self.tally.calls += 1
         self.tally.chars += len(out)
+        if TRANSCRIPT is not None:
+            with TRANSCRIPT.open("a") as log:
+                log.write(f"$ phonewire {' '.join(argv)}\n{stdin or ''}--- {len(out)} chars\n{out}\n")
         return out
 
     def turn(self, steps: list[list[str]], observe: bool) -> str:
@@ -706,7 +711,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", default=",".join(MINIWOB), help="MiniWoB++ tasks (comma-separated)")
     parser.add_argument("--no-django", action="store_true")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--transcript", type=Path, help="append every phonewire CLI call and its output here")
     opts = parser.parse_args(argv)
+    global TRANSCRIPT
+    TRANSCRIPT = opts.transcript
     bench_miniwob.VERBOSE = opts.verbose
     tasks = [t for t in opts.tasks.split(",") if t]
     unknown = [t for t in tasks if t not in MINIWOB]

@@ -16,9 +16,9 @@ def node(label: str, y: float, height: float = 20) -> dict[str, Any]:
 def view(*rows: tuple[str, str, float]) -> Rendered:
     out = Rendered()
     for ref, label, y in rows:
-        out.lines.append(f'@{ref} StaticText "{label}"')
-        out.keys.append(f'StaticText "{label}"')
-        out.refs[ref] = node(label, y)  # type: ignore[assignment]
+        out.add(f'StaticText "{label}"', f'@{ref} StaticText "{label}"', node(label, y))  # type: ignore[arg-type]
+        if ref:
+            out.refs[ref] = out.nodes[-1]  # type: ignore[assignment]
     return out
 
 
@@ -77,9 +77,10 @@ def test_an_element_that_lost_focus_as_it_came_under_the_cover_counts_when_anoth
 
 
 def with_keyboard(view_: Rendered, top: float) -> Rendered:
-    view_.lines.append("@e99 Keyboard")
-    view_.keys.append("Keyboard")
-    view_.refs["e99"] = {"type": "Keyboard", "rect": {"x": 0, "y": top, "width": 390, "height": 336}}  # type: ignore[assignment]
+    view_.add(
+        "Keyboard", "@e99 Keyboard", {"type": "Keyboard", "rect": {"x": 0, "y": top, "width": 390, "height": 336}}
+    )  # type: ignore[arg-type]
+    view_.refs["e99"] = view_.nodes[-1]  # type: ignore[assignment]
     return view_
 
 
@@ -97,6 +98,19 @@ def test_many_elements_the_keyboard_came_up_over_are_one_line_with_their_count()
         '- StaticText "Gone above"',
         f"- {n} elements under the keyboard now (below y=516)",
         '- StaticText "/"',  # (one "/" is still shown above: the other is not said hidden)
+        "+ @e99 Keyboard",
+    ]
+
+
+def test_elements_the_earlier_view_showed_without_a_ref_count_under_the_keyboard_too() -> None:
+    """After ``snapshot -i`` only the interactive elements carry refs: the view of the screen before a fill names
+    the others without one (Django's group form: the chosen-permissions box under the keyboard was five ``-``
+    lines beside the count of the eight with refs)."""
+    rows = [("e1", "Name", 100)] + [(f"e{i}" if i % 2 else "", f"row {i}", 520.0 + 20 * i) for i in range(10, 20)]
+    before = view(*rows)
+    after = with_keyboard(view(("e1", "Name", 100)), 516)
+    assert under_keyboard(diff(before, after), before, after) == [
+        "- 10 elements under the keyboard now (below y=516)",
         "+ @e99 Keyboard",
     ]
 

@@ -50,7 +50,7 @@ def test_a_diff_says_each_changed_line_briefly_and_leaves_the_others() -> None:
         '~ @e5 Button "Row"  (drawn anew: @e2 is gone)',
         '~ @e6 Heading "Stops"  (moved: y 760 → 44)',
         '- StaticText "Saving…"',
-        "- Keyboard (covers the screen below y=516: `keyboard hide` or `press back` dismisses it)",
+        "- Keyboard (covers the screen below y=516: `keyboard hide` dismisses it)",
         '- ComboBox "Size" value="L" (3 options, select one)',
     ]
     assert brief(lines) == [

@@ -132,6 +132,30 @@ def test_healthy_mutation_record(case: Any) -> None:
     assert r.should_record_healthy(command, envelope) is expected, rule
 
 
+AFTER_OK_CASES: list[tuple[str, str, frozenset[str], Envelope, bool, tuple[bool, r.ReplyHealth, bool]]] = [
+    ("issue 26: a healthy tap records the mutation and the reply's time", c.TAP, frozenset(), ok({}), True,
+     (True, r.ReplyHealth.HEALTHY, False)),
+    ("issue 26: a runnerFatal tap records nothing and clears the healthy reply", c.TAP, frozenset(),
+     ok({"runnerFatal": True}), True, (False, r.ReplyHealth.FATAL, False)),
+    ("issue 26: a recovered reply (no health signal) records nothing", c.TAP, frozenset(), ok({}), False,
+     (False, r.ReplyHealth.SILENT, False)),
+    ("issue 26: a recovered runnerFatal reply still clears the healthy reply", c.SNAPSHOT, frozenset(),
+     ok({"runnerFatal": True}), False, (False, r.ReplyHealth.FATAL, False)),
+    ("issue 26: a snapshot proves health but is no mutation", c.SNAPSHOT, frozenset(), ok({"nodes": []}), True,
+     (False, r.ReplyHealth.HEALTHY, False)),
+    ("issue 26: relaunching a running app asks for the lifecycle reset", c.LAUNCH_APP, frozenset({APP}), ok({}),
+     True, (False, r.ReplyHealth.HEALTHY, True)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", AFTER_OK_CASES, ids=[x[0] for x in AFTER_OK_CASES])
+def test_after_ok_decision(case: Any) -> None:
+    """The one answer an ok reply gets is the three rules it is made of (the tables above), composed."""
+    rule, command, running, reply, signal, (mutation, health, reset) = case
+    after = r.after_ok(command, APP, reply, running, healthy_signal=signal)
+    assert (after.record_mutation, after.health, after.lifecycle_reset) == (mutation, health, reset), rule
+
+
 # --- transport failure classification ----------------------------------------------------------------------------
 FAILURE_CASES: list[tuple[str, r.FailureShape, bool, r.FailureAction]] = [
     ("lifecycle: connection-shaped failures after send run status recovery, never a blind replay",

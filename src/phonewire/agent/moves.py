@@ -141,10 +141,8 @@ def under_keyboard(lines: list[str], previous: Rendered, current: Rendered) -> l
         return lines
     below: set[str] = set()
     elsewhere: set[str] = set()  # (a line that reads the same above the keyboard's top is not said hidden)
-    for line, key in zip(previous.lines, previous.keys, strict=False):
-        ref = _ref_of(line)
-        node = previous.refs.get(ref) if ref else None  # (a line without a ref names no node)
-        hidden = node is not None and float(rect_of(node).get("y", 0)) >= top
+    for key, node in zip(previous.keys, previous.nodes, strict=True):
+        hidden = node is not None and float(rect_of(node).get("y", 0)) >= top  # (a summary line shows no node)
         (below if hidden else elsewhere).add(key.strip())
     gone = [i for i, line in enumerate(lines) if line.startswith("- ") and line[2:] in below - elsewhere]
     if len(gone) <= MAX_MOVED_LINES:

@@ -134,7 +134,7 @@ def _notes(node: Node, options: int) -> list[str]:
     notes = [f"({options} option{'s' if options != 1 else ''}, select one)"] if options else []
     if node.get("type") == "Keyboard":  # the on-screen keyboard: where taps do not reach the app, and how it goes
         top = float(rect_of(node).get("y", 0))
-        notes.append(f"(covers the screen below y={top:g}: `keyboard hide` or `press back` dismisses it)")
+        notes.append(f"(covers the screen below y={top:g}: `keyboard hide` dismisses it)")
     return notes + (["(seen)"] if node.get("seen") else [])
 
 
@@ -400,11 +400,18 @@ def _captions_neighbour(nodes: Sequence[Node], pos: int) -> bool:
 
 @dataclass
 class Rendered:
-    """Lines of a view: ``keys`` are the ref-less lines (indent included) used for diffs."""
+    """Lines of a view: ``keys`` are the ref-less lines (indent included) used for diffs, ``nodes`` the node each
+    line shows (``None`` for a summary line), ``refs`` the nodes by the refs the lines carry."""
 
     lines: list[str] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
+    nodes: list[Node | None] = field(default_factory=list)
     refs: dict[str, Node] = field(default_factory=dict)
+
+    def add(self, key: str, line: str, node: Node | None = None) -> None:
+        self.keys.append(key)
+        self.lines.append(line)
+        self.nodes.append(node)
 
     @property
     def text(self) -> str:
@@ -481,24 +488,21 @@ def render(
                 depth = level[a] + (0 if by_index[a].get("type") in ROOT_ROLES else 1)
                 break
         if pending is not None and depth <= pending[0]:
-            out.keys.append(pending[1])
-            out.lines.append(pending[1])
+            out.add(pending[1], pending[1])
             pending = None
         level[i] = depth
         if i in summary:
             pending = (depth, "  " * depth + summary[i])
-        ref = name(by_index[i]) if name is not None else f"e{len(out.refs) + 1}"
-        out.refs[ref] = by_index[i]
+        node = by_index[i]
+        ref = name(node) if name is not None else f"e{len(out.refs) + 1}"
+        if ref:  # (a view of an earlier screen names only the elements that still carry a ref)
+            out.refs[ref] = node
         # the key (what diffs compare and name an element by) always has the id, so an element whose label became
         # unique (its id no longer printed in -i) is the same element changed, not one gone and one new
-        out.keys.append("  " * depth + node_line(by_index[i]))
-        shown = node_line(
-            by_index[i], named_ids=not interactive or labels[by_index[i].get("label")] > 1, options=closed.get(i, 0)
-        )
-        out.lines.append("  " * depth + f"@{ref} " + shown)
+        shown = node_line(node, named_ids=not interactive or labels[node.get("label")] > 1, options=closed.get(i, 0))
+        out.add("  " * depth + node_line(node), "  " * depth + f"@{ref} " + shown, node)
     if pending is not None:
-        out.keys.append(pending[1])
-        out.lines.append(pending[1])
+        out.add(pending[1], pending[1])
     return out
 
 

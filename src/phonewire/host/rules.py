@@ -17,7 +17,7 @@ Order of one command (``RunnerSession.execute``)::
            │                              ├── timeout / malformed ► propagate (with the skip context)
            │                              └── connection-shaped after send ► one status probe, original id
            │                                        └► decide_recovery
-           ├── ok: should_record_healthy → lastHealthyMutation (after the runnerFatal check)
+           ├── ok: after_ok → lastHealthyMutation (after the runnerFatal check), health, lifecycle reset
            ├── RUNNER_BUSY → decide_retry (nothing ran)       RUNNER_WEDGED → invalidate(runnerWedged)
            ├── XCTEST_RECORDED_FAILURE after a tap → one post-action snapshot → decide_recorded_failure
            └── launchApp of a running app → lifecycle reset (needs_lifecycle_reset); unconfirmed → invalidate
@@ -181,6 +181,40 @@ def should_record_healthy(command: str, envelope: Envelope) -> bool:
     if not envelope.ok:
         return False
     return not is_runner_fatal(envelope)
+
+
+class ReplyHealth(enum.Enum):
+    """What an ok reply says about the runner's health for the next read-only command."""
+
+    HEALTHY = "healthy"  # proves the runner alive: its time is recorded
+    FATAL = "fatal"  # ``runnerFatal``: a broken target, the next read-only command probes again
+    SILENT = "silent"  # says nothing (the caller passed ``healthy_signal=False``)
+
+
+@dataclass(frozen=True, slots=True)
+class AfterOk:
+    """What the session records after an ok reply, and whether the app's relaunch needs a lifecycle reset."""
+
+    record_mutation: bool
+    health: ReplyHealth
+    lifecycle_reset: bool
+
+
+def after_ok(
+    command: str, app_id: str | None, reply: Envelope, running_before: frozenset[str], *, healthy_signal: bool = True
+) -> AfterOk:
+    """The decisions an ok reply makes: :func:`should_record_healthy`, :func:`is_healthy_reply` (or
+    :func:`is_runner_fatal`) and :func:`needs_lifecycle_reset`, in one answer.  ``healthy_signal=False`` (a reply
+    read back from the journal, not served live) records no health either way."""
+    if is_healthy_reply(reply):
+        health = ReplyHealth.HEALTHY if healthy_signal else ReplyHealth.SILENT
+    else:
+        health = ReplyHealth.FATAL if is_runner_fatal(reply) else ReplyHealth.SILENT
+    return AfterOk(
+        record_mutation=healthy_signal and should_record_healthy(command, reply),
+        health=health,
+        lifecycle_reset=needs_lifecycle_reset(command, app_id, running_before, reply),
+    )
 
 
 # --- 2. transport failures -----------------------------------------------------------------------------------

@@ -318,17 +318,18 @@ class RunnerSession:
         healthy_signal: bool = True,
     ) -> Attempt:
         if envelope.ok:
-            # Recorded only after the runnerFatal check (inside should_record_healthy), never from read-only replies.
-            if healthy_signal and r.should_record_healthy(command, envelope):
+            after = r.after_ok(command, app, envelope, running_before, healthy_signal=healthy_signal)
+            # Recorded only after the runnerFatal check, never from read-only replies.
+            if after.record_mutation:
                 self.last_healthy_mutation = r.HealthyMutation(command, app, self.clock())
-            if healthy_signal and r.is_healthy_reply(envelope):
+            if after.health is r.ReplyHealth.HEALTHY:
                 self.last_healthy_reply_at = self.clock()
-            elif r.is_runner_fatal(envelope):  # a broken target: the next read-only command probes again
+            elif after.health is r.ReplyHealth.FATAL:  # a broken target: the next read-only command probes again
                 self.last_healthy_reply_at = None
             self._track_apps(command, app, envelope)
             if command == c.SNAPSHOT:
                 self.last_snapshot = r.snapshot_evidence(app, envelope.data)
-            if r.needs_lifecycle_reset(command, app, running_before, envelope):
+            if after.lifecycle_reset:
                 await self._lifecycle_reset(app)
             return Attempt(r.Outcome.OK, envelope=envelope)
         err = envelope.error

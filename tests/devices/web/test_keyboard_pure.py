@@ -48,7 +48,7 @@ def test_the_snapshot_lists_the_keyboard_last_and_the_view_says_how_to_dismiss_i
     add_keyboard(snapshot, keyboard.rect(PROFILES["iphone-15"]))
     board = snapshot["nodes"][-1]
     assert (board["type"], board["index"], board["parentIndex"]) == ("Keyboard", 1, 0)
-    assert node_line(board) == "Keyboard (covers the screen below y=516: `keyboard hide` or `press back` dismisses it)"
+    assert node_line(board) == "Keyboard (covers the screen below y=516: `keyboard hide` dismisses it)"
     assert 1 in select_lines(snapshot["nodes"], interactive=True)  # -i lists it too
     assert keyboard_over(snapshot["nodes"], 200, 600) is not None and keyboard_over(snapshot["nodes"], 200, 500) is None
     with pytest.raises(ProtocolError) as info:
