@@ -30,6 +30,19 @@ def test_a_queued_or_running_command_makes_status_busy_but_later_commands_still_
     assert gate.state(500.0) is RunnerState.IDLE
 
 
+def test_admit_counts_an_admitted_command_queued_and_try_start_starts_only_on_a_free_device() -> None:
+    """issue 26: the executor asks one question per step (admit; try_start), each the pair of calls it was."""
+    gate = Gate(WEDGE)
+    assert gate.admit(0.0) is None and gate.queued == 1
+    assert gate.admit(0.0) is None and gate.queued == 2
+    assert gate.try_start(1, now=0.0) and gate.running == 1 and gate.queued == 1
+    assert not gate.try_start(2, now=0.0) and gate.running == 1 and gate.queued == 1  # occupied: nothing changed
+    gate.on_settled(1, abandoned=True)
+    assert not gate.try_start(2, now=1.0)  # abandoned work still draining on the device
+    refused = gate.admit(WEDGE + 1.0)
+    assert refused is not None and refused.code == e.RUNNER_WEDGED and gate.queued == 1  # a refusal is not counted
+
+
 def abandoned_at(started: float) -> Gate:
     gate = Gate(WEDGE)
     gate.on_queued()

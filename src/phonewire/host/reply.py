@@ -15,30 +15,31 @@ from phonewire.protocol.envelope import Envelope
 
 @dataclass(frozen=True, slots=True)
 class HostReply:
+    """The runner's ok envelope with what the host learned on the way; its fields are read as an envelope's are
+    (a front end renders either: ``agent.results.Reply``)."""
+
     envelope: Envelope
+    ok: bool
+    data: dict[str, Any] | None
+    warning: str | None
+    reactivated: bool
+    #: The device or the runner was restarted before this reply: every app's state is gone.
+    state_reset: bool
     #: How the outcome was learned when the reply itself was lost (``rules.RECOVERED_COMPLETED`` /
     #: ``rules.EVIDENCE_CHANGED``), else ``None``.
     recovered: str | None = None
     #: A new runner served this command after the previous one was replaced: app state did not survive.
     runner_restarted: bool = False
 
-    @property
-    def ok(self) -> bool:
-        return self.envelope.ok
-
-    @property
-    def data(self) -> dict[str, Any] | None:
-        return self.envelope.data
-
-    @property
-    def warning(self) -> str | None:
-        return self.envelope.warning
-
-    @property
-    def reactivated(self) -> bool:
-        return self.envelope.reactivated
-
-    @property
-    def state_reset(self) -> bool:
-        """The device or the runner was restarted before this reply: every app's state is gone."""
-        return self.envelope.state_reset or self.runner_restarted
+    @classmethod
+    def of(cls, envelope: Envelope, *, recovered: str | None = None, runner_restarted: bool = False) -> HostReply:
+        return cls(
+            envelope,
+            ok=envelope.ok,
+            data=envelope.data,
+            warning=envelope.warning,
+            reactivated=envelope.reactivated,
+            state_reset=envelope.state_reset or runner_restarted,
+            recovered=recovered,
+            runner_restarted=runner_restarted,
+        )

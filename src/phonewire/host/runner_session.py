@@ -113,6 +113,13 @@ class RunnerSession:
         """``None`` for an attached runner (not ours to poll)."""
         return None if self.process is None else self.process.alive()
 
+    async def usable(self) -> bool:
+        """Whether the next command may go to this runner: not invalidated, and its process (when it is ours) alive —
+        a dead process is invalidated at once, with no shutdown request it could never answer."""
+        if not self.invalidated and self.process_alive() is False:
+            await self.invalidate(r.INVALIDATE_PROCESS_EXITED, reachable=False)
+        return not self.invalidated
+
     def _mark_ready(self) -> None:
         if self.lifecycle is not STARTING:
             return

@@ -166,7 +166,7 @@ class HostSession:
                 self._state_lost = False  # told once: on the first reply the new runner gave
             if result.outcome is r.Outcome.OK:
                 assert result.envelope is not None
-                return HostReply(result.envelope, recovered=result.recovered, runner_restarted=restarted)
+                return HostReply.of(result.envelope, recovered=result.recovered, runner_restarted=restarted)
             if restarted and result.error is not None:
                 result.error.state_reset = True
             decision = r.decide_retry(command, result.outcome, attempt, scale=self.timing.scale)
@@ -210,10 +210,7 @@ class HostSession:
     async def _current(self) -> RunnerSession:
         async with self._lock:
             runner = self._runner
-            if runner is not None and not runner.invalidated and runner.process_alive() is False:
-                # A dead process is invalidated at once: no shutdown request it could never answer.
-                await runner.invalidate(r.INVALIDATE_PROCESS_EXITED, reachable=False)
-            if runner is None or runner.invalidated:
+            if runner is None or not await runner.usable():
                 runner = await self._new_runner()
                 self._runner = runner
             return runner

@@ -446,13 +446,13 @@ class Dispatcher:
         reactivated = False
         restarted: str | None = None  # why the device was replaced during this command
         mutating = request.command in c.MUTATING
-        before = 0
+        before: int | None = None
         try:
             reason = self.device.health()
             if reason is not None:
                 await self._replace(reason)
                 restarted = reason
-            before = self.device.counters().suppressed if mutating else 0
+            before = self._suppressed() if mutating else None
             if request.command in c.APP_SCOPED:
                 reactivated = await self._front(request)
             data = await self._execute(request)
@@ -523,12 +523,18 @@ class Dispatcher:
             self.device = fresh
             self.restarts += 1
 
-    def _warning(self, before: int) -> str | None:
-        """The warning for a mutation during which the suppressed-issue counter grew (none if it cannot be read)."""
+    def _suppressed(self) -> int | None:
+        """The device's count of suppressed page issues (``None`` if it cannot be read: a count never fails a
+        command)."""
         try:
-            grown = self.device.counters().suppressed - before
+            return self.device.counters().suppressed
         except Exception:
             return None
+
+    def _warning(self, before: int | None) -> str | None:
+        """The warning for a mutation during which the suppressed-issue counter grew (none if it cannot be read)."""
+        now = self._suppressed()
+        grown = 0 if before is None or now is None else now - before
         return WARNING_SUPPRESSED.format(n=grown) if grown > 0 else None
 
     async def _mark(self, app_id: str | None) -> str | None:

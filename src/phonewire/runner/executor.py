@@ -107,7 +107,7 @@ class Executor:
     def submit(self, request: Request, budget: float) -> Execution | Reply:
         """Accept ``request`` (or refuse it: RUNNER_BUSY / RUNNER_WEDGED, nothing journaled)."""
         now = self.now()
-        refusal = self.gate.refusal(now)
+        refusal = self.gate.admit(now)
         if refusal is not None:
             return Reply.of(fail(refusal))
         loop = asyncio.get_running_loop()
@@ -115,7 +115,6 @@ class Executor:
         if request.command_id is not None:
             self.journal.accept(request.command_id, request.command)
             self._by_id[request.command_id] = ex
-        self.gate.on_queued()
         self._queue.append(ex)
         ex.timer = loop.call_later(budget, self._on_deadline, ex)
         self._pump()
@@ -129,10 +128,9 @@ class Executor:
 
     # -- the loop's callbacks --------------------------------------------------------------------------------------
     def _pump(self) -> None:
-        if not self.gate.can_start() or not self._queue:
+        if not self._queue or not self.gate.try_start(self._queue[0].token, self.now()):
             return
         ex = self._queue.popleft()
-        self.gate.on_start(ex.token, self.now())
         if ex.request.command_id is not None:
             self.journal.start(ex.request.command_id)
         self._running = ex

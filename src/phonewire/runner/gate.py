@@ -106,6 +106,21 @@ class Gate:
         return self.running is None and not self.abandoned
 
     # -- transitions ------------------------------------------------------------------------------------------------
+    def admit(self, now: float) -> ProtocolError | None:
+        """A command arriving now: why it cannot run (:meth:`refusal`; nothing counted), else ``None`` and it is
+        counted queued."""
+        refusal = self.refusal(now)
+        if refusal is None:
+            self.on_queued()
+        return refusal
+
+    def try_start(self, token: int, now: float) -> bool:
+        """Start ``token`` (the head of the queue) when the device is free (:meth:`can_start`); whether it did."""
+        if not self.can_start():
+            return False
+        self.on_start(token, now)
+        return True
+
     def on_queued(self) -> None:
         self.queued += 1
 

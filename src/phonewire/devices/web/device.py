@@ -202,7 +202,8 @@ class WebDevice(Environment):
 
     # -- app state -------------------------------------------------------------------------------------------------
     async def app_state(self, app_id: str) -> AppState:
-        self._url_of(app_id)
+        if app_id not in self._apps:
+            self._url_of(app_id)  # (an id no app of this device can have: APP_UNKNOWN)
         with self._mapped():
             page = self._apps.get(app_id)
             if page is None:
