@@ -25,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from phonewire.agent import flow_match as fm
 from phonewire.agent.checks import checked_path
@@ -41,15 +41,40 @@ from phonewire.agent.flow_commands import (
     substitute,
     substitute_all,
 )
-from phonewire.agent.hooks import STEP_NOTE, Observers, own_step
+from phonewire.agent.hooks import STEP_NOTE, Observed, Observers, own_step
 from phonewire.agent.refs import Index
 from phonewire.agent.results import ActionResult
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.snapshot import TEXT_INPUT_ROLES, Node, Snapshot, rect_of
 
-if TYPE_CHECKING:
-    from phonewire.agent.core import AgentSession
+
+class FlowSession(Observed, Protocol):
+    """The operations a flow's commands run as: :class:`~phonewire.agent.core.AgentSession` is one (declared here,
+    so the flow runner does not import the session that calls it)."""
+
+    @property
+    def app_id(self) -> str | None: ...
+    @app_id.setter
+    def app_id(self, app_id: str | None) -> None: ...
+
+    async def trace_start(self, dir: str) -> ActionResult: ...
+    async def trace_stop(self) -> ActionResult: ...
+    async def viewport(self) -> dict[str, float]: ...
+    async def open_app(self, app_id: str, clear_state: bool = False) -> ActionResult: ...
+    async def close_app(self, app_id: str | None = None) -> ActionResult: ...
+    async def open_url(self, url: str) -> ActionResult: ...
+    async def tap(self, target: str, *, count: int = 1) -> ActionResult: ...
+    async def long_press(self, target: str) -> ActionResult: ...
+    async def type(self, text: str) -> ActionResult: ...
+    async def press(self, key: str) -> ActionResult: ...
+    async def scroll(self, direction: str, *, amount: float = 0.6) -> ActionResult: ...
+    async def swipe(self, x1: float, y1: float, x2: float, y2: float, *, duration_ms: float = 300) -> ActionResult: ...
+    async def wait(self, *, idle: bool = False, timeout_ms: int = ...) -> ActionResult: ...
+    async def screenshot(self, *, format: str = "png") -> bytes: ...
+    async def clipboard_get(self) -> ActionResult: ...
+    async def clipboard_set(self, text: str) -> ActionResult: ...
+    async def location(self, latitude: float, longitude: float) -> ActionResult: ...
 
 
 @dataclass(frozen=True)
@@ -81,7 +106,7 @@ def parse_env(pairs: list[str] | None) -> dict[str, str]:
 
 
 async def run(
-    session: AgentSession,
+    session: FlowSession,
     eyes: Eyes,
     file: str,
     env: list[str] | None = None,
@@ -122,9 +147,7 @@ async def run(
 
 
 class _Run:
-    def __init__(
-        self, session: AgentSession, eyes: Eyes, app: str | None, folder: Path, env: Mapping[str, str]
-    ) -> None:
+    def __init__(self, session: FlowSession, eyes: Eyes, app: str | None, folder: Path, env: Mapping[str, str]) -> None:
         self.session = session
         self.eyes = eyes
         self.app = app
