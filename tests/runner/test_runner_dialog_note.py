@@ -1,8 +1,8 @@
-"""The runner's note of a page's own dialog on an action's reply (dispatch.noted_dialog): pure."""
+"""The runner's note of a page's own dialog on an action's reply (handlers.noted_dialog): pure."""
 
 from __future__ import annotations
 
-from phonewire.runner.dispatch import noted_dialog
+from phonewire.runner.handlers import noted_dialog
 
 
 def test_a_dialog_that_opened_during_the_command_is_in_the_reply_and_its_message() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from phonewire.devices.web.zooming import LEGIBLE_SCALE, MARGIN, anchored_view, block_view, zoom_in_scale
-from phonewire.runner.dispatch import zoom_noted
+from phonewire.runner.handlers import zoom_noted
 
 
 def test_a_block_wider_than_the_screen_is_fitted_with_its_margins() -> None:
