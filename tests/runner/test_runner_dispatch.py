@@ -12,7 +12,8 @@ from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
 from phonewire.protocol.request import parse_request
-from phonewire.runner.dispatch import HANDLERS, Dispatcher, map_exception
+from phonewire.runner.dispatch import Dispatcher, map_exception
+from phonewire.runner.handlers import HANDLERS
 
 
 @pytest.mark.parametrize("exc", [RuntimeError("x"), KeyError("k"), OSError(5, "io"), TimeoutError(), ValueError("v")])
