@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from phonewire.agent.was import unmarked
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests"), str(ROOT / "tests" / "realapps")]
 
@@ -315,7 +317,8 @@ class PhonewireCli:
 
     def seen(self, out: str) -> str:
         """The screen as the agent knows it after ``out``: a view in it replaces what it knew; the diff lines of an
-        action's reply (``+`` added, ``-`` removed, ``~`` changed, refs included) change what it knew."""
+        action's reply (``+`` added, ``-`` removed, ``~`` changed, refs included) change what it knew (a changed
+        line as the element is now: :func:`~phonewire.agent.was.unmarked`)."""
         lines = out.splitlines()
         view = [ln for ln in lines if _PF_LINE.match(ln)]
         if view:
@@ -324,7 +327,7 @@ class PhonewireCli:
             sign, _, rest = ln.partition(" ")
             ref = rest.split(" ", 1)[0] if rest.startswith("@") else ""
             if sign in ("+", "~") and ref:
-                self.view[ref] = rest.split("  (was:", 1)[0]
+                self.view[ref] = unmarked(rest)
             elif sign == "-":
                 gone = rest.split(" id=", 1)[0]
                 for key, known in list(self.view.items()):

@@ -238,7 +238,7 @@ JOBS: tuple[Job, ...] = (
     _j("treegrid/examples/treegrid-1.html",
        find('label="They are great for showing a lot of data, like a grid"'),
        ("tap", 'label="They are great for showing a lot of data, like a grid"', "--count", "2"),
-       check=("id=treegrid", "Inbox"), said=r"~ @e\d+ Cell \[expanded[],]"),
+       check=("id=treegrid", "Inbox"), said=r"~ @e\d+ Cell \[\+expanded[],]"),
     _j("treeview/examples/treeview-1a.html",
        *seek('label=="Projects"'), *seek('label=="project-1.docx"'),
        check=("id=last_action", "project-1.docx"), core=True),
