@@ -126,6 +126,19 @@ def echoed(step: Sequence[str]) -> str:
 _ECHOED_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#]*(?=[/?#])", re.I)
 
 
+def _step_invocation(step: list[str], batch: v.Invocation) -> v.Invocation:
+    """One batch step's invocation: its own flags, else the batch's device, runner and session."""
+    sub = v.parse_argv(step)
+    if sub.verb in ("batch", "daemon"):
+        raise v.UsageError(f"{sub.verb} cannot run inside a batch", v.VERBS["batch"].usage)
+    sub.device = sub.device or batch.device
+    sub.runner = sub.runner or batch.runner
+    sub.runner_token = sub.runner_token or batch.runner_token
+    if "--session" not in step:
+        sub.session = batch.session
+    return sub
+
+
 class Daemon:
     def __init__(self, directory: str, *, idle_s: float, sender_factory: SenderFactory = _host_session) -> None:
         self.directory = directory
@@ -398,14 +411,7 @@ class Daemon:
             if caller.gone:  # nobody reads the rest: the steps not started are not run
                 break
             try:
-                sub = v.parse_argv(step)
-                if sub.verb in ("batch", "daemon"):
-                    raise v.UsageError(f"{sub.verb} cannot run inside a batch", v.VERBS["batch"].usage)
-                sub.device = sub.device or inv.device
-                sub.runner = sub.runner or inv.runner
-                sub.runner_token = sub.runner_token or inv.runner_token
-                if "--session" not in step:
-                    sub.session = inv.session
+                sub = _step_invocation(step, inv)
                 caller.runs(sub)
                 outcome = await v.execute(sub, self._context(sub, cwd))
             except ProtocolError as exc:
@@ -433,7 +439,10 @@ class Daemon:
             summary["stopped"] = unchanged
         if inv.json:
             return {"exit": code, "stdout": encode_json({**summary, "results": results}).decode()}
-        texts.append(f"{'ok' if code == v.EXIT_OK else 'stopped'}: {summary['completed']}/{len(steps)} steps")
+        if code != v.EXIT_OK:
+            # a batch that ran whole says so in its exit code and in each step's own ok line; one that stopped
+            # says how far it got, so the agent knows which steps never ran
+            texts.append(f"stopped: {summary['completed']}/{len(steps)} steps")
         return {"exit": code, "stdout": "\n".join(texts)}
 
     # -- serving -----------------------------------------------------------------------------------------------
