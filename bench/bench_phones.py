@@ -11,7 +11,11 @@ launched on each and snapshotted once, then, after a short rest:
 * per additional phone: (total at N − total at 1) / (N − 1);
 * tap p50 with all N busy: one thread per phone taps an inert spot and reads the screen (``snapshot``), in a loop,
   ``--taps`` times or until ``--seconds`` have passed, all at once; the tap p50 at N is printed as a ratio to the
-  tap p50 at the first count (one phone by default), measured in the same run, and the snapshot p50 beside it;
+  tap p50 at the first count (one phone by default), measured in the same run, and the snapshot p50 beside it.
+  Each loop pauses one double-tap window (pacing.apart) between its taps, and the phones' phases are spread over
+  that pause (phone i starts i/N of it late): independent agents' steps do not fall in the same millisecond, and
+  threads started together would otherwise stay in lockstep for the whole run, every tap queued behind nine
+  others.  ``--lockstep`` also measures that worst case (every phone's tap sent at the same moment);
 * PSS per phone: the total PSS at N divided by N;
 * what the machine loses: ``MemAvailable`` (/proc/meminfo) before the phones start minus after, the figure a
   fleet planner cares about (the machine is shared, so other users' allocations are noise in it: read it
@@ -44,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import DEMO, Runner  # the bench directory is not a package
 from bench_web import _group as _group_pids
 from pacing import apart
+from phonewire.devices.web.gestures import APART_S
 
 #: The most phones one run starts (each is a runner and a Chromium: about 200 MB PSS).
 MAX_PHONES = 16
@@ -107,9 +112,11 @@ class Phone:
         summary = next(n for n in nodes if n["identifier"] == "likes-total")["rect"]
         self.spot = (summary["x"] - 20.0, summary["y"] + summary["height"] / 2)
 
-    def loop(self, n: int, deadline: float, taps: list[float], reads: list[float]) -> None:
-        """Tap, then read the screen, ``n`` times or until ``deadline`` (perf_counter)."""
+    def loop(self, n: int, deadline: float, taps: list[float], reads: list[float], offset: float = 0.0) -> None:
+        """Tap, then read the screen, ``n`` times or until ``deadline`` (perf_counter), the first tap ``offset``
+        seconds late (the phone's phase among the others')."""
         x, y = self.spot
+        time.sleep(offset)
         for _ in range(n):
             if time.perf_counter() > deadline:
                 return
@@ -122,7 +129,9 @@ class Phone:
             reads.append(time.perf_counter() - t)
 
 
-def measure(count: int, taps: int, env: dict[str, str], seconds: float = 60.0) -> dict[str, float]:
+def measure(
+    count: int, taps: int, env: dict[str, str], seconds: float = 60.0, *, spread: bool = True
+) -> dict[str, float]:
     phones: list[Phone] = []
     available = mem_available_mb()
     try:
@@ -134,7 +143,13 @@ def measure(count: int, taps: int, env: dict[str, str], seconds: float = 60.0) -
         samples: list[float] = []
         reads: list[float] = []
         deadline = time.perf_counter() + seconds
-        threads = [threading.Thread(target=p.loop, args=(taps, deadline, samples, reads)) for p in phones]
+        # phases: spread, phone i starts i/count of one pause late (independent agents' steps do not fall in the
+        # same millisecond); lockstep, every phone taps at the same moment (the worst case)
+        offsets = [i * APART_S / count if spread else 0.0 for i in range(count)]
+        threads = [
+            threading.Thread(target=p.loop, args=(taps, deadline, samples, reads, offset))
+            for p, offset in zip(phones, offsets, strict=True)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -208,12 +223,44 @@ def _with_demo_server(count: int) -> dict[str, float]:
     return asyncio.run(go())
 
 
+def _print_own(
+    name: str, by_count: dict[int, dict[str, float]], lockstep: dict[int, dict[str, float]], base: int
+) -> None:
+    """One variant's lines: memory and latency per count, the lockstep worst case under its count."""
+    print(f"{name}:")
+    for count, r in by_count.items():
+        line = (
+            f"  {count:>2} phones: RSS {r['rss']:7.0f} MB  PSS {r['pss']:7.0f} MB ({r['pss'] / count:4.0f}/phone)  "
+            f"({r['procs']:.1f} processes/phone)  all busy ({r['loops']:.0f} loops): tap p50 {r['tap_p50']:6.1f} ms"
+            f" = {r['tap_p50'] / by_count[base]['tap_p50']:.2f}x {base} phone(s)'s, snapshot p50 "
+            f"{r['read_p50']:6.1f} ms = {r['read_p50'] / by_count[base]['read_p50']:.2f}x"
+        )
+        if count != base:
+            extra = count - base
+            line += (
+                f"   per additional phone: RSS {(r['rss'] - by_count[base]['rss']) / extra:5.0f} MB, "
+                f"PSS {(r['pss'] - by_count[base]['pss']) / extra:5.0f} MB, "
+                f"USS {(r['uss'] - by_count[base]['uss']) / extra:5.0f} MB, "
+                f"machine lost {(r['lost'] - by_count[base]['lost']) / extra:5.0f} MB "
+                f"(runner process PSS {r['runner_pss']:.0f} MB)"
+            )
+        print(line)
+        if count in lockstep:
+            worst = lockstep[count]
+            tap, read = worst["tap_p50"] / by_count[base]["tap_p50"], worst["read_p50"] / by_count[base]["read_p50"]
+            print(
+                f"  {count:>2} phones in lockstep (every tap at the same moment, the worst case): tap p50 "
+                f"{worst['tap_p50']:6.1f} ms = {tap:.2f}x, snapshot p50 {worst['read_p50']:6.1f} ms = {read:.2f}x"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--counts", default="1,5,10", help="phone counts, the first is the base (default 1,5,10)")
     parser.add_argument("--taps", type=int, default=20, help="tap + snapshot loops per phone while all are busy")
     parser.add_argument("--seconds", type=float, default=60.0, help="at most this long a loop per count")
     parser.add_argument("--baseline-src", help="a src/ directory to import phonewire from for the baseline")
+    parser.add_argument("--lockstep", action="store_true", help="also measure every phone tapping at the same moment")
     parser.add_argument("--shared", action="store_true", help="also measure one browser with a context per phone")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
@@ -226,10 +273,13 @@ def main() -> None:
         variants["baseline"] = {**os.environ, "PYTHONPATH": str(Path(args.baseline_src).resolve())}
 
     results: dict[str, dict[int, dict[str, float]]] = {name: {} for name in variants}
+    lockstep: dict[str, dict[int, dict[str, float]]] = {name: {} for name in variants}
     shared: dict[int, dict[str, float]] = {}
     for count in counts:  # interleaved: both variants see the same machine load
         for name, env in variants.items():
             results[name][count] = measure(count, args.taps, env, args.seconds)
+            if count > 1 and args.lockstep:
+                lockstep[name][count] = measure(count, args.taps, env, args.seconds, spread=False)
         if args.shared:
             shared[count] = _with_demo_server(count)
 
@@ -237,24 +287,7 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other users' allocations are noise in "
           "'machine lost')")  # fmt: skip
     for name, by_count in results.items():
-        print(f"{name}:")
-        for count, r in by_count.items():
-            line = (
-                f"  {count:>2} phones: RSS {r['rss']:7.0f} MB  PSS {r['pss']:7.0f} MB ({r['pss'] / count:4.0f}/phone)  "
-                f"({r['procs']:.1f} processes/phone)  all busy ({r['loops']:.0f} loops): tap p50 {r['tap_p50']:6.1f} ms"
-                f" = {r['tap_p50'] / by_count[base]['tap_p50']:.2f}x {base} phone(s)'s, snapshot p50 "
-                f"{r['read_p50']:6.1f} ms = {r['read_p50'] / by_count[base]['read_p50']:.2f}x"
-            )
-            if count != base:
-                extra = count - base
-                line += (
-                    f"   per additional phone: RSS {(r['rss'] - by_count[base]['rss']) / extra:5.0f} MB, "
-                    f"PSS {(r['pss'] - by_count[base]['pss']) / extra:5.0f} MB, "
-                    f"USS {(r['uss'] - by_count[base]['uss']) / extra:5.0f} MB, "
-                    f"machine lost {(r['lost'] - by_count[base]['lost']) / extra:5.0f} MB "
-                    f"(runner process PSS {r['runner_pss']:.0f} MB)"
-                )
-            print(line)
+        _print_own(name, by_count, lockstep[name], base)
     if shared:
         runner_pss = statistics.median(r["runner_pss"] for r in results["this tree"].values())
         print(f"shared browser, a context per phone (raw CDP; + one runner process each, PSS {runner_pss:.0f} MB):")

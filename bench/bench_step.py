@@ -90,7 +90,7 @@ def _commands(quick: bool) -> dict[str, list[str]]:
         "settle": ["bench_settle.py", "--rounds", rounds, "--colds", "2" if quick else "5"],
         "tokens": ["bench_tokens.py"],
         "agent": ["bench_agent.py", "--episodes", "1" if quick else "3", *(["--no-django"] if quick else [])],
-        "phones": ["bench_phones.py", "--counts", "1,10", "--taps", "5" if quick else "20"],
+        "phones": ["bench_phones.py", "--counts", "1,10", "--taps", "5" if quick else "20", "--lockstep"],
     }
 
 
