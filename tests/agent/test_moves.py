@@ -122,3 +122,43 @@ def test_a_few_elements_under_the_keyboard_and_a_keyboard_already_up_are_said_li
     rows = [(f"e{i}", f"row {i}", 520.0 + 20 * i) for i in range(10, 10 + MAX_MOVED_LINES + 2)]
     up_before, up_after = with_keyboard(view(("e1", "Name", 100), *rows), 516), with_keyboard(view(), 516)
     assert under_keyboard(diff(up_before, up_after), up_before, up_after) == diff(up_before, up_after)
+
+
+def test_rows_that_changed_places_are_said_beside_the_focus_the_tap_moved() -> None:
+    """A list whose first row went last (the page moved the row's own element): before, the diff aligned lines by how
+    they read, paired each row with the one now in its place and said ``(drawn anew: @e2 is gone)`` of a row that
+    was still there, and a tap that also moved focus said only the focus.  Now every row keeps its ref, the diff
+    says the focus, and each row that moved is one line (its text went with it: no line of its own)."""
+    from agent_fakes import screen
+    from phonewire.agent.observe import changes
+    from phonewire.agent.view import render
+    from phonewire.protocol.snapshot import RawNode, Rect
+
+    words = ["alpha", "beta", "gamma"]
+
+    def page(order: list[str], focused: bool) -> list[dict[str, Any]]:
+        cells = [
+            RawNode("Cell", identifier=w, rect=Rect(0, 40 + 30 * i, 200, 30),
+                    children=[RawNode("StaticText", label=w, rect=Rect(10, 45 + 30 * i, 100, 20))])
+            for i, w in enumerate(order)
+        ]  # fmt: skip
+        return screen(*cells, RawNode("Button", label="Rotate", rect=Rect(0, 200, 100, 40), focused=focused))
+
+    refs = {w: f"e{2 * i + 1}" for i, w in enumerate(words)} | {
+        f"text {w}": f"e{2 * i + 2}" for i, w in enumerate(words)
+    }
+
+    def name(n: dict[str, Any]) -> str:
+        if n.get("type") == "Cell":
+            return refs[str(n["identifier"])]
+        return refs.get(f"text {n.get('label')}", "e9" if n.get("label") == "Rotate" else "e0")
+
+    before = render(page(words, False), name=name)
+    after = render(page(["beta", "gamma", "alpha"], True), name=name)
+    assert not [line for line in diff(before, after) if "drawn anew" in line or line[:2] in ("+ ", "- ")]
+    assert changes(before, after) == [
+        '~ @e9 Button "Rotate" [+focused]',
+        "~ @e3 Cell id=beta  (moved: y 70 → 40)",
+        "~ @e5 Cell id=gamma  (moved: y 100 → 70)",
+        "~ @e1 Cell id=alpha  (moved: y 40 → 100)",
+    ]

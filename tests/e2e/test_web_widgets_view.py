@@ -173,6 +173,22 @@ def test_fill_on_a_read_only_field_says_it_is_read_only(phone: phonewire.Phone, 
     assert values.get("qty") == "2"
 
 
+def test_fill_on_a_select_is_refused_before_any_tap_with_the_select_to_use(phone: phonewire.Phone, site: str) -> None:
+    """A select is a ComboBox too, but its options are chosen, not typed: ``fill`` refuses it with the ``select``
+    command to use instead of tapping it open and then saying no text field has focus; the select keeps its value
+    and never got focus."""
+    phone.open(site + "readonly.html")
+    with pytest.raises(phonewire.ProtocolError) as caught:
+        phone.fill("id=country", "Peru")
+    assert caught.value.code == "INVALID_REQUEST"
+    assert "is a select" in str(caught.value) and 'select id=country "Peru"' in (caught.value.hint or "")
+    country = next(n for n in phone.snapshot().refs.values() if n.get("identifier") == "country")
+    assert (country.get("value"), country.get("focused")) == ("Japan", False)
+    phone.select("id=country", ["Peru"])  # the hint's command does it
+    country = next(n for n in phone.snapshot().refs.values() if n.get("identifier") == "country")
+    assert country.get("value") == "Peru"
+
+
 def test_a_name_borrowed_from_the_row_gives_way_to_the_words_a_person_sees(phone: phonewire.Phone, site: str) -> None:
     """TodoMVC's row: the checkbox has no name of its own and is named by its row's text (``nameFrom: "row"``, not
     printed).  A bare ``"B second"`` is the words (a tap toggles nothing, a double tap edits the todo once);

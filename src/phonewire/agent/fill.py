@@ -1,13 +1,14 @@
 """``fill``: focus a text field, clear its current value, type the text — and never report a field cleared that is
 not, nor leave a field emptied by a fill that failed.
 
-A number field or a slider (:data:`VALUE_ROLES`) has its value set whole instead; a read-only field or one that
-takes no text is refused before any tap.
+A number field or a slider (:data:`VALUE_ROLES`) has its value set whole instead; a read-only field, a select (its
+options are chosen: ``select``) or one that takes no text is refused before any tap.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from phonewire.agent.checks import MAX_CLEAR, invalid, uncleared
@@ -16,7 +17,7 @@ from phonewire.agent.link import Link
 from phonewire.agent.refs import Index, refind
 from phonewire.agent.resolve import Resolver
 from phonewire.agent.results import ActionResult, Reply, action_result
-from phonewire.agent.view import node_line
+from phonewire.agent.view import closed_select_options, node_line
 from phonewire.protocol import commands as c
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
@@ -45,6 +46,12 @@ async def fill(link: Link, resolver: Resolver, target: str, text: str) -> Action
             )
         if node.get("type") in VALUE_ROLES:
             return await _set_whole(link, node, ref, found_in, text)
+        if int(node["index"]) in closed_select_options(found_in.nodes):  # refused before any tap (it would open)
+            raise invalid(
+                f"fill types text, and {target!r} ({node_line(node)}) is a select: its options are chosen, not typed",
+                f"Choose the option by its text: `select {target} {json.dumps(text, ensure_ascii=False)}` (its "
+                "options are listed under it in `snapshot`).",
+            )
         if node.get("type") not in TEXT_INPUT_ROLES:
             raise invalid(
                 f"fill needs a text field, and {target!r} is a {node.get('type')}",

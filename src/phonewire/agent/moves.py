@@ -47,16 +47,28 @@ def _travel(old: Node, new: Node) -> tuple[str, float, float] | None:
     return None
 
 
+def _along(parent: tuple[str, float, float] | None, child: tuple[str, float, float]) -> bool:
+    """Whether ``child`` travelled as far and the same way as its ``parent`` did (None: the parent stayed)."""
+    return parent is not None and parent[0] == child[0] and abs((parent[2] - parent[1]) - (child[2] - child[1])) < 1
+
+
 def moved(previous: Rendered, current: Rendered) -> list[str]:
     """``~`` lines for the elements of ``current`` that ``previous`` showed under the same ref and line, elsewhere."""
     before = {_ref_of(line): key.strip() for line, key in zip(previous.lines, previous.keys, strict=False)}
     out: list[tuple[str, str]] = []
+    went: dict[int, tuple[str, float, float]] = {}  # node index → its travel (a row's texts go with the row)
     for line, key in zip(current.lines, current.keys, strict=False):
         ref = _ref_of(line)
         if not ref or before.get(ref) != key.strip() or ref not in previous.refs or ref not in current.refs:
             continue
-        travel = _travel(previous.refs[ref], current.refs[ref])
+        node = current.refs[ref]
+        travel = _travel(previous.refs[ref], node)
         if travel is not None:
+            if node.get("index") is not None:
+                went[int(node["index"])] = travel
+            parent = node.get("parentIndex")
+            if parent is not None and _along(went.get(int(parent)), travel):
+                continue  # it moved with the element it is in, which has its line
             axis, p, q = travel
             out.append((line.strip(), f"moved: {axis} {p:g} → {q:g}"))
     if len(out) > MAX_MOVED_LINES:

@@ -98,9 +98,13 @@ class Views:
 
 def changes(before: Rendered, after: Rendered) -> list[str]:
     """The diff's lines from ``before`` to ``after`` as the agent reads them: changed lines said briefly (was.py),
-    many that only came under a cover (or out), or under the keyboard, as one, or else the elements that moved
-    (moves.py)."""
-    return brief(covers(under_keyboard(diff(before, after), before, after))) or moved(before, after)
+    many that only came under a cover (or out), or under the keyboard, as one; and the elements that moved
+    (moves.py) when no line came or went (one that did is why the others moved: a row inserted above them) — a
+    list whose rows changed places while the button that did it took focus says both."""
+    lines = brief(covers(under_keyboard(diff(before, after), before, after)))
+    if any(line.startswith(("+ ", "- ")) for line in lines):
+        return lines
+    return lines + moved(before, after)
 
 
 #: The first line of an action's diff that ended on another document: the new page's view follows.

@@ -40,19 +40,32 @@ def diff(previous: Rendered, current: Rendered) -> list[str]:
     each element behind it now ``[covered]``) is the same element when it carries the same ref: ``~`` once, where it
     is now, not a ``-`` and a ``+`` (a new user's NiceGUI select: every line behind its menu was said twice)."""
     steps: list[tuple[str, int, int]] = []  # ("-", a, -1), ("+", -1, b), ("~", a, b), ("anew", a, b)
-    matcher = difflib.SequenceMatcher(a=[k.strip() for k in previous.keys], b=[k.strip() for k in current.keys],
-                                      autojunk=False)  # fmt: skip
+    matcher = difflib.SequenceMatcher(a=_tokens(previous, current), b=_tokens(current, previous), autojunk=False)
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             for a, b in zip(range(a0, a1), range(b0, b1), strict=True):
                 old, new = _ref_of_line(previous.lines[a]), _ref_of_line(current.lines[b])
                 if old and new and old != new:
                     steps.append(("anew", a, b))
+                elif previous.keys[a].strip() != current.keys[b].strip():  # one element (one ref), read anew
+                    steps.append(("~", a, b))
             continue
         changed = _paired(previous, current, range(a0, a1), range(b0, b1)) if op == "replace" else {}
         steps.extend(("-", a, -1) for a in range(a0, a1) if a not in changed.values())
         steps.extend(("~", changed[b], b) if b in changed else ("+", -1, b) for b in range(b0, b1))
     return [_step_line(previous, current, step) for step in _same_refs(previous, current, steps)]
+
+
+def _tokens(mine: Rendered, other: Rendered) -> list[str]:
+    """What the diff aligns ``mine``'s lines by: the ref of a line whose ref ``other`` shows too (one element on
+    both screens, whatever it reads now), else the line as it reads.  A list whose first row went last keeps every
+    row under its ref: aligned by how lines read, each row was paired with the one now in its place, said "drawn
+    anew" (an element that is still there said gone) or "-"/"+"."""
+    theirs = {ref for line in other.lines if (ref := _ref_of_line(line))}
+    return [
+        "@" + ref if (ref := _ref_of_line(line)) in theirs else key.strip()
+        for line, key in zip(mine.lines, mine.keys, strict=True)
+    ]
 
 
 def _paired(previous: Rendered, current: Rendered, removed: range, added: range) -> dict[int, int]:
@@ -90,9 +103,12 @@ def _same_refs(previous: Rendered, current: Rendered, steps: list[tuple[str, int
         if kind == "+":
             ref, identity = _ref_of_line(current.lines[b]), _identity_of_line(current.keys[b])
             old = gone.get("@" + ref, gone.get(identity) if " id=" in identity else None)
-            if old is not None and old not in taken and previous.keys[old].strip() != current.keys[b].strip():
+            if old is not None and old not in taken:
                 taken.add(old)
-                out.append(("~", old, b))
+                if previous.keys[old].strip() != current.keys[b].strip():
+                    out.append(("~", old, b))
+                # (one that reads the same only went elsewhere in the order: no line; where it went on the screen,
+                # if it went anywhere a person sees, is moves.py's)
                 continue
         out.append((kind, a, b))
     return [step for step in out if not (step[0] == "-" and step[1] in taken)]
