@@ -106,3 +106,22 @@ def test_a_status_text_with_an_identifier_that_says_something_else_keeps_its_ref
     assert refind(before, after) is the_box(after)
     stale(page(RawNode("StaticText", label="Medium", identifier="status"), caption="Chosen"),
           page(RawNode("StaticText", label="Fast", identifier="speed"), caption="Chosen"))  # fmt: skip
+
+
+def test_a_button_a_toast_covered_keeps_its_ref_once_the_toast_hid_itself() -> None:
+    """Fava's toast after Save: its text lay across the row of the buttons it covered, the leftmost text of their
+    row, so once it hid itself (between two commands) the row no longer read as it had and each button it had
+    covered came back under a new ref (and ``tap`` on the old one said STALE_REF, "left the screen").  What lies
+    over a covered element (its box overlaps the element's) is no part of its row."""
+
+    def buttons(*, toast: bool) -> list[dict[str, Any]]:
+        cover = "toast" if toast else None
+        save = RawNode("Button", label="Save", rect=Rect(10, 40, 60, 30), serial="doc:7", covered_by=cover)
+        balance = RawNode("Button", label="Balance", rect=Rect(80, 40, 80, 30), serial="doc:8", covered_by=cover)
+        shown = [RawNode("StaticText", label="Saved", identifier="toast", rect=Rect(0, 0, 390, 200))] if toast else []
+        return screen(*shown, save, balance)
+
+    covered, bare = buttons(toast=True), buttons(toast=False)
+    assert the_box(covered).get("coveredBy") == "toast"
+    assert refind(covered, bare) is the_box(bare)
+    assert refind(bare, covered) is the_box(covered)  # and as it comes

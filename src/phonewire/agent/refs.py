@@ -159,12 +159,10 @@ class Index:
         """The texts of ``node``'s row, the one that tells it from other rows first: the first text inside it (when
         its context starts with its content), then the labels of it and its row mates, left to right — its own
         label first when it is the row's leftmost text (a row's title)."""
-        if self._mates is None:
-            self._mates = row_mates(self.nodes, controls=True)
         out: list[str] = []
         if not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES:
             out.extend(self._inner_texts(node)[:1])
-        row = [node, *(self.by_index[m] for m in self._mates.get(int(node["index"]), ()))]
+        row = [node, *self._row_mates(node)]
         row.sort(key=lambda n: float(rect_of(n).get("x", 0)))
         out.extend(str(n["label"]) for n in row if n.get("label"))
         return out
@@ -174,17 +172,21 @@ class Index:
         texts = self.row_texts(node)
         return texts[0] if texts else None
 
-    def _context(self, node: Node) -> tuple[str, ...]:
+    def _row_mates(self, node: Node) -> list[Node]:
+        """The texts and labeled controls in ``node``'s row (view.row_mates) beside it, not over it: one whose box
+        overlaps ``node``'s lies over or under it (a toast's text across the row of the buttons it covers), and the
+        row must read the same once it has gone (a toast that hid itself renumbered every button it had covered)."""
         if self._mates is None:
             self._mates = row_mates(self.nodes, controls=True)
+        mates = (self.by_index[m] for m in self._mates.get(int(node["index"]), ()))
+        return [m for m in mates if not _overlap(node, m)]
+
+    def _context(self, node: Node) -> tuple[str, ...]:
         # The texts inside an element are its content only when it has no label (an unlabeled row) and is not a
         # screen or a scroll container (whose content comes and goes while it stays the same element).
         content = not node.get("label") and node.get("type") not in _CONTENT_COMES_AND_GOES
         out: list[str] = self._inner_texts(node) if content else []
-        mates = sorted(
-            (self.by_index[m] for m in self._mates.get(int(node["index"]), ())),
-            key=lambda m: float(rect_of(m).get("x", 0)),
-        )
+        mates = sorted(self._row_mates(node), key=lambda m: float(rect_of(m).get("x", 0)))
         out.extend(str(m.get("label")) for m in mates if m.get("label"))
         parent = node.get("parentIndex")
         seen: set[int] = set()
@@ -195,6 +197,14 @@ class Index:
                 out.append(str(p["label"]))
             parent = p.get("parentIndex")
         return tuple(out)
+
+
+def _overlap(a: Node, b: Node) -> bool:
+    """Whether the boxes of ``a`` and ``b`` share any area."""
+    ra, rb = rect_of(a), rect_of(b)
+    across = min(ra["x"] + ra["width"], rb["x"] + rb["width"]) - max(ra["x"], rb["x"])
+    down = min(ra["y"] + ra["height"], rb["y"] + rb["height"]) - max(ra["y"], rb["y"])
+    return across > 0 and down > 0
 
 
 def _claims(refs: Iterable[tuple[str, tuple[Node, Index]]], index: Index, *, returning: bool = False) -> dict[int, str]:
