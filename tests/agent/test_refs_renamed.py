@@ -125,3 +125,38 @@ def test_a_button_a_toast_covered_keeps_its_ref_once_the_toast_hid_itself() -> N
     assert the_box(covered).get("coveredBy") == "toast"
     assert refind(covered, bare) is the_box(bare)
     assert refind(bare, covered) is the_box(covered)  # and as it comes
+
+
+def wide_row(
+    first: int, *, y: float = 100, labels: tuple[str, ...] = ("2024-02-10", "Market", "Veg", "-42.50")
+) -> list[dict[str, Any]]:
+    """A wide table row (a Cell of texts, each 150 pt wide, with serials) scrolled so that text ``first`` is at the
+    left edge; the texts scrolled off either side are not on screen."""
+    cells = [
+        RawNode("StaticText", label=text, rect=Rect(150 * (i - first), y, 150, 30), serial=f"doc:{20 + i}")
+        for i, text in enumerate(labels)
+        if 0 <= 150 * (i - first) < 390
+    ]
+    return screen(RawNode("Cell", rect=Rect(0, y, 390, 30), serial="doc:7", children=cells))
+
+
+def test_a_wide_row_scrolled_sideways_keeps_its_refs_and_a_recycled_one_does_not() -> None:
+    """Fava's journal: a row wider than the phone, scrolled right: its first text (the row's anchor) went off the
+    left edge and another came in on the right; every element still on screen got a new ref and each was "drawn
+    anew".  The row and its texts still there keep their refs.  A row node that a virtual list recycled for another
+    item does not: a text still on screen shows another item, or the row went to another line."""
+    before, after = wide_row(0), wide_row(1)
+    assert refind(before, after) is the_box(after)  # the row (unlabeled: its texts are its content)
+    table = RefTable()
+    index = Index(before)
+    rendered = render(before, name=table.namer(index))
+    table.reset(index, rendered)
+    market = next(r for r, n in rendered.refs.items() if n.get("label") == "Market")
+    assert table.refind(market, Index(after))["label"] == "Market"
+    recycled = wide_row(1, labels=("2024-03-01", "Bakery", "Bread", "-3.10"))
+    with pytest.raises(ProtocolError) as caught:
+        refind(before, recycled)
+    assert caught.value.code == e.STALE_REF
+    with pytest.raises(ProtocolError) as caught:
+        refind(before, wide_row(1, y=160))  # the same texts, on another line: another row's node
+    assert caught.value.code == e.STALE_REF

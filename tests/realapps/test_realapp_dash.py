@@ -35,7 +35,7 @@ def test_tabs_dropdown_callback_sorting_and_filtering_by_taps_and_names(cli: Cli
     greeted = ok(cli("tap", "role=Button label=Greet"))
     assert '"Hello, Delhi! (1)"' in greeted, greeted  # the callback's answer, in the tap's own reply
     table = ok(cli("tap", "role=Tab label=Table"))
-    assert 'Tab "Table" [selected]' in table, table
+    assert 'Tab "Table" [+selected]' in table, table  # (a diff marks the state it gained)
     view = ok(cli("snapshot", "-i"))
     assert cities(view) == ["Tokyo", "Delhi", "Shanghai", "Cairo", "Lagos"], view
     assert view.count('Button "sort ') == 3, view  # one per column, each named for it (was three Button "sort")

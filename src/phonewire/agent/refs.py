@@ -125,18 +125,28 @@ class Index:
 
     def _inner_texts(self, node: Node) -> list[str]:
         """The first labels inside ``node`` (a container's own content: the texts of a list row)."""
+        return [str(n["label"]) for n in self._inner_nodes(node)]
+
+    def _inner_nodes(self, node: Node, most: int = INNER_TEXTS) -> list[Node]:
+        """The first ``most`` labeled nodes inside ``node``, in order."""
         if self._children is None:
             self._children = {}
             for n in self.nodes:
                 self._children.setdefault(n.get("parentIndex"), []).append(n)
-        out: list[str] = []
+        out: list[Node] = []
         stack = list(reversed(self._children.get(node.get("index"), [])))
-        while stack and len(out) < INNER_TEXTS:
+        while stack and len(out) < most:
             child = stack.pop()
             if child.get("label"):
-                out.append(str(child["label"]))
+                out.append(child)
             stack.extend(reversed(self._children.get(child.get("index"), [])))
         return out
+
+    def row_nodes(self, node: Node) -> list[Node]:
+        """The labeled nodes that :meth:`row_texts` reads (``node`` among them when it has a label), and those
+        inside an unlabeled ``node`` (a row's cells): what its row shows, element by element."""
+        inside = [] if node.get("label") or node.get("type") in _CONTENT_COMES_AND_GOES else self._inner_nodes(node, 50)
+        return [n for n in (node, *self._row_mates(node), *inside) if n.get("label")]
 
     def context(self, node: Node) -> tuple[str, ...]:
         """Texts that place ``node``: the first texts inside it (an unlabeled row's content), the labels in its
@@ -312,7 +322,27 @@ def _same_place(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
     if issued.context(node) == fresh.context(now):
         return True
     anchor = issued.anchor(node)
-    return anchor is None or anchor in fresh.row_texts(now)
+    return anchor is None or anchor in fresh.row_texts(now) or _scrolled_sideways(node, issued, now, fresh)
+
+
+def _scrolled_sideways(node: Node, issued: Index, now: Node, fresh: Index) -> bool:
+    """The row's anchor left the screen sideways, and nothing took its place: a wide row scrolled left or right
+    (every cell of Fava's journal got a new ref, "drawn anew", on each sideways scroll).  The element kept its line
+    (it did not move up or down by half its height: a recycled row node goes to another line); of the texts its row
+    showed, each one whose node is still on screen shows what it showed, and at least one is (a recycled row's texts
+    show another item; a row whose every text is new proves nothing)."""
+    a, b = rect_of(node), rect_of(now)
+    if abs(float(b["y"]) - float(a["y"])) > float(a["height"]) / 2:
+        return False
+    kept = 0
+    for shown in issued.row_nodes(node):
+        if shown is node or shown.get("serial") is None:
+            continue
+        there = fresh.by_serial.get(str(shown["serial"]), [])
+        if len(there) > 1 or (there and there[0].get("label") != shown.get("label")):
+            return False
+        kept += len(there)
+    return kept > 0
 
 
 def _by_context(ref: str, node: Node, issued: Index, fresh: Index) -> Node:
