@@ -54,6 +54,21 @@ def test_svg_shapes_with_click_handlers_are_buttons_named_by_title_id_text_or_ki
     assert next(n for n in phone.snapshot().nodes if n.get("identifier") == "count")["label"] == "2"
 
 
+def test_svg_links_are_links_named_by_their_title_or_unnamed_and_a_tap_follows_them(
+    phone: phonewire.Phone, site: str
+) -> None:
+    """A chart's bars as SVG ``<a href>`` (Fava's): they were ``Button "a"`` (the tag as the name, a word nowhere on
+    screen); SVG-AAM makes such an ``a`` a link, named by its content (a ``<title>``) or not at all."""
+    phone.open(site + "shapes.html")
+    view = phone.snapshot()
+    links = [(n.get("label"), r) for r, n in view.refs.items() if n.get("type") == "Link"]
+    assert [label for label, _ in links] == ["Expenses:Rent", None], view.text
+    assert not [n for n in view.refs.values() if n.get("label") == "a"], view.text
+    phone.tap("@" + links[1][1])
+    went = next(n for n in phone.snapshot().refs.values() if n.get("identifier") == "went")
+    assert went.get("label") == "#food"
+
+
 def test_a_slider_handle_without_aria_is_a_slider_with_its_value(phone: phonewire.Phone, site: str) -> None:
     phone.open(site + "controls.html")
     sliders = [n for n in phone.snapshot(interactive=True).refs.values() if n.get("type") == "Slider"]

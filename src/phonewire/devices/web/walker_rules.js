@@ -46,7 +46,7 @@ const RULES = {
   "icon-title": {finding: "issue 10 item 8", page: "tests/e2e/widgets/names.html",
     does: "a control without a name is named by a descendant's title / aria-label or an SVG <title>"},
   "svg-shape": {finding: "miniwob (shapes)", page: "tests/e2e/widgets/shapes.html",
-    does: "a clickable SVG shape is named by its <title>, its id, else its kind"},
+    does: "a clickable SVG shape is named by its <title>, its id, else its kind (a container, an <a> or <g>, has none)"},
   "drawn-expander": {finding: "tree expanders (jQuery treeview)", page: "tests/e2e/widgets/tree.html",
     does: "an expander drawn without ARIA is named 'expander', its state from its classes or its item's nested list"},
   "name-from-row": {finding: "refs issue (TodoMVC's toggles)", page: "tests/e2e/widgets/todorow.html",
@@ -282,10 +282,11 @@ function shapeName(el) {
   // A clickable shape inside an <svg> (a circle, a polygon): its <title>, else its id, else its kind — the kind only
   // when it is painted (MiniWoB's "click the circle"): a transparent one is a chart's hit area (plotly's legend
   // toggles, 11 x Button "rect": issue 23), no shape a person sees.
+  // A container (an <a>, a <g>) has no kind a person sees: "a" named each of a chart's bar links.
   const t = el.querySelector(":scope > title");
   const named = (t && clean(t.textContent)) || clean(el.id);
   if (named) return named;
-  return painted(el) ? el.tagName.toLowerCase() : "";
+  return el instanceof SVGGeometryElement && painted(el) ? el.tagName.toLowerCase() : "";
 }
 
 function swatchName(el) {

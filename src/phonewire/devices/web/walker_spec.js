@@ -83,6 +83,8 @@ function flatChildren(node) {
 function implicitRole(el, tag) {
   switch (tag) {
     case "A": case "AREA": return el.hasAttribute("href") ? "link" : "generic";
+    // SVG's <a> (its tag in lower case): a link with an href as HTML's is (SVG-AAM), a chart's bar that opens a page
+    case "a": return el.hasAttribute("href") || el.hasAttributeNS("http://www.w3.org/1999/xlink", "href") ? "link" : "generic";
     case "BUTTON": return "button";
     case "INPUT": {
       const t = (el.getAttribute("type") || "").toLowerCase();
