@@ -69,6 +69,21 @@ def test_svg_links_are_links_named_by_their_title_or_unnamed_and_a_tap_follows_t
     assert went.get("label") == "#food"
 
 
+def test_a_button_laid_out_as_display_contents_is_tapped_where_its_content_shows(
+    phone: phonewire.Phone, site: str
+) -> None:
+    """Fava's chart legend: a ``<button>`` with ``display: contents`` has no box of its own, so a tap on its ref said
+    "has no place on the screen to touch" while its text showed.  Its content's box is its place: the tap toggles
+    exactly that entry (the page's own handler), not the one beside it."""
+    phone.open(site + "contents.html")
+    view = phone.snapshot()
+    usd = next(r for r, n in view.refs.items() if n.get("type") == "Button" and n.get("identifier") == "usd")
+    assert view.refs[usd]["rect"]["width"] > 0, view.refs[usd]
+    phone.tap("@" + usd)
+    shown = next(n for n in phone.snapshot().refs.values() if n.get("identifier") == "shown")
+    assert shown.get("label") == "EUR"
+
+
 def test_a_slider_handle_without_aria_is_a_slider_with_its_value(phone: phonewire.Phone, site: str) -> None:
     phone.open(site + "controls.html")
     sliders = [n for n in phone.snapshot(interactive=True).refs.values() if n.get("type") == "Slider"]

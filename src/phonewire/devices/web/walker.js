@@ -39,7 +39,7 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
   if (shaped.length) shaped = [];  // (the rules that shape this element's row: walker_rules.js)
   if (el === shownAlone) shape("fixed-in-culled");
   const tag = el.tagName;
-  const r = el.getBoundingClientRect();
+  let r = el.getBoundingClientRect();
   // A zero-area box (a wrapper of absolutely positioned children, an empty element) is never "outside":
   // its content is not bounded by it.  (A box with an area is never display: contents, so never geometryless.)
   const outside = r.width > 0 && r.height > 0 &&
@@ -87,6 +87,14 @@ function walk(el, parent, clip, tclip, depth, inName, parentPointer) {
     const cs = getComputedStyle(el);
     if (cs.display === "none") return;
     geometryless = cs.display === "contents";
+    if (geometryless && LEAFISH.has(role) && role !== "heading") {
+      // a control laid out as display: contents has no box of its own, but its content is where a person sees and
+      // taps it (a chart legend's button: "has no place on the screen to touch" while its text showed)
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0) { r = box; geometryless = false; }
+    }
   }
   let flags = 0;
   let scrollable = false;
