@@ -162,3 +162,9 @@ def test_rows_that_changed_places_are_said_beside_the_focus_the_tap_moved() -> N
         "~ @e5 Cell id=gamma  (moved: y 100 → 70)",
         "~ @e1 Cell id=alpha  (moved: y 40 → 100)",
     ]
+
+
+def test_a_cover_over_a_whole_page_lists_its_first_refs_and_how_many_more() -> None:
+    """A menu over a whole page (Fava's sidebar) covered 53 elements: the line listed all 53 refs."""
+    lines = [f'~ @e{i} Button "b{i}" [covered]  (was: Button "b{i}")' for i in range(20)]
+    assert covers(lines) == ["~ 20 elements now [covered]: " + " ".join(f"@e{i}" for i in range(12)) + " … +8 more"]

@@ -84,6 +84,20 @@ def test_a_button_laid_out_as_display_contents_is_tapped_where_its_content_shows
     assert shown.get("label") == "EUR"
 
 
+def test_a_route_change_in_place_answers_the_new_pages_view_once(phone: phonewire.Phone, site: str) -> None:
+    """A single-page app's link to another route (Fava's Journal): the document stays, its title and most of its
+    lines change.  The tap's reply was every old line ``-`` and every new one ``+`` (117 lines, 4 kB); it is the
+    new page's view under its own header when that is shorter, and the link that stayed keeps its ref."""
+    phone.open(site + "spa.html")
+    link = next(r for r, n in phone.snapshot().refs.items() if n.get("identifier") == "go")
+    result = phone.tap("@" + link)
+    diff = result.diff or []
+    assert diff[0] == "# another page, the same document (the one before is gone):", diff
+    assert any('Heading "Journal - Ledger"' in line for line in diff), diff
+    assert not [line for line in diff if "Income" in line], diff
+    assert any(line.startswith(f"@{link} Link") for line in diff), diff  # the link kept its ref
+
+
 def test_a_slider_handle_without_aria_is_a_slider_with_its_value(phone: phonewire.Phone, site: str) -> None:
     phone.open(site + "controls.html")
     sliders = [n for n in phone.snapshot(interactive=True).refs.values() if n.get("type") == "Slider"]

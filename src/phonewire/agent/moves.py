@@ -31,6 +31,9 @@ MAX_UNCOVERED_LINES = 12
 #: The most elements that came under a cover a diff lists one by one: what covers them is a line of its own, and
 #: they are what an agent cannot tap now — their refs say which (MiniWoB's cover over a finished task).
 MAX_COVERED_LINES = 1
+#: The most refs such a line lists (a menu over a whole page covers 53: the first ones say enough, a tap on any
+#: other answers ELEMENT_COVERED naming the cover).
+MAX_REFS_LISTED = 12
 
 
 def _ref_of(line: str) -> str:
@@ -135,7 +138,10 @@ def covers(lines: list[str]) -> list[str]:
         if len(same) <= (MAX_COVERED_LINES if change[1] == "now" else MAX_UNCOVERED_LINES):
             out.append(line)
         elif change[0] == same[0]:
-            out.append(f"~ {len(same)} elements {change[1]} [covered]: {' '.join(same)}")
+            listed = " ".join(same[:MAX_REFS_LISTED]) + (
+                f" … +{len(same) - MAX_REFS_LISTED} more" if len(same) > MAX_REFS_LISTED else ""
+            )
+            out.append(f"~ {len(same)} elements {change[1]} [covered]: {listed}")
     return out
 
 

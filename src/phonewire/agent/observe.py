@@ -86,7 +86,10 @@ class Views:
         self._previous = after
         self._previous_refs = rendered.refs
         self._settled = (after, rendered)
-        return [NEW_PAGE, *rendered.lines] if shown_before is None else changes(shown_before, rendered)
+        if shown_before is None:
+            return [NEW_PAGE, *rendered.lines]
+        lines = changes(shown_before, rendered)
+        return [ROUTED, *rendered.lines] if routed(shown_before, rendered, lines) else lines
 
     def _shown(self, before: list[Node]) -> Rendered:
         """The view of ``before``, with the refs its elements carry."""
@@ -109,6 +112,23 @@ def changes(before: Rendered, after: Rendered) -> list[str]:
 
 #: The first line of an action's diff that ended on another document: the new page's view follows.
 NEW_PAGE = "# a new page (the one before is gone):"
+
+
+#: The first line of an action's diff that ended on another page of the same document (a single-page app's route).
+ROUTED = "# another page, the same document (the one before is gone):"
+
+
+def routed(before: Rendered, after: Rendered, lines: list[str]) -> bool:
+    """Whether the diff ``lines`` from ``before`` to ``after`` is better said as ``after``'s view: the document shows
+    another page (its title is another: a single-page app went to another route) and what changed takes more lines
+    than that page's whole view (Fava's Journal after its Income Statement: 117 diff lines, most of them ``-``).
+    Pure."""
+
+    def title(view: Rendered) -> str | None:
+        first = view.keys[0].strip() if view.keys else ""
+        return first if first.startswith("Application") else None
+
+    return title(before) is not None and title(before) != title(after) and len(lines) > len(after.lines)
 
 
 def new_document(before: str | None, after: str | None) -> bool:
