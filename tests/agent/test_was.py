@@ -56,7 +56,7 @@ def test_a_diff_says_each_changed_line_briefly_and_leaves_the_others() -> None:
     lines = [
         '+ @e4 Button "Undo"',
         '~ @e3 Button "Like 1" id=like-1 [focused]  (was: Button "Like 0" id=like-1)',
-        '~ @e5 Button "Row"  (drawn anew: @e2 is gone)',
+        '+ @e5 Button "Row"',
         '~ @e6 Heading "Stops"  (moved: y 760 → 44)',
         '- StaticText "Saving…"',
         "- Keyboard (covers the screen below y=516: `keyboard hide` dismisses it)",

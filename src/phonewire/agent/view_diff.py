@@ -34,19 +34,23 @@ def diff(previous: Rendered, current: Rendered) -> list[str]:
     same role and label when it has no identifier — with a new label, value or flags) since ``previous``.
 
     Added and changed lines carry the current refs; removed lines carry none (those elements are gone).  A line that
-    reads the same but carries another ref than before (``previous`` rendered with the refs it issued) is an element
-    drawn anew in its place: ``~`` with the new ref, saying the old one is gone (findings 4, F3).  A line that went
+    reads the same but carries another ref than before (``previous`` rendered with the refs it issued) names another
+    element: the old one ``-``, the new one ``+`` with its ref (findings 4, F3: Streamlit rebuilds a button below a
+    table it grew; once this was ``~ … (drawn anew: @e11 is gone)``, which also paired a dialog's field with the
+    page's field of its name gone behind the dialog).  A line that went
     from one place in the order to another and changed on the way (a popup laid over the page first in the order:
     each element behind it now ``[covered]``) is the same element when it carries the same ref: ``~`` once, where it
     is now, not a ``-`` and a ``+`` (a new user's NiceGUI select: every line behind its menu was said twice)."""
-    steps: list[tuple[str, int, int]] = []  # ("-", a, -1), ("+", -1, b), ("~", a, b), ("anew", a, b)
+    steps: list[tuple[str, int, int]] = []  # ("-", a, -1), ("+", -1, b), ("~", a, b)
     matcher = difflib.SequenceMatcher(a=_tokens(previous, current), b=_tokens(current, previous), autojunk=False)
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             for a, b in zip(range(a0, a1), range(b0, b1), strict=True):
                 old, new = _ref_of_line(previous.lines[a]), _ref_of_line(current.lines[b])
                 if old and new and old != new:
-                    steps.append(("anew", a, b))
+                    # another element that reads the same: the old one gone, this one new (Streamlit rebuilds what
+                    # lies below a table it grew; a dialog's "Account" field, the page's own gone behind it)
+                    steps.extend((("-", a, -1), ("+", -1, b)))
                 elif previous.keys[a].strip() != current.keys[b].strip():  # one element (one ref), read anew
                     steps.append(("~", a, b))
             continue
@@ -59,8 +63,8 @@ def diff(previous: Rendered, current: Rendered) -> list[str]:
 def _tokens(mine: Rendered, other: Rendered) -> list[str]:
     """What the diff aligns ``mine``'s lines by: the ref of a line whose ref ``other`` shows too (one element on
     both screens, whatever it reads now), else the line as it reads.  A list whose first row went last keeps every
-    row under its ref: aligned by how lines read, each row was paired with the one now in its place, said "drawn
-    anew" (an element that is still there said gone) or "-"/"+"."""
+    row under its ref: aligned by how lines read, each row was paired with the one now in its place and said gone
+    while it was still there."""
     theirs = {ref for line in other.lines if (ref := _ref_of_line(line))}
     return [
         "@" + ref if (ref := _ref_of_line(line)) in theirs else key.strip()
@@ -103,12 +107,14 @@ def _same_refs(previous: Rendered, current: Rendered, steps: list[tuple[str, int
         if kind == "+":
             ref, identity = _ref_of_line(current.lines[b]), _identity_of_line(current.keys[b])
             old = gone.get("@" + ref, gone.get(identity) if " id=" in identity else None)
-            if old is not None and old not in taken:
+            same = previous.keys[old].strip() == current.keys[b].strip() if old is not None else False
+            if old is not None and old not in taken and not (same and _ref_of_line(previous.lines[old]) != ref):
                 taken.add(old)
-                if previous.keys[old].strip() != current.keys[b].strip():
+                if not same:
                     out.append(("~", old, b))
-                # (one that reads the same only went elsewhere in the order: no line; where it went on the screen,
-                # if it went anywhere a person sees, is moves.py's)
+                # (one that reads the same under its ref only went elsewhere in the order: no line; where it went on
+                # the screen, if it went anywhere a person sees, is moves.py's; under another ref it is another
+                # element, said - and +)
                 continue
         out.append((kind, a, b))
     return [step for step in out if not (step[0] == "-" and step[1] in taken)]
@@ -120,6 +126,4 @@ def _step_line(previous: Rendered, current: Rendered, step: tuple[str, int, int]
         return "- " + previous.keys[a].strip()
     if kind == "+":
         return "+ " + current.lines[b].strip()
-    if kind == "~":
-        return f"~ {current.lines[b].strip()}  (was: {previous.keys[a].strip()})"
-    return f"~ {current.lines[b].strip()}  (drawn anew: @{_ref_of_line(previous.lines[a])} is gone)"
+    return f"~ {current.lines[b].strip()}  (was: {previous.keys[a].strip()})"
