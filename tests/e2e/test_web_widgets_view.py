@@ -98,6 +98,16 @@ def test_a_route_change_in_place_answers_the_new_pages_view_once(phone: phonewir
     assert any(line.startswith(f"@{link} Link") for line in diff), diff  # the link kept its ref
 
 
+def test_an_inline_element_kept_apart_by_a_margin_reads_apart(phone: phonewire.Phone, site: str) -> None:
+    """Fava's heading draws "Trial Ledger › Journal" with a margin around the ›, in markup without spaces: the name
+    read "Trial Ledger› Journal".  A margin or padding that keeps an inline element apart on screen sets it apart;
+    an inline element without one joins the text around it (WPT's rule)."""
+    phone.open(site + "gap.html")
+    labels = {n.get("identifier") or n.get("type"): n.get("label") for n in phone.snapshot().refs.values()}
+    assert labels["Heading"] == "Trial Ledger › Journal"
+    assert (labels["p1"], labels["p2"], labels["Button"]) == ("Total 42", "abc", "Save | Close")
+
+
 def test_a_slider_handle_without_aria_is_a_slider_with_its_value(phone: phonewire.Phone, site: str) -> None:
     phone.open(site + "controls.html")
     sliders = [n for n in phone.snapshot(interactive=True).refs.values() if n.get("type") == "Slider"]

@@ -364,7 +364,7 @@ function mergedText(el, depth) {
     if ((cs.display !== "inline" && cs.display !== "inline-block") || cs.visibility === "hidden") return null;
     const inner = mergedText(c, depth + 1);
     if (inner === null) return null;
-    s += inner;
+    s += keptApart(cs, inner);
   }
   return s;
 }

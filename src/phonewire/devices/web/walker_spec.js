@@ -231,6 +231,15 @@ function withGenerated(el, text) {
   return (before ? before + apart("::before") : "") + text + (after ? apart("::after") + after : "");
 }
 
+function keptApart(cs, text) {
+  // An inline element's text where it joins the text around it: set apart on a side where a margin or padding keeps
+  // it apart on screen, as a person reads it (Fava's "Trial Ledger<span style="margin: 0 4px">›</span>Journal" is
+  // "Trial Ledger › Journal"); joined otherwise (WPT: "a<span>b</span>c" is "abc").
+  if (!cs || cs.display !== "inline") return text;
+  const gap = (side) => parseFloat(cs["margin" + side]) > 0 || parseFloat(cs["padding" + side]) > 0 ? " " : "";
+  return gap("Left") + text + gap("Right");
+}
+
 // The text a control embedded in another's label gives it: its value, not its name (accname 2C).  null for an
 // element that is no such control.
 function embeddedValue(c, tag) {
@@ -307,10 +316,11 @@ function textOf(node, depth, item, mute) {
     }
     // (an element inline by default is read by its computed display — a span made a block is set apart —; any
     // other is taken as a block: one style read less per element of a name)
-    const display = INLINE_TAGS.has(tag) ? getComputedStyle(c).display : "block";
+    const cs = INLINE_TAGS.has(tag) ? getComputedStyle(c) : null;
+    const display = cs ? cs.display : "block";
     const inline = display === "inline" || display === "contents" || (display === "none" && INLINE_TAGS.has(tag));
     const inner = withGenerated(c, textOf(c, depth + 1, item));
-    s += inline ? inner : " " + inner + " ";
+    s += inline ? keptApart(cs, inner) : " " + inner + " ";
   }
   return s;
 }
