@@ -317,3 +317,19 @@ def test_a_container_that_contains_the_words_is_not_the_target_when_its_child_ma
         ),
     )
     assert [(n["type"], n["label"]) for n in match(parse("ok"), nodes)] == [("StaticText", "ok")]
+
+
+def test_a_label_whose_markup_split_a_word_matches_the_word_the_screen_shows() -> None:
+    """Fava's autocomplete highlights the typed part as an inline-block, which the names' rule sets apart (WPT's
+    "inline-block children are separated"): the option reads "Expenses:Food: Gro ceries" where the screen shows
+    "Expenses:Food:Groceries", and the words the agent read on the screen found nothing.  A whole label that reads
+    the same without its spaces matches; a part of one does not, nor other words."""
+    nodes = screen(
+        RawNode("Cell", label="Expenses:Food: Gro ceries", rect=Rect(0, 100, 300, 40)),
+        RawNode("Button", label="Sign in", rect=Rect(0, 200, 300, 40)),
+    )
+    for source in ("Expenses:Food:Groceries", "label=Expenses:Food:Groceries", "text=Expenses:Food:Groceries"):
+        assert [n["label"] for n in match(parse(source), nodes)] == ["Expenses:Food: Gro ceries"], source
+    assert match(parse("label=Groceries"), nodes) == []  # a part of the label is no label
+    assert match(parse("label==Expenses:Food:Groceries"), nodes) == []  # exact is exact
+    assert [n["label"] for n in match(parse("label=Signin"), nodes)] == ["Sign in"]
