@@ -449,13 +449,17 @@ class Daemon:
     async def serve(self) -> None:
         sock_path = self.path("daemon.sock")
         sock_path.unlink(missing_ok=True)
+        # the pid first: a client that reaches the socket finds it (written after, a client under load read none)
+        write_private_file(str(self.path("daemon.pid")), str(os.getpid()))
         old_umask = os.umask(0o177)
         try:
             server = await asyncio.start_unix_server(self.handle, sock_path, limit=MAX_REQUEST_BYTES)
+        except BaseException:
+            self.path("daemon.pid").unlink(missing_ok=True)
+            raise
         finally:
             os.umask(old_umask)
         sock_path.chmod(0o600)
-        write_private_file(str(self.path("daemon.pid")), str(os.getpid()))
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stopping.set)
