@@ -45,6 +45,8 @@ const RULES = {
     does: "a control without a name is named by its icon font's class (fa-times: close), else its class words"},
   "icon-title": {finding: "issue 10 item 8", page: "tests/e2e/widgets/names.html",
     does: "a control without a name is named by a descendant's title / aria-label or an SVG <title>"},
+  "inline-gap": {finding: "a new user's Fava trial (its heading 'Trial Ledger› Income Statement')",
+    page: "tests/e2e/widgets/gap.html", does: "an inline element a margin or padding keeps apart on screen reads apart"},
   "svg-shape": {finding: "miniwob (shapes)", page: "tests/e2e/widgets/shapes.html",
     does: "a clickable SVG shape is named by its <title>, its id, else its kind (a container, an <a> or <g>, has none)"},
   "drawn-expander": {finding: "tree expanders (jQuery treeview)", page: "tests/e2e/widgets/tree.html",
