@@ -133,3 +133,14 @@ def test_a_line_said_briefly_reads_back_as_the_element_now(said: str, line: str)
     """What an agent keeps of a ``~`` line: the element as it is now, with no marks and no ``(was: …)``."""
     assert unmarked(said) == line
     assert unmarked(brief([f"~ {line}  (was: {line})"])[0][2:]) == line
+
+
+def test_a_note_a_line_gained_is_not_said_as_no_note_before() -> None:
+    """A select whose option count note appeared (it closed) read ``(was: value="Japan", no note)``: the note shows in
+    the line now; what it had not before says nothing.  A note it lost is said as it was."""
+    assert brief(
+        ['~ @e1 ComboBox "Country" value="Peru" (3 options, select one)  (was: ComboBox "Country" value="Japan")']
+    ) == ['~ @e1 ComboBox "Country" value="Peru" (3 options, select one)  (was: value="Japan")']
+    assert brief(
+        ['~ @e1 ComboBox "Country" value="Peru"  (was: ComboBox "Country" value="Peru" (3 options, select one))']
+    ) == ['~ @e1 ComboBox "Country" value="Peru"  (was: (3 options, select one))']

@@ -91,9 +91,10 @@ def briefly(old: str, new: str) -> str:
     for key, written in (("label", ""), ("id", "id="), ("value", "value=")):
         if a.get(key) != b.get(key):
             parts.append(f"{written}{a[key]}" if key in a else f"no {key}")
-    if a.get("notes") != b.get("notes"):
-        parts.append(a.get("notes", "no note"))
-    if parts or a.get("flags", "") != b.get("flags", ""):
+    noted = a.get("notes") != b.get("notes")
+    if noted and "notes" in a:  # (a note gained shows in the line now: "no note" before it says nothing)
+        parts.append(a["notes"])
+    if parts or noted or a.get("flags", "") != b.get("flags", ""):
         return ", ".join(parts)
     return old.strip()
 
