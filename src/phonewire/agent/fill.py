@@ -46,7 +46,8 @@ async def fill(link: Link, resolver: Resolver, target: str, text: str) -> Action
             )
         if node.get("type") in VALUE_ROLES:
             return await _set_whole(link, node, ref, found_in, text)
-        if int(node["index"]) in closed_select_options(found_in.nodes):  # refused before any tap (it would open)
+        if node.get("type") == "ComboBox" and int(node["index"]) in closed_select_options(found_in.nodes):
+            # refused before any tap (the tap would open it)
             raise invalid(
                 f"fill types text, and {target!r} ({node_line(node)}) is a select: its options are chosen, not typed",
                 f"Choose the option by its text: `select {target} {json.dumps(text, ensure_ascii=False)}` (its "

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from phonewire.agent.view import Rendered
+from phonewire.agent.view_diff import ref_of_line
 from phonewire.agent.was import gained_focus
 from phonewire.protocol.snapshot import Node, rect_of
 
@@ -36,11 +37,6 @@ MAX_COVERED_LINES = 1
 MAX_REFS_LISTED = 12
 
 
-def _ref_of(line: str) -> str:
-    word = line.strip().split(" ", 1)[0]
-    return word[1:] if word.startswith("@") else ""
-
-
 def _travel(old: Node, new: Node) -> tuple[str, float, float] | None:
     """The axis and the two positions of a move of ``old`` to ``new``, or None when it stayed."""
     a, b = rect_of(old), rect_of(new)
@@ -57,11 +53,11 @@ def _along(parent: tuple[str, float, float] | None, child: tuple[str, float, flo
 
 def moved(previous: Rendered, current: Rendered) -> list[str]:
     """``~`` lines for the elements of ``current`` that ``previous`` showed under the same ref and line, elsewhere."""
-    before = {_ref_of(line): key.strip() for line, key in zip(previous.lines, previous.keys, strict=False)}
+    before = {ref_of_line(line): key.strip() for line, key in zip(previous.lines, previous.keys, strict=False)}
     out: list[tuple[str, str]] = []
     went: dict[int, tuple[str, float, float]] = {}  # node index → its travel (a row's texts go with the row)
     for line, key in zip(current.lines, current.keys, strict=False):
-        ref = _ref_of(line)
+        ref = ref_of_line(line)
         if not ref or before.get(ref) != key.strip() or ref not in previous.refs or ref not in current.refs:
             continue
         node = current.refs[ref]

@@ -52,7 +52,7 @@ from typing import Any
 from phonewire.agent.view import STATEFUL_ROLES, Rendered, is_interactive, row_mates
 from phonewire.protocol import errors as e
 from phonewire.protocol.errors import ProtocolError
-from phonewire.protocol.snapshot import SCROLL_ROLES, Node, rect_of
+from phonewire.protocol.snapshot import SCROLL_ROLES, Node, Rect, rect_of
 
 Identity = tuple[Any, ...]
 
@@ -188,8 +188,9 @@ class Index:
         row must read the same once it has gone (a toast that hid itself renumbered every button it had covered)."""
         if self._mates is None:
             self._mates = row_mates(self.nodes, controls=True)
+        box = Rect.of(**rect_of(node))
         mates = (self.by_index[m] for m in self._mates.get(int(node["index"]), ()))
-        return [m for m in mates if not _overlap(node, m)]
+        return [m for m in mates if not box.overlaps(Rect.of(**rect_of(m)))]
 
     def _context(self, node: Node) -> tuple[str, ...]:
         # The texts inside an element are its content only when it has no label (an unlabeled row) and is not a
@@ -207,14 +208,6 @@ class Index:
                 out.append(str(p["label"]))
             parent = p.get("parentIndex")
         return tuple(out)
-
-
-def _overlap(a: Node, b: Node) -> bool:
-    """Whether the boxes of ``a`` and ``b`` share any area."""
-    ra, rb = rect_of(a), rect_of(b)
-    across = min(ra["x"] + ra["width"], rb["x"] + rb["width"]) - max(ra["x"], rb["x"])
-    down = min(ra["y"] + ra["height"], rb["y"] + rb["height"]) - max(ra["y"], rb["y"])
-    return across > 0 and down > 0
 
 
 def _claims(refs: Iterable[tuple[str, tuple[Node, Index]]], index: Index, *, returning: bool = False) -> dict[int, str]:

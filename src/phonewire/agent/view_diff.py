@@ -23,7 +23,7 @@ def _identity_of_line(key: str) -> str:
     return f"{found.group('role')} {found.group('label') or ''}"
 
 
-def _ref_of_line(line: str) -> str:
+def ref_of_line(line: str) -> str:
     """The ref a view line carries (``e12`` of ``@e12 Button …``), or "" for a line without one."""
     word = line.strip().split(" ", 1)[0]
     return word[1:] if word.startswith("@") else ""
@@ -46,7 +46,7 @@ def diff(previous: Rendered, current: Rendered) -> list[str]:
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             for a, b in zip(range(a0, a1), range(b0, b1), strict=True):
-                old, new = _ref_of_line(previous.lines[a]), _ref_of_line(current.lines[b])
+                old, new = ref_of_line(previous.lines[a]), ref_of_line(current.lines[b])
                 if old and new and old != new:
                     # another element that reads the same: the old one gone, this one new (Streamlit rebuilds what
                     # lies below a table it grew; a dialog's "Account" field, the page's own gone behind it)
@@ -65,9 +65,9 @@ def _tokens(mine: Rendered, other: Rendered) -> list[str]:
     both screens, whatever it reads now), else the line as it reads.  A list whose first row went last keeps every
     row under its ref: aligned by how lines read, each row was paired with the one now in its place and said gone
     while it was still there."""
-    theirs = {ref for line in other.lines if (ref := _ref_of_line(line))}
+    theirs = {ref for line in other.lines if (ref := ref_of_line(line))}
     return [
-        "@" + ref if (ref := _ref_of_line(line)) in theirs else key.strip()
+        "@" + ref if (ref := ref_of_line(line)) in theirs else key.strip()
         for line, key in zip(mine.lines, mine.keys, strict=True)
     ]
 
@@ -91,7 +91,7 @@ def _same_refs(previous: Rendered, current: Rendered, steps: list[tuple[str, int
     step, at the added line's place."""
 
     def names(rendered: Rendered, i: int) -> str:
-        ref = _ref_of_line(rendered.lines[i])
+        ref = ref_of_line(rendered.lines[i])
         if ref:
             return "@" + ref
         identity = _identity_of_line(rendered.keys[i])
@@ -105,10 +105,10 @@ def _same_refs(previous: Rendered, current: Rendered, steps: list[tuple[str, int
     taken: set[int] = set()
     for kind, a, b in steps:
         if kind == "+":
-            ref, identity = _ref_of_line(current.lines[b]), _identity_of_line(current.keys[b])
+            ref, identity = ref_of_line(current.lines[b]), _identity_of_line(current.keys[b])
             old = gone.get("@" + ref, gone.get(identity) if " id=" in identity else None)
             same = previous.keys[old].strip() == current.keys[b].strip() if old is not None else False
-            if old is not None and old not in taken and not (same and _ref_of_line(previous.lines[old]) != ref):
+            if old is not None and old not in taken and not (same and ref_of_line(previous.lines[old]) != ref):
                 taken.add(old)
                 if not same:
                     out.append(("~", old, b))
